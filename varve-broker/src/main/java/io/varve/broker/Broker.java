@@ -1,0 +1,188 @@
+package io.varve.broker;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.varve.broker.api.ApiRegistry;
+import io.varve.broker.api.ApiVersionsHandler;
+import io.varve.broker.api.CreateTopicsHandler;
+import io.varve.broker.api.DeleteTopicsHandler;
+import io.varve.broker.api.DescribeClusterHandler;
+import io.varve.broker.api.FetchHandler;
+import io.varve.broker.api.InitProducerIdHandler;
+import io.varve.broker.api.KafkaRequestDispatcher;
+import io.varve.broker.api.ListOffsetsHandler;
+import io.varve.broker.api.MetadataHandler;
+import io.varve.broker.api.ProduceHandler;
+import io.varve.broker.config.BrokerConfig;
+import io.varve.broker.config.ListenerConfig;
+import io.varve.broker.config.LogConfigs;
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.SnapshotPublisher;
+import io.varve.broker.network.SocketServer;
+import io.varve.broker.replica.FetchPurgatory;
+import io.varve.broker.replica.ProducerIdManager;
+import io.varve.broker.replica.ReplicaManager;
+import io.varve.metadata.MetadataLoader;
+import io.varve.metadata.controller.ControllerConfig;
+import io.varve.metadata.controller.QuorumController;
+import io.varve.metadata.record.Endpoint;
+import io.varve.metadata.record.RegisterBrokerRecord;
+import io.varve.raft.RaftConfig;
+import io.varve.raft.RaftNode;
+import io.varve.storage.LogManager;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A single Varve node: broker and controller in one process, the metadata log a Raft quorum of one.
+ * Start-up order: log dirs, metadata replay (which opens the partition logs), network, broker registration.
+ */
+public final class Broker implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Broker.class);
+
+    private final BrokerConfig config;
+    private LogManager logManager;
+    private RaftNode raft;
+    private MetadataLoader loader;
+    private QuorumController controller;
+    private ExecutorService requestExecutor;
+    private FetchPurgatory fetchPurgatory;
+    private SocketServer socketServer;
+    private MetadataCache metadataCache;
+    private volatile boolean closed;
+
+    public Broker(BrokerConfig config) {
+        this.config = config;
+    }
+
+    public synchronized void start() throws Exception {
+        long startNanos = System.nanoTime();
+        config.logWarnings();
+        int nodeId = config.nodeId();
+        String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
+        LogConfigs logConfigs = new LogConfigs(config);
+        logManager = new LogManager(config.logDirs(), logConfigs.brokerDefaults());
+
+        requestExecutor = newRequestExecutor(config.numIoThreads());
+        fetchPurgatory = new FetchPurgatory(requestExecutor);
+        ReplicaManager replicaManager = new ReplicaManager(nodeId, logManager, fetchPurgatory, logConfigs::forTopic);
+        metadataCache = new MetadataCache(nodeId, clusterId);
+
+        raft = new RaftNode(RaftConfig.builder().nodeId(nodeId).voters(Set.of(nodeId))
+                .logDir(config.metadataLogDir()).build());
+        loader = new MetadataLoader();
+        SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
+        loader.installPublisher(publisher);
+        raft.register(loader);
+        raft.start();
+        publisher.replayComplete(loader.image());
+        controller = new QuorumController(new ControllerConfig(config.numPartitions(),
+                config.defaultReplicationFactor()), raft, loader);
+
+        ProducerIdManager producerIds = new ProducerIdManager(
+                blockSize -> controller.allocateProducerIds(nodeId, blockSize), config.producerIdBlockSize());
+        ApiRegistry registry = new ApiRegistry();
+        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
+        registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
+                // Kafka 4.x advertises Produce from v0 for old librdkafka (KAFKA-18659) but handles v3 and up.
+                .register(ApiKeys.PRODUCE, 0, 3, 13, new ProduceHandler(metadataCache, replicaManager))
+                .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
+                .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
+                .register(ApiKeys.METADATA, 0, 13, new MetadataHandler(metadataCache, controller, config.autoCreateTopicsEnable()))
+                .register(ApiKeys.CREATE_TOPICS, 2, 7, new CreateTopicsHandler(controller))
+                .register(ApiKeys.DELETE_TOPICS, 1, 6, new DeleteTopicsHandler(controller, config.deleteTopicEnable()))
+                .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds))
+                .register(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(metadataCache));
+
+        socketServer = new SocketServer(new SocketServer.Settings(config.socketRequestMaxBytes(),
+                config.connectionsMaxIdleMs(), config.numNetworkThreads(), config.socketSendBufferBytes(),
+                config.socketReceiveBufferBytes()),
+                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
+        socketServer.start(config.listeners());
+
+        controller.registerBroker(new RegisterBrokerRecord(nodeId, Uuid.randomUuid(), advertisedEndpoints(), null))
+                .get(30, TimeUnit.SECONDS);
+        log.info("Varve node {} of cluster {} started in {} ms", nodeId, clusterId,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+    }
+
+    private List<Endpoint> advertisedEndpoints() {
+        List<String> controllerNames = config.controllerListenerNames();
+        List<Endpoint> endpoints = new ArrayList<>();
+        for (ListenerConfig l : config.advertisedListeners()) {
+            if (controllerNames.contains(l.name())) {
+                continue;
+            }
+            int port = l.port() == 0 ? socketServer.boundPort(l.name()) : l.port();
+            endpoints.add(new Endpoint(l.name(), l.advertisedHost(), port, l.securityProtocol()));
+        }
+        return endpoints;
+    }
+
+    private static ExecutorService newRequestExecutor(int threads) {
+        AtomicInteger ids = new AtomicInteger();
+        return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "varve-request-" + ids.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The port a listener is bound to (tests configure port 0). */
+    public int boundPort(String listenerName) {
+        return socketServer.boundPort(listenerName);
+    }
+
+    public BrokerConfig config() {
+        return config;
+    }
+
+    /** Stops accepting requests, then closes the metadata log and flushes and closes every partition log. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long startNanos = System.nanoTime();
+        closeQuietly("network", socketServer);
+        closeQuietly("fetch purgatory", fetchPurgatory);
+        if (requestExecutor != null) {
+            requestExecutor.shutdown();
+            try {
+                if (!requestExecutor.awaitTermination(5, TimeUnit.SECONDS)) {
+                    requestExecutor.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        closeQuietly("controller", controller);
+        closeQuietly("metadata log", raft);
+        closeQuietly("log manager", logManager);
+        log.info("Varve node {} shut down in {} ms", config.nodeId(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+    }
+
+    private static void closeQuietly(String what, AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            log.error("Failed to close the {}", what, e);
+        }
+    }
+
+}

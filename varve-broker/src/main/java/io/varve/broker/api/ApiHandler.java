@@ -1,0 +1,12 @@
+package io.varve.broker.api;
+
+import java.util.concurrent.CompletableFuture;
+
+import io.varve.broker.protocol.RequestContext;
+import org.apache.kafka.common.protocol.ApiMessage;
+
+/** Handles one API. The future completes with the response, or with {@code null} when none is sent (acks=0). */
+@FunctionalInterface
+public interface ApiHandler {
+    CompletableFuture<ApiMessage> handle(RequestContext request);
+}

@@ -1,0 +1,179 @@
+package io.varve.broker.api;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.MetadataSnapshot;
+import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
+import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.broker.replica.ReplicaManager;
+import io.varve.storage.LogReadResult;
+import io.varve.storage.PartitionLog;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchRequestData.FetchPartition;
+import org.apache.kafka.common.message.FetchRequestData.FetchTopic;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse;
+import org.apache.kafka.common.message.FetchResponseData.PartitionData;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.MemoryRecords;
+
+/**
+ * Fetch for consumers: whole batches from the leader's log up to the high watermark, within max.bytes and the
+ * per-partition limits, long-polling until min.bytes or max.wait.ms. Sessions are not kept: a request that
+ * asks for one gets session id 0 (the documented "no session" answer) and clients go on with full fetches.
+ */
+public final class FetchHandler implements ApiHandler {
+    private static final short FIRST_TOPIC_ID_VERSION = 13;
+    /** Fetch session ids; 0 means none (FetchMetadata.INVALID_SESSION_ID in the protocol guide). */
+    private static final int NO_SESSION = 0;
+
+    private final MetadataCache cache;
+    private final ReplicaManager replicaManager;
+
+    public FetchHandler(MetadataCache cache, ReplicaManager replicaManager) {
+        this.cache = cache;
+        this.replicaManager = replicaManager;
+    }
+
+    /** One requested partition, resolved against the metadata. */
+    private record Target(FetchTopic topic, FetchPartition partition, TopicInfo topicInfo, TopicPartition tp) {
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        FetchRequestData data = request.body();
+        if (data.sessionId() != NO_SESSION) {
+            return CompletableFuture.completedFuture(new FetchResponseData()
+                    .setErrorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).setSessionId(NO_SESSION));
+        }
+        boolean byId = request.apiVersion() >= FIRST_TOPIC_ID_VERSION;
+        MetadataSnapshot snapshot = cache.snapshot();
+        List<Target> targets = new ArrayList<>();
+        for (FetchTopic topic : data.topics()) {
+            TopicInfo info = byId ? snapshot.topicsById().get(topic.topicId()) : snapshot.topicsByName().get(topic.topic());
+            for (FetchPartition p : topic.partitions()) {
+                targets.add(new Target(topic, p, info, info == null ? null : new TopicPartition(info.name(), p.partition())));
+            }
+        }
+        boolean readCommitted = request.apiVersion() >= 4 && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
+        Read first = read(data, targets, byId, readCommitted, snapshot);
+        if (data.maxWaitMs() <= 0 || first.bytes >= data.minBytes() || first.hasError || targets.isEmpty()) {
+            return CompletableFuture.completedFuture(first.response);
+        }
+        CompletableFuture<ApiMessage> result = new CompletableFuture<>();
+        List<TopicPartition> watched = targets.stream().filter(t -> t.tp != null).map(Target::tp).distinct().toList();
+        replicaManager.fetchPurgatory().watch(watched, data.minBytes() - first.bytes, data.maxWaitMs(),
+                () -> !anyAdvanced(first, targets),
+                () -> {
+                    try {
+                        result.complete(read(data, targets, byId, readCommitted, cache.snapshot()).response);
+                    } catch (RuntimeException e) {
+                        result.completeExceptionally(e);
+                    }
+                });
+        return result;
+    }
+
+    private boolean anyAdvanced(Read first, List<Target> targets) {
+        MetadataSnapshot snapshot = cache.snapshot();
+        for (int i = 0; i < targets.size(); i++) {
+            Target t = targets.get(i);
+            if (t.tp == null) {
+                continue;
+            }
+            try {
+                PartitionLog log = replicaManager.leaderLog(snapshot, t.tp);
+                if (log.highWatermark() != first.highWatermarks[i]) {
+                    return true;
+                }
+            } catch (ApiException e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final class Read {
+        final FetchResponseData response = new FetchResponseData().setSessionId(NO_SESSION).setErrorCode(Errors.NONE.code());
+        long[] highWatermarks;
+        long bytes;
+        boolean hasError;
+    }
+
+    private Read read(FetchRequestData data, List<Target> targets, boolean byId, boolean readCommitted,
+                      MetadataSnapshot snapshot) {
+        Read read = new Read();
+        read.highWatermarks = new long[targets.size()];
+        long budget = data.maxBytes() > 0 ? data.maxBytes() : Integer.MAX_VALUE;
+        FetchableTopicResponse current = null;
+        FetchTopic currentRequestTopic = null;
+        for (int i = 0; i < targets.size(); i++) {
+            Target t = targets.get(i);
+            if (current == null || currentRequestTopic != t.topic) {
+                currentRequestTopic = t.topic;
+                current = new FetchableTopicResponse().setTopic(byId ? "" : t.topic.topic()).setTopicId(
+                        byId ? t.topic.topicId() : (t.topicInfo != null ? t.topicInfo.id() : Uuid.ZERO_UUID));
+                read.response.responses().add(current);
+            }
+            PartitionData out = new PartitionData()
+                    .setPartitionIndex(t.partition.partition())
+                    .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1)
+                    .setAbortedTransactions(readCommitted ? new ArrayList<>() : null)
+                    .setRecords(MemoryRecords.EMPTY);
+            current.partitions().add(out);
+            if (t.tp == null) {
+                out.setErrorCode((byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION).code());
+                read.hasError = true;
+                continue;
+            }
+            try {
+                PartitionLog log = replicaManager.leaderLog(snapshot, t.tp);
+                checkLeaderEpoch(t.topicInfo.partitions().get(t.tp.partition()), t.partition.currentLeaderEpoch());
+                long hw = log.highWatermark();
+                read.highWatermarks[i] = hw;
+                int maxBytes = (int) Math.min(t.partition.partitionMaxBytes(), budget);
+                LogReadResult result = log.read(t.partition.fetchOffset(), Math.max(0, maxBytes), hw, read.bytes == 0);
+                int size = result.records().remaining();
+                read.bytes += size;
+                budget -= size;
+                out.setErrorCode(Errors.NONE.code())
+                        .setHighWatermark(result.highWatermark())
+                        .setLastStableOffset(result.highWatermark())
+                        .setLogStartOffset(result.logStartOffset())
+                        .setRecords(size == 0 ? MemoryRecords.EMPTY : MemoryRecords.readableRecords(result.records()));
+            } catch (ApiException e) {
+                Errors error = Errors.forException(e);
+                out.setErrorCode(error.code());
+                read.hasError = true;
+                replicaManager.describe(snapshot, t.tp).ifPresent(log -> out
+                        .setHighWatermark(log.highWatermark())
+                        .setLastStableOffset(log.highWatermark())
+                        .setLogStartOffset(log.logStartOffset()));
+            }
+        }
+        return read;
+    }
+
+    private static void checkLeaderEpoch(PartitionInfo partition, int requestEpoch) {
+        if (requestEpoch < 0 || partition == null) {
+            return;
+        }
+        if (requestEpoch > partition.leaderEpoch()) {
+            throw new org.apache.kafka.common.errors.UnknownLeaderEpochException("Leader epoch " + requestEpoch
+                    + " is newer than the broker's " + partition.leaderEpoch() + ".");
+        }
+        if (requestEpoch < partition.leaderEpoch()) {
+            throw new org.apache.kafka.common.errors.FencedLeaderEpochException("Leader epoch " + requestEpoch
+                    + " is older than the broker's " + partition.leaderEpoch() + ".");
+        }
+    }
+}

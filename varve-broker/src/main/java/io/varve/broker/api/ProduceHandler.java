@@ -1,0 +1,94 @@
+package io.varve.broker.api;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.MetadataSnapshot;
+import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.broker.replica.ReplicaManager;
+import io.varve.storage.AppendResult;
+import io.varve.storage.PartitionLog;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
+import org.apache.kafka.common.message.ProduceRequestData.TopicProduceData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
+import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Produce: validates and appends each partition's batches as sent (v2 only, compression untouched).
+ * On a single node every acks mode is satisfied when the append returns; acks=0 gets no response.
+ */
+public final class ProduceHandler implements ApiHandler {
+    private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
+    /** Topic ids identify topics from this version on (KIP-516). */
+    private static final short FIRST_TOPIC_ID_VERSION = 13;
+
+    private final MetadataCache cache;
+    private final ReplicaManager replicaManager;
+
+    public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager) {
+        this.cache = cache;
+        this.replicaManager = replicaManager;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        ProduceRequestData data = request.body();
+        boolean byId = request.apiVersion() >= FIRST_TOPIC_ID_VERSION;
+        MetadataSnapshot snapshot = cache.snapshot();
+        short acks = data.acks();
+        ProduceResponseData response = new ProduceResponseData();
+        for (TopicProduceData topicData : data.topicData()) {
+            TopicInfo topic = byId ? snapshot.topicsById().get(topicData.topicId()) : snapshot.topicsByName().get(topicData.name());
+            TopicProduceResponse topicResponse = new TopicProduceResponse()
+                    .setName(byId ? "" : topicData.name())
+                    .setTopicId(topicData.topicId());
+            for (PartitionProduceData partitionData : topicData.partitionData()) {
+                PartitionProduceResponse p = new PartitionProduceResponse()
+                        .setIndex(partitionData.index())
+                        .setBaseOffset(-1).setLogAppendTimeMs(-1).setLogStartOffset(-1);
+                if (acks != 0 && acks != 1 && acks != -1) {
+                    p.setErrorCode(Errors.INVALID_REQUIRED_ACKS.code());
+                } else if (topic == null) {
+                    p.setErrorCode((byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION).code());
+                } else {
+                    append(snapshot, new TopicPartition(topic.name(), partitionData.index()), partitionData, p);
+                }
+                topicResponse.partitionResponses().add(p);
+            }
+            response.responses().add(topicResponse);
+        }
+        return CompletableFuture.completedFuture(acks == 0 ? null : response);
+    }
+
+    private void append(MetadataSnapshot snapshot, TopicPartition tp, PartitionProduceData data, PartitionProduceResponse out) {
+        try {
+            if (!(data.records() instanceof MemoryRecords records) || records.sizeInBytes() == 0) {
+                out.setErrorCode(Errors.INVALID_RECORD.code()).setErrorMessage("The produce request carries no record batch.");
+                return;
+            }
+            PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
+            int leaderEpoch = snapshot.topicsByName().get(tp.topic()).partitions().get(tp.partition()).leaderEpoch();
+            ByteBuffer buffer = records.buffer().duplicate();
+            AppendResult result = replicaManager.appendAsLeader(partitionLog, buffer, leaderEpoch);
+            out.setErrorCode(Errors.NONE.code())
+                    .setBaseOffset(result.baseOffset())
+                    .setLogAppendTimeMs(result.logAppendTimeMs())
+                    .setLogStartOffset(result.logStartOffset());
+        } catch (ApiException e) {
+            Errors error = Errors.forException(e);
+            log.debug("Produce to {} failed: {}", tp, error);
+            out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
+        }
+    }
+}

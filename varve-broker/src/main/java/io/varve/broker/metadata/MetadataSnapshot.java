@@ -1,0 +1,48 @@
+package io.varve.broker.metadata;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.kafka.common.Uuid;
+
+/**
+ * The broker's read-only view of one metadata image, shaped for request handlers.
+ * Built once per image; handlers take the current snapshot and never lock.
+ */
+public record MetadataSnapshot(long offset, Map<String, TopicInfo> topicsByName, Map<Uuid, TopicInfo> topicsById,
+                               List<BrokerInfo> brokers) {
+
+    public static final MetadataSnapshot EMPTY = new MetadataSnapshot(-1, Map.of(), Map.of(), List.of());
+
+    public record PartitionInfo(int partition, int leader, int leaderEpoch, int[] replicas, int[] isr) {
+    }
+
+    public record TopicInfo(String name, Uuid id, Map<Integer, PartitionInfo> partitions, Map<String, String> configs) {
+        public boolean isInternal() {
+            return name.equals("__consumer_offsets") || name.equals("__transaction_state");
+        }
+    }
+
+    public record Endpoint(String listenerName, String host, int port) {
+    }
+
+    public record BrokerInfo(int nodeId, String rack, List<Endpoint> endpoints) {
+        public Optional<Endpoint> endpoint(String listenerName) {
+            return endpoints.stream().filter(e -> e.listenerName().equals(listenerName)).findFirst();
+        }
+    }
+
+    public Optional<TopicInfo> topic(String name) {
+        return Optional.ofNullable(topicsByName.get(name));
+    }
+
+    public Optional<TopicInfo> topic(Uuid id) {
+        return Optional.ofNullable(topicsById.get(id));
+    }
+
+    public Collection<TopicInfo> topics() {
+        return topicsByName.values();
+    }
+}

@@ -1,0 +1,76 @@
+package io.varve.broker.metadata;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.varve.broker.metadata.MetadataSnapshot.BrokerInfo;
+import io.varve.broker.metadata.MetadataSnapshot.Endpoint;
+import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
+import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.replica.ReplicaManager;
+import io.varve.metadata.MetadataPublisher;
+import io.varve.metadata.image.BrokerRegistration;
+import io.varve.metadata.image.MetadataDelta;
+import io.varve.metadata.image.MetadataImage;
+import io.varve.metadata.image.PartitionImage;
+import io.varve.metadata.image.TopicImage;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * Turns every published metadata image into the broker's {@link MetadataSnapshot} and brings the local logs in
+ * line with it. Logs are reconciled only once the start-up replay is complete: an image from the middle of the
+ * replay lacks topics created later, and their logs must not be taken for strays.
+ */
+public final class SnapshotPublisher implements MetadataPublisher {
+    private final MetadataCache cache;
+    private final ReplicaManager replicaManager;
+    private volatile boolean replayComplete;
+
+    public SnapshotPublisher(MetadataCache cache, ReplicaManager replicaManager) {
+        this.cache = cache;
+        this.replicaManager = replicaManager;
+    }
+
+    @Override
+    public void onMetadataUpdate(MetadataDelta delta, MetadataImage newImage) {
+        MetadataSnapshot snapshot = toSnapshot(newImage);
+        if (replayComplete) {
+            replicaManager.applyMetadata(snapshot);
+        }
+        cache.update(snapshot);
+    }
+
+    /** Called once the metadata log has been replayed: reconciles logs with the complete image. */
+    public synchronized void replayComplete(MetadataImage image) {
+        MetadataSnapshot snapshot = toSnapshot(image);
+        replicaManager.applyMetadata(snapshot);
+        cache.update(snapshot);
+        replayComplete = true;
+    }
+
+    static MetadataSnapshot toSnapshot(MetadataImage image) {
+        Map<String, TopicInfo> byName = new HashMap<>();
+        Map<Uuid, TopicInfo> byId = new HashMap<>();
+        for (TopicImage topic : image.topics().topicsById().values()) {
+            Map<Integer, PartitionInfo> partitions = new TreeMap<>();
+            topic.partitions().forEach((index, p) -> partitions.put(index, partition(index, p)));
+            TopicInfo info = new TopicInfo(topic.name(), topic.id(), partitions,
+                    Map.copyOf(image.configs().topicConfigs(topic.name())));
+            byName.put(info.name(), info);
+            byId.put(info.id(), info);
+        }
+        List<BrokerInfo> brokers = new ArrayList<>();
+        for (BrokerRegistration b : image.cluster().brokers().values()) {
+            brokers.add(new BrokerInfo(b.id(), b.rack(), b.endpoints().stream()
+                    .map(e -> new Endpoint(e.listenerName(), e.host(), e.port())).toList()));
+        }
+        return new MetadataSnapshot(image.offset(), Map.copyOf(byName), Map.copyOf(byId), List.copyOf(brokers));
+    }
+
+    private static PartitionInfo partition(int index, PartitionImage p) {
+        return new PartitionInfo(index, p.leader(), p.leaderEpoch(), p.replicas(), p.isr());
+    }
+}

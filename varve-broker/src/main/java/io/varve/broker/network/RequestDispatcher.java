@@ -1,0 +1,13 @@
+package io.varve.broker.network;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the network layer hands a request frame to. The future completes with a serialised response frame,
+ * with {@code null} when the request gets no response, or exceptionally when the connection must be closed.
+ */
+@FunctionalInterface
+public interface RequestDispatcher {
+    CompletableFuture<ByteBuffer> dispatch(ByteBuffer frame, ConnectionInfo connection);
+}

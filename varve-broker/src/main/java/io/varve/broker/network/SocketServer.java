@@ -1,0 +1,120 @@
+package io.varve.broker.network;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.varve.broker.config.ListenerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Netty server: one bound socket per listener, a short pipeline per connection (idle reaper, framer, handler). */
+public final class SocketServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
+    /** Requests one connection may have in flight before the broker stops reading from it. */
+    static final int MAX_INFLIGHT_REQUESTS_PER_CONNECTION = 64;
+
+    public record Settings(int maxFrameBytes, long connectionsMaxIdleMs, int networkThreads,
+                           int sendBufferBytes, int receiveBufferBytes) {
+    }
+
+    private final Settings settings;
+    private final RequestDispatcher dispatcher;
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup workerGroup;
+    private final Class<? extends ServerChannel> channelClass;
+    private final Map<String, Channel> boundChannels = new LinkedHashMap<>();
+    private final AtomicLong connectionIds = new AtomicLong();
+
+    public SocketServer(Settings settings, RequestDispatcher dispatcher) {
+        this.settings = settings;
+        this.dispatcher = dispatcher;
+        IoHandlerFactory ioFactory;
+        if (Epoll.isAvailable()) {
+            ioFactory = EpollIoHandler.newFactory();
+            channelClass = EpollServerSocketChannel.class;
+        } else {
+            ioFactory = NioIoHandler.newFactory();
+            channelClass = NioServerSocketChannel.class;
+        }
+        bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("varve-acceptor", true), ioFactory);
+        workerGroup = new MultiThreadIoEventLoopGroup(settings.networkThreads(),
+                new DefaultThreadFactory("varve-network", true), ioFactory);
+    }
+
+    /** Binds every listener; throws if one cannot be bound. */
+    public void start(List<ListenerConfig> listeners) throws InterruptedException {
+        for (ListenerConfig listener : listeners) {
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(bossGroup, workerGroup)
+                    .channel(channelClass)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            if (settings.sendBufferBytes() > 0) {
+                                ch.config().setSendBufferSize(settings.sendBufferBytes());
+                            }
+                            if (settings.receiveBufferBytes() > 0) {
+                                ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
+                            }
+                            if (settings.connectionsMaxIdleMs() > 0) {
+                                ch.pipeline().addLast("idle",
+                                        new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
+                            }
+                            ch.pipeline().addLast("framer",
+                                    new LengthFieldBasedFrameDecoder(settings.maxFrameBytes(), 0, 4, 0, 4, true));
+                            ch.pipeline().addLast("requests", new ConnectionHandler(dispatcher, listener.name(),
+                                    connectionIds.incrementAndGet(), MAX_INFLIGHT_REQUESTS_PER_CONNECTION));
+                        }
+                    });
+            InetSocketAddress address = listener.host().isEmpty()
+                    ? new InetSocketAddress(listener.port())
+                    : new InetSocketAddress(listener.host(), listener.port());
+            Channel channel = bootstrap.bind(address).sync().channel();
+            boundChannels.put(listener.name(), channel);
+            log.info("Listening for {} on {}", listener.name(), channel.localAddress());
+        }
+    }
+
+    /** The port a listener is bound to (useful when configured with port 0). */
+    public int boundPort(String listenerName) {
+        Channel channel = boundChannels.get(listenerName);
+        if (channel == null) {
+            throw new IllegalArgumentException("No listener named " + listenerName);
+        }
+        return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        List<Channel> channels = new ArrayList<>(boundChannels.values());
+        for (Channel channel : channels) {
+            channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+        workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,125 @@
+package io.varve.broker.replica;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import io.varve.broker.metadata.MetadataSnapshot;
+import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
+import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.storage.AppendResult;
+import io.varve.storage.LogConfig;
+import io.varve.storage.LogManager;
+import io.varve.storage.PartitionLog;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The partitions this broker holds: keeps local logs in step with the metadata image (creating logs for new
+ * partitions it leads, deleting logs of removed topics) and routes appends and reads to the leader's log.
+ * On a single node the high watermark is the log end offset; replication will move it with the ISR.
+ */
+public final class ReplicaManager {
+    private static final Logger log = LoggerFactory.getLogger(ReplicaManager.class);
+
+    private final int nodeId;
+    private final LogManager logManager;
+    private final FetchPurgatory fetchPurgatory;
+    private final Function<Map<String, String>, LogConfig> logConfigs;
+
+    public ReplicaManager(int nodeId, LogManager logManager, FetchPurgatory fetchPurgatory,
+                          Function<Map<String, String>, LogConfig> logConfigs) {
+        this.nodeId = nodeId;
+        this.logManager = logManager;
+        this.fetchPurgatory = fetchPurgatory;
+        this.logConfigs = logConfigs;
+    }
+
+    /** Reconciles local logs with the image: called on the metadata thread for every new image. */
+    public void applyMetadata(MetadataSnapshot snapshot) {
+        Map<TopicPartition, Uuid> wanted = new HashMap<>();
+        for (TopicInfo topic : snapshot.topics()) {
+            for (PartitionInfo p : topic.partitions().values()) {
+                if (contains(p.replicas(), nodeId)) {
+                    wanted.put(new TopicPartition(topic.name(), p.partition()), topic.id());
+                }
+            }
+        }
+        for (PartitionLog existing : logManager.allLogs().toArray(new PartitionLog[0])) {
+            Uuid id = wanted.get(existing.topicPartition());
+            if (id == null || !id.equals(existing.topicId())) {
+                log.info("Deleting log of {} (topic id {}): no longer in the metadata image",
+                        existing.topicPartition(), existing.topicId());
+                logManager.deleteLog(existing.topicPartition());
+            }
+        }
+        for (Map.Entry<TopicPartition, Uuid> e : wanted.entrySet()) {
+            TopicInfo topic = snapshot.topicsByName().get(e.getKey().topic());
+            LogConfig config = logConfigs.apply(topic.configs());
+            Optional<PartitionLog> existing = logManager.getLog(e.getKey());
+            if (existing.isPresent()) {
+                if (!existing.get().config().equals(config)) {
+                    existing.get().updateConfig(config);
+                }
+            } else {
+                PartitionLog created = logManager.getOrCreateLog(e.getKey(), e.getValue(), config);
+                created.updateHighWatermark(created.logEndOffset());
+            }
+        }
+    }
+
+    private static boolean contains(int[] ids, int id) {
+        for (int i : ids) {
+            if (i == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The local log of a partition this broker leads; Kafka's errors otherwise. */
+    public PartitionLog leaderLog(MetadataSnapshot snapshot, TopicPartition tp) {
+        TopicInfo topic = snapshot.topicsByName().get(tp.topic());
+        PartitionInfo partition = topic == null ? null : topic.partitions().get(tp.partition());
+        if (partition == null) {
+            throw new UnknownTopicOrPartitionException("This server does not host this topic-partition.");
+        }
+        if (partition.leader() != nodeId) {
+            throw new NotLeaderOrFollowerException("This broker is not the leader of " + tp + ".");
+        }
+        return logManager.getLog(tp).orElseThrow(
+                () -> new NotLeaderOrFollowerException("The log of " + tp + " is not open yet."));
+    }
+
+    /** Appends as leader; on a single node the write is committed at once, so the high watermark follows. */
+    public AppendResult appendAsLeader(PartitionLog partitionLog, ByteBuffer records, int leaderEpoch) {
+        int bytes = records.remaining();
+        AppendResult result;
+        // The log's own monitor serialises appends; holding it while moving the high watermark keeps it monotonic.
+        synchronized (partitionLog) {
+            result = partitionLog.appendAsLeader(records, leaderEpoch, System.currentTimeMillis());
+            if (!result.duplicate()) {
+                partitionLog.updateHighWatermark(partitionLog.logEndOffset());
+            }
+        }
+        if (!result.duplicate()) {
+            fetchPurgatory.onAppend(partitionLog.topicPartition(), bytes);
+        }
+        return result;
+    }
+
+    /** The local log of a partition whatever its role, for offsets reported beside an error. */
+    public Optional<PartitionLog> describe(MetadataSnapshot snapshot, TopicPartition tp) {
+        return logManager.getLog(tp);
+    }
+
+    public FetchPurgatory fetchPurgatory() {
+        return fetchPurgatory;
+    }
+}

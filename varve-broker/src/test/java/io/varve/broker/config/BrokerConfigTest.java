@@ -1,0 +1,70 @@
+package io.varve.broker.config;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BrokerConfigTest {
+
+    @Test
+    void defaultsMatchKafkaExceptListenerAndDataDir() {
+        BrokerConfig config = BrokerConfig.fromMap(Map.of());
+        assertThat(config.listeners()).containsExactly(new ListenerConfig("PLAINTEXT", "localhost", 9092, "PLAINTEXT"));
+        assertThat(config.logDirs()).containsExactly(Path.of("./varve-data"));
+        assertThat(config.numPartitions()).isEqualTo(1);
+        assertThat(config.messageMaxBytes()).isEqualTo(1048588);
+        assertThat(config.logSegmentBytes()).isEqualTo(1073741824L);
+        assertThat(config.autoCreateTopicsEnable()).isTrue();
+        assertThat(config.connectionsMaxIdleMs()).isEqualTo(600000L);
+    }
+
+    @Test
+    void overridesApplyAfterTheFileInOrder(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("server.properties");
+        Files.writeString(file, "num.partitions=3\nlog.dirs=/a,/b\nnode.id=7\n");
+        BrokerConfig config = BrokerConfig.load(file, List.of("num.partitions=6", "num.partitions=9"));
+        assertThat(config.numPartitions()).isEqualTo(9);
+        assertThat(config.logDirs()).containsExactly(Path.of("/a"), Path.of("/b"));
+        assertThat(config.nodeId()).isEqualTo(7);
+    }
+
+    @Test
+    void unknownKeysAreCollectedNotFatal() {
+        BrokerConfig config = BrokerConfig.fromMap(Map.of("no.such.key", "1", "log.retention.hours", "168"));
+        assertThat(config.unknownKeys()).containsExactly("no.such.key");
+    }
+
+    @Test
+    void invalidValuesStopWithOneSentence() {
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("num.partitions", "abc")))
+                .isInstanceOf(ConfigException.class).hasMessage("Invalid value 'abc' for configuration num.partitions: expected int.");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("num.partitions", "0")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("must be at least 1");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("auto.create.topics.enable", "yes")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("expected true or false");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("listeners", "localhost:9092")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("expected NAME://host:port");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("listeners", "SSL://:9093")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("does not support yet");
+        assertThatThrownBy(() -> BrokerConfig.load(null, List.of("novalue")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("expected key=value");
+    }
+
+    @Test
+    void listenersParseHostsPortsAndNames() {
+        BrokerConfig config = BrokerConfig.fromMap(Map.of(
+                "listeners", "PLAINTEXT://:9092,CONTROLLER://127.0.0.1:9093",
+                "advertised.listeners", "PLAINTEXT://broker1.example:19092"));
+        assertThat(config.listeners()).extracting(ListenerConfig::name).containsExactly("PLAINTEXT", "CONTROLLER");
+        assertThat(config.listeners().get(0).advertisedHost()).isEqualTo("localhost");
+        assertThat(config.advertisedListeners()).containsExactly(
+                new ListenerConfig("PLAINTEXT", "broker1.example", 19092, "PLAINTEXT"));
+    }
+}

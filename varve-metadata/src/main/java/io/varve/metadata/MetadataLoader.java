@@ -1,0 +1,103 @@
+package io.varve.metadata;
+
+import io.varve.metadata.image.MetadataDelta;
+import io.varve.metadata.image.MetadataImage;
+import io.varve.metadata.record.MetadataRecord;
+import io.varve.metadata.record.MetadataRecordSerde;
+import io.varve.raft.RaftListener;
+import io.varve.raft.RaftRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns committed Raft records into metadata images: decodes each record, replays it into a
+ * {@link MetadataDelta}, and publishes the resulting image to every {@link MetadataPublisher} in
+ * installation order, then makes it the current {@link #image()}.
+ *
+ * <p>A record that cannot be decoded or applied is fatal (thrown to the Raft node, which stops):
+ * an image must never reflect half a log. A failing publisher is logged and skipped: the image
+ * itself stays correct and the other publishers still run.
+ */
+public final class MetadataLoader implements RaftListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MetadataLoader.class);
+
+    private final List<MetadataPublisher> publishers = new ArrayList<>();
+    private volatile MetadataImage image = MetadataImage.EMPTY;
+    private volatile int leaderId = -1;
+    private volatile int leaderEpoch;
+
+    /** The latest published image. Never null; {@link MetadataImage#EMPTY} before the first commit. */
+    public MetadataImage image() {
+        return image;
+    }
+
+    /** The leader of the metadata quorum, or -1 if unknown. */
+    public int leaderId() {
+        return leaderId;
+    }
+
+    public int leaderEpoch() {
+        return leaderEpoch;
+    }
+
+    /**
+     * Adds a publisher. If images were already published, it first receives one delta that builds
+     * the current image from the empty one, so every publisher sees the same history in effect.
+     */
+    public synchronized void installPublisher(MetadataPublisher publisher) {
+        Objects.requireNonNull(publisher, "publisher");
+        MetadataImage current = image;
+        if (!current.isEmpty()) {
+            MetadataDelta catchUp = new MetadataDelta(MetadataImage.EMPTY);
+            current.toRecords().forEach(catchUp::replay);
+            publish(publisher, catchUp, catchUp.apply(current.offset()));
+        }
+        publishers.add(publisher);
+    }
+
+    @Override
+    public synchronized void handleCommit(List<RaftRecord> records) {
+        if (records.isEmpty()) {
+            return;
+        }
+        MetadataImage current = image;
+        MetadataDelta delta = new MetadataDelta(current);
+        long lastOffset = current.offset();
+        for (RaftRecord raftRecord : records) {
+            if (raftRecord.offset() <= lastOffset) {
+                throw new IllegalStateException("record offset " + raftRecord.offset() + " is not after " + lastOffset);
+            }
+            MetadataRecord record = MetadataRecordSerde.deserialize(raftRecord.payload());
+            try {
+                delta.replay(record);
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("cannot apply " + record + " at offset " + raftRecord.offset(), e);
+            }
+            lastOffset = raftRecord.offset();
+        }
+        MetadataImage next = delta.apply(lastOffset);
+        for (MetadataPublisher publisher : publishers) {
+            publish(publisher, delta, next);
+        }
+        image = next;
+    }
+
+    private static void publish(MetadataPublisher publisher, MetadataDelta delta, MetadataImage next) {
+        try {
+            publisher.onMetadataUpdate(delta, next);
+        } catch (RuntimeException e) {
+            LOG.error("Metadata publisher {} failed on the image at offset {}", publisher.name(), next.offset(), e);
+        }
+    }
+
+    @Override
+    public void handleLeaderChange(int newLeaderId, int epoch) {
+        leaderEpoch = epoch;
+        leaderId = newLeaderId;
+        LOG.info("Metadata quorum leader is now {} in epoch {}", newLeaderId, epoch);
+    }
+}

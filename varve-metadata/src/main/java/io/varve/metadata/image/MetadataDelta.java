@@ -1,0 +1,113 @@
+package io.varve.metadata.image;
+
+import io.varve.metadata.record.ConfigRecord;
+import io.varve.metadata.record.MetadataRecord;
+import io.varve.metadata.record.PartitionRecord;
+import io.varve.metadata.record.ProducerIdsRecord;
+import io.varve.metadata.record.RegisterBrokerRecord;
+import io.varve.metadata.record.RemoveTopicRecord;
+import io.varve.metadata.record.TopicRecord;
+import java.util.Objects;
+
+/**
+ * Changes replayed from records on top of a base {@link MetadataImage}. Each part (topics, configs,
+ * cluster, producer ids) gets a delta only when a record touches it, so {@link #apply(long)} copies
+ * only changed parts and publishers can ask what changed (a null part delta means "unchanged").
+ * Not thread-safe: built by one thread, then handed over read-only.
+ */
+public final class MetadataDelta {
+
+    private final MetadataImage base;
+    private TopicsDelta topicsDelta;
+    private ConfigsDelta configsDelta;
+    private ClusterDelta clusterDelta;
+    private ProducerIdsDelta producerIdsDelta;
+
+    public MetadataDelta(MetadataImage base) {
+        this.base = Objects.requireNonNull(base, "base");
+    }
+
+    public MetadataImage base() {
+        return base;
+    }
+
+    /**
+     * Applies one record.
+     *
+     * @throws IllegalStateException if the record contradicts the state (the log is inconsistent)
+     */
+    public void replay(MetadataRecord record) {
+        switch (record.type()) {
+            case TOPIC -> topics().replay((TopicRecord) record);
+            case PARTITION -> topics().replay((PartitionRecord) record);
+            case REMOVE_TOPIC -> {
+                String name = topics().replay((RemoveTopicRecord) record);
+                configs().removeResource(ConfigResource.topic(name));
+            }
+            case CONFIG -> configs().replay((ConfigRecord) record);
+            case PRODUCER_IDS -> producerIds().replay((ProducerIdsRecord) record);
+            case REGISTER_BROKER -> cluster().replay((RegisterBrokerRecord) record);
+            default -> throw new IllegalStateException("no replay for " + record.type());
+        }
+    }
+
+    private TopicsDelta topics() {
+        if (topicsDelta == null) {
+            topicsDelta = new TopicsDelta(base.topics());
+        }
+        return topicsDelta;
+    }
+
+    private ConfigsDelta configs() {
+        if (configsDelta == null) {
+            configsDelta = new ConfigsDelta(base.configs());
+        }
+        return configsDelta;
+    }
+
+    private ClusterDelta cluster() {
+        if (clusterDelta == null) {
+            clusterDelta = new ClusterDelta(base.cluster());
+        }
+        return clusterDelta;
+    }
+
+    private ProducerIdsDelta producerIds() {
+        if (producerIdsDelta == null) {
+            producerIdsDelta = new ProducerIdsDelta(base.producerIds());
+        }
+        return producerIdsDelta;
+    }
+
+    /** Topic changes, or null if no record touched topics. */
+    public TopicsDelta topicsDelta() {
+        return topicsDelta;
+    }
+
+    /** Config changes, or null if none. */
+    public ConfigsDelta configsDelta() {
+        return configsDelta;
+    }
+
+    /** Broker registrations, or null if none. */
+    public ClusterDelta clusterDelta() {
+        return clusterDelta;
+    }
+
+    /** Producer-id allocations, or null if none. */
+    public ProducerIdsDelta producerIdsDelta() {
+        return producerIdsDelta;
+    }
+
+    /** The image after every replayed record; {@code offset} is that of the last one. */
+    public MetadataImage apply(long offset) {
+        if (offset < base.offset()) {
+            throw new IllegalArgumentException("offset " + offset + " is before the base image's " + base.offset());
+        }
+        return new MetadataImage(offset,
+                topicsDelta == null ? base.topics() : topicsDelta.apply(),
+                configsDelta == null ? base.configs() : configsDelta.apply(),
+                clusterDelta == null ? base.cluster() : clusterDelta.apply(),
+                producerIdsDelta == null ? base.producerIds() : producerIdsDelta.apply());
+    }
+}

@@ -1,0 +1,50 @@
+package io.varve.metadata.image;
+
+import io.varve.metadata.record.MetadataRecord;
+import io.varve.metadata.record.ProducerIdsRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The whole cluster metadata after applying the log up to {@link #offset()}. Immutable: readers keep
+ * a reference and never lock; a {@link MetadataDelta} produces the next image, sharing every part
+ * it did not change.
+ *
+ * @param offset the offset of the last record applied, or -1 for the empty image
+ */
+public record MetadataImage(long offset, TopicsImage topics, ConfigsImage configs, ClusterImage cluster,
+                            ProducerIdsImage producerIds) {
+
+    public static final MetadataImage EMPTY = new MetadataImage(-1, TopicsImage.EMPTY, ConfigsImage.EMPTY,
+            ClusterImage.EMPTY, ProducerIdsImage.EMPTY);
+
+    public MetadataImage {
+        if (offset < -1) {
+            throw new IllegalArgumentException("offset must be >= -1: " + offset);
+        }
+        Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(configs, "configs");
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(producerIds, "producerIds");
+    }
+
+    public boolean isEmpty() {
+        return equals(EMPTY);
+    }
+
+    /**
+     * Records that rebuild this image when replayed onto {@link #EMPTY}: the seed of a snapshot,
+     * and of a publisher that starts late.
+     */
+    public List<MetadataRecord> toRecords() {
+        List<MetadataRecord> records = new ArrayList<>();
+        cluster.writeRecords(records::add);
+        topics.writeRecords(records::add);
+        configs.writeRecords(records::add);
+        if (producerIds.nextProducerId() > 0) {
+            records.add(new ProducerIdsRecord(-1, producerIds.nextProducerId()));
+        }
+        return records;
+    }
+}

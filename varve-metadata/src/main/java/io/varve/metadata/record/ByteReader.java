@@ -1,0 +1,116 @@
+package io.varve.metadata.record;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.Uuid;
+
+/** Reads what {@link ByteWriter} wrote; any overrun or malformed value is a format error. */
+final class ByteReader {
+
+    private final byte[] bytes;
+    private int position;
+
+    ByteReader(byte[] bytes) {
+        this.bytes = bytes;
+    }
+
+    private void require(int count) {
+        if (count < 0 || bytes.length - position < count) {
+            throw new MetadataRecordFormatException("record truncated: need " + count + " bytes at position " + position
+                    + " of " + bytes.length);
+        }
+    }
+
+    byte readByte() {
+        require(1);
+        return bytes[position++];
+    }
+
+    long readUnsignedVarLong() {
+        long value = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            byte b = readByte();
+            value |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw new MetadataRecordFormatException("varint longer than 10 bytes at position " + position);
+    }
+
+    long readVarLong() {
+        long raw = readUnsignedVarLong();
+        return (raw >>> 1) ^ -(raw & 1);
+    }
+
+    int readVarInt() {
+        long value = readVarLong();
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw new MetadataRecordFormatException("int out of range: " + value);
+        }
+        return (int) value;
+    }
+
+    int readUnsignedVarInt() {
+        long value = readUnsignedVarLong();
+        if (value > Integer.MAX_VALUE) {
+            throw new MetadataRecordFormatException("length out of range: " + value);
+        }
+        return (int) value;
+    }
+
+    long readFixedLong() {
+        require(8);
+        long value = 0;
+        for (int i = 0; i < 8; i++) {
+            value = (value << 8) | (bytes[position++] & 0xFF);
+        }
+        return value;
+    }
+
+    Uuid readUuid() {
+        return new Uuid(readFixedLong(), readFixedLong());
+    }
+
+    String readNullableString() {
+        int lengthPlusOne = readUnsignedVarInt();
+        if (lengthPlusOne == 0) {
+            return null;
+        }
+        int length = lengthPlusOne - 1;
+        require(length);
+        String value = new String(bytes, position, length, StandardCharsets.UTF_8);
+        position += length;
+        return value;
+    }
+
+    String readString() {
+        String value = readNullableString();
+        if (value == null) {
+            throw new MetadataRecordFormatException("null where a string is required at position " + position);
+        }
+        return value;
+    }
+
+    int[] readIntArray() {
+        int count = readUnsignedVarInt();
+        require(count); // each element takes at least one byte
+        int[] values = new int[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = readVarInt();
+        }
+        return values;
+    }
+
+    /** Elements still to read, bounded by the bytes left (each takes at least one byte). */
+    int readCount() {
+        int count = readUnsignedVarInt();
+        require(count);
+        return count;
+    }
+
+    void ensureFullyRead() {
+        if (position != bytes.length) {
+            throw new MetadataRecordFormatException((bytes.length - position) + " unexpected trailing bytes");
+        }
+    }
+}

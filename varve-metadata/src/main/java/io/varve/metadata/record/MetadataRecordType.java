@@ -1,0 +1,40 @@
+package io.varve.metadata.record;
+
+/**
+ * The kinds of metadata record with their stable wire ids and the highest version this code writes.
+ * Ids are never reused; a new layout of a record gets a new version, and readers keep decoding the
+ * older versions.
+ */
+public enum MetadataRecordType {
+    TOPIC(1, 0),
+    PARTITION(2, 0),
+    REMOVE_TOPIC(3, 0),
+    CONFIG(4, 0),
+    PRODUCER_IDS(5, 0),
+    REGISTER_BROKER(6, 0);
+
+    private final int id;
+    private final int currentVersion;
+
+    MetadataRecordType(int id, int currentVersion) {
+        this.id = id;
+        this.currentVersion = currentVersion;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public int currentVersion() {
+        return currentVersion;
+    }
+
+    public static MetadataRecordType fromId(int id) {
+        for (MetadataRecordType type : values()) {
+            if (type.id == id) {
+                return type;
+            }
+        }
+        throw new MetadataRecordFormatException("unknown metadata record type id " + id);
+    }
+}

@@ -1,0 +1,279 @@
+package io.varve.storage;
+
+import io.varve.storage.fs.DurableFiles;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the log directories and the partition logs in them: loads every partition directory
+ * ({@code <topic>-<partition>}) at start-up, recovering those of a directory without the clean-shutdown
+ * marker; creates logs in the directory holding the fewest; deletes logs by renaming their directory to
+ * {@code <topic>-<partition>.<hex>-delete} first so a crash mid-delete never resurrects them. Each log
+ * directory is locked against a second broker process.
+ */
+public final class LogManager implements AutoCloseable {
+
+  public static final String CLEAN_SHUTDOWN_FILE = ".varve-clean-shutdown";
+  public static final String DELETE_DIR_SUFFIX = "-delete";
+  static final String LOCK_FILE = ".lock";
+  /** Raft owns the metadata log's directory; it is not a partition log. */
+  private static final String METADATA_TOPIC = "__cluster_metadata";
+  private static final Logger log = LoggerFactory.getLogger(LogManager.class);
+
+  private final List<Path> logDirs;
+  private final LogConfig defaultConfig;
+  private final Map<Path, FileChannel> dirLocks = new LinkedHashMap<>();
+  private final ConcurrentHashMap<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+  private boolean closed;
+
+  /**
+   * Opens (creating if needed) the log dirs and loads every partition directory found. Directories
+   * ending in {@code -delete} are deleted; logs in a dir without the clean-shutdown marker are recovered.
+   */
+  public LogManager(List<Path> logDirs, LogConfig defaultConfig) {
+    if (logDirs.isEmpty()) {
+      throw new IllegalArgumentException("At least one log dir is required");
+    }
+    this.logDirs = logDirs.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
+    this.defaultConfig = defaultConfig;
+    try {
+      for (Path dir : this.logDirs) {
+        Files.createDirectories(dir);
+        lock(dir);
+        Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
+        boolean hadCleanShutdown = Files.exists(marker);
+        loadDir(dir, hadCleanShutdown);
+        // From now on a crash must trigger recovery, so the marker goes before any write.
+        Files.deleteIfExists(marker);
+        DurableFiles.fsyncDirectory(dir);
+      }
+    } catch (IOException | RuntimeException e) {
+      closeAfterFailedStart(e);
+      if (e instanceof IOException io) {
+        throw new KafkaStorageException("Could not open log dirs " + this.logDirs, io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  private void lock(Path dir) throws IOException {
+    FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      channel.close();
+      throw new KafkaStorageException("Log dir " + dir + " is in use by another broker");
+    }
+    dirLocks.put(dir, channel);
+  }
+
+  private void loadDir(Path dir, boolean hadCleanShutdown) throws IOException {
+    long startNanos = System.nanoTime();
+    int loaded = 0;
+    try (DirectoryStream<Path> children = Files.newDirectoryStream(dir, Files::isDirectory)) {
+      for (Path child : children) {
+        String dirName = child.getFileName().toString();
+        if (dirName.endsWith(DELETE_DIR_SUFFIX)) {
+          DurableFiles.deleteRecursively(child);
+          log.info("Deleted {} left from an earlier log deletion", child);
+          continue;
+        }
+        Optional<TopicPartition> parsed = parsePartitionDirName(dirName);
+        if (parsed.isEmpty() || parsed.get().topic().equals(METADATA_TOPIC)) {
+          continue;
+        }
+        TopicPartition tp = parsed.get();
+        PartitionLog existing = logs.get(tp);
+        if (existing != null) {
+          throw new KafkaStorageException("Partition " + tp + " found in both " + existing.dir() + " and " + child);
+        }
+        logs.put(tp, PartitionLog.open(child, tp, null, defaultConfig, hadCleanShutdown));
+        loaded++;
+      }
+    }
+    log.info("Loaded {} partition logs from {} (clean shutdown {}) in {} ms", loaded, dir, hadCleanShutdown,
+        (System.nanoTime() - startNanos) / 1_000_000);
+  }
+
+  /** {@code "<topic>-<partition>"} to a TopicPartition, or empty when the name is not one. */
+  static Optional<TopicPartition> parsePartitionDirName(String dirName) {
+    int dash = dirName.lastIndexOf('-');
+    if (dash <= 0 || dash == dirName.length() - 1) {
+      return Optional.empty();
+    }
+    String partition = dirName.substring(dash + 1);
+    for (int i = 0; i < partition.length(); i++) {
+      if (!Character.isDigit(partition.charAt(i))) {
+        return Optional.empty();
+      }
+    }
+    try {
+      return Optional.of(new TopicPartition(dirName.substring(0, dash), Integer.parseInt(partition)));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The log of {@code tp}, created in the log dir with the fewest partitions if absent. For an existing
+   * log the topic id is recorded if it had none (and must match otherwise) and {@code config} applied.
+   */
+  public synchronized PartitionLog getOrCreateLog(TopicPartition tp, Uuid topicId, LogConfig config) {
+    ensureOpen();
+    PartitionLog existing = logs.get(tp);
+    if (existing != null) {
+      existing.ensureTopicId(topicId);
+      if (!existing.config().equals(config)) {
+        existing.updateConfig(config);
+      }
+      return existing;
+    }
+    Path parent = dirWithFewestLogs();
+    PartitionLog created = PartitionLog.open(parent.resolve(tp.topic() + "-" + tp.partition()), tp, topicId, config,
+        true);
+    try {
+      DurableFiles.fsyncDirectory(parent);
+    } catch (IOException e) {
+      created.close();
+      throw new KafkaStorageException("Could not fsync " + parent, e);
+    }
+    logs.put(tp, created);
+    log.info("Created log for {} (topic id {}) in {}", tp, created.topicId(), parent);
+    return created;
+  }
+
+  private Path dirWithFewestLogs() {
+    Map<Path, Integer> counts = new LinkedHashMap<>();
+    logDirs.forEach(dir -> counts.put(dir, 0));
+    for (PartitionLog partitionLog : logs.values()) {
+      counts.computeIfPresent(partitionLog.dir().getParent(), (dir, count) -> count + 1);
+    }
+    return counts.entrySet().stream().min(Map.Entry.comparingByValue()).orElseThrow().getKey();
+  }
+
+  public Optional<PartitionLog> getLog(TopicPartition tp) {
+    return Optional.ofNullable(logs.get(tp));
+  }
+
+  public Collection<PartitionLog> allLogs() {
+    return List.copyOf(logs.values());
+  }
+
+  public List<Path> logDirs() {
+    return logDirs;
+  }
+
+  /** Closes the log, renames its dir to {@code <topic>-<partition>.<hex>-delete}, then deletes it. */
+  public synchronized void deleteLog(TopicPartition tp) {
+    PartitionLog removed = logs.remove(tp);
+    if (removed == null) {
+      return;
+    }
+    removed.close();
+    Path dir = removed.dir();
+    Path doomed = dir.resolveSibling(dir.getFileName() + "." + UUID.randomUUID().toString().replace("-", "")
+        + DELETE_DIR_SUFFIX);
+    try {
+      Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
+      DurableFiles.fsyncDirectory(dir.getParent());
+    } catch (IOException e) {
+      throw new KafkaStorageException("Could not rename " + dir + " for deletion", e);
+    }
+    try {
+      DurableFiles.deleteRecursively(doomed);
+      log.info("Deleted log for {} ({})", tp, dir);
+    } catch (IOException e) {
+      // renamed already, so it is gone for the broker; the next start-up finishes the job
+      log.warn("Renamed {} for deletion but could not delete it yet", doomed, e);
+    }
+  }
+
+  /** Flushes and closes every log, then marks each log dir whose logs all closed cleanly. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    List<Path> uncleanDirs = new ArrayList<>();
+    for (PartitionLog partitionLog : logs.values()) {
+      try {
+        if (partitionLog.isOffline()) {
+          uncleanDirs.add(partitionLog.dir().getParent());
+        }
+        partitionLog.close();
+      } catch (RuntimeException e) {
+        uncleanDirs.add(partitionLog.dir().getParent());
+        log.error("Closing log {} failed; its log dir will be recovered at next start-up", partitionLog.dir(), e);
+      }
+    }
+    logs.clear();
+    for (Path dir : logDirs) {
+      if (uncleanDirs.contains(dir)) {
+        continue;
+      }
+      try {
+        Files.write(dir.resolve(CLEAN_SHUTDOWN_FILE), new byte[0]);
+        DurableFiles.fsyncDirectory(dir);
+      } catch (IOException e) {
+        log.error("Could not write the clean-shutdown marker in {}", dir, e);
+      }
+    }
+    releaseLocks();
+    log.info("Closed log manager for {}", logDirs);
+  }
+
+  private void closeAfterFailedStart(Exception cause) {
+    for (PartitionLog partitionLog : logs.values()) {
+      try {
+        partitionLog.close();
+      } catch (RuntimeException e) {
+        cause.addSuppressed(e);
+      }
+    }
+    logs.clear();
+    releaseLocks();
+    closed = true;
+  }
+
+  private void releaseLocks() {
+    for (FileChannel lockChannel : dirLocks.values()) {
+      try {
+        lockChannel.close(); // releases the lock
+      } catch (IOException e) {
+        log.warn("Could not release a log dir lock", e);
+      }
+    }
+    dirLocks.clear();
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("Log manager is closed");
+    }
+  }
+}

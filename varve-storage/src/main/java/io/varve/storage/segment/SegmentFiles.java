@@ -1,0 +1,47 @@
+package io.varve.storage.segment;
+
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/** Names of segment files: the base offset zero-padded to 20 digits plus a suffix. */
+public final class SegmentFiles {
+
+  public static final String LOG_SUFFIX = ".log";
+  public static final String INDEX_SUFFIX = ".index";
+  private static final int OFFSET_DIGITS = 20;
+
+  private SegmentFiles() {}
+
+  public static String fileName(long baseOffset, String suffix) {
+    if (baseOffset < 0) {
+      throw new IllegalArgumentException("Negative base offset " + baseOffset);
+    }
+    return String.format("%0" + OFFSET_DIGITS + "d%s", baseOffset, suffix);
+  }
+
+  public static Path logFile(Path dir, long baseOffset) {
+    return dir.resolve(fileName(baseOffset, LOG_SUFFIX));
+  }
+
+  public static Path indexFile(Path dir, long baseOffset) {
+    return dir.resolve(fileName(baseOffset, INDEX_SUFFIX));
+  }
+
+  /** The base offset encoded in a file name with {@code suffix}, or empty when the name is not one. */
+  public static OptionalLong parseBaseOffset(String fileName, String suffix) {
+    if (!fileName.endsWith(suffix) || fileName.length() != OFFSET_DIGITS + suffix.length()) {
+      return OptionalLong.empty();
+    }
+    String digits = fileName.substring(0, OFFSET_DIGITS);
+    for (int i = 0; i < digits.length(); i++) {
+      if (!Character.isDigit(digits.charAt(i))) {
+        return OptionalLong.empty();
+      }
+    }
+    try {
+      return OptionalLong.of(Long.parseLong(digits));
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
+    }
+  }
+}
