@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -133,7 +134,6 @@ class IdempotenceIT {
         assertThat(proxy.cutsDone()).as("connections cut while producing").isPositive();
 
         List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, topic, partitions);
-        assertThat(read).hasSize(count);
         for (int p = 0; p < partitions; p++) {
             List<Integer> indexes = ofPartition(read, p).stream()
                     .map(r -> Integer.parseInt(new String(r.value(), UTF_8).substring(7, 12))).toList();
@@ -141,7 +141,19 @@ class IdempotenceIT {
             for (int i = p; i < count; i += partitions) {
                 expected.add(i);
             }
-            assertThat(indexes).as("partition %d", p).containsExactlyElementsOf(expected);
+            assertThat(indexes).as("partition %d: every record once (no loss, no duplicate)", p)
+                    .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(firstOutOfOrder(indexes)).as("partition %d: records out of send order", p).isEmpty();
         }
+    }
+
+    /** Where a list that should be ascending first goes down, or empty. */
+    private static Optional<String> firstOutOfOrder(List<Integer> values) {
+        for (int i = 1; i < values.size(); i++) {
+            if (values.get(i) < values.get(i - 1)) {
+                return Optional.of("at position " + i + ": " + values.get(i - 1) + " then " + values.get(i));
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -6,7 +6,6 @@ import static io.varve.it.WireRequests.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +19,7 @@ import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,16 +84,14 @@ class NetworkIT {
         createTopic(admin, topic, 1);
         int requests = 40;
         try (RawClient client = new RawClient(broker.port())) {
+            List<Integer> correlationIds = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
-                client.sendOnly(WireRequests.produce(topic, 0, (short) -1,
-                        MemoryRecords.withRecords(Compression.NONE, record("k", Integer.toString(i)))), WireRequests.PRODUCE_VERSION);
+                correlationIds.add(client.sendOnly(WireRequests.produce(topic, 0, (short) -1,
+                        MemoryRecords.withRecords(Compression.NONE, record("k", Integer.toString(i)))), WireRequests.PRODUCE_VERSION));
             }
             List<Long> baseOffsets = new ArrayList<>();
-            for (int i = 0; i < requests; i++) {
-                ByteBuffer frame = client.readFrame();
-                short headerVersion = ApiKeys.PRODUCE.responseHeaderVersion(WireRequests.PRODUCE_VERSION);
-                new ResponseHeaderData(new ByteBufferAccessor(frame), headerVersion);
-                ProduceResponseData response = new ProduceResponseData(new ByteBufferAccessor(frame), WireRequests.PRODUCE_VERSION);
+            for (int id : correlationIds) {
+                ProduceResponseData response = client.receive(ApiKeys.PRODUCE, WireRequests.PRODUCE_VERSION, id);
                 ProduceResponseData.PartitionProduceResponse p = response.responses().iterator().next().partitionResponses().get(0);
                 assertThat(Errors.forCode(p.errorCode())).isEqualTo(Errors.NONE);
                 baseOffsets.add(p.baseOffset());

@@ -33,15 +33,19 @@ public final class RawClient implements AutoCloseable {
     }
 
     /** Sends one request and returns the parsed response of the same API and version. */
-    @SuppressWarnings("unchecked")
     public <T extends ApiMessage> T send(ApiMessage request, short version) throws IOException {
-        ApiKeys apiKey = ApiKeys.forId(request.apiKey());
         int id = sendOnly(request, version);
+        return receive(ApiKeys.forId(request.apiKey()), version, id);
+    }
+
+    /** Reads the next response frame, which must answer request {@code correlationId}, as {@code apiKey} at {@code version}. */
+    @SuppressWarnings("unchecked")
+    public <T extends ApiMessage> T receive(ApiKeys apiKey, short version, int correlationId) throws IOException {
         ByteBuffer frame = readFrame();
         short responseHeaderVersion = apiKey.responseHeaderVersion(version);
         ResponseHeaderData header = new ResponseHeaderData(new ByteBufferAccessor(frame), responseHeaderVersion);
-        if (header.correlationId() != id) {
-            throw new IOException("correlation id " + header.correlationId() + " does not match request " + id);
+        if (header.correlationId() != correlationId) {
+            throw new IOException("correlation id " + header.correlationId() + " does not match request " + correlationId);
         }
         ApiMessage response = apiKey.messageType.newResponse();
         response.read(new ByteBufferAccessor(frame), version);

@@ -89,9 +89,12 @@ class TopicAdminIT {
     }
 
     @Test
-    void aTopicDeletedByIdIsGoneAndItsIdUnknown() throws Exception {
+    void aTopicIsDescribedByIdAndOnceDeletedByIdIsGoneWithItsIdUnknown() throws Exception {
         String topic = uniqueTopic("by-id");
         Uuid id = createTopic(admin, topic, 1);
+        TopicDescription byId = admin.describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(id);
+        assertThat(byId.name()).isEqualTo(topic);
 
         admin.deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 

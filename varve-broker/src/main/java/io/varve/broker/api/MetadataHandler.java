@@ -47,7 +47,8 @@ public final class MetadataHandler implements ApiHandler {
         List<String> toCreate = new ArrayList<>();
         if (data.topics() != null && allowAutoCreate) {
             for (MetadataRequestTopic t : data.topics()) {
-                if (t.name() != null && snapshot.topic(t.name()).isEmpty() && TopicNames.validate(t.name()).isEmpty()) {
+                boolean byId = t.topicId() != null && !t.topicId().equals(Uuid.ZERO_UUID);
+                if (!byId && t.name() != null && snapshot.topic(t.name()).isEmpty() && TopicNames.validate(t.name()).isEmpty()) {
                     toCreate.add(t.name());
                 }
             }
@@ -82,8 +83,8 @@ public final class MetadataHandler implements ApiHandler {
             return response;
         }
         for (MetadataRequestTopic requested : data.topics()) {
-            if (requested.name() == null) {
-                Uuid id = requested.topicId();
+            Uuid id = requested.topicId();
+            if (requested.name() == null || (id != null && !id.equals(Uuid.ZERO_UUID))) {
                 TopicInfo topic = id == null ? null : snapshot.topicsById().get(id);
                 response.topics().add(topic != null ? topic(topic) : new MetadataResponseTopic()
                         .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setTopicId(id).setName(null));

@@ -5,7 +5,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -18,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One per connection. Requests may be processed concurrently, but responses leave in request order.
- * Reading pauses while too many requests are in flight or the socket cannot take more bytes, so a slow
- * client only slows itself.
+ * One per connection. Requests of a connection are handled one at a time, in arrival order, as Kafka does:
+ * pipelined produce requests must be appended in the order they were sent. Further frames wait in a bounded
+ * queue; reading pauses while it is full or the socket cannot take more bytes, so a slow client only slows itself.
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
@@ -28,16 +27,17 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private final RequestDispatcher dispatcher;
     private final String listenerName;
     private final long connectionId;
-    private final int maxInflightRequests;
-    /** Touched only on this channel's event loop. */
-    private final ArrayDeque<CompletableFuture<ByteBuffer>> inflight = new ArrayDeque<>();
+    private final int maxQueuedRequests;
+    /** Frames received but not yet dispatched. Touched only on this channel's event loop. */
+    private final ArrayDeque<ByteBuffer> queued = new ArrayDeque<>();
+    private boolean requestInProgress;
     private ConnectionInfo info;
 
-    ConnectionHandler(RequestDispatcher dispatcher, String listenerName, long connectionId, int maxInflightRequests) {
+    ConnectionHandler(RequestDispatcher dispatcher, String listenerName, long connectionId, int maxQueuedRequests) {
         this.dispatcher = dispatcher;
         this.listenerName = listenerName;
         this.connectionId = connectionId;
-        this.maxInflightRequests = maxInflightRequests;
+        this.maxQueuedRequests = maxQueuedRequests;
     }
 
     @Override
@@ -57,44 +57,45 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         } finally {
             ReferenceCountUtil.release(msg);
         }
+        queued.add(frame);
+        updateAutoRead(ctx);
+        if (!requestInProgress) {
+            dispatchNext(ctx);
+        }
+    }
+
+    private void dispatchNext(ChannelHandlerContext ctx) {
+        ByteBuffer frame = queued.poll();
+        if (frame == null || !ctx.channel().isActive()) {
+            return;
+        }
+        requestInProgress = true;
         CompletableFuture<ByteBuffer> response;
         try {
             response = dispatcher.dispatch(frame, info);
         } catch (RuntimeException e) {
             response = CompletableFuture.failedFuture(e);
         }
-        inflight.add(response);
-        updateAutoRead(ctx);
-        response.whenComplete((r, e) -> ctx.executor().execute(() -> writeCompleted(ctx)));
+        response.whenComplete((r, e) -> ctx.executor().execute(() -> completed(ctx, r, e)));
     }
 
-    /** Writes every completed response at the head of the queue, in order. */
-    private void writeCompleted(ChannelHandlerContext ctx) {
-        boolean wrote = false;
-        while (!inflight.isEmpty() && inflight.peek().isDone()) {
-            CompletableFuture<ByteBuffer> head = inflight.poll();
-            ByteBuffer response;
-            try {
-                response = head.join();
-            } catch (CompletionException e) {
-                log.warn("Closing connection {} from {}: {}", connectionId, info.remoteAddress(), rootMessage(e));
-                inflight.clear();
-                ctx.close();
-                return;
-            }
-            if (response != null && ctx.channel().isActive()) {
-                ctx.write(Unpooled.wrappedBuffer(response));
-                wrote = true;
-            }
+    private void completed(ChannelHandlerContext ctx, ByteBuffer response, Throwable error) {
+        requestInProgress = false;
+        if (error != null) {
+            log.warn("Closing connection {} from {}: {}", connectionId, info.remoteAddress(), rootMessage(error));
+            queued.clear();
+            ctx.close();
+            return;
         }
-        if (wrote) {
-            ctx.flush();
+        if (response != null && ctx.channel().isActive()) {
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(response));
         }
         updateAutoRead(ctx);
+        dispatchNext(ctx);
     }
 
     private void updateAutoRead(ChannelHandlerContext ctx) {
-        boolean shouldRead = inflight.size() < maxInflightRequests && ctx.channel().isWritable();
+        boolean shouldRead = queued.size() < maxQueuedRequests && ctx.channel().isWritable();
         if (ctx.channel().config().isAutoRead() != shouldRead) {
             ctx.channel().config().setAutoRead(shouldRead);
         }
@@ -126,7 +127,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         } else {
             log.warn("Closing connection {} from {}: {}", connectionId, remote(ctx), cause.toString());
         }
-        inflight.clear();
+        queued.clear();
         ctx.close();
     }
 

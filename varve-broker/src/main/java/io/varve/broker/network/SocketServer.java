@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
 /** Netty server: one bound socket per listener, a short pipeline per connection (idle reaper, framer, handler). */
 public final class SocketServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
-    /** Requests one connection may have in flight before the broker stops reading from it. */
-    static final int MAX_INFLIGHT_REQUESTS_PER_CONNECTION = 64;
+    /** Requests one connection may have queued before the broker stops reading from it. */
+    static final int MAX_QUEUED_REQUESTS_PER_CONNECTION = 64;
 
     public record Settings(int maxFrameBytes, long connectionsMaxIdleMs, int networkThreads,
                            int sendBufferBytes, int receiveBufferBytes) {
@@ -87,7 +87,7 @@ public final class SocketServer implements AutoCloseable {
                             ch.pipeline().addLast("framer",
                                     new LengthFieldBasedFrameDecoder(settings.maxFrameBytes(), 0, 4, 0, 4, true));
                             ch.pipeline().addLast("requests", new ConnectionHandler(dispatcher, listener.name(),
-                                    connectionIds.incrementAndGet(), MAX_INFLIGHT_REQUESTS_PER_CONNECTION));
+                                    connectionIds.incrementAndGet(), MAX_QUEUED_REQUESTS_PER_CONNECTION));
                         }
                     });
             InetSocketAddress address = listener.host().isEmpty()
