@@ -19,15 +19,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,11 +39,7 @@ class KcatIT {
     private static final Path KCAT = Path.of("/usr/bin/kcat");
 
     @TempDir
-    static Path dataDir;
-    @TempDir
     static Path workDir;
-    static TestBroker broker;
-    static Admin admin;
 
     /** What a finished kcat run printed. */
     record Result(int exitCode, String stdout, String stderr) {
@@ -53,38 +48,29 @@ class KcatIT {
         }
     }
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(KCAT), "kcat is not installed at " + KCAT);
-        broker = TestBroker.start(dataDir);
-        admin = broker.admin();
-    }
+    @RegisterExtension
+    static final SharedBroker shared = new SharedBroker();
 
-    @AfterAll
-    static void stopBroker() {
-        if (admin != null) {
-            admin.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
+    @BeforeAll
+    static void checkPrerequisites() {
+        Assumptions.assumeTrue(Files.isExecutable(KCAT), "kcat is not installed at " + KCAT);
     }
 
     @Test
     void metadataListingShowsTheBrokerAndACreatedTopic() throws Exception {
         String topic = uniqueTopic("listed");
-        createTopic(admin, topic, 3);
+        createTopic(shared.admin(), topic, 3);
         Result result = kcat(null, "-L");
         assertThat(result.exitCode()).as(result.stderr()).isZero();
         assertThat(result.stdout())
-                .contains("broker 1 at 127.0.0.1:" + broker.port())
+                .contains("broker 1 at 127.0.0.1:" + shared.broker().port())
                 .contains("topic \"" + topic + "\" with 3 partitions");
     }
 
     @Test
     void linesProducedWithKcatAreConsumedWithKcatWithTheirKeys() throws Exception {
         String topic = uniqueTopic("kcat-keys");
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         List<String> lines = IntStream.range(0, 50).mapToObj(i -> "key" + i + ":value " + i).toList();
         Result produced = kcat(String.join("\n", lines) + "\n", "-P", "-t", topic, "-p", "0", "-K:");
         assertThat(produced.exitCode()).as(produced.stderr()).isZero();
@@ -96,7 +82,7 @@ class KcatIT {
     @Test
     void linesProducedWithKcatWithoutKeysAreConsumedWithKcat() throws Exception {
         String topic = uniqueTopic("kcat-plain");
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         List<String> lines = IntStream.range(0, 20).mapToObj(i -> "line " + i).toList();
         Result produced = kcat(String.join("\n", lines) + "\n", "-P", "-t", topic);
         assertThat(produced.exitCode()).as(produced.stderr()).isZero();
@@ -109,9 +95,9 @@ class KcatIT {
     @Test
     void recordsProducedWithKafkaClientsAreConsumedWithKcat() throws Exception {
         String topic = uniqueTopic("java-to-kcat");
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         List<String> expected = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of())) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
                 acks.add(producer.send(new ProducerRecord<>(topic, 0, ("k" + i).getBytes(UTF_8), ("v" + i).getBytes(UTF_8))));
@@ -128,12 +114,12 @@ class KcatIT {
     @Test
     void recordsProducedWithKcatAreConsumedWithKafkaClients() throws Exception {
         String topic = uniqueTopic("kcat-to-java");
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         List<String> lines = IntStream.range(0, 30).mapToObj(i -> "k" + i + ":v" + i).toList();
         Result produced = kcat(String.join("\n", lines) + "\n", "-P", "-t", topic, "-p", "0", "-K:");
         assertThat(produced.exitCode()).as(produced.stderr()).isZero();
 
-        List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, topic, 1);
+        List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
         assertThat(read).extracting(r -> new String(r.key(), UTF_8) + ":" + new String(r.value(), UTF_8))
                 .containsExactlyInAnyOrderElementsOf(lines);
     }
@@ -142,7 +128,7 @@ class KcatIT {
     @ValueSource(strings = {"gzip", "snappy", "lz4", "zstd"})
     void batchesCompressedByKcatAreReadBackByKcatAndKafkaClients(String codec) throws Exception {
         String topic = uniqueTopic("kcat-" + codec);
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         List<String> lines = IntStream.range(0, 200)
                 .mapToObj(i -> "record " + i + " " + "compressible text ".repeat(1 + i % 10)).toList();
         Result produced = kcat(String.join("\n", lines) + "\n", "-P", "-t", topic, "-p", "0",
@@ -152,7 +138,7 @@ class KcatIT {
         Result consumed = kcat(null, "-C", "-t", topic, "-o", "beginning", "-e", "-q");
         assertThat(consumed.exitCode()).as(consumed.stderr()).isZero();
         assertThat(consumed.lines()).containsExactlyInAnyOrderElementsOf(lines);
-        assertThat(readAll(broker, topic, 1)).extracting(r -> new String(r.value(), UTF_8))
+        assertThat(readAll(shared.broker(), topic, 1)).extracting(r -> new String(r.value(), UTF_8))
                 .containsExactlyInAnyOrderElementsOf(lines);
     }
 
@@ -162,9 +148,9 @@ class KcatIT {
         return consumed;
     }
 
-    /** Runs kcat against the broker with {@code stdin} (or none), waiting at most 30 s. */
+    /** Runs kcat against the shared broker with {@code stdin} (or none), waiting at most 30 s. */
     private Result kcat(String stdin, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(KCAT.toString(), "-b", broker.bootstrap()));
+        List<String> command = new ArrayList<>(List.of(KCAT.toString(), "-b", shared.broker().bootstrap()));
         command.addAll(List.of(args));
         File out = Files.createTempFile(workDir, "kcat", ".out").toFile();
         File err = Files.createTempFile(workDir, "kcat", ".err").toFile();

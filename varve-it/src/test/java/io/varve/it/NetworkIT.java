@@ -6,13 +6,11 @@ import static io.varve.it.WireRequests.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
@@ -21,10 +19,8 @@ import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,32 +28,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 class NetworkIT {
     private static final long MAX_IDLE_MS = 1000;
 
-    @TempDir
-    static Path dataDir;
-    static TestBroker broker;
-    static Admin admin;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = TestBroker.start(dataDir, Map.of("connections.max.idle.ms", Long.toString(MAX_IDLE_MS)));
-        admin = broker.admin();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (admin != null) {
-            admin.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedBroker shared = new SharedBroker(Map.of("connections.max.idle.ms", Long.toString(MAX_IDLE_MS)));
 
     @Test
     void pipelinedRequestsOfDifferentApisAreAnsweredInRequestOrderEvenWhenTheFirstWaits() throws Exception {
         String topic = uniqueTopic("pipelined");
-        createTopic(admin, topic, 1);
-        try (RawClient client = new RawClient(broker.port())) {
+        createTopic(shared.admin(), topic, 1);
+        try (RawClient client = new RawClient(shared.broker().port())) {
             List<Integer> sent = new ArrayList<>();
             // A fetch that long-polls for 500 ms on an empty partition, then quick requests behind it.
             sent.add(client.sendOnly(WireRequests.fetch(topic, 0, 0, 500), WireRequests.FETCH_VERSION));
@@ -81,9 +60,9 @@ class NetworkIT {
     @Test
     void pipelinedProduceRequestsOnOneConnectionAreAppendedInRequestOrder() throws Exception {
         String topic = uniqueTopic("pipelined-produce");
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         int requests = 40;
-        try (RawClient client = new RawClient(broker.port())) {
+        try (RawClient client = new RawClient(shared.broker().port())) {
             List<Integer> correlationIds = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
                 correlationIds.add(client.sendOnly(WireRequests.produce(topic, 0, (short) -1,
@@ -109,7 +88,7 @@ class NetworkIT {
     @ValueSource(shorts = {0, 1, 2, 3, 4})
     void everyApiVersionsVersionIsAnsweredWithTheBrokersApis(short version) throws Exception {
         ApiVersionsRequestData request = version >= 3 ? WireRequests.apiVersions() : new ApiVersionsRequestData();
-        try (RawClient client = new RawClient(broker.port())) {
+        try (RawClient client = new RawClient(shared.broker().port())) {
             ApiVersionsResponseData response = client.send(request, version);
             assertThat(Errors.forCode(response.errorCode())).isEqualTo(Errors.NONE);
             for (ApiKeys key : List.of(ApiKeys.API_VERSIONS, ApiKeys.PRODUCE, ApiKeys.FETCH, ApiKeys.METADATA,
@@ -125,7 +104,7 @@ class NetworkIT {
 
     @Test
     void anIdleConnectionIsClosedAfterConnectionsMaxIdleMs() throws Exception {
-        try (RawClient client = new RawClient(broker.port())) {
+        try (RawClient client = new RawClient(shared.broker().port())) {
             client.send(WireRequests.apiVersions(), WireRequests.API_VERSIONS_VERSION);
             long lastActivityNanos = System.nanoTime();
             await().atMost(Duration.ofSeconds(15)).pollDelay(Duration.ZERO).pollInSameThread()
@@ -137,7 +116,7 @@ class NetworkIT {
 
     @Test
     void aConnectionInUseIsNotClosedAsIdle() throws Exception {
-        try (RawClient client = new RawClient(broker.port())) {
+        try (RawClient client = new RawClient(shared.broker().port())) {
             // A request every 200 ms for three times connections.max.idle.ms.
             await().during(Duration.ofMillis(3 * MAX_IDLE_MS)).atMost(Duration.ofSeconds(10))
                     .pollInterval(Duration.ofMillis(200)).pollInSameThread()

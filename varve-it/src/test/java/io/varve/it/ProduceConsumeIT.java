@@ -9,7 +9,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -22,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -35,40 +33,21 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a kafka-clients producer writes, a kafka-clients consumer reads back unchanged, in order, at contiguous offsets. */
 class ProduceConsumeIT {
-    @TempDir
-    static Path dataDir;
-    static TestBroker broker;
-    static Admin admin;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = TestBroker.start(dataDir);
-        admin = broker.admin();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (admin != null) {
-            admin.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedBroker shared = new SharedBroker();
 
     @Test
     void keysNullKeysNullValuesHeadersAndTimestampsComeBackAsSentAtContiguousOffsets() throws Exception {
         String topic = uniqueTopic("kinds");
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         long ts = 1_700_000_000_000L;
         Headers headers = new RecordHeaders(new Header[] {
                 new RecordHeader("h1", bytes("x")), new RecordHeader("h1", bytes("repeated")),
@@ -81,14 +60,14 @@ class ProduceConsumeIT {
                 new ProducerRecord<>(topic, 0, ts + 4, bytes("k5"), new byte[0], headers));
 
         List<Long> offsets = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
             for (ProducerRecord<byte[], byte[]> record : sent) {
                 offsets.add(producer.send(record).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset());
             }
         }
         assertThat(offsets).containsExactly(0L, 1L, 2L, 3L, 4L);
 
-        List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, topic, 1);
+        List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
         assertThat(read).hasSize(sent.size());
         for (int i = 0; i < sent.size(); i++) {
             ProducerRecord<byte[], byte[]> expected = sent.get(i);
@@ -106,9 +85,9 @@ class ProduceConsumeIT {
         String topic = uniqueTopic("order");
         int partitions = 3;
         int perPartition = 200;
-        createTopic(admin, topic, partitions);
+        createTopic(shared.admin(), topic, partitions);
         List<Future<RecordMetadata>> acks = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, "5"))) {
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, "5"))) {
             for (int i = 0; i < partitions * perPartition; i++) {
                 acks.add(producer.send(new ProducerRecord<>(topic, i % partitions, null, bytes(Integer.toString(i)))));
             }
@@ -118,7 +97,7 @@ class ProduceConsumeIT {
             assertThat(ack.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).hasOffset()).isTrue();
         }
 
-        List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, topic, partitions);
+        List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, partitions);
         assertThat(read).hasSize(partitions * perPartition);
         for (int p = 0; p < partitions; p++) {
             List<ConsumerRecord<byte[], byte[]>> partition = ofPartition(read, p);
@@ -135,7 +114,7 @@ class ProduceConsumeIT {
     @ValueSource(strings = {"none", "gzip", "snappy", "lz4", "zstd"})
     void compressedBatchesComeBackByteForByte(String compressionType) throws Exception {
         String topic = uniqueTopic("compressed-" + compressionType);
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         Random random = new Random(compressionType.hashCode());
         List<byte[]> values = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
@@ -144,7 +123,7 @@ class ProduceConsumeIT {
                     : randomBytes(random, 1 + random.nextInt(3000));
             values.add(value);
         }
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
                 ProducerConfig.COMPRESSION_TYPE_CONFIG, compressionType,
                 ProducerConfig.LINGER_MS_CONFIG, "20",
                 ProducerConfig.BATCH_SIZE_CONFIG, "65536"))) {
@@ -160,7 +139,7 @@ class ProduceConsumeIT {
         }
 
         // Order is the subject of another test: here each record is matched to what was sent by its key.
-        List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, topic, 1);
+        List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
         assertThat(read).extracting(ConsumerRecord::offset)
                 .containsExactlyElementsOf(LongStream.range(0, values.size()).boxed().toList());
         Map<String, ConsumerRecord<byte[], byte[]>> byKey = new HashMap<>();
@@ -177,15 +156,15 @@ class ProduceConsumeIT {
     @Test
     void aOneMegabyteRecordIsAcceptedUnderTheDefaultMessageMaxBytesAndReadBack() throws Exception {
         String topic = uniqueTopic("large");
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         byte[] value = randomBytes(new Random(7), 1_000_000);
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
                 ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000000"))) {
             RecordMetadata metadata = producer.send(new ProducerRecord<>(topic, 0, bytes("big"), value))
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(metadata.offset()).isZero();
         }
-        List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, topic, 1);
+        List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
         assertThat(read).hasSize(1);
         assertThat(read.get(0).value()).isEqualTo(value);
     }
@@ -193,8 +172,8 @@ class ProduceConsumeIT {
     @Test
     void aRecordLargerThanTheTopicsMaxMessageBytesFailsWithRecordTooLargeAndIsNotWritten() throws Exception {
         String topic = uniqueTopic("too-large");
-        createTopic(admin, topic, 1, Map.of("max.message.bytes", "10000"));
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(
+        createTopic(shared.admin(), topic, 1, Map.of("max.message.bytes", "10000"));
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
                 ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000000"))) {
             Future<RecordMetadata> tooLarge = producer.send(new ProducerRecord<>(topic, 0, null, new byte[20_000]));
             assertThat(tooLarge).failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
@@ -204,16 +183,16 @@ class ProduceConsumeIT {
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(small.offset()).isZero();
         }
-        assertThat(readAll(broker, topic, 1)).singleElement().satisfies(r -> assertThat(r.value()).hasSize(1_000));
+        assertThat(readAll(shared.broker(), topic, 1)).singleElement().satisfies(r -> assertThat(r.value()).hasSize(1_000));
     }
 
     @ParameterizedTest(name = "acks={0}")
     @ValueSource(strings = {"0", "1"})
     void producersWithAcksZeroOrOneAlsoDeliverEveryRecord(String acks) throws Exception {
         String topic = uniqueTopic("acks" + acks);
-        createTopic(admin, topic, 1);
+        createTopic(shared.admin(), topic, 1);
         int count = 100;
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
                 ProducerConfig.ACKS_CONFIG, acks,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false"))) {
             List<Future<RecordMetadata>> futures = new ArrayList<>();
@@ -227,10 +206,10 @@ class ProduceConsumeIT {
         }
         // With acks=0 the producer does not learn when the broker appended: wait for the log end offset.
         TopicPartition tp = new TopicPartition(topic, 0);
-        await().atMost(TIMEOUT).until(() -> admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp)
+        await().atMost(TIMEOUT).until(() -> shared.admin().listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp)
                 .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset() == count);
 
-        List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, topic, 1);
+        List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
         assertThat(read).extracting(r -> new String(r.value(), UTF_8))
                 .containsExactlyInAnyOrderElementsOf(IntStream.range(0, count).mapToObj(Integer::toString).toList());
     }

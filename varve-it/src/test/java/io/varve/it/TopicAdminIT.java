@@ -37,43 +37,25 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Topic administration as Admin clients see it: create, delete by name and id, validateOnly, Kafka's errors, auto-creation. */
 class TopicAdminIT {
-    @TempDir
-    static Path dataDir;
-    static TestBroker broker;
-    static Admin admin;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = TestBroker.start(dataDir);
-        admin = broker.admin();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (admin != null) {
-            admin.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedBroker shared = new SharedBroker();
 
     @Test
     void aCreatedTopicIsListedDescribedAndGoneAfterDeletionByName() throws Exception {
         String topic = uniqueTopic("by-name");
-        Uuid id = createTopic(admin, topic, 3);
+        Uuid id = createTopic(shared.admin(), topic, 3);
         assertThat(id).isNotNull().isNotEqualTo(Uuid.ZERO_UUID);
         assertThat(topicNames()).contains(topic);
-        TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
+        TopicDescription description = shared.admin().describeTopics(List.of(topic)).allTopicNames()
                 .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(topic);
         assertThat(description.topicId()).isEqualTo(id);
         assertThat(description.partitions()).hasSize(3).allSatisfy(p -> {
@@ -82,54 +64,54 @@ class TopicAdminIT {
             assertThat(p.isr()).hasSize(1);
         });
 
-        admin.deleteTopics(List.of(topic)).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        shared.admin().deleteTopics(List.of(topic)).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 
         assertThat(topicNames()).doesNotContain(topic);
-        assertFails(admin.describeTopics(List.of(topic)).allTopicNames(), UnknownTopicOrPartitionException.class);
+        assertFails(shared.admin().describeTopics(List.of(topic)).allTopicNames(), UnknownTopicOrPartitionException.class);
     }
 
     @Test
     void aTopicIsDescribedByIdAndOnceDeletedByIdIsGoneWithItsIdUnknown() throws Exception {
         String topic = uniqueTopic("by-id");
-        Uuid id = createTopic(admin, topic, 1);
-        TopicDescription byId = admin.describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds()
+        Uuid id = createTopic(shared.admin(), topic, 1);
+        TopicDescription byId = shared.admin().describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds()
                 .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(id);
         assertThat(byId.name()).isEqualTo(topic);
 
-        admin.deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        shared.admin().deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 
         assertThat(topicNames()).doesNotContain(topic);
-        assertFails(admin.describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds(),
+        assertFails(shared.admin().describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds(),
                 UnknownTopicIdException.class);
-        assertFails(admin.deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all(), UnknownTopicIdException.class);
+        assertFails(shared.admin().deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all(), UnknownTopicIdException.class);
     }
 
     @Test
     void deletingAMissingTopicByNameFailsWithUnknownTopicOrPartition() {
-        assertFails(admin.deleteTopics(List.of(uniqueTopic("never-created"))).all(),
+        assertFails(shared.admin().deleteTopics(List.of(uniqueTopic("never-created"))).all(),
                 UnknownTopicOrPartitionException.class);
     }
 
     @Test
     void validateOnlyChecksTheRequestButCreatesNothing() throws Exception {
         String topic = uniqueTopic("validate-only");
-        admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1)), new CreateTopicsOptions().validateOnly(true))
+        shared.admin().createTopics(List.of(new NewTopic(topic, 2, (short) 1)), new CreateTopicsOptions().validateOnly(true))
                 .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         assertThat(topicNames()).doesNotContain(topic);
 
-        assertFails(admin.createTopics(List.of(new NewTopic(topic, 0, (short) 1)),
+        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 0, (short) 1)),
                 new CreateTopicsOptions().validateOnly(true)).all(), InvalidPartitionsException.class);
         // The name is still free.
-        createTopic(admin, topic, 2);
+        createTopic(shared.admin(), topic, 2);
         assertThat(topicNames()).contains(topic);
     }
 
     @Test
     void creatingAnExistingTopicFailsWithTopicExists() throws Exception {
         String topic = uniqueTopic("exists");
-        createTopic(admin, topic, 1);
-        assertFails(admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all(), TopicExistsException.class);
-        assertFails(admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)),
+        createTopic(shared.admin(), topic, 1);
+        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all(), TopicExistsException.class);
+        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 1, (short) 1)),
                 new CreateTopicsOptions().validateOnly(true)).all(), TopicExistsException.class);
     }
 
@@ -137,21 +119,21 @@ class TopicAdminIT {
     @ValueSource(strings = {"bad name!", ".", "..", "slash/in/name", "LONG"})
     void invalidTopicNamesFailWithInvalidTopic(String name) {
         String topic = name.equals("LONG") ? "a".repeat(250) : name;
-        assertFails(admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all(), InvalidTopicException.class);
+        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all(), InvalidTopicException.class);
     }
 
     @Test
     void aNameThatCollidesWithAnExistingTopicOnDotAndUnderscoreFailsWithInvalidTopic() throws Exception {
         String suffix = uniqueTopic("");
-        createTopic(admin, "collide.x" + suffix, 1);
-        assertFails(admin.createTopics(List.of(new NewTopic("collide_x" + suffix, 1, (short) 1))).all(),
+        createTopic(shared.admin(), "collide.x" + suffix, 1);
+        assertFails(shared.admin().createTopics(List.of(new NewTopic("collide_x" + suffix, 1, (short) 1))).all(),
                 InvalidTopicException.class);
         assertThat(topicNames()).doesNotContain("collide_x" + suffix);
     }
 
     @Test
     void zeroPartitionsFailsWithInvalidPartitions() {
-        assertFails(admin.createTopics(List.of(new NewTopic(uniqueTopic("zero-partitions"), 0, (short) 1))).all(),
+        assertFails(shared.admin().createTopics(List.of(new NewTopic(uniqueTopic("zero-partitions"), 0, (short) 1))).all(),
                 InvalidPartitionsException.class);
     }
 
@@ -159,34 +141,34 @@ class TopicAdminIT {
     @ValueSource(shorts = {3, 0})
     void aReplicationFactorThisClusterCannotMeetFailsWithInvalidReplicationFactor(short replicationFactor) {
         String topic = uniqueTopic("rf" + replicationFactor);
-        assertFails(admin.createTopics(List.of(new NewTopic(topic, 1, replicationFactor))).all(),
+        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 1, replicationFactor))).all(),
                 InvalidReplicationFactorException.class);
     }
 
     @Test
     void anUnknownTopicConfigFailsWithInvalidConfiguration() {
         NewTopic topic = new NewTopic(uniqueTopic("bad-config"), 1, (short) 1).configs(Map.of("no.such.config", "1"));
-        assertFails(admin.createTopics(List.of(topic)).all(), InvalidConfigurationException.class);
+        assertFails(shared.admin().createTopics(List.of(topic)).all(), InvalidConfigurationException.class);
     }
 
     @Test
     void anInvalidTopicConfigValueFailsWithInvalidConfiguration() {
         NewTopic topic = new NewTopic(uniqueTopic("bad-value"), 1, (short) 1)
                 .configs(Map.of("max.message.bytes", "not-a-number"));
-        assertFails(admin.createTopics(List.of(topic)).all(), InvalidConfigurationException.class);
+        assertFails(shared.admin().createTopics(List.of(topic)).all(), InvalidConfigurationException.class);
     }
 
     @Test
     void producingToAMissingTopicCreatesItWhenAutoCreationIsOn() throws Exception {
         String topic = uniqueTopic("auto-created");
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000"))) {
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000"))) {
             RecordMetadata metadata = producer.send(new ProducerRecord<>(topic, "hello".getBytes(UTF_8)))
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(metadata.offset()).isZero();
         }
         assertThat(topicNames()).contains(topic);
         // num.partitions defaults to 1.
-        assertThat(readAll(broker, topic, 1)).singleElement()
+        assertThat(readAll(shared.broker(), topic, 1)).singleElement()
                 .satisfies(r -> assertThat(r.value()).isEqualTo("hello".getBytes(UTF_8)));
     }
 
@@ -212,7 +194,7 @@ class TopicAdminIT {
     }
 
     private Set<String> topicNames() throws Exception {
-        return admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        return shared.admin().listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
     private static void assertFails(KafkaFuture<?> future, Class<? extends Throwable> expected) {
