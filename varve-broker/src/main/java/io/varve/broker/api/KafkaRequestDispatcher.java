@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 
 import io.varve.broker.network.ConnectionInfo;
 import io.varve.broker.network.RequestDispatcher;
+import io.varve.broker.network.ResponseFrame;
 import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.RequestParser;
@@ -38,7 +39,7 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
     }
 
     @Override
-    public CompletableFuture<ByteBuffer> dispatch(ByteBuffer frame, ConnectionInfo connection) {
+    public CompletableFuture<ResponseFrame> dispatch(ByteBuffer frame, ConnectionInfo connection) {
         RequestParser.Parsed parsed = RequestParser.parseHeader(frame);
         ApiKeys apiKey = parsed.apiKey();
         short version = parsed.apiVersion();

@@ -70,7 +70,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         requestInProgress = true;
-        CompletableFuture<ByteBuffer> response;
+        CompletableFuture<ResponseFrame> response;
         try {
             response = dispatcher.dispatch(frame, info);
         } catch (RuntimeException e) {
@@ -79,7 +79,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         response.whenComplete((r, e) -> ctx.executor().execute(() -> completed(ctx, r, e)));
     }
 
-    private void completed(ChannelHandlerContext ctx, ByteBuffer response, Throwable error) {
+    private void completed(ChannelHandlerContext ctx, ResponseFrame response, Throwable error) {
         requestInProgress = false;
         if (error != null) {
             log.warn("Closing connection {} from {}: {}", connectionId, info.remoteAddress(), rootMessage(error));
@@ -88,7 +88,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (response != null && ctx.channel().isActive()) {
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(response));
+            for (ResponseFrame.Part part : response.parts()) {
+                if (part instanceof ResponseFrame.Bytes bytes) {
+                    ctx.write(Unpooled.wrappedBuffer(bytes.buffer()));
+                } else if (part instanceof ResponseFrame.FileRegionPart file) {
+                    ctx.write(new SharedFileRegion(file.channel(), file.position(), file.sizeBytes()));
+                }
+            }
+            ctx.flush();
         }
         updateAutoRead(ctx);
         dispatchNext(ctx);

@@ -9,5 +9,5 @@ import java.util.concurrent.CompletableFuture;
  */
 @FunctionalInterface
 public interface RequestDispatcher {
-    CompletableFuture<ByteBuffer> dispatch(ByteBuffer frame, ConnectionInfo connection);
+    CompletableFuture<ResponseFrame> dispatch(ByteBuffer frame, ConnectionInfo connection);
 }

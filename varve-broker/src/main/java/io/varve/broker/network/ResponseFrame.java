@@ -1,0 +1,26 @@
+package io.varve.broker.network;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.List;
+
+/**
+ * A serialised response: byte chunks and file regions, written to the socket in order. File regions go from the
+ * page cache to the socket with sendfile, never through the heap.
+ */
+public record ResponseFrame(List<Part> parts) {
+
+    public sealed interface Part permits Bytes, FileRegionPart {
+    }
+
+    public record Bytes(ByteBuffer buffer) implements Part {
+    }
+
+    /** {@code sizeBytes} bytes of {@code channel} from {@code position}; the channel is not closed by the write. */
+    public record FileRegionPart(FileChannel channel, long position, int sizeBytes) implements Part {
+    }
+
+    public static ResponseFrame of(ByteBuffer buffer) {
+        return new ResponseFrame(List.of(new Bytes(buffer)));
+    }
+}
