@@ -72,8 +72,9 @@ public final class ListOffsetsHandler implements ApiHandler {
                 // No tiered storage yet: nothing is tiered, as Kafka answers for a topic without remote storage.
                 out.setOffset(-1);
             } else if (ts == MAX_TIMESTAMP || ts >= 0) {
-                Optional<TimestampAndOffset> found = ts == MAX_TIMESTAMP ? log.maxTimestampAndOffset()
-                        : log.offsetForTimestamp(ts);
+                Optional<TimestampAndOffset> found = ts == MAX_TIMESTAMP
+                        ? log.maxTimestampAndOffset().map(batch -> RecordLookup.maxTimestampRecord(log, batch))
+                        : log.offsetForTimestamp(ts).map(batch -> RecordLookup.firstRecordAtOrAfter(log, batch, ts));
                 found.ifPresent(f -> out.setTimestamp(f.timestamp()).setOffset(f.offset()).setLeaderEpoch(f.leaderEpoch()));
             } else {
                 out.setErrorCode(Errors.INVALID_REQUEST.code());
