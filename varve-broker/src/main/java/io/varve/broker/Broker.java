@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -58,6 +59,8 @@ public final class Broker implements AutoCloseable {
     private ExecutorService requestExecutor;
     private FetchPurgatory fetchPurgatory;
     private SocketServer socketServer;
+    /** The network layer, created in the background during start-up. */
+    private CompletableFuture<SocketServer> network;
     private MetadataCache metadataCache;
     private volatile boolean closed;
 
@@ -67,6 +70,21 @@ public final class Broker implements AutoCloseable {
 
     public synchronized void start() throws Exception {
         long startNanos = System.nanoTime();
+        // Netty's and the protocol classes' one-time initialisation takes hundreds of milliseconds:
+        // run it beside log loading and metadata replay.
+        network = new CompletableFuture<>();
+        Thread networkInit = new Thread(() -> {
+            try {
+                ApiKeys.values();
+                network.complete(new SocketServer(new SocketServer.Settings(config.socketRequestMaxBytes(),
+                        config.connectionsMaxIdleMs(), config.numNetworkThreads(), config.socketSendBufferBytes(),
+                        config.socketReceiveBufferBytes())));
+            } catch (Throwable t) {
+                network.completeExceptionally(t);
+            }
+        }, "varve-network-init");
+        networkInit.setDaemon(true);
+        networkInit.start();
         config.logWarnings();
         int nodeId = config.nodeId();
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
@@ -104,11 +122,8 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds))
                 .register(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(metadataCache));
 
-        socketServer = new SocketServer(new SocketServer.Settings(config.socketRequestMaxBytes(),
-                config.connectionsMaxIdleMs(), config.numNetworkThreads(), config.socketSendBufferBytes(),
-                config.socketReceiveBufferBytes()),
-                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
-        socketServer.start(config.listeners());
+        socketServer = network.get();
+        socketServer.start(config.listeners(), new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
 
         controller.registerBroker(new RegisterBrokerRecord(nodeId, Uuid.randomUuid(), advertisedEndpoints(), null))
                 .get(30, TimeUnit.SECONDS);
@@ -155,6 +170,9 @@ public final class Broker implements AutoCloseable {
         }
         closed = true;
         long startNanos = System.nanoTime();
+        if (socketServer == null && network != null) {
+            socketServer = network.getNow(null);
+        }
         closeQuietly("network", socketServer);
         closeQuietly("fetch purgatory", fetchPurgatory);
         if (requestExecutor != null) {

@@ -40,16 +40,15 @@ public final class SocketServer implements AutoCloseable {
     }
 
     private final Settings settings;
-    private final RequestDispatcher dispatcher;
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
     private final Class<? extends ServerChannel> channelClass;
     private final Map<String, Channel> boundChannels = new LinkedHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
 
-    public SocketServer(Settings settings, RequestDispatcher dispatcher) {
+    /** Creates the event loops; nothing is bound until {@link #start}. */
+    public SocketServer(Settings settings) {
         this.settings = settings;
-        this.dispatcher = dispatcher;
         IoHandlerFactory ioFactory;
         if (Epoll.isAvailable()) {
             ioFactory = EpollIoHandler.newFactory();
@@ -64,7 +63,7 @@ public final class SocketServer implements AutoCloseable {
     }
 
     /** Binds every listener; throws if one cannot be bound. */
-    public void start(List<ListenerConfig> listeners) throws InterruptedException {
+    public void start(List<ListenerConfig> listeners, RequestDispatcher dispatcher) throws InterruptedException {
         for (ListenerConfig listener : listeners) {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(bossGroup, workerGroup)
