@@ -22,7 +22,17 @@ import io.varve.broker.api.KafkaRequestDispatcher;
 import io.varve.broker.api.ListOffsetsHandler;
 import io.varve.broker.api.MetadataHandler;
 import io.varve.broker.api.ProduceHandler;
+import io.varve.broker.api.admin.AlterConfigsHandler;
+import io.varve.broker.api.admin.CreatePartitionsHandler;
+import io.varve.broker.api.admin.DeleteRecordsHandler;
+import io.varve.broker.api.admin.DescribeConfigsHandler;
+import io.varve.broker.api.admin.DescribeLogDirsHandler;
+import io.varve.broker.api.admin.IncrementalAlterConfigsHandler;
 import io.varve.broker.config.BrokerConfig;
+import io.varve.broker.group.GroupApis;
+import io.varve.broker.group.GroupCoordinatorRuntime;
+import io.varve.broker.group.GroupCoordinatorSettings;
+import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ListenerConfig;
 import io.varve.broker.config.LogConfigs;
 import io.varve.broker.metadata.MetadataCache;
@@ -62,6 +72,7 @@ public final class Broker implements AutoCloseable {
     /** The network layer, created in the background during start-up. */
     private CompletableFuture<SocketServer> network;
     private MetadataCache metadataCache;
+    private GroupCoordinatorRuntime groupCoordinator;
     private volatile boolean closed;
 
     public Broker(BrokerConfig config) {
@@ -89,11 +100,15 @@ public final class Broker implements AutoCloseable {
         int nodeId = config.nodeId();
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
         LogConfigs logConfigs = new LogConfigs(config);
-        logManager = new LogManager(config.logDirs(), logConfigs.brokerDefaults());
+        logManager = new LogManager(config.logDirs(), logConfigs.brokerDefaults(), logConfigs.logManagerConfig(),
+                System::currentTimeMillis);
 
         requestExecutor = newRequestExecutor(config.numIoThreads());
         fetchPurgatory = new FetchPurgatory(requestExecutor);
-        ReplicaManager replicaManager = new ReplicaManager(nodeId, logManager, fetchPurgatory, logConfigs::forTopic);
+        BrokerConfigLayers brokerConfigLayers = new BrokerConfigLayers(config);
+        ReplicaManager replicaManager = new ReplicaManager(nodeId, logManager, fetchPurgatory,
+                (snapshot, overrides) -> logConfigs.forTopic(brokerConfigLayers.layers(snapshot.dynamicBrokerConfigs(),
+                        snapshot.dynamicDefaultBrokerConfigs()).topicValues(overrides)));
         metadataCache = new MetadataCache(nodeId, clusterId);
 
         raft = new RaftNode(RaftConfig.builder().nodeId(nodeId).voters(Set.of(nodeId))
@@ -105,7 +120,7 @@ public final class Broker implements AutoCloseable {
         raft.start();
         publisher.replayComplete(loader.image());
         controller = new QuorumController(new ControllerConfig(config.numPartitions(),
-                config.defaultReplicationFactor()), raft, loader);
+                config.defaultReplicationFactor()), raft, loader, BrokerConfigLayers::isStaticOnly);
 
         ProducerIdManager producerIds = new ProducerIdManager(
                 blockSize -> controller.allocateProducerIds(nodeId, blockSize), config.producerIdBlockSize());
@@ -121,6 +136,17 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.DELETE_TOPICS, 1, 6, new DeleteTopicsHandler(controller, config.deleteTopicEnable()))
                 .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds))
                 .register(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(metadataCache));
+        registry.register(ApiKeys.DESCRIBE_CONFIGS, 1, 4, new DescribeConfigsHandler(nodeId, brokerConfigLayers, loader::image))
+                .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, new IncrementalAlterConfigsHandler(controller, nodeId))
+                .register(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(controller, nodeId))
+                .register(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(controller))
+                .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
+                .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager));
+
+        groupCoordinator = new GroupCoordinatorRuntime(nodeId, GroupCoordinatorSettings.from(config), metadataCache,
+                replicaManager, controller);
+        groupCoordinator.startup();
+        GroupApis.register(registry, groupCoordinator, metadataCache);
 
         socketServer = network.get();
         socketServer.start(config.listeners(), new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
@@ -162,6 +188,11 @@ public final class Broker implements AutoCloseable {
         return config;
     }
 
+    /** The group coordinator: consumer groups, committed offsets and lag. */
+    public GroupCoordinatorRuntime groupCoordinator() {
+        return groupCoordinator;
+    }
+
     /** Stops accepting requests, then closes the metadata log and flushes and closes every partition log. */
     @Override
     public synchronized void close() {
@@ -185,6 +216,7 @@ public final class Broker implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        closeQuietly("group coordinator", groupCoordinator);
         closeQuietly("controller", controller);
         closeQuietly("metadata log", raft);
         closeQuietly("log manager", logManager);

@@ -20,42 +20,42 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
 /** Helpers over kafka-clients shared by the integration tests: unique topic names, topic creation, reading a log to its end. */
-final class ClientSupport {
-    static final Duration TIMEOUT = Duration.ofSeconds(30);
+public final class ClientSupport {
+    public static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final AtomicInteger TOPIC_SEQUENCE = new AtomicInteger();
 
     private ClientSupport() {
     }
 
     /** A topic name no other test of this JVM uses. */
-    static String uniqueTopic(String prefix) {
+    public static String uniqueTopic(String prefix) {
         return prefix + "-" + TOPIC_SEQUENCE.incrementAndGet();
     }
 
     /** Creates a topic with replication factor 1 and returns its id. */
-    static Uuid createTopic(Admin admin, String name, int partitions, Map<String, String> configs) throws Exception {
+    public static Uuid createTopic(Admin admin, String name, int partitions, Map<String, String> configs) throws Exception {
         CreateTopicsResult result = admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)));
         result.all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         return result.topicId(name).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
-    static Uuid createTopic(Admin admin, String name, int partitions) throws Exception {
+    public static Uuid createTopic(Admin admin, String name, int partitions) throws Exception {
         return createTopic(admin, name, partitions, Map.of());
     }
 
-    static List<TopicPartition> partitions(String topic, int count) {
+    public static List<TopicPartition> partitions(String topic, int count) {
         return IntStream.range(0, count).mapToObj(p -> new TopicPartition(topic, p)).toList();
     }
 
     /** Every record of partitions 0..partitions-1 from the start of the log to its end offset at the time of the call. */
-    static List<ConsumerRecord<byte[], byte[]>> readAll(TestBroker broker, String topic, int partitions) {
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(TestBroker broker, String topic, int partitions) {
         try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of())) {
             return readAll(consumer, topic, partitions);
         }
     }
 
     /** Like {@link #readAll(TestBroker, String, int)} with a consumer the caller owns (no group: assign and seek). */
-    static List<ConsumerRecord<byte[], byte[]>> readAll(Consumer<byte[], byte[]> consumer, String topic, int partitions) {
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(Consumer<byte[], byte[]> consumer, String topic, int partitions) {
         List<TopicPartition> tps = partitions(topic, partitions);
         consumer.assign(tps);
         consumer.seekToBeginning(tps);
@@ -82,7 +82,7 @@ final class ClientSupport {
     }
 
     /** The records of one partition, in the order read. */
-    static List<ConsumerRecord<byte[], byte[]>> ofPartition(List<ConsumerRecord<byte[], byte[]>> records, int partition) {
+    public static List<ConsumerRecord<byte[], byte[]>> ofPartition(List<ConsumerRecord<byte[], byte[]>> records, int partition) {
         return records.stream().filter(r -> r.partition() == partition).toList();
     }
 }

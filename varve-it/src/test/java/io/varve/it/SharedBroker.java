@@ -13,17 +13,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * One broker (and one Admin client) for all tests of a class: {@code @RegisterExtension static final SharedBroker shared}.
  * Tests of such a class use unique topic names so they do not interfere.
  */
-final class SharedBroker implements BeforeAllCallback, AfterAllCallback {
+public final class SharedBroker implements BeforeAllCallback, AfterAllCallback {
     private final Map<String, String> overrides;
     private Path dataDir;
     private TestBroker broker;
     private Admin admin;
 
-    SharedBroker(Map<String, String> overrides) {
+    public SharedBroker(Map<String, String> overrides) {
         this.overrides = overrides;
     }
 
-    SharedBroker() {
+    public SharedBroker() {
         this(Map.of());
     }
 
@@ -47,11 +47,11 @@ final class SharedBroker implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
-    TestBroker broker() {
+    public TestBroker broker() {
         return broker;
     }
 
-    Admin admin() {
+    public Admin admin() {
         return admin;
     }
 }

@@ -64,6 +64,11 @@ public final class TestBroker implements AutoCloseable {
         startNode();
     }
 
+    /** The running node, for tests that use its Java API (null while stopped). */
+    public Broker broker() {
+        return broker;
+    }
+
     public String bootstrap() {
         return "127.0.0.1:" + port;
     }

@@ -3,17 +3,22 @@ package io.varve.storage;
 import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.producer.BatchMetadata;
+import io.varve.storage.producer.ProducerSnapshot;
+import io.varve.storage.producer.ProducerSnapshotFiles;
 import io.varve.storage.producer.ProducerStateManager;
 import io.varve.storage.segment.BatchHeaderScanner;
 import io.varve.storage.segment.LogSegment;
 import io.varve.storage.segment.ScanResult;
 import io.varve.storage.segment.SegmentFiles;
+import io.varve.storage.segment.SegmentSwap;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -22,25 +27,67 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens a partition directory's segments and brings them to a consistent state: leftover temp files
- * and orphan indexes removed, missing or inconsistent indexes rebuilt, the active segment recovered
- * (CRC-checked, torn tail truncated) after an unclean shutdown, producer state rebuilt from headers.
- * Only the active segment can need recovery because a segment is fsynced when it is rolled.
+ * Opens a partition directory's segments and brings them to a consistent state.
+ * <ul>
+ *   <li>Always: a committed segment swap is completed; temp files, {@code .deleted} and uncommitted
+ *       {@code .cleaned} files and orphan indexes are removed; indexes that fail a sanity check of the
+ *       index files are rebuilt (a rolled segment that is then found invalid fails loudly).</li>
+ *   <li>After a clean shutdown nothing is read from the segments: the newest producer snapshot records
+ *       the log end offset and the active segment's size, and when the size still matches, it is the log
+ *       end and the producer state as is. Otherwise the active segment's tail is scanned.</li>
+ *   <li>After an unclean stop, the segments from the one holding the recovery point on are CRC-checked and
+ *       re-indexed; the last one is truncated after its last valid batch (torn write), a rolled one that
+ *       is invalid fails loudly (it was fsynced when rolled, so it is damage). Producer state comes from
+ *       the newest snapshot at or below the recovered end plus a replay of the batch headers after it.</li>
+ * </ul>
  */
 final class LogLoader {
 
   private static final Logger log = LoggerFactory.getLogger(LogLoader.class);
 
+  /**
+   * What the log dir knows about a log before it is opened.
+   *
+   * @param recoveryPoint  checkpointed recovery point, or -1 when the checkpoint has none
+   * @param logStartOffset checkpointed log start offset, or -1 when the checkpoint has none
+   * @param nowMs          load time: the segment.ms clock of a non-empty active segment starts here
+   */
+  record LoadParams(boolean hadCleanShutdown, long recoveryPoint, long logStartOffset, long nowMs) {
+    static LoadParams newLog(long nowMs) {
+      return new LoadParams(true, -1, -1, nowMs);
+    }
+  }
+
   /** What loading produced; the caller owns the open segments. */
-  record LoadedLog(ConcurrentSkipListMap<Long, LogSegment> segments, long logEndOffset,
-      ProducerStateManager producerState) {}
+  record LoadedLog(ConcurrentSkipListMap<Long, LogSegment> segments, long logEndOffset, long logStartOffset,
+      ProducerStateManager producerState, ProducerSnapshot newestSnapshot) {}
 
-  private LogLoader() {}
+  private final Path dir;
+  private final String name;
+  private final LogConfig config;
+  private final LoadParams params;
+  private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+  /** Snapshot files not yet read or deleted, and the newest one read so far. */
+  private NavigableMap<Long, Path> snapshotFiles;
+  private ProducerSnapshot newestSnapshot;
 
-  static LoadedLog load(Path dir, String name, LogConfig config, boolean hadCleanShutdown) throws IOException {
+  private LogLoader(Path dir, String name, LogConfig config, LoadParams params) {
+    this.dir = dir;
+    this.name = name;
+    this.config = config;
+    this.params = params;
+  }
+
+  static LoadedLog load(Path dir, String name, LogConfig config, LoadParams params) throws IOException {
+    return new LogLoader(dir, name, config, params).load();
+  }
+
+  private LoadedLog load() throws IOException {
     long startNanos = System.nanoTime();
-    TreeSet<Long> baseOffsets = cleanDirectoryAndListSegments(dir, name);
-    ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+    if (SegmentSwap.completePendingSwap(dir)) {
+      log.info("{}: completed a segment swap interrupted by a crash", name);
+    }
+    TreeSet<Long> baseOffsets = cleanDirectoryAndListSegments();
     try {
       if (baseOffsets.isEmpty()) {
         segments.put(0L, LogSegment.create(dir, 0L));
@@ -49,44 +96,45 @@ final class LogLoader {
       for (long baseOffset : baseOffsets) {
         segments.put(baseOffset, LogSegment.open(dir, baseOffset));
       }
+      snapshotFiles = ProducerSnapshotFiles.list(dir);
+      long logEndOffset = params.hadCleanShutdown() ? loadAfterCleanShutdown() : recoverAfterUncleanStop();
+      ProducerStateManager producerState = loadProducerState(logEndOffset);
+      long logStartOffset = Math.min(Math.max(segments.firstKey(), params.logStartOffset()), logEndOffset);
       LogSegment active = segments.lastEntry().getValue();
-      for (LogSegment segment : segments.headMap(active.baseOffset()).values()) {
-        ensureClosedSegmentIndexed(name, segment, config);
+      if (!active.isEmpty()) {
+        active.startRollClock(params.nowMs());
       }
-      long logEndOffset = loadActiveSegment(name, active, config, hadCleanShutdown);
-      ProducerStateManager producerState = rebuildProducerState(name, segments.values());
-      log.info("{}: loaded {} segments, log end offset {}, {} producers, clean shutdown {}, in {} ms", name,
-          segments.size(), logEndOffset, producerState.producerCount(), hadCleanShutdown,
-          (System.nanoTime() - startNanos) / 1_000_000);
-      return new LoadedLog(segments, logEndOffset, producerState);
+      log.info("{}: loaded {} segments, log start offset {}, log end offset {}, {} producers, clean shutdown {}, "
+          + "in {} ms", name, segments.size(), logStartOffset, logEndOffset, producerState.producerCount(),
+          params.hadCleanShutdown(), (System.nanoTime() - startNanos) / 1_000_000);
+      return new LoadedLog(segments, logEndOffset, logStartOffset, producerState, newestSnapshot);
     } catch (IOException | RuntimeException e) {
-      closeQuietly(segments.values(), e);
+      closeQuietly(e);
       throw e;
     }
   }
 
-  /** Deletes temp files and indexes without a log file; returns the base offsets of the log files. */
-  private static TreeSet<Long> cleanDirectoryAndListSegments(Path dir, String name) throws IOException {
+  /** Deletes leftover files; returns the base offsets of the live log files. */
+  private TreeSet<Long> cleanDirectoryAndListSegments() throws IOException {
     TreeSet<Long> logBaseOffsets = new TreeSet<>();
     List<Path> indexFiles = new ArrayList<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path file : files) {
         String fileName = file.getFileName().toString();
         OptionalLong logBase = SegmentFiles.parseBaseOffset(fileName, SegmentFiles.LOG_SUFFIX);
-        if (fileName.endsWith(DurableFiles.TEMP_SUFFIX)) {
+        if (fileName.endsWith(DurableFiles.TEMP_SUFFIX) || fileName.endsWith(SegmentFiles.DELETED_SUFFIX)
+            || fileName.endsWith(SegmentFiles.CLEANED_SUFFIX)) {
           Files.delete(file);
-          log.info("{}: deleted leftover temp file {}", name, fileName);
+          log.info("{}: deleted leftover file {}", name, fileName);
         } else if (logBase.isPresent()) {
           logBaseOffsets.add(logBase.getAsLong());
-        } else if (SegmentFiles.parseBaseOffset(fileName, SegmentFiles.INDEX_SUFFIX).isPresent()) {
+        } else if (indexBaseOffset(fileName).isPresent()) {
           indexFiles.add(file);
         }
       }
     }
     for (Path indexFile : indexFiles) {
-      long base = SegmentFiles.parseBaseOffset(indexFile.getFileName().toString(), SegmentFiles.INDEX_SUFFIX)
-          .getAsLong();
-      if (!logBaseOffsets.contains(base)) {
+      if (!logBaseOffsets.contains(indexBaseOffset(indexFile.getFileName().toString()).getAsLong())) {
         Files.delete(indexFile);
         log.info("{}: deleted orphan index {}", name, indexFile.getFileName());
       }
@@ -94,23 +142,23 @@ final class LogLoader {
     return logBaseOffsets;
   }
 
-  private static void ensureClosedSegmentIndexed(String name, LogSegment segment, LogConfig config)
-      throws IOException {
-    if (segment.indexLooksConsistent()) {
-      return;
-    }
-    ScanResult scan = segment.rebuildIndex(config.indexIntervalBytes(), config.maxIndexSizeBytes(), false);
-    if (!scan.reachedEnd()) {
-      throw new KafkaStorageException(name + ": rolled segment " + segment.logFile() + " is corrupt at position "
-          + scan.validBytes() + " (" + scan.stopReason() + "); it was fsynced when rolled, so this is disk damage");
-    }
-    log.info("{}: rebuilt index of segment {}", name, segment.logFile().getFileName());
+  private static OptionalLong indexBaseOffset(String fileName) {
+    OptionalLong offsetIndex = SegmentFiles.parseBaseOffset(fileName, SegmentFiles.INDEX_SUFFIX);
+    return offsetIndex.isPresent() ? offsetIndex : SegmentFiles.parseBaseOffset(fileName, SegmentFiles.TIME_INDEX_SUFFIX);
   }
 
-  /** Returns the log end offset, recovering the active segment unless it was shut down cleanly and looks intact. */
-  private static long loadActiveSegment(String name, LogSegment active, LogConfig config, boolean hadCleanShutdown)
-      throws IOException {
-    if (hadCleanShutdown && active.indexLooksConsistent()) {
+  /** Returns the log end offset; reads no segment data when the newest snapshot matches the active segment. */
+  private long loadAfterCleanShutdown() throws IOException {
+    LogSegment active = segments.lastEntry().getValue();
+    for (LogSegment segment : segments.headMap(active.baseOffset()).values()) {
+      ensureRolledSegmentIndexed(segment);
+    }
+    ProducerSnapshot snapshot = newestValidSnapshotAtOrBelow(Long.MAX_VALUE);
+    if (snapshot != null && snapshot.segmentBaseOffset() == active.baseOffset()
+        && snapshot.segmentSizeBytes() == active.sizeBytes() && active.indexLooksConsistent()) {
+      return snapshot.offset();
+    }
+    if (active.indexLooksConsistent()) {
       ScanResult tail = active.scanTail();
       if (tail.reachedEnd()) {
         return tail.nextOffset();
@@ -118,8 +166,32 @@ final class LogLoader {
       log.warn("{}: active segment {} ends in an invalid batch after a clean shutdown ({}); recovering it", name,
           active.logFile().getFileName(), tail.stopReason());
     }
-    int sizeBeforeBytes = active.sizeBytes();
-    ScanResult recovered = active.rebuildIndex(config.indexIntervalBytes(), config.maxIndexSizeBytes(), true);
+    return recoverLastSegment(active);
+  }
+
+  /** CRC-checks and re-indexes the segments from the one holding the recovery point; returns the log end. */
+  private long recoverAfterUncleanStop() throws IOException {
+    Long floor = segments.floorKey(Math.max(params.recoveryPoint(), 0L));
+    long firstToRecover = floor == null ? segments.firstKey() : floor;
+    for (LogSegment segment : segments.headMap(firstToRecover).values()) {
+      ensureRolledSegmentIndexed(segment);
+    }
+    LogSegment active = segments.lastEntry().getValue();
+    for (LogSegment segment : segments.tailMap(firstToRecover, true).values()) {
+      if (segment == active) {
+        break;
+      }
+      ScanResult scan = segment.rebuildIndex(config.indexIntervalBytes(), config.maxIndexSizeBytes(), true, false);
+      requireWholeAndBelowNext(segment, scan);
+      log.info("{}: recovered rolled segment {} past the recovery point {}", name, segment.logFile().getFileName(),
+          params.recoveryPoint());
+    }
+    return recoverLastSegment(active);
+  }
+
+  private long recoverLastSegment(LogSegment active) throws IOException {
+    int sizeBeforeBytes = (int) Files.size(active.logFile());
+    ScanResult recovered = active.rebuildIndex(config.indexIntervalBytes(), config.maxIndexSizeBytes(), true, true);
     int truncatedBytes = sizeBeforeBytes - recovered.validBytes();
     if (truncatedBytes > 0) {
       log.warn("{}: recovery truncated {} bytes from active segment {} at position {} ({})", name, truncatedBytes,
@@ -131,16 +203,92 @@ final class LogLoader {
     return recovered.nextOffset();
   }
 
+  /** A rolled segment is trusted when its index files look sane; otherwise re-indexed and fully checked. */
+  private void ensureRolledSegmentIndexed(LogSegment segment) throws IOException {
+    if (segment.indexLooksConsistent()) {
+      return;
+    }
+    ScanResult scan = segment.rebuildIndex(config.indexIntervalBytes(), config.maxIndexSizeBytes(), true, false);
+    requireWholeAndBelowNext(segment, scan);
+    log.info("{}: rebuilt the indexes of segment {}", name, segment.logFile().getFileName());
+  }
+
+  private void requireWholeAndBelowNext(LogSegment segment, ScanResult scan) {
+    if (!scan.reachedEnd()) {
+      throw new KafkaStorageException(name + ": rolled segment " + segment.logFile() + " is corrupt at position "
+          + scan.validBytes() + " (" + scan.stopReason() + "); it was fsynced when rolled, so this is disk damage. "
+          + "The log is not served; restore it from a replica or backup");
+    }
+    Long next = segments.higherKey(segment.baseOffset());
+    if (next != null && scan.nextOffset() > next) {
+      throw new KafkaStorageException(name + ": rolled segment " + segment.logFile() + " holds offsets up to "
+          + (scan.nextOffset() - 1) + ", overlapping the next segment at " + next);
+    }
+  }
+
   /**
-   * Replays every batch header into a fresh producer state. Seam for producer-state snapshots: with a
-   * snapshot, restore it and replay only the segments after its offset.
+   * The newest readable snapshot in [first segment's base offset, {@code maxOffset}]; unreadable ones,
+   * older ones and (when called with the log end offset) ones past the end are deleted. Remembers the
+   * newest kept.
    */
-  static ProducerStateManager rebuildProducerState(String name, Iterable<LogSegment> segments) throws IOException {
+  private ProducerSnapshot newestValidSnapshotAtOrBelow(long maxOffset) throws IOException {
+    if (newestSnapshot != null) {
+      if (newestSnapshot.offset() <= maxOffset) {
+        return newestSnapshot;
+      }
+      Files.deleteIfExists(ProducerSnapshotFiles.path(dir, newestSnapshot.offset()));
+      log.info("{}: deleted producer snapshot at {} past the log end offset {}", name, newestSnapshot.offset(),
+          maxOffset);
+      newestSnapshot = null;
+    }
+    while (!snapshotFiles.isEmpty()) {
+      Map.Entry<Long, Path> newest = snapshotFiles.pollLastEntry();
+      if (newest.getKey() > maxOffset || newest.getKey() < segments.firstKey()) {
+        // past the end it describes truncated batches; before the first segment, the batches between it
+        // and the first segment are gone, so replaying from it would miss them
+        Files.delete(newest.getValue());
+        log.info("{}: deleted producer snapshot {} outside the log [{}, {}]", name, newest.getValue().getFileName(),
+            segments.firstKey(), maxOffset);
+        continue;
+      }
+      try {
+        newestSnapshot = ProducerSnapshotFiles.read(newest.getValue());
+        if (newestSnapshot.offset() != newest.getKey()) {
+          throw new IOException("it holds offset " + newestSnapshot.offset());
+        }
+        return newestSnapshot;
+      } catch (IOException e) {
+        newestSnapshot = null;
+        log.warn("{}: deleting unreadable producer snapshot {}: {}", name, newest.getValue().getFileName(),
+            e.getMessage());
+        Files.delete(newest.getValue());
+      }
+    }
+    return null;
+  }
+
+  /** Restores the newest snapshot at or below the log end offset and replays the batch headers after it. */
+  private ProducerStateManager loadProducerState(long logEndOffset) throws IOException {
     ProducerStateManager producerState = new ProducerStateManager();
-    for (LogSegment segment : segments) {
-      BatchHeaderScanner scanner = segment.scanner(0, false);
+    ProducerSnapshot snapshot = newestValidSnapshotAtOrBelow(logEndOffset);
+    long from = segments.firstKey();
+    if (snapshot != null) {
+      producerState.restore(snapshot.producers());
+      from = snapshot.offset();
+    }
+    if (from < logEndOffset) {
+      replayHeaders(producerState, from);
+    }
+    return producerState;
+  }
+
+  /** Applies every batch header at or after {@code fromOffset} to the producer state. */
+  private void replayHeaders(ProducerStateManager producerState, long fromOffset) throws IOException {
+    Long firstBase = segments.floorKey(fromOffset);
+    for (LogSegment segment : segments.tailMap(firstBase == null ? segments.firstKey() : firstBase, true).values()) {
+      BatchHeaderScanner scanner = segment.scanner(segment.index().lookup(fromOffset), false);
       for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
-        if (header.hasProducerId()) {
+        if (header.hasProducerId() && header.baseOffset() >= fromOffset) {
           producerState.replay(header.producerId(), header.producerEpoch(), new BatchMetadata(header.baseSequence(),
               header.lastSequence(), header.baseOffset(), header.lastOffset(), header.maxTimestamp()));
         }
@@ -150,11 +298,10 @@ final class LogLoader {
             + scanner.position() + " (" + scanner.stopReason() + ")");
       }
     }
-    return producerState;
   }
 
-  private static void closeQuietly(Iterable<LogSegment> segments, Exception cause) {
-    for (LogSegment segment : segments) {
+  private void closeQuietly(Exception cause) {
+    for (LogSegment segment : segments.values()) {
       try {
         segment.close();
       } catch (IOException e) {

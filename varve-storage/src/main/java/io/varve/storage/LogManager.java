@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -26,10 +27,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Owns the log directories and the partition logs in them: loads every partition directory
- * ({@code <topic>-<partition>}) at start-up, recovering those of a directory without the clean-shutdown
- * marker; creates logs in the directory holding the fewest; deletes logs by renaming their directory to
- * {@code <topic>-<partition>.<hex>-delete} first so a crash mid-delete never resurrects them. Each log
- * directory is locked against a second broker process.
+ * ({@code <topic>-<partition>}) at start-up, recovering (from their checkpointed recovery points) those
+ * of a directory without the clean-shutdown marker; creates logs in the directory holding the fewest;
+ * deletes logs by renaming their directory to {@code <topic>-<partition>.<hex>-delete} first so a crash
+ * mid-delete never resurrects them. Each log directory is locked against a second broker process.
+ *
+ * <p>Background work runs on one scheduler ({@link LogManagerConfig}): retention and segment.ms rolls,
+ * the recovery-point and log-start-offset checkpoints, flush.ms flushes, producer expiry and the delayed
+ * deletion of retired segment files. Each piece is also a public method taking the time, so tests drive
+ * it with a fake clock and no background tasks.
  */
 public final class LogManager implements AutoCloseable {
 
@@ -38,34 +44,53 @@ public final class LogManager implements AutoCloseable {
   static final String LOCK_FILE = ".lock";
   /** Raft owns the metadata log's directory; it is not a partition log. */
   private static final String METADATA_TOPIC = "__cluster_metadata";
+  /** Kafka's delay before the first retention pass after start-up, when the interval is longer. */
+  private static final long INITIAL_TASK_DELAY_MS = 30_000L;
   private static final Logger log = LoggerFactory.getLogger(LogManager.class);
 
   private final List<Path> logDirs;
   private final LogConfig defaultConfig;
+  private final LogManagerConfig managerConfig;
+  private final LongSupplier clockMs;
   private final Map<Path, FileChannel> dirLocks = new LinkedHashMap<>();
+  private final Map<Path, LogDirCheckpoints> checkpoints = new LinkedHashMap<>();
   private final ConcurrentHashMap<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
-  private boolean closed;
+  private final LogEvents events = new Events();
+  /** Null when background tasks are off. */
+  private final BackgroundTasks tasks;
+  private volatile boolean closed;
+
+  /** {@link #LogManager(List, LogConfig, LogManagerConfig, LongSupplier)} with default settings and the system clock. */
+  public LogManager(List<Path> logDirs, LogConfig defaultConfig) {
+    this(logDirs, defaultConfig, LogManagerConfig.defaults(), System::currentTimeMillis);
+  }
 
   /**
-   * Opens (creating if needed) the log dirs and loads every partition directory found. Directories
-   * ending in {@code -delete} are deleted; logs in a dir without the clean-shutdown marker are recovered.
+   * Opens (creating if needed) the log dirs and loads every partition directory found, then starts the
+   * background tasks. Directories ending in {@code -delete} are deleted; logs in a dir without the
+   * clean-shutdown marker are recovered.
    */
-  public LogManager(List<Path> logDirs, LogConfig defaultConfig) {
+  public LogManager(List<Path> logDirs, LogConfig defaultConfig, LogManagerConfig managerConfig, LongSupplier clockMs) {
     if (logDirs.isEmpty()) {
       throw new IllegalArgumentException("At least one log dir is required");
     }
     this.logDirs = logDirs.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
     this.defaultConfig = defaultConfig;
+    this.managerConfig = managerConfig;
+    this.clockMs = clockMs;
     try {
       for (Path dir : this.logDirs) {
         Files.createDirectories(dir);
         lock(dir);
+        LogDirCheckpoints dirCheckpoints = new LogDirCheckpoints(dir);
+        checkpoints.put(dir, dirCheckpoints);
         Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
         boolean hadCleanShutdown = Files.exists(marker);
-        loadDir(dir, hadCleanShutdown);
+        loadDir(dir, hadCleanShutdown, dirCheckpoints);
         // From now on a crash must trigger recovery, so the marker goes before any write.
         Files.deleteIfExists(marker);
         DurableFiles.fsyncDirectory(dir);
+        dirCheckpoints.writeAll(logsIn(dir));
       }
     } catch (IOException | RuntimeException e) {
       closeAfterFailedStart(e);
@@ -74,6 +99,22 @@ public final class LogManager implements AutoCloseable {
       }
       throw (RuntimeException) e;
     }
+    this.tasks = managerConfig.backgroundTasks() ? startBackgroundTasks() : null;
+  }
+
+  private BackgroundTasks startBackgroundTasks() {
+    BackgroundTasks started = new BackgroundTasks("varve-log-manager");
+    LogManagerConfig c = managerConfig;
+    started.schedulePeriodic("retention", Math.min(c.retentionCheckIntervalMs(), INITIAL_TASK_DELAY_MS),
+        c.retentionCheckIntervalMs(), () -> runRetention(clockMs.getAsLong()));
+    started.schedulePeriodic("checkpoints", c.checkpointIntervalMs(), c.checkpointIntervalMs(), this::checkpoint);
+    started.schedulePeriodic("producer-expiration", c.producerIdExpirationCheckIntervalMs(),
+        c.producerIdExpirationCheckIntervalMs(), () -> expireProducers(clockMs.getAsLong()));
+    if (c.flushSchedulerIntervalMs() != Long.MAX_VALUE) {
+      started.schedulePeriodic("flush", c.flushSchedulerIntervalMs(), c.flushSchedulerIntervalMs(),
+          () -> flushDueLogs(clockMs.getAsLong()));
+    }
+    return started;
   }
 
   private void lock(Path dir) throws IOException {
@@ -91,8 +132,10 @@ public final class LogManager implements AutoCloseable {
     dirLocks.put(dir, channel);
   }
 
-  private void loadDir(Path dir, boolean hadCleanShutdown) throws IOException {
+  private void loadDir(Path dir, boolean hadCleanShutdown, LogDirCheckpoints dirCheckpoints) throws IOException {
     long startNanos = System.nanoTime();
+    Map<TopicPartition, Long> recoveryPoints = hadCleanShutdown ? Map.of() : dirCheckpoints.readRecoveryPoints();
+    Map<TopicPartition, Long> logStartOffsets = dirCheckpoints.readLogStartOffsets();
     int loaded = 0;
     try (DirectoryStream<Path> children = Files.newDirectoryStream(dir, Files::isDirectory)) {
       for (Path child : children) {
@@ -111,7 +154,9 @@ public final class LogManager implements AutoCloseable {
         if (existing != null) {
           throw new KafkaStorageException("Partition " + tp + " found in both " + existing.dir() + " and " + child);
         }
-        logs.put(tp, PartitionLog.open(child, tp, null, defaultConfig, hadCleanShutdown));
+        LogLoader.LoadParams params = new LogLoader.LoadParams(hadCleanShutdown, recoveryPoints.getOrDefault(tp, -1L),
+            logStartOffsets.getOrDefault(tp, -1L), clockMs.getAsLong());
+        logs.put(tp, PartitionLog.open(child, tp, null, defaultConfig, params, events, clockMs));
         loaded++;
       }
     }
@@ -154,7 +199,7 @@ public final class LogManager implements AutoCloseable {
     }
     Path parent = dirWithFewestLogs();
     PartitionLog created = PartitionLog.open(parent.resolve(tp.topic() + "-" + tp.partition()), tp, topicId, config,
-        true);
+        LogLoader.LoadParams.newLog(clockMs.getAsLong()), events, clockMs);
     try {
       DurableFiles.fsyncDirectory(parent);
     } catch (IOException e) {
@@ -187,6 +232,59 @@ public final class LogManager implements AutoCloseable {
     return logDirs;
   }
 
+  /**
+   * One retention pass at {@code nowMs}: for every log, rolls the active segment if segment.ms elapsed,
+   * deletes segments per retention.ms / retention.bytes / log start offset, deletes retired files whose
+   * delay is over; then persists log start offsets that moved.
+   */
+  public void runRetention(long nowMs) {
+    forEachLog("retention", log -> {
+      log.rollIfSegmentMsElapsed(nowMs);
+      log.deleteOldSegments(nowMs);
+      log.deleteRetiredSegments(nowMs);
+    });
+    checkpoints.forEach((dir, dirCheckpoints) -> dirCheckpoints.writeLogStartOffsetsIfDirty(logsIn(dir)));
+  }
+
+  /** Deletes the files of retired segments whose file.delete.delay.ms is over; returns how many. */
+  public int deleteRetiredSegments(long nowMs) {
+    int deleted = 0;
+    for (PartitionLog log : logs.values()) {
+      deleted += log.deleteRetiredSegments(nowMs);
+    }
+    return deleted;
+  }
+
+  /** Fsyncs every log with unflushed data whose flush.ms passed since its last flush. */
+  public void flushDueLogs(long nowMs) {
+    forEachLog("flush", log -> log.flushIfDue(nowMs));
+  }
+
+  /** Forgets producers idle for producer.id.expiration.ms in every log. */
+  public void expireProducers(long nowMs) {
+    forEachLog("producer expiration", log -> log.expireProducers(nowMs, managerConfig.producerIdExpirationMs()));
+  }
+
+  /** Writes the recovery-point and log-start-offset checkpoints of every log dir. */
+  public void checkpoint() {
+    checkpoints.forEach((dir, dirCheckpoints) -> dirCheckpoints.writeAll(logsIn(dir)));
+  }
+
+  private void forEachLog(String what, java.util.function.Consumer<PartitionLog> action) {
+    for (PartitionLog log : logs.values()) {
+      try {
+        action.accept(log);
+      } catch (KafkaStorageException e) {
+        // the log went offline and said why; the others carry on
+        LogManager.log.warn("{} of {} failed: {}", what, log.dir().getFileName(), e.getMessage());
+      }
+    }
+  }
+
+  private List<PartitionLog> logsIn(Path dir) {
+    return logs.values().stream().filter(log -> log.dir().getParent().equals(dir)).toList();
+  }
+
   /** Closes the log, renames its dir to {@code <topic>-<partition>.<hex>-delete}, then deletes it. */
   public synchronized void deleteLog(TopicPartition tp) {
     PartitionLog removed = logs.remove(tp);
@@ -212,13 +310,19 @@ public final class LogManager implements AutoCloseable {
     }
   }
 
-  /** Flushes and closes every log, then marks each log dir whose logs all closed cleanly. */
+  /**
+   * Stops the background tasks, flushes and closes every log (each snapshots its producer state), writes
+   * the checkpoints, then marks each log dir whose logs all closed cleanly.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
+    if (tasks != null) {
+      tasks.shutdown();
+    }
     List<Path> uncleanDirs = new ArrayList<>();
     for (PartitionLog partitionLog : logs.values()) {
       try {
@@ -229,6 +333,14 @@ public final class LogManager implements AutoCloseable {
       } catch (RuntimeException e) {
         uncleanDirs.add(partitionLog.dir().getParent());
         log.error("Closing log {} failed; its log dir will be recovered at next start-up", partitionLog.dir(), e);
+      }
+    }
+    for (Path dir : logDirs) {
+      try {
+        checkpoints.get(dir).writeAll(logsIn(dir));
+      } catch (RuntimeException e) {
+        uncleanDirs.add(dir);
+        log.error("Could not write the offset checkpoints of {}", dir, e);
       }
     }
     logs.clear();
@@ -245,6 +357,30 @@ public final class LogManager implements AutoCloseable {
     }
     releaseLocks();
     log.info("Closed log manager for {}", logDirs);
+  }
+
+  /** Routes a log's events to the checkpoints and the scheduler. */
+  private final class Events implements LogEvents {
+    @Override
+    public void logStartOffsetMoved(PartitionLog partitionLog, boolean persistNow) {
+      Path dir = partitionLog.dir().getParent();
+      LogDirCheckpoints dirCheckpoints = checkpoints.get(dir);
+      if (dirCheckpoints == null) {
+        return;
+      }
+      dirCheckpoints.markLogStartOffsetsDirty();
+      if (persistNow) {
+        dirCheckpoints.writeLogStartOffsets(logsIn(dir));
+      }
+    }
+
+    @Override
+    public void segmentsRetired(PartitionLog partitionLog, long deleteDelayMs) {
+      if (tasks != null) {
+        tasks.scheduleOnce("delete-retired-segments", deleteDelayMs,
+            () -> partitionLog.deleteRetiredSegments(clockMs.getAsLong()));
+      }
+    }
   }
 
   private void closeAfterFailedStart(Exception cause) {

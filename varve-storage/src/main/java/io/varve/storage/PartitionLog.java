@@ -6,7 +6,6 @@ import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
 import io.varve.storage.checkpoint.PartitionMetadataFile;
 import io.varve.storage.epoch.LeaderEpochCache;
-import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerStateEntry;
 import io.varve.storage.producer.ProducerStateManager;
@@ -18,69 +17,77 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InconsistentTopicIdException;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The log of one partition: an ordered set of segments of which the last is active, plus the leader
- * epoch lineage and the idempotent-producer state.
+ * epoch lineage and the idempotent-producer state (snapshotted at every roll and at close).
  *
- * <p>Threading: appends, config updates and close are serialised on this object. {@link #read} takes
- * no lock: it snapshots the log end offset (published after the segment's size) and reads with
- * positional I/O, so it never sees bytes of an append in progress. {@link #flush} takes only a
- * flush lock so an fsync does not block appends.
+ * <p>Threading: appends, rolls, retention, segment swaps, config updates and close are serialised on
+ * this object. Reads ({@link LogReader}) take no lock: they snapshot the log end offset (published after
+ * the segment's size) and read with positional I/O, so they never see bytes of an append in progress; a
+ * segment removed by retention or compaction keeps its channel open for file.delete.delay.ms, so reads
+ * and zero-copy sends in flight complete. Flushes ({@link LogFlusher}) take their own lock so an fsync
+ * does not block appends.
  */
 public final class PartitionLog {
 
+  /** DeleteRecords' "up to the high watermark". */
+  public static final long HIGH_WATERMARK = -1L;
   private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
 
   private final TopicPartition topicPartition;
   private final Path dir;
   private final String name;
   private final PartitionMetadataFile metadataFile;
-  private final ConcurrentSkipListMap<Long, LogSegment> segments;
+  private final LogSegments segments;
   private final LeaderEpochCache epochCache;
   /** Guarded by this. */
-  private final ProducerStateManager producerState;
-  private final Object flushLock = new Object();
+  private final ProducerStateStore producers;
+  private final LogReader reader;
+  private final LogFlusher flusher;
+  private final LogEvents events;
+  private final LongSupplier clockMs;
 
   private volatile Uuid topicId;
   private volatile LogConfig config;
-  private volatile LogSegment activeSegment;
   private volatile long logStartOffset;
   private volatile long logEndOffset;
   private volatile long highWatermark;
-  /** Every offset below it is fsynced. */
-  private volatile long recoveryPoint;
-  /** Guarded by this; -1 until the first append sets the flush.ms clock. */
-  private long lastFlushMs = -1;
   private volatile boolean closed;
-  /** Set after an I/O error left the log in doubt: every later operation fails with KafkaStorageException. */
+  /** Set after an I/O error or corrupt data: every later operation fails with KafkaStorageException. */
   private volatile boolean offline;
 
   private PartitionLog(TopicPartition topicPartition, Path dir, Uuid topicId, LogConfig config,
-      PartitionMetadataFile metadataFile, LogLoader.LoadedLog loaded, LeaderEpochCache epochCache) {
+      PartitionMetadataFile metadataFile, LogLoader.LoadedLog loaded, LeaderEpochCache epochCache, LogEvents events,
+      LongSupplier clockMs) {
     this.topicPartition = topicPartition;
     this.dir = dir;
     this.name = dir.getFileName().toString();
     this.topicId = topicId;
     this.config = config;
     this.metadataFile = metadataFile;
-    this.segments = loaded.segments();
-    this.producerState = loaded.producerState();
+    this.segments = new LogSegments(dir, name, loaded.segments());
+    this.producers = new ProducerStateStore(dir, name, loaded.producerState(), loaded.newestSnapshot());
+    this.reader = new LogReader(this, segments, name);
     this.epochCache = epochCache;
-    this.activeSegment = segments.lastEntry().getValue();
-    this.logStartOffset = segments.firstKey();
+    this.events = events;
+    this.clockMs = clockMs;
+    this.logStartOffset = loaded.logStartOffset();
     this.logEndOffset = loaded.logEndOffset();
     // No high-watermark checkpoint yet: on a single node everything in the log was acknowledged.
     this.highWatermark = logEndOffset;
-    this.recoveryPoint = logEndOffset;
+    // Loading fsynced whatever it recovered, and a clean shutdown flushed everything.
+    this.flusher = new LogFlusher(logEndOffset);
   }
 
   /**
@@ -89,7 +96,7 @@ public final class PartitionLog {
    * @param topicId the topic id to record, or null when loading an existing log that carries its own
    */
   static PartitionLog open(Path dir, TopicPartition topicPartition, Uuid topicId, LogConfig config,
-      boolean hadCleanShutdown) {
+      LogLoader.LoadParams params, LogEvents events, LongSupplier clockMs) {
     String name = dir.getFileName().toString();
     try {
       Files.createDirectories(dir);
@@ -99,10 +106,11 @@ public final class PartitionLog {
       if (!effectiveTopicId.equals(storedTopicId)) {
         metadataFile.write(effectiveTopicId);
       }
-      LogLoader.LoadedLog loaded = LogLoader.load(dir, name, config, hadCleanShutdown);
+      LogLoader.LoadedLog loaded = LogLoader.load(dir, name, config, params);
       LeaderEpochCache epochCache = LeaderEpochCache.load(name, new LeaderEpochCheckpointFile(dir));
       epochCache.truncateFromEnd(loaded.logEndOffset());
-      return new PartitionLog(topicPartition, dir, effectiveTopicId, config, metadataFile, loaded, epochCache);
+      return new PartitionLog(topicPartition, dir, effectiveTopicId, config, metadataFile, loaded, epochCache, events,
+          clockMs);
     } catch (IOException e) {
       throw new KafkaStorageException("Could not open log " + dir, e);
     }
@@ -135,6 +143,7 @@ public final class PartitionLog {
     return config;
   }
 
+  /** Applies a new config to the live log; retention, rolls and flushes use it from their next check. */
   public synchronized void updateConfig(LogConfig config) {
     this.config = config;
   }
@@ -165,6 +174,11 @@ public final class PartitionLog {
     highWatermark = Math.max(logStartOffset, Math.min(offset, logEndOffset));
   }
 
+  /** Offsets below it are known to be fsynced. */
+  public long recoveryPoint() {
+    return flusher.recoveryPoint();
+  }
+
   public int latestLeaderEpoch() {
     return epochCache.latestEpoch();
   }
@@ -176,19 +190,34 @@ public final class PartitionLog {
 
   /** Number of segments, the active one included. */
   public int segmentCount() {
-    return segments.size();
+    return segments.count();
+  }
+
+  /** Base offsets of the segments, oldest first, the active one last. */
+  public List<Long> segmentBaseOffsets() {
+    return segments.baseOffsets();
+  }
+
+  /** Bytes in all segments (what retention.bytes limits). */
+  public long sizeBytes() {
+    return segments.sizeBytes();
   }
 
   /** Producer state per producer id, for inspection (DescribeProducers) and tests. */
   public synchronized Map<Long, ProducerStateEntry> producerStates() {
-    return producerState.snapshot();
+    return producers.state().snapshot();
   }
 
   /**
    * Validates then appends the batches of a produce request (position to limit of {@code records})
    * atomically as leader: assigns offsets and the leader epoch in place, stamps LogAppendTime if
-   * configured, rolls first when the active segment cannot take the bytes. Nothing is written when a
-   * check fails; the buffer's position and limit are left as they were.
+   * configured, rolls first when the active segment cannot take the bytes, an index is full or
+   * segment.ms elapsed. Nothing is written when a check fails; the buffer's position and limit are left
+   * as they were.
+   *
+   * @throws InvalidTimestampException with CreateTime, a batch's max timestamp is more than
+   *     message.timestamp.after.max.ms after {@code nowMs} or its base timestamp more than
+   *     message.timestamp.before.max.ms before it
    */
   public synchronized AppendResult appendAsLeader(ByteBuffer records, int leaderEpoch, long nowMs) {
     ensureUsable();
@@ -198,10 +227,14 @@ public final class PartitionLog {
         ? ByteBuffer.allocate(records.remaining()).put(records.duplicate()).flip()
         : records.slice();
     List<BatchHeader> headers = ProduceBatchValidator.validate(batches, cfg.maxMessageBytes(), cfg.segmentBytes());
+    if (!cfg.logAppendTime()) {
+      ProduceBatchValidator.checkTimestamps(headers, nowMs, cfg.messageTimestampBeforeMaxMs(),
+          cfg.messageTimestampAfterMaxMs());
+    }
 
     long firstOffset = logEndOffset;
     long nextOffset = firstOffset;
-    ProducerStateManager.PendingAppend pending = producerState.beginAppend();
+    ProducerStateManager.PendingAppend pending = producers.state().beginAppend();
     for (BatchHeader header : headers) {
       long lastOffset = nextOffset + header.lastOffsetDelta();
       long timestampMs = cfg.logAppendTime() ? nowMs : header.maxTimestamp();
@@ -225,154 +258,234 @@ public final class PartitionLog {
       assignedOffset += header.lastOffsetDelta() + 1;
     }
     try {
-      LogSegment segment = maybeRoll(batches.remaining(), nextOffset - 1, cfg);
+      LogSegment segment = maybeRoll(batches.remaining(), nextOffset - 1, cfg, nowMs);
       epochCache.assign(leaderEpoch, firstOffset);
       segment.append(batches, cfg.indexIntervalBytes(), cfg.maxIndexSizeBytes());
+      segment.startRollClock(nowMs);
     } catch (IOException | RuntimeException e) {
       throw goOffline("append at offset " + firstOffset, e);
     }
     pending.commit();
     logEndOffset = nextOffset;
-    maybeFlush(cfg, nowMs);
+    if (flusher.dueAfterAppend(logEndOffset, cfg, nowMs)) {
+      flush(nowMs);
+    }
     return new AppendResult(firstOffset, nextOffset - 1,
         cfg.logAppendTime() ? nowMs : AppendResult.NO_TIMESTAMP, logStartOffset, false);
   }
 
-  /** The active segment, after rolling a new one when this append does not fit the current one. */
-  private LogSegment maybeRoll(int appendBytes, long lastOffset, LogConfig cfg) throws IOException {
-    LogSegment active = activeSegment;
+  /** The active segment, after rolling a new one when this append should not go into the current one. */
+  private LogSegment maybeRoll(int appendBytes, long lastOffset, LogConfig cfg, long nowMs) throws IOException {
+    LogSegment active = segments.active();
     boolean sizeFull = active.sizeBytes() > cfg.segmentBytes() - appendBytes;
-    boolean indexFull = active.index().isFull(cfg.maxIndexSizeBytes());
+    boolean indexFull = active.indexesFull(cfg.maxIndexSizeBytes());
     boolean offsetsOverflow = !active.canHoldOffsetsUpTo(lastOffset);
-    if (active.isEmpty() || !(sizeFull || indexFull || offsetsOverflow)) {
+    boolean timeElapsed = segmentMsElapsed(active, cfg, nowMs);
+    if (active.isEmpty() || !(sizeFull || indexFull || offsetsOverflow || timeElapsed)) {
       return active;
     }
-    // Fsync before a newer segment exists: recovery after a crash then only needs to scan the active one.
-    active.flush();
+    return roll((sizeFull ? "size full " : "") + (indexFull ? "index full " : "")
+        + (offsetsOverflow ? "offsets overflow " : "") + (timeElapsed ? "segment.ms elapsed" : ""));
+  }
+
+  /** segment.ms less this partition's share of segment.jitter.ms since the segment's first append. */
+  private boolean segmentMsElapsed(LogSegment active, LogConfig cfg, long nowMs) {
+    long jitterMs = cfg.segmentJitterMs() == 0 ? 0
+        : Math.floorMod(name.hashCode(), Math.min(cfg.segmentJitterMs(), cfg.segmentMs()));
+    long startMs = active.rollBaseMs();
+    return startMs >= 0 && nowMs - startMs > cfg.segmentMs() - jitterMs;
+  }
+
+  /**
+   * Makes a new empty active segment at the log end offset. The old one gets its final time-index entry
+   * and is fsynced before the new one exists, so recovery after a crash never needs to scan it; then a
+   * producer snapshot is taken at the new base offset. Caller holds this.
+   */
+  private LogSegment roll(String reason) throws IOException {
+    LogSegment old = segments.active();
     long newBaseOffset = logEndOffset;
-    LogSegment rolled = LogSegment.create(dir, newBaseOffset);
-    DurableFiles.fsyncDirectory(dir);
-    segments.put(newBaseOffset, rolled);
-    activeSegment = rolled;
-    recoveryPoint = Math.max(recoveryPoint, newBaseOffset);
-    log.info("{}: rolled segment {} ({} bytes; size full {}, index full {}, offsets overflow {}), "
-        + "new active segment starts at offset {}", name, active.baseOffset(), active.sizeBytes(), sizeFull,
-        indexFull, offsetsOverflow, newBaseOffset);
+    LogSegment rolled = segments.roll(newBaseOffset);
+    flusher.advanceRecoveryPoint(newBaseOffset);
+    producers.takeSnapshot(logEndOffset, rolled);
+    log.info("{}: rolled segment {} ({} bytes; {}), new active segment starts at offset {}", name, old.baseOffset(),
+        old.sizeBytes(), reason.trim(), newBaseOffset);
     return rolled;
   }
 
-  private void maybeFlush(LogConfig cfg, long nowMs) {
-    if (lastFlushMs < 0) {
-      lastFlushMs = nowMs;
-    }
-    if (logEndOffset - recoveryPoint >= cfg.flushMessages() || nowMs - lastFlushMs >= cfg.flushMs()) {
-      flush();
-      lastFlushMs = nowMs;
-    }
-  }
-
-  /**
-   * Whole batches from the one holding {@code fetchOffset}: at most {@code maxBytes}, yet at least one
-   * whole batch when {@code minOneBatch}; never a batch whose base offset is at or past
-   * {@code maxOffsetExclusive} (nor past the log end offset). Reads from one segment per call.
-   *
-   * @throws OffsetOutOfRangeException fetchOffset below the log start offset or above the log end offset
-   */
-  public LogReadResult read(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
+  /** Rolls a non-empty active segment now (tests and tools; appends and retention roll by themselves). */
+  synchronized void roll() {
     ensureUsable();
-    // log end offset first: it is published after the segment size, so every byte below it is readable
-    long endOffset = logEndOffset;
-    long startOffset = logStartOffset;
-    long hw = highWatermark;
-    if (fetchOffset < startOffset || fetchOffset > endOffset) {
-      throw new OffsetOutOfRangeException(name + ": fetch offset " + fetchOffset + " is outside ["
-          + startOffset + ", " + endOffset + "]");
+    rollUnlessEmpty("requested");
+  }
+
+  /** Rolls the active segment when it is non-empty and segment.ms (less jitter) passed since its first append. */
+  public synchronized boolean rollIfSegmentMsElapsed(long nowMs) {
+    return !closed && !offline && segmentMsElapsed(segments.active(), config, nowMs) && rollUnlessEmpty("segment.ms");
+  }
+
+  private boolean rollUnlessEmpty(String reason) {
+    if (segments.active().isEmpty()) {
+      return false;
     }
-    long limitOffset = Math.min(maxOffsetExclusive, endOffset);
-    ByteBuffer records = ByteBuffer.allocate(0);
-    if (fetchOffset < endOffset) {
-      try {
-        Map.Entry<Long, LogSegment> entry = segments.floorEntry(fetchOffset);
-        if (entry == null) {
-          entry = segments.firstEntry();
-        }
-        while (entry != null) {
-          ByteBuffer found = entry.getValue().read(fetchOffset, limitOffset, Math.max(maxBytes, 0), minOneBatch);
-          if (found != null) {
-            records = found;
-            break;
-          }
-          entry = segments.higherEntry(entry.getKey());
-        }
-      } catch (IOException e) {
-        throw new KafkaStorageException(name + ": read at offset " + fetchOffset + " failed", e);
-      }
-    }
-    return new LogReadResult(records, hw, startOffset, endOffset);
-  }
-
-  /**
-   * The first batch whose max timestamp is at or after {@code timestampMs}, below the high watermark.
-   * Batch granularity: the offset is the batch's base offset (the time index of the storage issue will
-   * narrow it to the record). Empty when no batch is that recent.
-   */
-  public Optional<TimestampAndOffset> offsetForTimestamp(long timestampMs) {
-    return scanBatches((best, header) -> best == null && header.maxTimestamp() >= timestampMs
-        ? new TimestampAndOffset(header.maxTimestamp(), Math.max(header.baseOffset(), logStartOffset),
-            header.partitionLeaderEpoch())
-        : best);
-  }
-
-  /** The batch with the largest max timestamp (the first of equals), at batch granularity. */
-  public Optional<TimestampAndOffset> maxTimestampAndOffset() {
-    return scanBatches((best, header) -> best == null || header.maxTimestamp() > best.timestamp()
-        ? new TimestampAndOffset(header.maxTimestamp(), header.lastOffset(), header.partitionLeaderEpoch())
-        : best);
-  }
-
-  private Optional<TimestampAndOffset> scanBatches(
-      java.util.function.BiFunction<TimestampAndOffset, BatchHeader, TimestampAndOffset> step) {
-    ensureUsable();
-    long hw = highWatermark;
-    TimestampAndOffset best = null;
     try {
-      for (LogSegment segment : segments.values()) {
-        var scanner = segment.scanner(0, false);
-        for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
-          if (header.baseOffset() >= hw) {
-            return Optional.ofNullable(best);
-          }
-          if (header.lastOffset() >= logStartOffset) {
-            best = step.apply(best, header);
-          }
-        }
-      }
+      roll(reason);
+      return true;
     } catch (IOException e) {
-      throw new KafkaStorageException(name + ": scan by timestamp failed", e);
+      throw goOffline("roll", e);
     }
-    return Optional.ofNullable(best);
+  }
+
+  /** {@link LogReader#read}: whole batches from the one holding {@code fetchOffset}, copied to the heap. */
+  public LogReadResult read(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
+    return reader.read(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+  }
+
+  /**
+   * {@link #read} without the copy: where the same batches lie in their segment file, for a zero-copy
+   * send. See {@link LogSlice} for how long the channel stays valid.
+   */
+  public LogSlice readSlice(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
+    return reader.readSlice(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+  }
+
+  /** {@link LogReader#offsetForTimestamp}: ListOffsets by time, through the time indexes. */
+  public Optional<TimestampAndOffset> offsetForTimestamp(long timestampMs) {
+    return reader.offsetForTimestamp(timestampMs);
+  }
+
+  /** {@link LogReader#maxTimestampAndOffset}: ListOffsets MAX_TIMESTAMP. */
+  public Optional<TimestampAndOffset> maxTimestampAndOffset() {
+    return reader.maxTimestampAndOffset();
+  }
+
+  /**
+   * DeleteRecords: moves the log start offset to {@code offset} ({@link #HIGH_WATERMARK} for the high
+   * watermark) unless it is there already, persists it, and retires the segments wholly below it.
+   *
+   * @return the log start offset afterwards
+   * @throws OffsetOutOfRangeException the offset is negative or above the high watermark
+   * @throws PolicyViolationException   cleanup.policy does not contain delete
+   */
+  public synchronized long deleteRecordsBefore(long offset) {
+    ensureUsable();
+    if (!config.deletesOldSegments()) {
+      throw new PolicyViolationException("Records of " + topicPartition + " cannot be deleted: its cleanup.policy "
+          + "does not contain delete");
+    }
+    long hw = highWatermark;
+    long target = offset == HIGH_WATERMARK ? hw : offset;
+    if (target < 0 || target > hw) {
+      throw new OffsetOutOfRangeException(name + ": cannot delete records before offset " + offset
+          + ", it is outside [0, " + hw + "] (the high watermark)");
+    }
+    if (target > logStartOffset) {
+      logStartOffset = target;
+      events.logStartOffsetMoved(this, true);
+      log.info("{}: log start offset moved to {} by DeleteRecords", name, target);
+    }
+    deleteOldSegments(clockMs.getAsLong());
+    return logStartOffset;
+  }
+
+  /**
+   * Retention at {@code nowMs}: retires head segments while retention.ms, retention.bytes or the log start
+   * offset says so ({@link LogRetention}); returns how many.
+   */
+  public synchronized int deleteOldSegments(long nowMs) {
+    if (closed || offline) {
+      return 0;
+    }
+    try {
+      return LogRetention.apply(this, segments.map(), nowMs);
+    } catch (IOException e) {
+      throw goOffline("retention", e);
+    }
+  }
+
+  /** Takes head segments out of the log; their files go after file.delete.delay.ms. Caller holds this. */
+  void retire(List<LogSegment> doomed, String reason, long nowMs) throws IOException {
+    if (doomed.contains(segments.active())) {
+      roll(reason + " deletes every segment");
+    }
+    long firstKept = segments.map().higherKey(doomed.get(doomed.size() - 1).baseOffset());
+    // move the start first so that new reads of the doomed offsets are refused before the segments go
+    logStartOffset = Math.max(logStartOffset, firstKept);
+    long deleteDelayMs = config.fileDeleteDelayMs();
+    segments.retire(doomed, nowMs + deleteDelayMs);
+    events.logStartOffsetMoved(this, false);
+    events.segmentsRetired(this, deleteDelayMs);
+    log.info("{}: deleted {} segments [{}, {}) by {}; log start offset {}", name, doomed.size(),
+        doomed.get(0).baseOffset(), firstKept, reason, logStartOffset);
+  }
+
+  /** Closes and deletes the files of segments retired at least file.delete.delay.ms before; returns how many. */
+  public int deleteRetiredSegments(long nowMs) {
+    return segments.deleteRetired(nowMs);
+  }
+
+  /** Forgets producers idle for {@code expirationMs} (producer.id.expiration.ms); returns how many. */
+  public synchronized int expireProducers(long nowMs, long expirationMs) {
+    return closed || offline ? 0 : producers.expire(nowMs, expirationMs);
+  }
+
+  /** The segments before the active one, oldest first: immutable, what a cleaner reads. */
+  public List<LogSegment> rolledSegments() {
+    return segments.rolled();
+  }
+
+  /**
+   * Compaction seam: atomically replaces a contiguous run of rolled segments by segments a cleaner
+   * wrote with {@link LogSegment#createCleaned} (files {@code *.cleaned}), following the
+   * {@link io.varve.storage.segment.SegmentSwap} protocol, so a crash at any point leaves the log wholly
+   * before or wholly after the swap (the loader completes a committed one). The first cleaned segment
+   * must start at the run's base offset and all lie within the run; offsets are kept (gaps allowed).
+   * The replaced segments are retired, so reads in flight complete.
+   *
+   * @throws IllegalArgumentException the run or the cleaned segments do not qualify (nothing changed)
+   */
+  public synchronized void replaceSegments(List<LogSegment> cleaned, List<Long> replacedBaseOffsets) {
+    ensureUsable();
+    long deleteDelayMs = config.fileDeleteDelayMs();
+    try {
+      segments.swap(cleaned, replacedBaseOffsets, clockMs.getAsLong() + deleteDelayMs);
+    } catch (IOException e) {
+      throw goOffline("swap of segments " + replacedBaseOffsets, e);
+    }
+    events.segmentsRetired(this, deleteDelayMs);
+    log.info("{}: swapped segments {} for cleaned segments {}", name, replacedBaseOffsets,
+        cleaned.stream().map(LogSegment::baseOffset).toList());
   }
 
   /** Fsyncs everything appended so far. Segments before the active one were fsynced when rolled. */
   public void flush() {
-    synchronized (flushLock) {
-      if (closed) {
-        return; // close() flushed already
-      }
-      long endOffset = logEndOffset; // before reading the active segment: see the class comment
-      if (endOffset <= recoveryPoint) {
-        return;
-      }
-      try {
-        activeSegment.flush();
-      } catch (IOException e) {
-        throw goOffline("flush", e);
-      }
-      recoveryPoint = Math.max(recoveryPoint, endOffset);
+    flush(-1);
+  }
+
+  /** The flush scheduler's check: fsyncs when there is unflushed data and flush.ms passed since the last flush. */
+  public void flushIfDue(long nowMs) {
+    if (!closed && !offline && flusher.dueOnSchedule(logEndOffset, config, nowMs)) {
+      flush(nowMs);
     }
   }
 
-  /** Flushes and closes the segments; later calls on this log fail. Idempotent. */
+  private void flush(long nowMs) {
+    if (closed) {
+      return; // close() flushed already
+    }
+    try {
+      // the log end offset first: every byte below it is in the active segment or an older, fsynced one
+      long endOffset = logEndOffset;
+      flusher.flush(endOffset, segments.active(), nowMs);
+    } catch (IOException e) {
+      throw goOffline("flush", e);
+    }
+  }
+
+  /**
+   * Flushes, records the active segment's max timestamp in its time index, snapshots the producer state
+   * at the log end (unless the newest snapshot already is exactly that) and closes every segment, retired
+   * ones included (their files are deleted at the next start-up). Later calls on this log fail. Idempotent.
+   */
   public synchronized void close() {
     if (closed) {
       return;
@@ -380,42 +493,40 @@ public final class PartitionLog {
     try {
       if (!offline) {
         flush();
+        try {
+          segments.active().finish();
+          if (!producers.snapshotIsCurrent(logEndOffset, segments.active())) {
+            producers.takeSnapshot(logEndOffset, segments.active());
+          }
+        } catch (IOException e) {
+          throw goOffline("close", e);
+        }
       }
     } finally {
       closed = true;
-      IOException failure = null;
-      for (LogSegment segment : segments.values()) {
-        try {
-          segment.close();
-        } catch (IOException e) {
-          failure = failure == null ? e : failure;
-        }
-      }
-      if (failure != null) {
-        throw new KafkaStorageException(name + ": closing segments failed", failure);
+      try {
+        segments.closeAll();
+      } catch (IOException e) {
+        throw new KafkaStorageException(name + ": closing segments failed", e);
       }
     }
   }
 
-  /** Offsets below it are known to be fsynced. */
-  long recoveryPoint() {
-    return recoveryPoint;
-  }
-
-  boolean isOffline() {
+  public boolean isOffline() {
     return offline;
   }
 
-  private void ensureUsable() {
+  void ensureUsable() {
     if (offline) {
-      throw new KafkaStorageException(name + " is offline after an earlier I/O error");
+      throw new KafkaStorageException(name + " is offline after an I/O error or corrupt data; see the broker log");
     }
     if (closed) {
       throw new KafkaStorageException(name + " is closed");
     }
   }
 
-  private KafkaStorageException goOffline(String what, Exception cause) {
+  /** Takes the log offline (every later operation fails) and returns the exception to throw. */
+  KafkaStorageException goOffline(String what, Exception cause) {
     offline = true;
     log.error("{}: {} failed; the log is offline until restart", name, what, cause);
     return new KafkaStorageException(name + ": " + what + " failed", cause);

@@ -1,9 +1,16 @@
 /**
  * Varve's storage engine, public face: {@link io.varve.storage.LogManager} (log dirs, partition logs'
- * lifecycle, clean-shutdown marker), {@link io.varve.storage.PartitionLog} (append as leader, read whole
- * batches, offsets, flush) and their value types. Loading and recovery live in {@code LogLoader}.
- * Sub-packages: {@code batch} (v2 header format), {@code segment} (files and index), {@code producer}
- * (idempotence state), {@code epoch} (leader epochs), {@code checkpoint} (small metadata files),
- * {@code fs} (durable file primitives). Must not depend on the network layer or coordinators.
+ * lifecycle, clean-shutdown marker, offset checkpoints, background retention / flush / expiry on one
+ * scheduler), {@link io.varve.storage.PartitionLog} (append as leader, read whole batches as copies or
+ * zero-copy {@link io.varve.storage.LogSlice}s, lookups by time, DeleteRecords, retention, the
+ * compaction seam {@code replaceSegments}) and their value types ({@link io.varve.storage.LogConfig},
+ * {@link io.varve.storage.LogManagerConfig}). Inside: {@code LogLoader} (loading and recovery),
+ * {@code LogSegments} (the segment set: roll, retire, swap, delayed deletion), {@code LogReader} (lock-free
+ * reads), {@code LogRetention} (which head segments go), {@code LogFlusher} (flush policy and recovery
+ * point), {@code ProducerStateStore} (producer state and its snapshots), {@code LogDirCheckpoints}.
+ * Sub-packages: {@code batch} (v2 header format, produce validation), {@code segment} (files and
+ * indexes), {@code producer} (idempotence state and snapshot files), {@code epoch} (leader epochs),
+ * {@code checkpoint} (small metadata files), {@code fs} (durable file primitives).
+ * Must not depend on the network layer or coordinators.
  */
 package io.varve.storage;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -11,6 +12,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InconsistentTopicIdException;
 import org.apache.kafka.common.errors.KafkaStorageException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,7 +61,7 @@ class LogManagerTest {
     for (int p = 0; p < 3; p++) {
       PartitionLog log = manager.getOrCreateLog(new TopicPartition("my-topic.x", p), Uuid.randomUuid(),
           LogConfig.defaults());
-      log.appendAsLeader(TestBatches.batch("p" + p, p + 1), 0, 0L);
+      log.appendAsLeader(TestBatches.batch("p" + p, p + 1), 0, TestBatches.CREATE_TIME_MS);
     }
     manager.close();
 
@@ -90,7 +92,7 @@ class LogManagerTest {
     start(root);
     TopicPartition tp = new TopicPartition("t", 1);
     PartitionLog log = manager.getOrCreateLog(tp, Uuid.randomUuid(), LogConfig.defaults());
-    log.appendAsLeader(TestBatches.batch("a", 1), 0, 0L);
+    log.appendAsLeader(TestBatches.batch("a", 1), 0, TestBatches.CREATE_TIME_MS);
 
     manager.deleteLog(tp);
     assertThat(manager.getLog(tp)).isEmpty();
@@ -139,5 +141,34 @@ class LogManagerTest {
     assertThat(LogManager.parsePartitionDirName("topic-")).isEmpty();
     assertThat(LogManager.parsePartitionDirName("-3")).isEmpty();
     assertThat(LogManager.parsePartitionDirName("topic-x1")).isEmpty();
+  }
+
+  @Test
+  void backgroundTasksRunRetentionOnTheirScheduleAndStopAtClose() {
+    LogConfig config = LogConfig.defaults().withRetentionMs(1_000).withFileDeleteDelayMs(0);
+    LogManagerConfig fast = new LogManagerConfig(20, 20, 20, 86_400_000L, 600_000L, true);
+    manager = new LogManager(List.of(root), config, fast, System::currentTimeMillis);
+    PartitionLog log = manager.getOrCreateLog(new TopicPartition("t", 0), Uuid.randomUuid(), config);
+    long oldMs = System.currentTimeMillis() - 10_000;
+    log.appendAsLeader(TestBatches.batchAt("old", 1, 0, oldMs, false), 0, System.currentTimeMillis());
+    log.updateHighWatermark(log.logEndOffset());
+
+    Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      assertThat(log.logStartOffset()).isEqualTo(1);
+      assertThat(childNames(log.dir())).noneMatch(name -> name.endsWith(".deleted"));
+    });
+    manager.close();
+    assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("varve-log-manager"));
+  }
+
+  @Test
+  void closeWritesTheOffsetCheckpointsOfEveryLogDirBeforeTheCleanShutdownMarker() throws Exception {
+    start(root);
+    PartitionLog log = manager.getOrCreateLog(new TopicPartition("t", 2), Uuid.randomUuid(), LogConfig.defaults());
+    log.appendAsLeader(TestBatches.batch("a", 3), 0, TestBatches.CREATE_TIME_MS);
+    manager.close();
+    assertThat(Files.readString(root.resolve("recovery-point-offset-checkpoint"))).isEqualTo("0\n1\nt 2 3\n");
+    assertThat(Files.readString(root.resolve("log-start-offset-checkpoint"))).isEqualTo("0\n1\nt 2 0\n");
+    assertThat(root.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
   }
 }

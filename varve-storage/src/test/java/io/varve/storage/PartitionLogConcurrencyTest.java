@@ -2,6 +2,7 @@ package io.varve.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -20,7 +21,7 @@ class PartitionLogConcurrencyTest {
 
   private static final int BATCHES = 1500;
 
-  @TempDir
+  @TempDir(factory = TmpfsTempDirFactory.class)
   Path root;
 
   @Test
@@ -37,7 +38,7 @@ class PartitionLogConcurrencyTest {
           Random random = new Random(1);
           for (int i = 0; i < BATCHES; i++) {
             int count = 1 + random.nextInt(3);
-            log.appendAsLeader(TestBatches.batch("at" + log.logEndOffset(), count), 0, 0L);
+            log.appendAsLeader(TestBatches.batch("at" + log.logEndOffset(), count), 0, TestBatches.CREATE_TIME_MS);
             log.updateHighWatermark(log.logEndOffset());
           }
         } catch (Throwable t) {
@@ -77,6 +78,71 @@ class PartitionLogConcurrencyTest {
       assertThat(failures).isEmpty();
       assertThat(readsWithData.get()).isPositive();
       assertThat(log.segmentCount()).isGreaterThan(5);
+    }
+  }
+
+  @Test
+  void slicesTakenBeforeRetentionStayReadableWhileHeadSegmentsAreDeleted() throws Exception {
+    LogConfig config = LogConfig.defaults().withSegmentBytes(4 * 1024).withIndexIntervalBytes(256);
+    try (LogManager manager = new LogManager(List.of(root), config)) {
+      PartitionLog log = manager.getOrCreateLog(new TopicPartition("c", 1), Uuid.randomUuid(), config);
+      AtomicBoolean appending = new AtomicBoolean(true);
+      ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+      AtomicLong slicesRead = new AtomicLong();
+      Thread appender = new Thread(() -> {
+        try {
+          Random random = new Random(2);
+          for (int i = 0; i < BATCHES; i++) {
+            log.appendAsLeader(TestBatches.batch("at" + log.logEndOffset(), 1 + random.nextInt(3)), 0,
+                TestBatches.CREATE_TIME_MS);
+            log.updateHighWatermark(log.logEndOffset());
+            if (i % 50 == 49) {
+              log.deleteRecordsBefore(Math.max(0, log.highWatermark() - 200));
+            }
+          }
+        } catch (Throwable t) {
+          failures.add(t);
+        } finally {
+          appending.set(false);
+        }
+      });
+      Thread reader = new Thread(() -> {
+        Random random = new Random(3);
+        try {
+          while (appending.get()) {
+            long start = log.logStartOffset();
+            long fetchOffset = start + random.nextLong(log.logEndOffset() - start + 1);
+            LogSlice slice;
+            try {
+              slice = log.readSlice(fetchOffset, 1 + random.nextInt(3000), log.highWatermark(), true);
+            } catch (org.apache.kafka.common.errors.OffsetOutOfRangeException e) {
+              assertThat(fetchOffset).as("only offsets below a moved start are out of range")
+                  .isLessThan(log.logStartOffset());
+              continue;
+            }
+            Thread.onSpinWait(); // let retention move past the slice before its bytes are sent
+            ByteBuffer bytes = ByteBuffer.allocate(slice.sizeBytes());
+            if (slice.sizeBytes() > 0) {
+              slice.channel().read(bytes, slice.position());
+            }
+            LogReadResult asRead = new LogReadResult(bytes.flip(), slice.highWatermark(), slice.logStartOffset(),
+                slice.logEndOffset());
+            if (checkRead(fetchOffset, asRead)) {
+              slicesRead.incrementAndGet();
+            }
+          }
+        } catch (Throwable t) {
+          failures.add(t);
+        }
+      });
+      appender.start();
+      reader.start();
+      appender.join();
+      reader.join();
+
+      assertThat(failures).isEmpty();
+      assertThat(slicesRead.get()).isPositive();
+      assertThat(log.logStartOffset()).isPositive();
     }
   }
 

@@ -55,7 +55,7 @@ class PartitionLogRecoveryTest {
 
   private static void appendBatches(PartitionLog log, int batches) {
     for (int i = 0; i < batches; i++) {
-      log.appendAsLeader(TestBatches.batchOfSize("v" + log.logEndOffset(), 2, 30), 4, 1_000L);
+      log.appendAsLeader(TestBatches.batchOfSize("v" + log.logEndOffset(), 2, 30), 4, TestBatches.CREATE_TIME_MS);
     }
   }
 
@@ -76,7 +76,7 @@ class PartitionLogRecoveryTest {
     assertThat(readAll(reopened)).isEqualTo(before);
     assertThat(Files.readString(reopened.dir().resolve("partition.metadata"))).contains(topicId.toString());
 
-    assertThat(reopened.appendAsLeader(TestBatches.batch("more", 1), 4, 0L).baseOffset()).isEqualTo(50);
+    assertThat(reopened.appendAsLeader(TestBatches.batch("more", 1), 4, TestBatches.CREATE_TIME_MS).baseOffset()).isEqualTo(50);
   }
 
   @Test
@@ -101,7 +101,7 @@ class PartitionLogRecoveryTest {
     assertThat(recovered.logEndOffset()).isEqualTo(24);
     assertThat(Files.size(active)).isEqualTo(validBytes);
     assertThat(readAll(recovered)).isEqualTo(before);
-    assertThat(recovered.appendAsLeader(TestBatches.batch("next", 1), 4, 0L).baseOffset()).isEqualTo(24);
+    assertThat(recovered.appendAsLeader(TestBatches.batch("next", 1), 4, TestBatches.CREATE_TIME_MS).baseOffset()).isEqualTo(24);
   }
 
   @Test
@@ -137,7 +137,7 @@ class PartitionLogRecoveryTest {
   void uncleanRestartDropsLeaderEpochsThatStartPastTheRecoveredEnd() throws Exception {
     PartitionLog log = start();
     appendBatches(log, 2);
-    log.appendAsLeader(TestBatches.batch("e9", 1), 9, 0L);
+    log.appendAsLeader(TestBatches.batch("e9", 1), 9, TestBatches.CREATE_TIME_MS);
     Path active = LogTestSupport.lastSegmentFile(log.dir());
 
     PartitionLog recovered = crashAndRestart(dir -> LogTestSupport.truncate(active, Files.size(active) - 1));
@@ -192,14 +192,14 @@ class PartitionLogRecoveryTest {
   @Test
   void idempotentProducerStateIsRebuiltFromTheLogOnRestart() throws Exception {
     PartitionLog log = start();
-    log.appendAsLeader(TestBatches.idempotent(5L, (short) 1, 0, 2), 4, 0L);
-    log.appendAsLeader(TestBatches.idempotent(5L, (short) 1, 2, 2), 4, 0L);
+    log.appendAsLeader(TestBatches.idempotent(5L, (short) 1, 0, 2), 4, TestBatches.CREATE_TIME_MS);
+    log.appendAsLeader(TestBatches.idempotent(5L, (short) 1, 2, 2), 4, TestBatches.CREATE_TIME_MS);
 
     PartitionLog reopened = crashAndRestart(dir -> { });
-    AppendResult retry = reopened.appendAsLeader(TestBatches.idempotent(5L, (short) 1, 0, 2), 4, 0L);
+    AppendResult retry = reopened.appendAsLeader(TestBatches.idempotent(5L, (short) 1, 0, 2), 4, TestBatches.CREATE_TIME_MS);
     assertThat(retry.duplicate()).isTrue();
     assertThat(retry.baseOffset()).isZero();
-    assertThat(reopened.appendAsLeader(TestBatches.idempotent(5L, (short) 1, 4, 1), 4, 0L).baseOffset())
+    assertThat(reopened.appendAsLeader(TestBatches.idempotent(5L, (short) 1, 4, 1), 4, TestBatches.CREATE_TIME_MS).baseOffset())
         .isEqualTo(4);
   }
 }

@@ -9,11 +9,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
@@ -288,10 +290,10 @@ class PartitionLogTest {
   @Test
   void flushMsFsyncsWhenTheLastFlushIsOldEnoughAtAppendTime() {
     PartitionLog log = log(LogConfig.defaults().withFlushMs(100));
-    log.appendAsLeader(TestBatches.batch("a", 1), EPOCH, 1_000);
-    log.appendAsLeader(TestBatches.batch("b", 1), EPOCH, 1_099);
+    log.appendAsLeader(TestBatches.batch("a", 1), EPOCH, TestBatches.CREATE_TIME_MS + 1_000);
+    log.appendAsLeader(TestBatches.batch("b", 1), EPOCH, TestBatches.CREATE_TIME_MS + 1_099);
     assertThat(log.recoveryPoint()).isZero();
-    log.appendAsLeader(TestBatches.batch("c", 1), EPOCH, 1_100);
+    log.appendAsLeader(TestBatches.batch("c", 1), EPOCH, TestBatches.CREATE_TIME_MS + 1_100);
     assertThat(log.recoveryPoint()).isEqualTo(3);
   }
 
@@ -301,6 +303,88 @@ class PartitionLogTest {
     append(log, TestBatches.batch("a", 4));
     log.flush();
     assertThat(log.recoveryPoint()).isEqualTo(4);
+  }
+
+  @Test
+  void readSliceLocatesTheSameWholeBatchesAsReadWithoutCopying() throws Exception {
+    PartitionLog log = log(LogConfig.defaults().withSegmentBytes(1024));
+    for (int i = 0; i < 20; i++) {
+      append(log, TestBatches.batchOfSize("s" + i, 2, 40));
+    }
+    for (long offset = 0; offset < log.logEndOffset(); offset += 3) {
+      for (int maxBytes : new int[] {0, 50, 300, 5_000}) {
+        LogReadResult read = log.read(offset, maxBytes, 33, maxBytes == 50);
+        LogSlice slice = log.readSlice(offset, maxBytes, 33, maxBytes == 50);
+        ByteBuffer sliced = ByteBuffer.allocate(slice.sizeBytes());
+        if (slice.sizeBytes() > 0) {
+          slice.channel().read(sliced, slice.position());
+        } else {
+          assertThat(slice.channel()).isNull();
+        }
+        assertThat(sliced.flip()).as("offset %d, %d bytes", offset, maxBytes).isEqualTo(read.records());
+        assertThat(slice.logEndOffset()).isEqualTo(read.logEndOffset());
+        assertThat(slice.highWatermark()).isEqualTo(read.highWatermark());
+      }
+    }
+    assertThat(log.readSlice(log.logEndOffset(), 100, Long.MAX_VALUE, true).isEmpty()).isTrue();
+    assertThatThrownBy(() -> log.readSlice(log.logEndOffset() + 1, 100, Long.MAX_VALUE, true))
+        .isInstanceOf(OffsetOutOfRangeException.class);
+  }
+
+  @Test
+  void createTimeOutsideTheTimestampBoundsIsRejectedWithoutWriting() {
+    PartitionLog log = log(LogConfig.defaults().withMessageTimestampAfterMaxMs(1_000)
+        .withMessageTimestampBeforeMaxMs(60_000));
+    assertRejectedWithoutWriting(log, () -> log.appendAsLeader(TestBatches.batchAt("future", 1, 0, NOW_MS + 1_001,
+        false), EPOCH, NOW_MS), InvalidTimestampException.class);
+    assertRejectedWithoutWriting(log, () -> log.appendAsLeader(TestBatches.batchAt("past", 1, 0, NOW_MS - 60_001,
+        false), EPOCH, NOW_MS), InvalidTimestampException.class);
+    assertThat(log.appendAsLeader(TestBatches.batchAt("edge", 1, 0, NOW_MS + 1_000, false), EPOCH, NOW_MS)
+        .baseOffset()).isZero();
+    assertThat(log.appendAsLeader(TestBatches.batchAt("edge", 1, 0, NOW_MS - 60_000, false), EPOCH, NOW_MS)
+        .baseOffset()).isEqualTo(1);
+  }
+
+  @Test
+  void logAppendTimeTopicsIgnoreTheTimestampBounds() {
+    PartitionLog log = log(LogConfig.defaults().withLogAppendTime(true).withMessageTimestampAfterMaxMs(0));
+    assertThat(log.appendAsLeader(TestBatches.batchAt("f", 1, 0, NOW_MS + 99_999, false), EPOCH, NOW_MS)
+        .logAppendTimeMs()).isEqualTo(NOW_MS);
+  }
+
+  @Test
+  void lookupsByTimeUseEachSegmentsTimeIndexAcrossSegmentsAndRestarts() {
+    PartitionLog log = log(LogConfig.defaults().withSegmentBytes(700).withIndexIntervalBytes(100));
+    // timestamps rise with a dip in every batch group: 1000, 1030, 1010, 1060, 1040, ...
+    long[] timestamps = new long[40];
+    for (int i = 0; i < timestamps.length; i++) {
+      timestamps[i] = 1_000 + i * 20L + (i % 2 == 0 ? 0 : 10) - (i % 3 == 2 ? 25 : 0);
+      log.appendAsLeader(TestBatches.batchAt("t" + i, 1, 30, timestamps[i], false), EPOCH, NOW_MS);
+    }
+    log.updateHighWatermark(log.logEndOffset());
+    assertThat(log.segmentCount()).isGreaterThan(4);
+    for (int restart = 0; restart < 2; restart++) {
+      for (long target = 990; target <= 1_900; target += 7) {
+        int expected = -1;
+        for (int i = 0; i < timestamps.length && expected < 0; i++) {
+          expected = timestamps[i] >= target ? i : -1;
+        }
+        Optional<TimestampAndOffset> found = log.offsetForTimestamp(target);
+        if (expected < 0) {
+          assertThat(found).as("target %d", target).isEmpty();
+        } else {
+          assertThat(found).as("target %d", target).contains(new TimestampAndOffset(timestamps[expected], expected, EPOCH));
+        }
+      }
+      int max = 0;
+      for (int i = 1; i < timestamps.length; i++) {
+        max = timestamps[i] > timestamps[max] ? i : max;
+      }
+      assertThat(log.maxTimestampAndOffset()).contains(new TimestampAndOffset(timestamps[max], max, EPOCH));
+      manager.close();
+      start();
+      log = log(LogConfig.defaults().withSegmentBytes(700).withIndexIntervalBytes(100));
+    }
   }
 
   @Test

@@ -36,6 +36,18 @@ public final class TestBatches {
         records("p" + producerId + "-e" + epoch + "-s" + baseSequence, count, 0)).buffer();
   }
 
+  /** One batch whose {@code count} records all carry {@code timestampMs}; gzip-compressed if asked. */
+  public static ByteBuffer batchAt(String prefix, int count, int valueBytes, long timestampMs, boolean gzip) {
+    return MemoryRecords.withRecords(gzip ? Compression.gzip().build() : Compression.NONE,
+        records(prefix, count, valueBytes, timestampMs, false)).buffer();
+  }
+
+  /** An idempotent batch whose records all carry {@code timestampMs}. */
+  public static ByteBuffer idempotentAt(long producerId, short epoch, int baseSequence, int count, long timestampMs) {
+    return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, epoch, baseSequence,
+        records("p" + producerId + "-s" + baseSequence, count, 0, timestampMs, false)).buffer();
+  }
+
   public static ByteBuffer concat(ByteBuffer... parts) {
     int total = 0;
     for (ByteBuffer part : parts) {
@@ -68,13 +80,19 @@ public final class TestBatches {
   }
 
   private static SimpleRecord[] records(String prefix, int count, int valueBytes) {
+    return records(prefix, count, valueBytes, CREATE_TIME_MS, true);
+  }
+
+  private static SimpleRecord[] records(String prefix, int count, int valueBytes, long timestampMs,
+      boolean increasing) {
     SimpleRecord[] records = new SimpleRecord[count];
     for (int i = 0; i < count; i++) {
       String value = prefix + "-" + i;
       if (valueBytes > value.length()) {
         value = value + "x".repeat(valueBytes - value.length());
       }
-      records[i] = new SimpleRecord(CREATE_TIME_MS + i, null, value.getBytes(StandardCharsets.UTF_8));
+      records[i] = new SimpleRecord(increasing ? timestampMs + i : timestampMs, null,
+          value.getBytes(StandardCharsets.UTF_8));
     }
     return records;
   }

@@ -8,9 +8,10 @@ import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.protocol.FileSliceRecords;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.replica.ReplicaManager;
-import io.varve.storage.LogReadResult;
+import io.varve.storage.LogSlice;
 import io.varve.storage.PartitionLog;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -28,7 +29,8 @@ import org.apache.kafka.common.record.MemoryRecords;
 
 /**
  * Fetch for consumers: whole batches from the leader's log up to the high watermark, within max.bytes and the
- * per-partition limits, long-polling until min.bytes or max.wait.ms. Sessions are not kept: a request that
+ * per-partition limits, long-polling until min.bytes or max.wait.ms. Record bytes go from the segment file to the
+ * socket (sendfile) without passing through the heap. Sessions are not kept: a request that
  * asks for one gets session id 0 (the documented "no session" answer) and clients go on with full fetches.
  */
 public final class FetchHandler implements ApiHandler {
@@ -141,15 +143,16 @@ public final class FetchHandler implements ApiHandler {
                 long hw = log.highWatermark();
                 read.highWatermarks[i] = hw;
                 int maxBytes = (int) Math.min(t.partition.partitionMaxBytes(), budget);
-                LogReadResult result = log.read(t.partition.fetchOffset(), Math.max(0, maxBytes), hw, read.bytes == 0);
-                int size = result.records().remaining();
+                LogSlice slice = log.readSlice(t.partition.fetchOffset(), Math.max(0, maxBytes), hw, read.bytes == 0);
+                int size = slice.sizeBytes();
                 read.bytes += size;
                 budget -= size;
                 out.setErrorCode(Errors.NONE.code())
-                        .setHighWatermark(result.highWatermark())
-                        .setLastStableOffset(result.highWatermark())
-                        .setLogStartOffset(result.logStartOffset())
-                        .setRecords(size == 0 ? MemoryRecords.EMPTY : MemoryRecords.readableRecords(result.records()));
+                        .setHighWatermark(slice.highWatermark())
+                        .setLastStableOffset(slice.highWatermark())
+                        .setLogStartOffset(slice.logStartOffset())
+                        .setRecords(size == 0 ? MemoryRecords.EMPTY
+                                : new FileSliceRecords(slice.channel(), slice.position(), size));
             } catch (ApiException e) {
                 Errors error = Errors.forException(e);
                 out.setErrorCode(error.code());

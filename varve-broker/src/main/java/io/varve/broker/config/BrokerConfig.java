@@ -56,6 +56,25 @@ public final class BrokerConfig {
             .define("log.flush.interval.messages", LONG, Long.MAX_VALUE, 1, Long.MAX_VALUE)
             .define("log.flush.interval.ms", LONG, null, 0, Long.MAX_VALUE)
             .defineChoice("log.message.timestamp.type", "CreateTime", "CreateTime", "LogAppendTime")
+            // Retention, rolling, cleaning and timestamp bounds (topic defaults) and the log manager's schedules.
+            .define("log.retention.hours", INT, 168)
+            .define("log.retention.minutes", INT, null)
+            .define("log.retention.ms", LONG, null)
+            .define("log.retention.bytes", LONG, -1L)
+            .define("log.retention.check.interval.ms", LONG, 300000L, 1, Long.MAX_VALUE)
+            .define("log.roll.hours", INT, 168, 1, Integer.MAX_VALUE)
+            .define("log.roll.ms", LONG, null, 1, Long.MAX_VALUE)
+            .define("log.cleanup.policy", LIST, List.of("delete"))
+            .define("log.segment.delete.delay.ms", LONG, 60000L, 0, Long.MAX_VALUE)
+            .define("log.cleaner.delete.retention.ms", LONG, 86400000L, 0, Long.MAX_VALUE)
+            .define("log.cleaner.min.cleanable.ratio", DOUBLE, 0.5, 0, 1)
+            .define("log.cleaner.min.compaction.lag.ms", LONG, 0L, 0, Long.MAX_VALUE)
+            .define("log.cleaner.max.compaction.lag.ms", LONG, Long.MAX_VALUE, 1, Long.MAX_VALUE)
+            .define("log.message.timestamp.before.max.ms", LONG, Long.MAX_VALUE, 0, Long.MAX_VALUE)
+            .define("log.message.timestamp.after.max.ms", LONG, 3600000L, 0, Long.MAX_VALUE)
+            .define("log.flush.offset.checkpoint.interval.ms", INT, 60000, 0, Integer.MAX_VALUE)
+            .define("log.flush.scheduler.interval.ms", LONG, Long.MAX_VALUE)
+            .define("producer.id.expiration.ms", INT, 86400000, 1, Integer.MAX_VALUE)
             .define("socket.request.max.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
             .define("socket.send.buffer.bytes", INT, 102400, -1, Integer.MAX_VALUE)
             .define("socket.receive.buffer.bytes", INT, 102400, -1, Integer.MAX_VALUE)
@@ -64,22 +83,31 @@ public final class BrokerConfig {
             .define("num.io.threads", INT, 8, 1, 256)
             .defineAccepted("queued.max.requests", INT)
             .define("producer.id.block.size", INT, 1000, 1, Integer.MAX_VALUE)
+            // Group coordinator (consumer groups and committed offsets).
+            .define("offsets.topic.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
+            .define("offsets.topic.replication.factor", INT, 1, 1, Short.MAX_VALUE)
+            .define("offsets.topic.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
+            .define("offsets.retention.minutes", INT, 10080, 1, Integer.MAX_VALUE)
+            .define("offsets.retention.check.interval.ms", LONG, 600000L, 1, Long.MAX_VALUE)
+            .define("offset.metadata.max.bytes", INT, 4096, 0, Integer.MAX_VALUE)
+            .define("group.initial.rebalance.delay.ms", INT, 3000, 0, Integer.MAX_VALUE)
+            .define("group.min.session.timeout.ms", INT, 6000, 0, Integer.MAX_VALUE)
+            .define("group.max.session.timeout.ms", INT, 1800000, 0, Integer.MAX_VALUE)
+            .define("group.max.size", INT, Integer.MAX_VALUE, 1, Integer.MAX_VALUE)
+            .define("group.consumer.session.timeout.ms", INT, 45000, 1, Integer.MAX_VALUE)
+            .define("group.consumer.min.session.timeout.ms", INT, 45000, 1, Integer.MAX_VALUE)
+            .define("group.consumer.max.session.timeout.ms", INT, 60000, 1, Integer.MAX_VALUE)
+            .define("group.consumer.heartbeat.interval.ms", INT, 5000, 1, Integer.MAX_VALUE)
+            .define("group.consumer.min.heartbeat.interval.ms", INT, 5000, 1, Integer.MAX_VALUE)
+            .define("group.consumer.max.heartbeat.interval.ms", INT, 15000, 1, Integer.MAX_VALUE)
+            .define("group.consumer.max.size", INT, Integer.MAX_VALUE, 1, Integer.MAX_VALUE)
+            .define("group.consumer.assignors", LIST, List.of("uniform", "range"))
+            .define("group.coordinator.threads", INT, 4, 1, 64)
             // Kafka keys Varve accepts today and applies in a later release.
-            .defineAccepted("log.retention.hours", INT)
-            .defineAccepted("log.retention.minutes", INT)
-            .defineAccepted("log.retention.ms", LONG)
-            .defineAccepted("log.retention.bytes", LONG)
-            .defineAccepted("log.retention.check.interval.ms", LONG)
-            .defineAccepted("log.cleanup.policy", LIST)
             .defineAccepted("log.cleaner.enable", BOOLEAN)
-            .defineAccepted("log.roll.hours", INT)
-            .defineAccepted("log.roll.ms", LONG)
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
-            .defineAccepted("offsets.topic.replication.factor", INT)
-            .defineAccepted("offsets.topic.num.partitions", INT)
             .defineAccepted("transaction.state.log.replication.factor", INT)
             .defineAccepted("transaction.state.log.min.isr", INT)
-            .defineAccepted("group.initial.rebalance.delay.ms", INT)
             .defineAccepted("min.insync.replicas", INT)
             .defineAccepted("compression.type", STRING)
             .defineAccepted("unclean.leader.election.enable", BOOLEAN)
@@ -88,7 +116,6 @@ public final class BrokerConfig {
             .defineAccepted("share.coordinator.state.topic.min.isr", INT)
             .defineAccepted("remote.log.storage.system.enable", BOOLEAN)
             .defineAccepted("log.cleaner.threads", INT)
-            .defineAccepted("log.cleaner.min.cleanable.ratio", DOUBLE)
             .defineAccepted("authorizer.class.name", CLASS)
             .defineAccepted("ssl.keystore.password", PASSWORD);
 
@@ -266,6 +293,74 @@ public final class BrokerConfig {
         return "LogAppendTime".equalsIgnoreCase((String) values.get("log.message.timestamp.type"));
     }
 
+    /** {@code log.retention.ms}, else {@code log.retention.minutes}, else {@code log.retention.hours}; -1 (unlimited) if negative. */
+    public long logRetentionMs() {
+        Object ms = values.get("log.retention.ms");
+        Object minutes = values.get("log.retention.minutes");
+        long millis = ms != null ? (Long) ms
+                : minutes != null ? 60_000L * (Integer) minutes : 3_600_000L * intValue("log.retention.hours");
+        return millis < 0 ? -1 : millis;
+    }
+
+    public long logRetentionBytes() {
+        return longValue("log.retention.bytes");
+    }
+
+    /** {@code log.roll.ms}, else {@code log.roll.hours}. */
+    public long logRollMs() {
+        Object ms = values.get("log.roll.ms");
+        return ms != null ? (Long) ms : 3_600_000L * intValue("log.roll.hours");
+    }
+
+    /** {@code log.cleanup.policy} as listed (values are checked where they are parsed, in {@link LogConfigs}). */
+    public List<String> logCleanupPolicy() {
+        return list("log.cleanup.policy");
+    }
+
+    public long logRetentionCheckIntervalMs() {
+        return longValue("log.retention.check.interval.ms");
+    }
+
+    public long logSegmentDeleteDelayMs() {
+        return longValue("log.segment.delete.delay.ms");
+    }
+
+    public long logCleanerDeleteRetentionMs() {
+        return longValue("log.cleaner.delete.retention.ms");
+    }
+
+    public double logCleanerMinCleanableRatio() {
+        return (Double) values.get("log.cleaner.min.cleanable.ratio");
+    }
+
+    public long logCleanerMinCompactionLagMs() {
+        return longValue("log.cleaner.min.compaction.lag.ms");
+    }
+
+    public long logCleanerMaxCompactionLagMs() {
+        return longValue("log.cleaner.max.compaction.lag.ms");
+    }
+
+    public long logMessageTimestampBeforeMaxMs() {
+        return longValue("log.message.timestamp.before.max.ms");
+    }
+
+    public long logMessageTimestampAfterMaxMs() {
+        return longValue("log.message.timestamp.after.max.ms");
+    }
+
+    public long logFlushOffsetCheckpointIntervalMs() {
+        return intValue("log.flush.offset.checkpoint.interval.ms");
+    }
+
+    public long logFlushSchedulerIntervalMs() {
+        return longValue("log.flush.scheduler.interval.ms");
+    }
+
+    public long producerIdExpirationMs() {
+        return intValue("producer.id.expiration.ms");
+    }
+
     public int socketRequestMaxBytes() {
         return intValue("socket.request.max.bytes");
     }
@@ -292,6 +387,22 @@ public final class BrokerConfig {
 
     public int producerIdBlockSize() {
         return intValue("producer.id.block.size");
+    }
+
+    /** Group coordinator keys, read by the group runtime (io.varve.broker.group.GroupCoordinatorSettings). */
+    public int groupInt(String key) {
+        if (!key.startsWith("group.") && !key.startsWith("offset")) {
+            throw new IllegalArgumentException(key + " is not a group coordinator key");
+        }
+        return intValue(key);
+    }
+
+    public long offsetsRetentionCheckIntervalMs() {
+        return longValue("offsets.retention.check.interval.ms");
+    }
+
+    public List<String> groupConsumerAssignors() {
+        return list("group.consumer.assignors");
     }
 
     public List<String> controllerListenerNames() {

@@ -9,12 +9,14 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * The broker's read-only view of one metadata image, shaped for request handlers.
- * Built once per image; handlers take the current snapshot and never lock.
+ * Built once per image; handlers take the current snapshot and never lock. The dynamic broker configs are this
+ * node's ({@code dynamicBrokerConfigs}) and the cluster-wide defaults ({@code dynamicDefaultBrokerConfigs}).
  */
 public record MetadataSnapshot(long offset, Map<String, TopicInfo> topicsByName, Map<Uuid, TopicInfo> topicsById,
-                               List<BrokerInfo> brokers) {
+                               List<BrokerInfo> brokers, Map<String, String> dynamicBrokerConfigs,
+                               Map<String, String> dynamicDefaultBrokerConfigs) {
 
-    public static final MetadataSnapshot EMPTY = new MetadataSnapshot(-1, Map.of(), Map.of(), List.of());
+    public static final MetadataSnapshot EMPTY = new MetadataSnapshot(-1, Map.of(), Map.of(), List.of(), Map.of(), Map.of());
 
     public record PartitionInfo(int partition, int leader, int leaderEpoch, int[] replicas, int[] isr) {
     }

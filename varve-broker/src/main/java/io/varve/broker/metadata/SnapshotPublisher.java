@@ -13,10 +13,12 @@ import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.metadata.MetadataPublisher;
 import io.varve.metadata.image.BrokerRegistration;
+import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.image.PartitionImage;
 import io.varve.metadata.image.TopicImage;
+import io.varve.metadata.record.ConfigResourceType;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -26,17 +28,19 @@ import org.apache.kafka.common.Uuid;
  */
 public final class SnapshotPublisher implements MetadataPublisher {
     private final MetadataCache cache;
+    private final int nodeId;
     private final ReplicaManager replicaManager;
     private volatile boolean replayComplete;
 
     public SnapshotPublisher(MetadataCache cache, ReplicaManager replicaManager) {
         this.cache = cache;
+        this.nodeId = cache.nodeId();
         this.replicaManager = replicaManager;
     }
 
     @Override
     public void onMetadataUpdate(MetadataDelta delta, MetadataImage newImage) {
-        MetadataSnapshot snapshot = toSnapshot(newImage);
+        MetadataSnapshot snapshot = toSnapshot(newImage, nodeId);
         if (replayComplete) {
             replicaManager.applyMetadata(snapshot);
         }
@@ -45,13 +49,13 @@ public final class SnapshotPublisher implements MetadataPublisher {
 
     /** Called once the metadata log has been replayed: reconciles logs with the complete image. */
     public synchronized void replayComplete(MetadataImage image) {
-        MetadataSnapshot snapshot = toSnapshot(image);
+        MetadataSnapshot snapshot = toSnapshot(image, nodeId);
         replicaManager.applyMetadata(snapshot);
         cache.update(snapshot);
         replayComplete = true;
     }
 
-    static MetadataSnapshot toSnapshot(MetadataImage image) {
+    static MetadataSnapshot toSnapshot(MetadataImage image, int nodeId) {
         Map<String, TopicInfo> byName = new HashMap<>();
         Map<Uuid, TopicInfo> byId = new HashMap<>();
         for (TopicImage topic : image.topics().topicsById().values()) {
@@ -67,7 +71,9 @@ public final class SnapshotPublisher implements MetadataPublisher {
             brokers.add(new BrokerInfo(b.id(), b.rack(), b.endpoints().stream()
                     .map(e -> new Endpoint(e.listenerName(), e.host(), e.port())).toList()));
         }
-        return new MetadataSnapshot(image.offset(), Map.copyOf(byName), Map.copyOf(byId), List.copyOf(brokers));
+        return new MetadataSnapshot(image.offset(), Map.copyOf(byName), Map.copyOf(byId), List.copyOf(brokers),
+                Map.copyOf(image.configs().configs(ConfigResource.broker(nodeId))),
+                Map.copyOf(image.configs().configs(new ConfigResource(ConfigResourceType.BROKER, ""))));
     }
 
     private static PartitionInfo partition(int index, PartitionImage p) {

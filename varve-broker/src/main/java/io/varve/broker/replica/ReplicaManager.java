@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
@@ -31,10 +31,11 @@ public final class ReplicaManager {
     private final int nodeId;
     private final LogManager logManager;
     private final FetchPurgatory fetchPurgatory;
-    private final Function<Map<String, String>, LogConfig> logConfigs;
+    private final BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs;
 
+    /** {@code logConfigs} gives a topic's effective log config from the snapshot's broker configs and its overrides. */
     public ReplicaManager(int nodeId, LogManager logManager, FetchPurgatory fetchPurgatory,
-                          Function<Map<String, String>, LogConfig> logConfigs) {
+                          BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs) {
         this.nodeId = nodeId;
         this.logManager = logManager;
         this.fetchPurgatory = fetchPurgatory;
@@ -59,9 +60,10 @@ public final class ReplicaManager {
                 logManager.deleteLog(existing.topicPartition());
             }
         }
+        Map<String, LogConfig> configByTopic = new HashMap<>();
         for (Map.Entry<TopicPartition, Uuid> e : wanted.entrySet()) {
             TopicInfo topic = snapshot.topicsByName().get(e.getKey().topic());
-            LogConfig config = logConfigs.apply(topic.configs());
+            LogConfig config = configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
             Optional<PartitionLog> existing = logManager.getLog(e.getKey());
             if (existing.isPresent()) {
                 if (!existing.get().config().equals(config)) {

@@ -1,6 +1,7 @@
 package io.varve.metadata.controller;
 
 import io.varve.metadata.MetadataLoader;
+import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.MetadataRecord;
@@ -9,7 +10,10 @@ import io.varve.metadata.record.RegisterBrokerRecord;
 import io.varve.raft.NotLeaderException;
 import io.varve.raft.RaftClosedException;
 import io.varve.raft.RaftNode;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -20,11 +24,13 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.NotControllerException;
 import org.apache.kafka.common.errors.UnknownServerException;
+import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +57,7 @@ public final class QuorumController implements AutoCloseable {
     private final TopicControl topicControl;
     private final ProducerIdControl producerIdControl = new ProducerIdControl();
     private final ClusterControl clusterControl = new ClusterControl();
+    private final ConfigControl configControl;
     private final ExecutorService eventThread;
     private final AtomicInteger pendingRequests = new AtomicInteger();
     private volatile boolean closed;
@@ -60,7 +67,17 @@ public final class QuorumController implements AutoCloseable {
     private int uncommittedAppends;
 
     public QuorumController(ControllerConfig config, RaftNode raft, MetadataLoader loader) {
+        this(config, raft, loader, name -> false);
+    }
+
+    /**
+     * @param staticOnlyBrokerKey true for broker config keys that can only be set in
+     *                            {@code server.properties}: dynamic changes of them are refused
+     */
+    public QuorumController(ControllerConfig config, RaftNode raft, MetadataLoader loader,
+                            Predicate<String> staticOnlyBrokerKey) {
         this.config = Objects.requireNonNull(config, "config");
+        this.configControl = new ConfigControl(staticOnlyBrokerKey);
         this.raft = Objects.requireNonNull(raft, "raft");
         this.loader = Objects.requireNonNull(loader, "loader");
         this.topicControl = new TopicControl(config, new RoundRobinReplicaPlacer(), Uuid::randomUuid);
@@ -88,6 +105,55 @@ public final class QuorumController implements AutoCloseable {
         List<String> topicNames = List.copyOf(names);
         List<Uuid> topicIds = List.copyOf(ids);
         return submit("deleteTopics", image -> topicControl.deleteTopics(image, topicNames, topicIds));
+    }
+
+    /**
+     * Adds partitions to existing topics (or, with {@code validateOnly}, only checks the request).
+     * One result per requested topic, in request order.
+     */
+    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(List<CreatePartitionsRequest> topics,
+                                                                           boolean validateOnly) {
+        List<CreatePartitionsRequest> requests = List.copyOf(topics);
+        return submit("createPartitions", image -> {
+            ControllerResult<List<CreatePartitionsResult>> result = topicControl.createPartitions(image, requests);
+            return validateOnly ? ControllerResult.withoutRecords(result.response()) : result;
+        });
+    }
+
+    /**
+     * Applies SET/DELETE/APPEND/SUBTRACT operations to topic and broker configs (broker "" is the
+     * cluster-wide default). One result per resource, in the map's iteration order.
+     */
+    public CompletableFuture<List<AlterConfigResult>> incrementalAlterConfigs(
+            Map<ConfigResource, List<ConfigChange>> changes, boolean validateOnly) {
+        Map<ConfigResource, List<ConfigChange>> copy = new LinkedHashMap<>();
+        changes.forEach((resource, ops) -> copy.put(resource, List.copyOf(ops)));
+        return submit("incrementalAlterConfigs", image -> {
+            ControllerResult<List<AlterConfigResult>> result = configControl.incrementalAlterConfigs(image, copy);
+            return validateOnly ? ControllerResult.withoutRecords(result.response()) : result;
+        }).whenComplete((results, error) -> logAltered(results, validateOnly));
+    }
+
+    /**
+     * The legacy AlterConfigs: each resource's configs become exactly the given set. One result per
+     * resource, in the map's iteration order.
+     */
+    public CompletableFuture<List<AlterConfigResult>> alterConfigs(Map<ConfigResource, Map<String, String>> configs,
+                                                                   boolean validateOnly) {
+        Map<ConfigResource, Map<String, String>> copy = new LinkedHashMap<>();
+        configs.forEach((resource, values) -> copy.put(resource, new HashMap<>(values)));
+        return submit("alterConfigs", image -> {
+            ControllerResult<List<AlterConfigResult>> result = configControl.legacyAlterConfigs(image, copy);
+            return validateOnly ? ControllerResult.withoutRecords(result.response()) : result;
+        }).whenComplete((results, error) -> logAltered(results, validateOnly));
+    }
+
+    private static void logAltered(List<AlterConfigResult> results, boolean validateOnly) {
+        if (results == null || validateOnly) {
+            return;
+        }
+        results.stream().filter(r -> r.error() == Errors.NONE)
+                .forEach(r -> LOG.info("Altered the configs of {} '{}'", r.resource().type(), r.resource().name()));
     }
 
     /** Reserves a block of {@code blockSize} producer ids for the broker; returns its first id. */

@@ -28,7 +28,7 @@ import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Decides topic creation and deletion against a metadata image, with Kafka 4.x's validation rules
+ * Decides topic creation, deletion and partition additions against a metadata image, with Kafka 4.x's validation rules
  * and messages. Pure: no I/O, no threads; results carry the records to write.
  */
 public final class TopicControl {
@@ -72,7 +72,7 @@ public final class TopicControl {
             try {
                 placement = place(request, brokerIds, placementCursor);
                 TopicConfigDef.validate(request.configs());
-            } catch (CreateTopicException e) {
+            } catch (TopicRequestException e) {
                 results.add(CreateTopicResult.failure(name, e.error, e.getMessage()));
                 continue;
             } catch (InvalidConfigurationException e) {
@@ -116,31 +116,31 @@ public final class TopicControl {
     }
 
     private Placement place(CreateTopicRequest request, List<Integer> brokerIds, int placementCursor)
-            throws CreateTopicException {
+            throws TopicRequestException {
         if (!request.assignments().isEmpty()) {
             if (request.replicationFactor() != -1) {
-                throw new CreateTopicException(Errors.INVALID_REQUEST,
+                throw new TopicRequestException(Errors.INVALID_REQUEST,
                         "A manual partition assignment was specified, but replication factor was not set to -1.");
             }
             if (request.numPartitions() != -1) {
-                throw new CreateTopicException(Errors.INVALID_REQUEST,
+                throw new TopicRequestException(Errors.INVALID_REQUEST,
                         "A manual partition assignment was specified, but numPartitions was not set to -1.");
             }
             return new Placement(validateManualAssignment(request.assignments(), new HashSet<>(brokerIds)));
         }
         if (request.replicationFactor() == 0 || request.replicationFactor() < -1) {
-            throw new CreateTopicException(Errors.INVALID_REPLICATION_FACTOR,
+            throw new TopicRequestException(Errors.INVALID_REPLICATION_FACTOR,
                     "Replication factor must be larger than 0, or -1 to use the default value.");
         }
         if (request.numPartitions() == 0 || request.numPartitions() < -1) {
-            throw new CreateTopicException(Errors.INVALID_PARTITIONS,
+            throw new TopicRequestException(Errors.INVALID_PARTITIONS,
                     "Number of partitions was set to an invalid non-positive value.");
         }
         int numPartitions = request.numPartitions() == -1 ? config.defaultNumPartitions() : request.numPartitions();
         int replicationFactor = request.replicationFactor() == -1
                 ? config.defaultReplicationFactor() : request.replicationFactor();
         if (replicationFactor > brokerIds.size()) {
-            throw new CreateTopicException(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
+            throw new TopicRequestException(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
                     + replicationFactor + " time(s): The target replication factor of " + replicationFactor
                     + " cannot be reached because only " + brokerIds.size() + " broker(s) are registered.");
         }
@@ -148,32 +148,17 @@ public final class TopicControl {
     }
 
     private static List<List<Integer>> validateManualAssignment(Map<Integer, List<Integer>> assignments,
-                                                                Set<Integer> registered) throws CreateTopicException {
+                                                                Set<Integer> registered) throws TopicRequestException {
         List<List<Integer>> placement = new ArrayList<>(assignments.size());
         for (int partitionId = 0; partitionId < assignments.size(); partitionId++) {
             List<Integer> replicas = assignments.get(partitionId);
             if (replicas == null) {
-                throw new CreateTopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
                         "partitions should be a consecutive 0-based integer sequence");
             }
-            if (replicas.isEmpty()) {
-                throw new CreateTopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
-                        "The manual partition assignment includes an empty replica list.");
-            }
-            if (new HashSet<>(replicas).size() != replicas.size()) {
-                throw new CreateTopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
-                        "The manual partition assignment includes the partition " + partitionId
-                                + " with duplicate replicas " + replicas + ".");
-            }
-            for (Integer broker : replicas) {
-                if (broker == null || !registered.contains(broker)) {
-                    throw new CreateTopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
-                            "The manual partition assignment includes broker " + broker
-                                    + ", but no such broker is registered.");
-                }
-            }
+            validateReplicas(partitionId, replicas, registered);
             if (!placement.isEmpty() && placement.get(0).size() != replicas.size()) {
-                throw new CreateTopicException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
                         "The manual partition assignment includes the partition " + partitionId + " with "
                                 + replicas.size() + " replica(s), but previous partitions had "
                                 + placement.get(0).size() + " replica(s).");
@@ -181,6 +166,110 @@ public final class TopicControl {
             placement.add(List.copyOf(replicas));
         }
         return placement;
+    }
+
+    /** The checks every manually assigned replica list must pass. */
+    private static void validateReplicas(int partitionId, List<Integer> replicas, Set<Integer> registered)
+            throws TopicRequestException {
+        if (replicas == null || replicas.isEmpty()) {
+            throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                    "The manual partition assignment includes an empty replica list.");
+        }
+        if (new HashSet<>(replicas).size() != replicas.size()) {
+            throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                    "The manual partition assignment includes the partition " + partitionId
+                            + " with duplicate replicas " + replicas + ".");
+        }
+        for (Integer broker : replicas) {
+            if (broker == null || !registered.contains(broker)) {
+                throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                        "The manual partition assignment includes broker " + broker
+                                + ", but no such broker is registered.");
+            }
+        }
+    }
+
+    /**
+     * Adds partitions to existing topics, placing new replicas like new topics' (or as assigned) with
+     * the topic's replication factor. One result per request entry, in order; later entries see
+     * the placement cursor moved by earlier ones.
+     */
+    public ControllerResult<List<CreatePartitionsResult>> createPartitions(MetadataImage image,
+                                                                           List<CreatePartitionsRequest> requests) {
+        Set<String> duplicateNames = duplicates(requests.stream().map(CreatePartitionsRequest::name).toList());
+        List<Integer> brokerIds = image.cluster().brokerIds();
+        int placementCursor = image.topics().totalPartitions();
+        List<MetadataRecord> records = new ArrayList<>();
+        List<CreatePartitionsResult> results = new ArrayList<>(requests.size());
+        for (CreatePartitionsRequest request : requests) {
+            String name = request.name();
+            if (duplicateNames.contains(name)) {
+                results.add(new CreatePartitionsResult(name, Errors.INVALID_REQUEST, "Duplicate topic name."));
+                continue;
+            }
+            TopicImage topic = name == null ? null : image.topics().getTopic(name);
+            if (topic == null) {
+                results.add(new CreatePartitionsResult(name, Errors.UNKNOWN_TOPIC_OR_PARTITION,
+                        Errors.UNKNOWN_TOPIC_OR_PARTITION.message()));
+                continue;
+            }
+            List<List<Integer>> placement;
+            try {
+                placement = placeNewPartitions(topic, request, brokerIds, placementCursor);
+            } catch (TopicRequestException e) {
+                results.add(new CreatePartitionsResult(name, e.error, e.getMessage()));
+                continue;
+            }
+            placementCursor += placement.size();
+            for (int i = 0; i < placement.size(); i++) {
+                int[] replicas = placement.get(i).stream().mapToInt(Integer::intValue).toArray();
+                records.add(new PartitionRecord(topic.id(), topic.numPartitions() + i, replicas, replicas,
+                        replicas[0], 0, 0));
+            }
+            results.add(new CreatePartitionsResult(name, Errors.NONE, null));
+        }
+        return ControllerResult.of(records, results);
+    }
+
+    private List<List<Integer>> placeNewPartitions(TopicImage topic, CreatePartitionsRequest request,
+                                                   List<Integer> brokerIds, int placementCursor)
+            throws TopicRequestException {
+        int current = topic.numPartitions();
+        if (request.count() < current) {
+            throw new TopicRequestException(Errors.INVALID_PARTITIONS, "Topic currently has " + current
+                    + " partitions, which is higher than the requested " + request.count() + ".");
+        }
+        if (request.count() == current) {
+            throw new TopicRequestException(Errors.INVALID_PARTITIONS,
+                    "Topic already has " + current + " partition(s).");
+        }
+        int additional = request.count() - current;
+        int replicationFactor = topic.partition(0).replicas().length;
+        if (request.assignments() == null) {
+            if (replicationFactor > brokerIds.size()) {
+                throw new TopicRequestException(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
+                        + replicationFactor + " time(s): The target replication factor of " + replicationFactor
+                        + " cannot be reached because only " + brokerIds.size() + " broker(s) are registered.");
+            }
+            return placer.place(brokerIds, additional, replicationFactor, placementCursor);
+        }
+        if (request.assignments().size() != additional) {
+            throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + additional
+                    + " additional partition(s), but only " + request.assignments().size()
+                    + " assignment(s) were specified.");
+        }
+        Set<Integer> registered = new HashSet<>(brokerIds);
+        for (int i = 0; i < additional; i++) {
+            List<Integer> replicas = request.assignments().get(i);
+            validateReplicas(current + i, replicas, registered);
+            if (replicas.size() != replicationFactor) {
+                throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                        "The manual partition assignment includes a partition with " + replicas.size()
+                                + " replica(s), but this is not consistent with previous partitions, which have "
+                                + replicationFactor + " replica(s).");
+            }
+        }
+        return request.assignments();
     }
 
     private static List<MetadataRecord> topicRecords(String name, Uuid topicId, Placement placement,
@@ -253,11 +342,11 @@ public final class TopicControl {
     }
 
     /** A validation failure of one topic, carried to its result. */
-    private static final class CreateTopicException extends Exception {
+    private static final class TopicRequestException extends Exception {
         private static final long serialVersionUID = 1L;
         private final transient Errors error;
 
-        CreateTopicException(Errors error, String message) {
+        TopicRequestException(Errors error, String message) {
             super(message, null, false, false);
             this.error = error;
         }

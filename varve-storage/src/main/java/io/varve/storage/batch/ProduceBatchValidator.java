@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 
@@ -44,6 +45,26 @@ public final class ProduceBatchValidator {
           "Record set of " + totalBytes + " bytes exceeds the segment size of " + segmentBytes + " bytes");
     }
     return headers;
+  }
+
+  /**
+   * CreateTime bounds: every batch's max timestamp at most {@code afterMaxMs} after {@code nowMs} and its
+   * base timestamp at most {@code beforeMaxMs} before it (batches without timestamps pass).
+   *
+   * @throws InvalidTimestampException a batch is out of bounds
+   */
+  public static void checkTimestamps(List<BatchHeader> headers, long nowMs, long beforeMaxMs, long afterMaxMs) {
+    long newestAllowed = nowMs > Long.MAX_VALUE - afterMaxMs ? Long.MAX_VALUE : nowMs + afterMaxMs;
+    long oldestAllowed = nowMs < Long.MIN_VALUE + beforeMaxMs ? Long.MIN_VALUE : nowMs - beforeMaxMs;
+    for (BatchHeader header : headers) {
+      long newest = header.maxTimestamp();
+      long oldest = header.baseTimestamp();
+      if ((newest != NO_TIMESTAMP && newest > newestAllowed) || (oldest != NO_TIMESTAMP && oldest < oldestAllowed)) {
+        throw new InvalidTimestampException("Timestamps [" + oldest + ", " + newest + "] of the batch at position "
+            + header.position() + " are out of range: they must be within [" + oldestAllowed + ", " + newestAllowed
+            + "] (message.timestamp.before.max.ms and message.timestamp.after.max.ms)");
+      }
+    }
   }
 
   private static BatchHeader validateOne(ByteBuffer buf, int base, int offset, int remaining, int maxMessageBytes) {

@@ -30,6 +30,8 @@ public final class RecordBatchV2 {
 
   public static final byte MAGIC = 2;
   public static final long NO_PRODUCER_ID = -1L;
+  /** Timestamp of a record or batch that has none. */
+  public static final long NO_TIMESTAMP = -1L;
   public static final int NO_PARTITION_LEADER_EPOCH = -1;
 
   public static final int COMPRESSION_CODEC_MASK = 0x07;

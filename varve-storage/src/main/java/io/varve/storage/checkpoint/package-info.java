@@ -1,6 +1,7 @@
 /**
- * Small text files kept beside a partition's segments, their formats and their atomic replacement:
- * {@code partition.metadata} (topic id) and {@code leader-epoch-checkpoint} (epoch start offsets).
- * Later checkpoints (log start offset, recovery point, producer snapshots' index) belong here too.
+ * Small text files kept beside the segments, their formats and their atomic replacement: per partition
+ * {@code partition.metadata} (topic id) and {@code leader-epoch-checkpoint} (epoch start offsets); per
+ * log dir the offset checkpoints {@code recovery-point-offset-checkpoint},
+ * {@code log-start-offset-checkpoint} and {@code cleaner-offset-checkpoint} (Kafka's text format).
  */
 package io.varve.storage.checkpoint;

@@ -47,18 +47,23 @@ public final class DurableFiles {
    * content: write a temp file, fsync it, rename over the target, fsync the directory.
    */
   public static void writeAtomically(Path file, String content) {
-    Path temp = file.resolveSibling(file.getFileName() + TEMP_SUFFIX);
     try {
-      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
-        writeFully(channel, ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)), 0);
-        channel.force(true);
-      }
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      fsyncDirectory(file.toAbsolutePath().getParent());
+      writeAtomically(file, ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)));
     } catch (IOException e) {
       throw new UncheckedIOException("Could not write " + file, e);
     }
+  }
+
+  /** {@link #writeAtomically(Path, String)} for binary content (position to limit of {@code content}). */
+  public static void writeAtomically(Path file, ByteBuffer content) throws IOException {
+    Path temp = file.resolveSibling(file.getFileName() + TEMP_SUFFIX);
+    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      writeFully(channel, content.duplicate(), 0);
+      channel.force(true);
+    }
+    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    fsyncDirectory(file.toAbsolutePath().getParent());
   }
 
   /** Makes creations, renames and deletions inside {@code dir} durable. */

@@ -18,6 +18,11 @@ public record ProducerStateEntry(long producerId, short producerEpoch, List<Batc
     }
   }
 
+  /** Max timestamp of the producer's last batch (what expiration compares), or Long.MIN_VALUE with none. */
+  public long lastTimestampMs() {
+    return batches.isEmpty() ? Long.MIN_VALUE : batches.get(batches.size() - 1).timestampMs();
+  }
+
   /** Last sequence appended in the current epoch, or empty when no batch is retained. */
   public Optional<Integer> lastSequence() {
     return batches.isEmpty() ? Optional.empty() : Optional.of(batches.get(batches.size() - 1).lastSeq());

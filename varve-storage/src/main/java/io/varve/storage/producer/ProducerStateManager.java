@@ -57,6 +57,16 @@ public final class ProducerStateManager {
     return Map.copyOf(producers);
   }
 
+  /**
+   * Forgets producers whose last batch is at least {@code expirationMs} older than {@code nowMs}
+   * ({@code producer.id.expiration.ms}); returns how many were removed.
+   */
+  public int removeExpiredProducers(long nowMs, long expirationMs) {
+    int before = producers.size();
+    producers.values().removeIf(entry -> nowMs - entry.lastTimestampMs() >= expirationMs);
+    return before - producers.size();
+  }
+
   /** Replaces the state with entries read from a snapshot. */
   public void restore(Map<Long, ProducerStateEntry> entries) {
     producers.clear();

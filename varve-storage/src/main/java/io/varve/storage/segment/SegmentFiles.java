@@ -3,11 +3,22 @@ package io.varve.storage.segment;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 
-/** Names of segment files: the base offset zero-padded to 20 digits plus a suffix. */
+/**
+ * Names of files in a partition directory that carry an offset: the offset zero-padded to 20 digits
+ * plus a suffix ({@code 00000000000000001234.log}). A state suffix may follow: {@code .deleted} for a
+ * segment waiting for its delayed deletion, {@code .cleaned} for a segment a cleaner wrote but has
+ * not swapped in yet.
+ */
 public final class SegmentFiles {
 
   public static final String LOG_SUFFIX = ".log";
   public static final String INDEX_SUFFIX = ".index";
+  public static final String TIME_INDEX_SUFFIX = ".timeindex";
+  public static final String SNAPSHOT_SUFFIX = ".snapshot";
+  /** State suffix of a retired segment's files until file.delete.delay.ms has passed. */
+  public static final String DELETED_SUFFIX = ".deleted";
+  /** State suffix of a cleaner's output until it is swapped in. */
+  public static final String CLEANED_SUFFIX = ".cleaned";
   private static final int OFFSET_DIGITS = 20;
 
   private SegmentFiles() {}
@@ -25,6 +36,10 @@ public final class SegmentFiles {
 
   public static Path indexFile(Path dir, long baseOffset) {
     return dir.resolve(fileName(baseOffset, INDEX_SUFFIX));
+  }
+
+  public static Path timeIndexFile(Path dir, long baseOffset) {
+    return dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX));
   }
 
   /** The base offset encoded in a file name with {@code suffix}, or empty when the name is not one. */

@@ -1,10 +1,13 @@
 /**
- * One log segment on disk: {@code <20-digit base offset>.log} holding raw v2 batches back to back,
- * and {@code .index}, a sparse offset index (int32 offset relative to the base offset of a batch,
- * int32 file position of that batch), one entry per {@code index.interval.bytes} appended.
- * Owns appending whole batches, positional reads of whole batches, scanning batch headers, and
- * rebuilding the index / truncating a torn tail on recovery. A segment that is no longer active is
- * never written again (tiered storage uploads it as is). Knows nothing about producers, epochs or
- * which segment is active: that is the partition log's job.
+ * One log segment on disk: {@code <20-digit base offset>.log} holding raw v2 batches back to back, its
+ * sparse offset index ({@code .index}: int32 relative offset, int32 file position of a batch) and its
+ * sparse time index ({@code .timeindex}: int64 max timestamp so far, int32 relative offset of the batch
+ * that reached it), both one entry per {@code index.interval.bytes} appended. Owns appending whole
+ * batches, locating and reading whole batches (for copies and zero-copy slices), finding batches by
+ * time, scanning batch headers, rebuilding indexes and truncating a torn tail on recovery, the state
+ * suffixes of its files ({@code .deleted}, {@code .cleaned}) and the crash-safe segment swap protocol
+ * ({@link io.varve.storage.segment.SegmentSwap}). A segment that is no longer active is never written
+ * again (tiered storage uploads it as is). Knows nothing about producers, epochs or which segment is
+ * active: that is the partition log's job.
  */
 package io.varve.storage.segment;

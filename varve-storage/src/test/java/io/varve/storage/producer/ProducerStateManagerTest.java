@@ -139,4 +139,18 @@ class ProducerStateManagerTest {
     restored.restore(state.snapshot());
     assertThat(restored.entry(PID)).isEqualTo(state.entry(PID));
   }
+
+  @Test
+  void producersIdleForTheExpirationTimeAreForgottenAndMayThenStartAnywhere() {
+    ProducerStateManager.PendingAppend pending = state.beginAppend();
+    pending.check(1L, (short) 0, new BatchMetadata(0, 0, 0, 0, 1_000L));
+    pending.check(2L, (short) 0, new BatchMetadata(0, 0, 1, 1, 5_000L));
+    pending.commit();
+
+    assertThat(state.removeExpiredProducers(10_999L, 10_000L)).isZero();
+    assertThat(state.removeExpiredProducers(11_000L, 10_000L)).isEqualTo(1);
+    assertThat(state.entry(1L)).isEmpty();
+    assertThat(state.entry(2L)).isPresent();
+    assertThat(append(1L, 0, 42, 1)).isEmpty();
+  }
 }

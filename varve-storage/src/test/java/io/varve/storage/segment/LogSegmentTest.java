@@ -1,6 +1,7 @@
 package io.varve.storage.segment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.storage.TestBatches;
 import io.varve.storage.batch.RecordBatchV2;
@@ -171,6 +172,85 @@ class LogSegmentTest {
     try (LogSegment segment = LogSegment.open(dir, BASE)) {
       assertThat(segment.indexLooksConsistent()).isFalse();
     }
+  }
+
+  @Test
+  void timeIndexRecordsRisingMaxTimestampsAndFinishAddsTheSegmentMax() throws Exception {
+    try (LogSegment segment = LogSegment.create(dir, BASE)) {
+      for (int i = 0; i < 6; i++) {
+        segment.append(batchAtTime(BASE + i, 1_000L + (i % 3) * 10), 1, NO_INDEX_LIMIT);
+      }
+      // an entry before every batch but the first once the max rose: 1000 (at BASE), 1010, 1020
+      assertThat(segment.timeIndex().entryCount()).isEqualTo(2);
+      assertThat(segment.maxTimestamp()).isEqualTo(new LogSegment.MaxTimestamp(1_020, BASE + 2));
+      segment.finish();
+      assertThat(segment.timeIndex().lastEntry()).isEqualTo(new TimeIndex.Entry(1_020, BASE + 2));
+      assertThat(segment.largestTimestampMs()).isEqualTo(1_020);
+    }
+    try (LogSegment reopened = LogSegment.open(dir, BASE)) {
+      assertThat(reopened.maxTimestamp()).isEqualTo(new LogSegment.MaxTimestamp(1_020, BASE + 2));
+      assertThat(reopened.indexLooksConsistent()).isTrue();
+    }
+  }
+
+  @Test
+  void firstBatchWithTimestampAtLeastUsesTheTimeIndexAndHonoursTheOffsetBounds() throws Exception {
+    try (LogSegment segment = LogSegment.create(dir, BASE)) {
+      for (int i = 0; i < 20; i++) {
+        segment.append(batchAtTime(BASE + i, 1_000L + i * 10), 1, NO_INDEX_LIMIT);
+      }
+      assertThat(segment.firstBatchWithTimestampAtLeast(1_095, BASE, Long.MAX_VALUE).baseOffset()).isEqualTo(BASE + 10);
+      assertThat(segment.firstBatchWithTimestampAtLeast(0, BASE + 3, Long.MAX_VALUE).baseOffset()).isEqualTo(BASE + 3);
+      assertThat(segment.firstBatchWithTimestampAtLeast(1_150, BASE, BASE + 15)).isNull();
+      assertThat(segment.firstBatchWithTimestampAtLeast(1_191, BASE, Long.MAX_VALUE)).isNull();
+    }
+  }
+
+  @Test
+  void locateJumpsAlongTheIndexAndStillReturnsAsManyWholeBatchesAsFit() throws Exception {
+    try (LogSegment segment = LogSegment.create(dir, BASE)) {
+      int batchBytes = appendBatches(segment, 40, 3 * 100);
+      for (int maxBytes = 0; maxBytes < 12 * batchBytes; maxBytes += 37) {
+        LogSegment.Slice slice = segment.locate(BASE + 5, Long.MAX_VALUE, maxBytes, true);
+        int expectedBatches = Math.max(1, maxBytes / batchBytes);
+        assertThat(slice).isEqualTo(new LogSegment.Slice(2 * batchBytes, expectedBatches * batchBytes));
+      }
+      assertThat(segment.locate(BASE, BASE + 9, Integer.MAX_VALUE, false)).isEqualTo(new LogSegment.Slice(0, 5 * batchBytes));
+    }
+  }
+
+  @Test
+  void renamedSegmentKeepsServingReadsThroughItsOpenChannel() throws Exception {
+    try (LogSegment segment = LogSegment.create(dir, BASE)) {
+      appendBatches(segment, 3, 0);
+      segment.changeStateSuffix(SegmentFiles.DELETED_SUFFIX);
+      assertThat(SegmentFiles.logFile(dir, BASE)).doesNotExist();
+      assertThat(dir.resolve("00000000000000000100.log.deleted")).exists();
+      assertThat(dir.resolve("00000000000000000100.timeindex.deleted")).exists();
+      assertThat(TestBatches.batches(segment.read(BASE, Long.MAX_VALUE, 10_000, true))).hasSize(3);
+      segment.closeAndDelete();
+      assertThat(dir.resolve("00000000000000000100.log.deleted")).doesNotExist();
+    }
+  }
+
+  @Test
+  void corruptHeaderBeforeTheWantedBatchIsReportedAsCorruption() throws Exception {
+    try (LogSegment segment = LogSegment.create(dir, BASE)) {
+      appendBatches(segment, 3, 1_000_000);
+    }
+    try (FileChannel file = FileChannel.open(SegmentFiles.logFile(dir, BASE), StandardOpenOption.WRITE)) {
+      file.write(ByteBuffer.wrap(new byte[] {9}), RecordBatchV2.MAGIC_OFFSET);
+    }
+    try (LogSegment segment = LogSegment.open(dir, BASE)) {
+      assertThatThrownBy(() -> segment.read(BASE + 4, Long.MAX_VALUE, 1000, true))
+          .isInstanceOf(CorruptSegmentException.class).hasMessageContaining("magic 9");
+    }
+  }
+
+  private static ByteBuffer batchAtTime(long baseOffset, long timestampMs) {
+    ByteBuffer batch = TestBatches.batchAt("t" + baseOffset, 1, 0, timestampMs, false);
+    RecordBatchV2.patchOffsetAndEpoch(batch, 0, baseOffset, 0);
+    return batch;
   }
 
   @Test

@@ -1,0 +1,159 @@
+package io.varve.broker.api.admin;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.config.BrokerConfigLayers;
+import io.varve.broker.config.BrokerConfigLayers.KeyInfo;
+import io.varve.broker.config.ConfigDef;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.metadata.config.ConfigKey;
+import io.varve.metadata.config.ConfigLayers;
+import io.varve.metadata.config.ResolvedConfig;
+import io.varve.metadata.config.TopicConfigDef;
+import io.varve.metadata.controller.TopicNames;
+import io.varve.metadata.image.MetadataImage;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource;
+import org.apache.kafka.common.message.DescribeConfigsResponseData;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsSynonym;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * DescribeConfigs: every config of a topic (its overrides over the broker's defaults) or of this
+ * broker (dynamic over static over defaults), or the cluster-wide dynamic defaults (broker ""), with
+ * Kafka's sources, synonyms, read-only flags, types and, on request, documentation. Sensitive values
+ * are never returned.
+ */
+public final class DescribeConfigsHandler implements ApiHandler {
+    private final int nodeId;
+    private final BrokerConfigLayers brokerConfigs;
+    private final Supplier<MetadataImage> images;
+
+    public DescribeConfigsHandler(int nodeId, BrokerConfigLayers brokerConfigs, Supplier<MetadataImage> images) {
+        this.nodeId = nodeId;
+        this.brokerConfigs = brokerConfigs;
+        this.images = images;
+    }
+
+    /** How one entry is rendered, fixed per request. */
+    private record Rendering(boolean synonyms, boolean documentation) {
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        DescribeConfigsRequestData data = request.body();
+        MetadataImage image = images.get();
+        ConfigLayers layers = brokerConfigs.layers(image);
+        Rendering rendering = new Rendering(data.includeSynonyms(), data.includeDocumentation());
+        DescribeConfigsResponseData response = new DescribeConfigsResponseData();
+        for (DescribeConfigsResource resource : data.resources()) {
+            DescribeConfigsResult result = new DescribeConfigsResult()
+                    .setResourceType(resource.resourceType()).setResourceName(resource.resourceName());
+            try {
+                List<DescribeConfigsResourceResult> configs = switch (resource.resourceType()) {
+                    case ConfigResources.TOPIC -> topicConfigs(image, layers, resource.resourceName(), rendering);
+                    case ConfigResources.BROKER -> brokerConfigs(layers, resource.resourceName(), rendering);
+                    default -> throw new InvalidRequestException("Unsupported resource type: " + resource.resourceType());
+                };
+                List<String> wanted = resource.configurationKeys();
+                if (wanted != null && !wanted.isEmpty()) {
+                    configs = configs.stream().filter(c -> wanted.contains(c.name())).toList();
+                }
+                result.setErrorCode(Errors.NONE.code()).setConfigs(new ArrayList<>(configs));
+            } catch (ApiException e) {
+                result.setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage()).setConfigs(new ArrayList<>());
+            }
+            response.results().add(result);
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private static List<DescribeConfigsResourceResult> topicConfigs(MetadataImage image, ConfigLayers layers, String topic,
+                                                                   Rendering rendering) {
+        Optional<String> illegal = TopicNames.validate(topic);
+        if (illegal.isPresent()) {
+            throw new InvalidTopicException(illegal.get());
+        }
+        if (image.topics().getTopic(topic) == null) {
+            throw new UnknownTopicOrPartitionException("The topic '" + topic + "' does not exist.");
+        }
+        Map<String, String> overrides = image.configs().topicConfigs(topic);
+        List<DescribeConfigsResourceResult> configs = new ArrayList<>();
+        for (ConfigKey key : TopicConfigDef.keys().values()) {
+            configs.add(entry(layers.topic(key.name(), overrides), false, false,
+                    typeCode(ConfigDef.Type.valueOf(key.type().name())), key.documentation(), rendering));
+        }
+        return configs;
+    }
+
+    private List<DescribeConfigsResourceResult> brokerConfigs(ConfigLayers layers, String name, Rendering rendering) {
+        List<DescribeConfigsResourceResult> configs = new ArrayList<>();
+        if (name.isEmpty()) {
+            for (String key : layers.dynamicDefault().keySet().stream().sorted().toList()) {
+                configs.add(brokerEntry(BrokerConfigLayers.keyInfo(key), layers.clusterDefault(key), rendering));
+            }
+            return configs;
+        }
+        int id = ConfigResources.parseNodeId(name, "Broker id must be an integer, but it is: " + name);
+        if (id != nodeId) {
+            throw new InvalidRequestException("Unexpected broker id, expected " + nodeId
+                    + " or empty string, but received " + name);
+        }
+        for (KeyInfo key : brokerConfigs.keys(layers)) {
+            configs.add(brokerEntry(key, layers.broker(key.name()), rendering));
+        }
+        return configs;
+    }
+
+    private static DescribeConfigsResourceResult brokerEntry(KeyInfo key, ResolvedConfig config, Rendering rendering) {
+        return entry(config, !key.dynamic(), key.sensitive(), typeCode(key.type()), key.documentation(), rendering);
+    }
+
+    private static DescribeConfigsResourceResult entry(ResolvedConfig config, boolean readOnly, boolean sensitive,
+                                                       byte configType, String documentation, Rendering rendering) {
+        List<DescribeConfigsSynonym> synonyms = new ArrayList<>();
+        if (rendering.synonyms()) {
+            config.synonyms().forEach(s -> synonyms.add(new DescribeConfigsSynonym().setName(s.name())
+                    .setValue(sensitive ? null : s.value()).setSource(s.source().code())));
+        }
+        return new DescribeConfigsResourceResult()
+                .setName(config.name())
+                .setValue(sensitive ? null : config.value())
+                .setReadOnly(readOnly)
+                .setConfigSource(config.source().code())
+                .setIsSensitive(sensitive)
+                .setSynonyms(synonyms)
+                .setConfigType(configType)
+                .setDocumentation(rendering.documentation() ? documentation : null);
+    }
+
+    /** Kafka's DescribeConfigs config type codes; 0 (UNKNOWN) for a key of unknown type. */
+    private static byte typeCode(ConfigDef.Type type) {
+        if (type == null) {
+            return 0;
+        }
+        return switch (type) {
+            case BOOLEAN -> 1;
+            case STRING -> 2;
+            case INT -> 3;
+            case LONG -> 5;
+            case DOUBLE -> 6;
+            case LIST -> 7;
+            case CLASS -> 8;
+            case PASSWORD -> 9;
+        };
+    }
+}

@@ -1,0 +1,92 @@
+package io.varve.broker.api.admin;
+
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.storage.LogManager;
+import io.varve.storage.PartitionLog;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData.DescribableLogDirTopic;
+import org.apache.kafka.common.message.DescribeLogDirsResponseData;
+import org.apache.kafka.common.message.DescribeLogDirsResponseData.DescribeLogDirsPartition;
+import org.apache.kafka.common.message.DescribeLogDirsResponseData.DescribeLogDirsResult;
+import org.apache.kafka.common.message.DescribeLogDirsResponseData.DescribeLogDirsTopic;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DescribeLogDirs: each log directory with the partitions it holds (all, or those asked for), their
+ * size on disk, and the volume's total and usable bytes. Every local log is current (no
+ * AlterReplicaLogDirs yet) and, on a leader, at the high watermark's lag of 0.
+ */
+public final class DescribeLogDirsHandler implements ApiHandler {
+    private static final Logger log = LoggerFactory.getLogger(DescribeLogDirsHandler.class);
+
+    private final LogManager logManager;
+
+    public DescribeLogDirsHandler(LogManager logManager) {
+        this.logManager = logManager;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        DescribeLogDirsRequestData data = request.body();
+        Map<String, Set<Integer>> wanted = null;
+        if (data.topics() != null) {
+            wanted = new HashMap<>();
+            for (DescribableLogDirTopic topic : data.topics()) {
+                wanted.computeIfAbsent(topic.topic(), t -> new HashSet<>()).addAll(topic.partitions());
+            }
+        }
+        Map<Path, Map<String, List<PartitionLog>>> byDir = new HashMap<>();
+        for (PartitionLog partitionLog : logManager.allLogs()) {
+            String topic = partitionLog.topicPartition().topic();
+            if (wanted != null && !wanted.getOrDefault(topic, Set.of()).contains(partitionLog.topicPartition().partition())) {
+                continue;
+            }
+            byDir.computeIfAbsent(normalized(partitionLog.dir().getParent()), d -> new TreeMap<>())
+                    .computeIfAbsent(topic, t -> new ArrayList<>()).add(partitionLog);
+        }
+        DescribeLogDirsResponseData response = new DescribeLogDirsResponseData().setErrorCode(Errors.NONE.code());
+        for (Path dir : logManager.logDirs()) {
+            Path logDir = normalized(dir);
+            DescribeLogDirsResult result = new DescribeLogDirsResult().setErrorCode(Errors.NONE.code())
+                    .setLogDir(logDir.toString());
+            byDir.getOrDefault(logDir, Map.of()).forEach((topic, logs) -> {
+                DescribeLogDirsTopic topicResult = new DescribeLogDirsTopic().setName(topic);
+                logs.forEach(l -> topicResult.partitions().add(new DescribeLogDirsPartition()
+                        .setPartitionIndex(l.topicPartition().partition())
+                        .setPartitionSize(l.sizeBytes())
+                        .setOffsetLag(0)
+                        .setIsFutureKey(false)));
+                result.topics().add(topicResult);
+            });
+            try {
+                FileStore store = Files.getFileStore(logDir);
+                result.setTotalBytes(store.getTotalSpace()).setUsableBytes(store.getUsableSpace());
+            } catch (IOException e) {
+                log.warn("Cannot read the volume size of log dir {}", logDir, e);
+            }
+            response.results().add(result);
+        }
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private static Path normalized(Path dir) {
+        return dir.toAbsolutePath().normalize();
+    }
+}

@@ -1,0 +1,85 @@
+package io.varve.broker.group;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.MetadataSnapshot;
+import io.varve.broker.protocol.RequestContext;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * FindCoordinator (v0-6, batched keys from v4): the broker leading the group's {@code __consumer_offsets}
+ * partition, creating the topic on first use. Transaction coordinators do not exist yet (COORDINATOR_NOT_AVAILABLE);
+ * share groups are not supported (INVALID_REQUEST).
+ */
+public final class FindCoordinatorHandler implements ApiHandler {
+    private static final byte GROUP = 0;
+    private static final byte TRANSACTION = 1;
+    private static final byte SHARE = 2;
+    private static final short FIRST_BATCHED_VERSION = 4;
+
+    private final GroupCoordinatorRuntime runtime;
+    private final MetadataCache cache;
+
+    public FindCoordinatorHandler(GroupCoordinatorRuntime runtime, MetadataCache cache) {
+        this.runtime = runtime;
+        this.cache = cache;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        FindCoordinatorRequestData data = request.body();
+        boolean batched = request.apiVersion() >= FIRST_BATCHED_VERSION;
+        List<String> keys = batched ? data.coordinatorKeys() : List.of(data.key());
+        byte keyType = data.keyType();
+        CompletableFuture<Errors> ready;
+        if (keyType == GROUP) {
+            ready = runtime.ensureTopic().handle((v, e) -> e == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
+        } else if (keyType == TRANSACTION) {
+            ready = CompletableFuture.completedFuture(Errors.COORDINATOR_NOT_AVAILABLE);
+        } else {
+            ready = CompletableFuture.completedFuture(Errors.INVALID_REQUEST);
+        }
+        return ready.thenApply(error -> {
+            List<Coordinator> coordinators = new ArrayList<>();
+            for (String key : keys) {
+                coordinators.add(coordinator(key, error, keyType, request.listenerName()));
+            }
+            if (batched) {
+                return new FindCoordinatorResponseData().setCoordinators(coordinators);
+            }
+            Coordinator c = coordinators.get(0);
+            return new FindCoordinatorResponseData().setErrorCode(c.errorCode()).setErrorMessage(c.errorMessage())
+                    .setNodeId(c.nodeId()).setHost(c.host()).setPort(c.port());
+        });
+    }
+
+    private Coordinator coordinator(String key, Errors error, byte keyType, String listenerName) {
+        Coordinator c = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
+        if (error != Errors.NONE) {
+            String message = keyType == SHARE ? "Share groups are not supported."
+                    : keyType == TRANSACTION ? "Transactions are not supported yet." : error.message();
+            return c.setErrorCode(error.code()).setErrorMessage(message);
+        }
+        int node = runtime.coordinatorNode(key);
+        MetadataSnapshot snapshot = cache.snapshot();
+        for (MetadataSnapshot.BrokerInfo b : snapshot.brokers()) {
+            if (b.nodeId() == node) {
+                var endpoint = b.endpoint(listenerName);
+                if (endpoint.isPresent()) {
+                    return c.setErrorCode(Errors.NONE.code()).setErrorMessage(null).setNodeId(node)
+                            .setHost(endpoint.get().host()).setPort(endpoint.get().port());
+                }
+            }
+        }
+        return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
+                .setErrorMessage("The coordinator of this group is not available yet.");
+    }
+}

@@ -1,0 +1,31 @@
+package io.varve.broker.group;
+
+import io.varve.broker.api.ApiRegistry;
+import io.varve.broker.metadata.MetadataCache;
+import org.apache.kafka.common.protocol.ApiKeys;
+
+/** Registers the group APIs with the version ranges this broker implements (Kafka 4.1's, without unstable ones). */
+public final class GroupApis {
+    private GroupApis() {
+    }
+
+    public static void register(ApiRegistry registry, GroupCoordinatorRuntime runtime, MetadataCache cache) {
+        ClassicGroupHandlers classic = new ClassicGroupHandlers(runtime);
+        OffsetHandlers offsets = new OffsetHandlers(runtime, cache);
+        GroupAdminHandlers admin = new GroupAdminHandlers(runtime);
+        ConsumerGroupHandlers consumer = new ConsumerGroupHandlers(runtime);
+        registry.register(ApiKeys.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(runtime, cache))
+                .register(ApiKeys.JOIN_GROUP, 0, 9, classic::join)
+                .register(ApiKeys.SYNC_GROUP, 0, 5, classic::sync)
+                .register(ApiKeys.HEARTBEAT, 0, 4, classic::heartbeat)
+                .register(ApiKeys.LEAVE_GROUP, 0, 5, classic::leave)
+                .register(ApiKeys.OFFSET_COMMIT, 2, 9, offsets::commit)
+                .register(ApiKeys.OFFSET_FETCH, 1, 9, offsets::fetch)
+                .register(ApiKeys.OFFSET_DELETE, 0, 0, offsets::delete)
+                .register(ApiKeys.DESCRIBE_GROUPS, 0, 6, admin::describe)
+                .register(ApiKeys.LIST_GROUPS, 0, 5, admin::list)
+                .register(ApiKeys.DELETE_GROUPS, 0, 2, admin::delete)
+                .register(ApiKeys.CONSUMER_GROUP_HEARTBEAT, 0, 1, consumer::heartbeat)
+                .register(ApiKeys.CONSUMER_GROUP_DESCRIBE, 0, 1, consumer::describe);
+    }
+}

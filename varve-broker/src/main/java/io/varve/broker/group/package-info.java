@@ -1,0 +1,8 @@
+/**
+ * Runs the group coordinator ({@code varve-coordinator}) inside the broker: {@link io.varve.broker.group.GroupCoordinatorRuntime}
+ * gives each {@code __consumer_offsets} partition a shard on one of a few coordinator threads, loads it by
+ * replaying the partition's log, writes what each event produced before answering, and fires timers; the
+ * handlers translate the group APIs' wire messages to the coordinator's own types and back.
+ * Owns nothing else: partition logs are reached through the replica manager only.
+ */
+package io.varve.broker.group;

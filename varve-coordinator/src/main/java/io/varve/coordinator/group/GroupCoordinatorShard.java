@@ -1,0 +1,358 @@
+package io.varve.coordinator.group;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+import io.varve.coordinator.group.classic.ClassicApi;
+import io.varve.coordinator.group.classic.ClassicGroup;
+import io.varve.coordinator.group.classic.ClassicGroupManager;
+import io.varve.coordinator.group.classic.ClassicGroupState;
+import io.varve.coordinator.group.classic.ClassicMember;
+import io.varve.coordinator.group.consumer.ConsumerApi;
+import io.varve.coordinator.group.consumer.ConsumerGroup;
+import io.varve.coordinator.group.consumer.ConsumerGroupManager;
+import io.varve.coordinator.group.offset.OffsetApi;
+import io.varve.coordinator.group.offset.OffsetManager;
+import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.group.record.GroupRecord;
+import io.varve.coordinator.group.record.GroupRecordSerde;
+import io.varve.coordinator.group.record.OffsetValue;
+import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The group coordinator of one {@code __consumer_offsets} partition: every group whose id hashes to it, and
+ * their offsets. A pure state machine on one thread: each call returns futures and leaves records and
+ * completions in the outbox; the caller {@link #drain()}s it, writes the records, then completes the futures.
+ * Time comes from the injected clock; {@link #tick()} runs the timers that are due.
+ */
+public final class GroupCoordinatorShard {
+    private static final Logger log = LoggerFactory.getLogger(GroupCoordinatorShard.class);
+    private static final Object EXPIRATION_TIMER = Timers.key("offsets-expiration");
+
+    /** One line of ListGroups. */
+    public record ListedGroup(String groupId, String protocolType, String state, String type) {
+    }
+
+    private final ShardContext ctx;
+    private final ClassicGroupManager classic;
+    private final ConsumerGroupManager consumer;
+    private final OffsetManager offsets;
+    private boolean loaded;
+
+    public GroupCoordinatorShard(int partition, GroupCoordinatorConfig config, LongSupplier clock,
+                                 Supplier<String> uuids) {
+        this.ctx = new ShardContext(partition, config, clock, uuids);
+        this.classic = new ClassicGroupManager(ctx);
+        this.consumer = new ConsumerGroupManager(ctx);
+        this.offsets = new OffsetManager(ctx, new Rules());
+    }
+
+    public int partition() {
+        return ctx.partition;
+    }
+
+    // ---------------------------------------------------------------- loading
+
+    /** Applies one record read back from the partition, in log order, before {@link #onLoadComplete()}. */
+    public void replay(CoordinatorRecord record) {
+        if (loaded) {
+            throw new IllegalStateException("partition " + ctx.partition + " replays a record after loading");
+        }
+        GroupRecord r = GroupRecordSerde.decode(record);
+        if (r instanceof GroupRecord.Offset o) {
+            if (o.value() == null) {
+                ctx.offsets.remove(o.groupId(), o.partition());
+            } else {
+                ctx.offsets.put(o.groupId(), o.partition(), o.value());
+            }
+        } else if (r instanceof GroupRecord.ClassicGroup c) {
+            if (c.value() == null) {
+                ctx.groups.remove(c.groupId());
+            } else {
+                ctx.groups.put(c.groupId(), classic.load(c.groupId(), c.value()));
+            }
+        } else if (r instanceof GroupRecord.ConsumerGroup c) {
+            if (c.value() == null) {
+                ctx.groups.remove(c.groupId());
+            } else {
+                ctx.groups.put(c.groupId(), consumer.load(c.groupId(), c.value()));
+            }
+        }
+    }
+
+    /** Starts members' sessions and the offset expiry timer; offsets without a group get an empty simple group. */
+    public void onLoadComplete() {
+        for (Group g : ctx.groups.values()) {
+            if (g instanceof ClassicGroup c) {
+                classic.onLoaded(c);
+            } else if (g instanceof ConsumerGroup c) {
+                consumer.onLoaded(c);
+            }
+        }
+        for (String groupId : List.copyOf(ctx.offsets.groupIds())) {
+            if (!ctx.groups.containsKey(groupId)) {
+                classic.createSimpleGroup(groupId);
+            }
+        }
+        scheduleExpiration();
+        loaded = true;
+        log.info("Group coordinator of __consumer_offsets-{} loaded {} groups and {} offsets", ctx.partition,
+                ctx.groups.size(), ctx.offsets.size());
+    }
+
+    // ---------------------------------------------------------------- classic protocol
+
+    public CompletableFuture<ClassicApi.JoinResponse> joinGroup(ClassicApi.JoinRequest r) {
+        return classic.join(r);
+    }
+
+    public CompletableFuture<ClassicApi.SyncResponse> syncGroup(ClassicApi.SyncRequest r) {
+        return classic.sync(r);
+    }
+
+    public CompletableFuture<Errors> heartbeat(ClassicApi.HeartbeatRequest r) {
+        return classic.heartbeat(r);
+    }
+
+    public CompletableFuture<ClassicApi.LeaveResponse> leaveGroup(ClassicApi.LeaveRequest r) {
+        return classic.leave(r);
+    }
+
+    // ---------------------------------------------------------------- consumer protocol
+
+    public CompletableFuture<ConsumerApi.HeartbeatResponse> consumerGroupHeartbeat(ConsumerApi.HeartbeatRequest r,
+                                                                                   TopicsSnapshot topics) {
+        return ctx.outbox.respond(consumer.heartbeat(r, topics));
+    }
+
+    public CompletableFuture<ConsumerApi.GroupDescription> consumerGroupDescribe(String groupId, TopicsSnapshot topics) {
+        Group g = ctx.groups.get(groupId);
+        if (g instanceof ConsumerGroup c) {
+            return ctx.outbox.respond(consumer.describe(c, topics));
+        }
+        String message = g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a consumer group.";
+        return ctx.outbox.respond(ConsumerApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
+    }
+
+    // ---------------------------------------------------------------- offsets
+
+    public CompletableFuture<List<OffsetApi.PartitionResult>> commitOffsets(OffsetApi.CommitRequest r) {
+        return offsets.commit(r);
+    }
+
+    public CompletableFuture<OffsetApi.FetchResponse> fetchOffsets(OffsetApi.FetchRequest r) {
+        return ctx.outbox.respond(offsets.fetch(r));
+    }
+
+    public CompletableFuture<OffsetApi.DeleteResponse> deleteOffsets(String groupId, List<TopicPartition> partitions) {
+        return offsets.delete(groupId, partitions);
+    }
+
+    /** The committed offset of every partition of the group (empty when it has none). */
+    public CompletableFuture<Map<TopicPartition, Long>> committedOffsets(String groupId) {
+        Map<TopicPartition, Long> out = new LinkedHashMap<>();
+        ctx.offsets.offsets(groupId).forEach((tp, v) -> out.put(tp, v.offset()));
+        return ctx.outbox.respond(out);
+    }
+
+    // ---------------------------------------------------------------- admin
+
+    public CompletableFuture<ClassicApi.GroupDescription> describeGroup(String groupId) {
+        Group g = ctx.groups.get(groupId);
+        if (g instanceof ClassicGroup c) {
+            return ctx.outbox.respond(classic.describe(c));
+        }
+        String message = g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a classic group.";
+        return ctx.outbox.respond(ClassicApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
+    }
+
+    /** Groups whose state and type match the filters (case-insensitive; an empty filter matches all). */
+    public CompletableFuture<List<ListedGroup>> listGroups(Set<String> statesFilter, Set<String> typesFilter) {
+        Set<String> states = lower(statesFilter);
+        Set<String> types = lower(typesFilter);
+        List<ListedGroup> out = new ArrayList<>();
+        for (Group g : ctx.groups.values()) {
+            String state = g.stateName();
+            String type = g.type().displayName();
+            if ((states.isEmpty() || states.contains(state.toLowerCase(Locale.ROOT)))
+                    && (types.isEmpty() || types.contains(type.toLowerCase(Locale.ROOT)))) {
+                out.add(new ListedGroup(g.groupId(), g.protocolType(), state, type));
+            }
+        }
+        return ctx.outbox.respond(out);
+    }
+
+    private static Set<String> lower(Set<String> values) {
+        Set<String> out = new HashSet<>();
+        values.forEach(v -> out.add(v.toLowerCase(Locale.ROOT)));
+        return out;
+    }
+
+    /** Deletes empty groups with their offsets: GROUP_ID_NOT_FOUND or NON_EMPTY_GROUP otherwise. */
+    public CompletableFuture<Map<String, Errors>> deleteGroups(List<String> groupIds) {
+        Map<String, Errors> results = new LinkedHashMap<>();
+        for (String groupId : groupIds) {
+            Group g = ctx.groups.get(groupId);
+            if (g == null || (g instanceof ClassicGroup c && c.state() == ClassicGroupState.DEAD)) {
+                results.put(groupId, Errors.GROUP_ID_NOT_FOUND);
+            } else if (!g.hasNoMembers() || (g instanceof ClassicGroup c && c.state() != ClassicGroupState.EMPTY)) {
+                results.put(groupId, Errors.NON_EMPTY_GROUP);
+            } else {
+                deleteGroup(g);
+                results.put(groupId, Errors.NONE);
+            }
+        }
+        return ctx.outbox.respond(results);
+    }
+
+    private void deleteGroup(Group g) {
+        int deletedOffsets = offsets.deleteAll(g.groupId());
+        if (g instanceof ClassicGroup c) {
+            ctx.outbox.append(GroupRecordSerde.classicGroup(g.groupId(), null));
+            classic.markDead(c);
+        } else {
+            ctx.outbox.append(GroupRecordSerde.consumerGroup(g.groupId(), null));
+        }
+        ctx.groups.remove(g.groupId());
+        log.info("Deleted group {} and its {} offsets", g.groupId(), deletedOffsets);
+    }
+
+    // ---------------------------------------------------------------- time
+
+    /** Runs every timer due at the clock's current time. */
+    public void tick() {
+        ctx.timers.expire(ctx.nowMs());
+    }
+
+    /** When {@link #tick()} next has something to do, or {@link Long#MAX_VALUE}. */
+    public long nextDeadlineMs() {
+        return ctx.timers.nextDeadlineMs();
+    }
+
+    public Outbox.Output drain() {
+        return ctx.outbox.drain();
+    }
+
+    private void scheduleExpiration() {
+        ctx.timers.schedule(EXPIRATION_TIMER, ctx.nowMs() + ctx.config.offsetsRetentionCheckIntervalMs(), () -> {
+            expireOffsets();
+            scheduleExpiration();
+        });
+    }
+
+    /** Expires old offsets now; groups left empty with no offsets are deleted. */
+    public void expireOffsets() {
+        for (String groupId : offsets.expire()) {
+            Group g = ctx.groups.get(groupId);
+            if (g != null && g.hasNoMembers()
+                    && !(g instanceof ClassicGroup c && c.state() != ClassicGroupState.EMPTY)) {
+                deleteGroup(g);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- inspection (tests, metrics)
+
+    public Group group(String groupId) {
+        return ctx.groups.get(groupId);
+    }
+
+    public OffsetValue committedOffset(String groupId, TopicPartition tp) {
+        return ctx.offsets.get(groupId, tp);
+    }
+
+    public int timerCount() {
+        return ctx.timers.size();
+    }
+
+    /** How protocols decide about offsets: commit checks, subscriptions and expiry. */
+    private final class Rules implements OffsetManager.GroupRules {
+        @Override
+        public Group groupForCommit(OffsetApi.CommitRequest r) {
+            Group g = ctx.groups.get(r.groupId());
+            boolean simple = r.generationIdOrMemberEpoch() < 0 && (r.memberId() == null || r.memberId().isEmpty())
+                    && r.groupInstanceId() == null;
+            return g == null && simple ? classic.createSimpleGroup(r.groupId()) : g;
+        }
+
+        @Override
+        public Errors validateCommit(Group g, OffsetApi.CommitRequest r) {
+            if (g instanceof ClassicGroup c) {
+                return classic.validateOffsetCommit(c, r.generationIdOrMemberEpoch(), r.memberId(), r.groupInstanceId());
+            }
+            return consumer.validateOffsetCommit((ConsumerGroup) g, r.generationIdOrMemberEpoch(), r.memberId());
+        }
+
+        @Override
+        public Errors validateFetch(Group g, String memberId, int memberEpoch) {
+            return g instanceof ConsumerGroup c ? consumer.validateOffsetFetch(c, memberId, memberEpoch) : Errors.NONE;
+        }
+
+        @Override
+        public Set<String> subscribedTopics(Group g) {
+            if (g instanceof ConsumerGroup c) {
+                return consumer.subscribedTopicNames(c);
+            }
+            ClassicGroup c = (ClassicGroup) g;
+            if (c.hasNoMembers()) {
+                return Set.of();
+            }
+            if (!"consumer".equals(c.protocolType()) || c.protocolName() == null) {
+                return null;
+            }
+            Set<String> topics = new HashSet<>();
+            for (ClassicMember m : c.members()) {
+                Set<String> subscribed = ConsumerProtocolSubscriptions.topics(m.metadata(c.protocolName()));
+                if (subscribed == null) {
+                    return null;
+                }
+                topics.addAll(subscribed);
+            }
+            return topics;
+        }
+
+        @Override
+        public Set<String> protectedTopics(Group g) {
+            if (g instanceof ConsumerGroup c) {
+                return consumer.subscribedTopicNames(c);
+            }
+            ClassicGroup c = (ClassicGroup) g;
+            return switch (c.state()) {
+                case EMPTY, DEAD -> Set.of();
+                case STABLE -> subscribedTopics(c);
+                case PREPARING_REBALANCE, COMPLETING_REBALANCE -> null;
+            };
+        }
+
+        @Override
+        public Errors validateOffsetDelete(Group g) {
+            if (g instanceof ClassicGroup c) {
+                if (c.state() == ClassicGroupState.DEAD) {
+                    return Errors.GROUP_ID_NOT_FOUND;
+                }
+                if (!c.hasNoMembers() && !"consumer".equals(c.protocolType())) {
+                    return Errors.NON_EMPTY_GROUP;
+                }
+            }
+            return Errors.NONE;
+        }
+
+        @Override
+        public long expirationBaseMs(Group g) {
+            return g instanceof ClassicGroup c && c.state() == ClassicGroupState.EMPTY && !c.protocolType().isEmpty()
+                    ? c.stateTimestampMs() : -1;
+        }
+    }
+}

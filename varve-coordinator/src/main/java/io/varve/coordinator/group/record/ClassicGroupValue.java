@@ -1,0 +1,22 @@
+package io.varve.coordinator.group.record;
+
+import java.util.List;
+
+/**
+ * A classic group as of its last completed rebalance: written when the leader's assignment is stored, when
+ * the group becomes empty and when a static member is replaced.
+ *
+ * @param stateTimestampMs when the group entered its current state (the base of offset expiry for an empty group)
+ */
+public record ClassicGroupValue(String protocolType, int generationId, String protocolName, String leaderId,
+                                long stateTimestampMs, List<Member> members) {
+
+    public ClassicGroupValue {
+        members = List.copyOf(members);
+    }
+
+    /** {@code subscription} is the member's metadata for the selected protocol. */
+    public record Member(String memberId, String groupInstanceId, String clientId, String clientHost,
+                         int rebalanceTimeoutMs, int sessionTimeoutMs, byte[] subscription, byte[] assignment) {
+    }
+}

@@ -1,0 +1,46 @@
+package io.varve.storage;
+
+/**
+ * Broker-level settings of the log manager's background work, with Kafka's key names and defaults.
+ *
+ * @param retentionCheckIntervalMs            {@code log.retention.check.interval.ms} (300000): how often retention
+ *                                            and segment.ms rolls run
+ * @param checkpointIntervalMs                {@code log.flush.offset.checkpoint.interval.ms} (60000): how often the
+ *                                            recovery-point and log-start-offset checkpoints are written
+ * @param flushSchedulerIntervalMs            {@code log.flush.scheduler.interval.ms} (Long.MAX_VALUE = never): how
+ *                                            often logs whose flush.ms elapsed are fsynced
+ * @param producerIdExpirationMs              {@code producer.id.expiration.ms} (86400000)
+ * @param producerIdExpirationCheckIntervalMs {@code producer.id.expiration.check.interval.ms} (600000)
+ * @param backgroundTasks                     false to run nothing in the background: tests then drive
+ *                                            retention, flushes and checkpoints through LogManager's methods
+ */
+public record LogManagerConfig(
+    long retentionCheckIntervalMs,
+    long checkpointIntervalMs,
+    long flushSchedulerIntervalMs,
+    long producerIdExpirationMs,
+    long producerIdExpirationCheckIntervalMs,
+    boolean backgroundTasks) {
+
+  public LogManagerConfig {
+    if (retentionCheckIntervalMs < 1 || checkpointIntervalMs < 1 || flushSchedulerIntervalMs < 1
+        || producerIdExpirationMs < 1 || producerIdExpirationCheckIntervalMs < 1) {
+      throw new IllegalArgumentException("Log manager intervals must be at least 1 ms: " + this);
+    }
+  }
+
+  public static LogManagerConfig defaults() {
+    return new LogManagerConfig(300_000L, 60_000L, Long.MAX_VALUE, 86_400_000L, 600_000L, true);
+  }
+
+  /** These settings with no background tasks (tests drive the work). */
+  public LogManagerConfig withoutBackgroundTasks() {
+    return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs,
+        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, false);
+  }
+
+  public LogManagerConfig withProducerIdExpirationMs(long v) {
+    return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs, v,
+        producerIdExpirationCheckIntervalMs, backgroundTasks);
+  }
+}

@@ -1,0 +1,72 @@
+package io.varve.storage;
+
+import io.varve.storage.producer.ProducerSnapshot;
+import io.varve.storage.producer.ProducerSnapshotFiles;
+import io.varve.storage.producer.ProducerStateManager;
+import io.varve.storage.segment.LogSegment;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.NavigableMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A partition log's producer state together with its snapshot files: snapshots are taken at every roll
+ * and at close (skipped when the newest one already describes the log's end), the newest
+ * {@value #RETAINED_SNAPSHOTS} are kept (older ones also go with their segments), and idle producers
+ * expire. Guarded by the log's lock.
+ */
+final class ProducerStateStore {
+
+  static final int RETAINED_SNAPSHOTS = 3;
+  private static final Logger log = LoggerFactory.getLogger(ProducerStateStore.class);
+
+  private final Path dir;
+  private final String name;
+  private final ProducerStateManager state;
+  /** The newest snapshot on disk, or null. */
+  private ProducerSnapshot newestSnapshot;
+  private boolean expiredSinceSnapshot;
+
+  ProducerStateStore(Path dir, String name, ProducerStateManager loaded, ProducerSnapshot newestSnapshot) {
+    this.dir = dir;
+    this.name = name;
+    this.state = loaded;
+    this.newestSnapshot = newestSnapshot;
+  }
+
+  ProducerStateManager state() {
+    return state;
+  }
+
+  /** Snapshots the state as of {@code logEndOffset}, ending in {@code active}; drops the oldest beyond the few kept. */
+  void takeSnapshot(long logEndOffset, LogSegment active) throws IOException {
+    ProducerSnapshot snapshot = new ProducerSnapshot(logEndOffset, active.baseOffset(), active.sizeBytes(),
+        state.snapshot());
+    ProducerSnapshotFiles.write(dir, snapshot);
+    newestSnapshot = snapshot;
+    expiredSinceSnapshot = false;
+    NavigableMap<Long, Path> all = ProducerSnapshotFiles.list(dir);
+    while (all.size() > RETAINED_SNAPSHOTS) {
+      Files.deleteIfExists(all.pollFirstEntry().getValue());
+    }
+  }
+
+  /** True when the newest snapshot is exactly the state at {@code logEndOffset} with {@code active} as it is. */
+  boolean snapshotIsCurrent(long logEndOffset, LogSegment active) {
+    ProducerSnapshot newest = newestSnapshot;
+    return newest != null && !expiredSinceSnapshot && newest.offset() == logEndOffset
+        && newest.segmentBaseOffset() == active.baseOffset() && newest.segmentSizeBytes() == active.sizeBytes();
+  }
+
+  /** Forgets producers idle for {@code expirationMs}; returns how many. */
+  int expire(long nowMs, long expirationMs) {
+    int removed = state.removeExpiredProducers(nowMs, expirationMs);
+    if (removed > 0) {
+      expiredSinceSnapshot = true;
+      log.info("{}: expired {} producers idle for {} ms", name, removed, expirationMs);
+    }
+    return removed;
+  }
+}
