@@ -61,6 +61,10 @@ public final class ProduceHandler implements ApiHandler {
                     p.setErrorCode(Errors.INVALID_REQUIRED_ACKS.code());
                 } else if (topic == null) {
                     p.setErrorCode((byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION).code());
+                } else if (topic.isInternal()) {
+                    // Only the coordinators write their internal topics, as in Kafka.
+                    p.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code())
+                            .setErrorMessage("Cannot append to internal topic " + topic.name());
                 } else {
                     append(snapshot, new TopicPartition(topic.name(), partitionData.index()), partitionData, p);
                 }

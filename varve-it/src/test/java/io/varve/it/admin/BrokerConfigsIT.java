@@ -4,6 +4,7 @@ import static io.varve.it.ClientSupport.TIMEOUT;
 import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import java.util.Collection;
@@ -15,6 +16,10 @@ import java.util.concurrent.TimeUnit;
 import io.varve.it.RawClient;
 import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.clients.admin.AlterConfigsOptions;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -63,6 +68,28 @@ class BrokerConfigsIT {
 
     private static AlterConfigOp delete(String name) {
         return new AlterConfigOp(new ConfigEntry(name, null), AlterConfigOp.OpType.DELETE);
+    }
+
+    @Test
+    void aDynamicClusterDefaultReachesLiveLogsWithoutOverridesAndATopicOverrideWins() throws Exception {
+        String plain = uniqueTopic("dyn-default");
+        String overridden = uniqueTopic("dyn-override");
+        createTopic(shared.admin(), plain, 1);
+        createTopic(shared.admin(), overridden, 1, Map.of("max.message.bytes", "1000000"));
+        byte[] value = new byte[20_000];
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(ProducerConfig.RETRIES_CONFIG, "0"))) {
+            assertThat(producer.send(new ProducerRecord<>(plain, value)).get(30, TimeUnit.SECONDS).hasOffset()).isTrue();
+            alter(CLUSTER_DEFAULT, set("message.max.bytes", "10000"));
+            try {
+                assertThatThrownBy(() -> producer.send(new ProducerRecord<>(plain, value)).get(30, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(RecordTooLargeException.class);
+                assertThat(producer.send(new ProducerRecord<>(overridden, value)).get(30, TimeUnit.SECONDS).hasOffset())
+                        .isTrue();
+            } finally {
+                alter(CLUSTER_DEFAULT, delete("message.max.bytes"));
+            }
+            assertThat(producer.send(new ProducerRecord<>(plain, value)).get(30, TimeUnit.SECONDS).hasOffset()).isTrue();
+        }
     }
 
     @Test

@@ -1,0 +1,177 @@
+package io.varve.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The harness's command line. {@code bench/run} passes the paths; people pass the rest. */
+public final class BenchOptions {
+
+    /** How much work each scenario does; the smoke sizes only prove the harness runs end to end. */
+    public record Sizes(int produceRecords, int warmupRecords, int latencyRatePerSec, int latencyRecords,
+                        int endToEndMessages, int consumeRecords, int fleetPartitions, int fleetRecordsPerPartition,
+                        int fleetRatePerSec, int producerConnections, int manyProducersRatePerSec,
+                        int manyProducersSeconds) {
+
+        static Sizes full() {
+            return new Sizes(1_000_000, 100_000, 10_000, 300_000, 5_000, 1_000_000, 1_000, 20, 1_000, 200, 10_000, 30);
+        }
+
+        static Sizes smoke() {
+            return new Sizes(10_000, 0, 1_000, 3_000, 100, 10_000, 50, 10, 1_000, 20, 500, 3);
+        }
+
+        Sizes withProduceRecords(int records) {
+            return new Sizes(records, warmupRecords, latencyRatePerSec, latencyRecords, endToEndMessages, records,
+                    fleetPartitions, fleetRecordsPerPartition, fleetRatePerSec, producerConnections,
+                    manyProducersRatePerSec, manyProducersSeconds);
+        }
+    }
+
+    public static final List<Integer> ALL_SCENARIOS = List.of(1, 2, 3, 4, 5, 6, 7, 8);
+    static final List<Integer> SMOKE_SCENARIOS = List.of(1, 2, 3, 4, 8);
+    static final String DEFAULT_BROKER_JVM_OPTS = "-Xms1g -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 "
+            + "-XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true";
+    static final String DEFAULT_TOOL_JVM_OPTS = "-Xmx512m -XX:+UseG1GC";
+    static final String SMOKE_JVM_OPTS = "-XX:TieredStopAtLevel=1";
+
+    boolean smoke;
+    boolean record;
+    boolean keepData;
+    int runs;
+    List<Integer> scenarios;
+    Sizes sizes;
+    Path root;
+    Path benchDir;
+    Path workDir;
+    Path kafkaLibs;
+    String kafkaVersion = "unknown";
+    String varveClasspath;
+    String brokerJvmOpts = DEFAULT_BROKER_JVM_OPTS;
+    String toolJvmOpts = DEFAULT_TOOL_JVM_OPTS;
+
+    public boolean smoke() {
+        return smoke;
+    }
+
+    public int runs() {
+        return runs;
+    }
+
+    public Sizes sizes() {
+        return sizes;
+    }
+
+    public Path workDir() {
+        return workDir;
+    }
+
+    public Path benchDir() {
+        return benchDir;
+    }
+
+    public Path kafkaLibs() {
+        return kafkaLibs;
+    }
+
+    public String toolJvmOpts() {
+        return toolJvmOpts;
+    }
+
+    static final String USAGE = String.join("\n",
+            "usage: bench/run [--smoke] [--scenarios 1,2,3] [--runs N] [--record] [--records N]",
+            "                 [--broker-jvm-opts \"...\"] [--keep-data] [--no-build]",
+            "  --smoke            tiny sizes, 1 run, scenarios 1,2,3,4,8: proves the harness works (< 2 min)",
+            "  --scenarios LIST   which scenarios to run (default: all, 1-8; 7 is reported inside every other)",
+            "  --runs N           A/B rounds per scenario (default 3; smoke 1); medians are over these",
+            "  --record           also add the run's tables to bench/RESULTS.md",
+            "  --records N        records per produce/consume run (default 1,000,000)",
+            "  --broker-jvm-opts  JVM options for BOTH brokers (default: " + DEFAULT_BROKER_JVM_OPTS + ")",
+            "  --keep-data        keep each broker's data directory under bench/work/data after a run",
+            "  --no-build         (bench/run only) use Varve's existing build instead of running mvn package");
+
+    static BenchOptions parse(String[] args) {
+        BenchOptions options = new BenchOptions();
+        Integer runs = null;
+        Integer records = null;
+        List<Integer> scenarios = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--smoke" -> options.smoke = true;
+                case "--record" -> options.record = true;
+                case "--keep-data" -> options.keepData = true;
+                case "--runs" -> runs = positive(arg, value(args, ++i, arg));
+                case "--records" -> records = positive(arg, value(args, ++i, arg));
+                case "--scenarios" -> scenarios = scenarioList(value(args, ++i, arg));
+                case "--broker-jvm-opts" -> options.brokerJvmOpts = value(args, ++i, arg);
+                case "--tool-jvm-opts" -> options.toolJvmOpts = value(args, ++i, arg);
+                case "--root" -> options.root = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
+                case "--kafka-libs" -> options.kafkaLibs = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
+                case "--kafka-version" -> options.kafkaVersion = value(args, ++i, arg);
+                case "--varve-classpath" -> options.varveClasspath = value(args, ++i, arg);
+                case "-h", "--help" -> throw new UsageException(null);
+                default -> throw new UsageException("unknown option " + arg);
+            }
+        }
+        if (options.root == null || options.kafkaLibs == null || options.varveClasspath == null) {
+            throw new UsageException("--root, --kafka-libs and --varve-classpath are required (bench/run passes them)");
+        }
+        if (options.smoke && options.record) {
+            throw new UsageException("--record keeps full runs only: smoke figures are not benchmarks");
+        }
+        options.benchDir = options.root.resolve("bench");
+        options.workDir = options.benchDir.resolve("work");
+        options.runs = runs != null ? runs : (options.smoke ? 1 : 3);
+        options.scenarios = scenarios != null ? scenarios : (options.smoke ? SMOKE_SCENARIOS : ALL_SCENARIOS);
+        if (options.smoke) {
+            // Smoke runs prove the harness, not speed: C1 alone costs the busy 2-core machine less CPU.
+            options.brokerJvmOpts += " " + SMOKE_JVM_OPTS;
+            options.toolJvmOpts += " " + SMOKE_JVM_OPTS;
+        }
+        Sizes sizes = options.smoke ? Sizes.smoke() : Sizes.full();
+        options.sizes = records != null ? sizes.withProduceRecords(records) : sizes;
+        return options;
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new UsageException(option + " needs a value");
+        }
+        return args[index];
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(value.replace("_", "").replace(",", ""));
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the one-sentence error
+        }
+        throw new UsageException(option + " needs a positive whole number, not '" + value + "'");
+    }
+
+    private static List<Integer> scenarioList(String value) {
+        List<Integer> list = new ArrayList<>();
+        for (String part : value.split(",")) {
+            int n = positive("--scenarios", part.trim());
+            if (!ALL_SCENARIOS.contains(n)) {
+                throw new UsageException("--scenarios takes numbers from 1 to 8, not " + n);
+            }
+            if (!list.contains(n)) {
+                list.add(n);
+            }
+        }
+        list.sort(null);
+        return list;
+    }
+
+    /** A bad command line: one sentence, then the usage. */
+    static final class UsageException extends RuntimeException {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+}

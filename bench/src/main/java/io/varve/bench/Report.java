@@ -1,0 +1,144 @@
+package io.varve.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Renders results as markdown: one table per scenario, the machine, and the caveats. */
+final class Report {
+
+    /** bench/RESULTS.md: each recorded run goes right below this line, newest first. */
+    static final String RECORD_MARKER = "<!-- bench/run --record inserts runs below this line, newest first -->";
+    private static final int NOTE_WIDTH = 60;
+
+    private Report() {
+    }
+
+    static String number(double value) {
+        double abs = Math.abs(value);
+        String pattern = abs >= 100 ? "%.0f" : abs >= 10 ? "%.1f" : "%.2f";
+        return String.format(Locale.ROOT, pattern, value);
+    }
+
+    static String header(String date, BenchOptions options, Map<String, String> machine, String loadAtStart,
+                         String loadAtEnd) {
+        StringBuilder md = new StringBuilder();
+        md.append("## Run of ").append(date).append(options.smoke ? " — SMOKE" : "").append("\n\n");
+        if (options.smoke) {
+            md.append("> **Smoke mode: tiny sizes, one round. These figures prove the harness runs; they are not "
+                    + "benchmarks** (JVM warm-up dominates runs this short, and one broker per kind serves every "
+                    + "scenario, so peak RSS includes the scenarios before it).\n\n");
+        }
+        md.append("> Load average (1/5/15 min) at start: ").append(loadAtStart).append("; at end: ").append(loadAtEnd)
+                .append(" on ").append(Runtime.getRuntime().availableProcessors()).append(" cores. ");
+        md.append(Double.isNaN(MachineInfo.loadAverageOneMinute()) || MachineInfo.loadAverageOneMinute() < 0.5
+                ? "Ratios from one run hold only if the load stayed low throughout.\n\n"
+                : "**The machine was busy with other work: treat every figure, and even the ratios, as noise.**\n\n");
+        md.append("Command: `bench/run").append(options.smoke ? " --smoke" : "")
+                .append(" --scenarios ").append(options.scenarios.stream().map(String::valueOf)
+                        .collect(Collectors.joining(",")))
+                .append(" --runs ").append(options.runs).append("`; rounds alternate Kafka, Varve, Kafka, Varve …; "
+                        + "each cell is the median over rounds")
+                .append(options.smoke ? "; smoke mode keeps one broker per kind for all scenarios.\n\n"
+                        : ", each run on a freshly started broker with an empty data directory.\n\n");
+        md.append("| | |\n|---|---|\n");
+        machine.forEach((key, value) -> md.append("| ").append(key).append(" | ").append(value).append(" |\n"));
+        md.append('\n');
+        return md.toString();
+    }
+
+    static String table(ScenarioResult result) {
+        StringBuilder md = new StringBuilder();
+        md.append("### (").append(result.number()).append(") ").append(result.title()).append("\n\n");
+        md.append(result.setup()).append(".\n\n");
+        md.append("| figure | unit | Kafka | Varve | Varve/Kafka | target | verdict |\n");
+        md.append("|---|---|---:|---:|---:|---|---|\n");
+        List<String> notes = new ArrayList<>();
+        for (ScenarioResult.Row row : result.rows()) {
+            Double ratio = row.ratio();
+            md.append("| ").append(row.figure().name())
+                    .append(" | ").append(row.figure().unit())
+                    .append(" | ").append(cell(row.kafkaMedian(), row.kafkaNote(), notes))
+                    .append(" | ").append(cell(row.varveMedian(), row.varveNote(), notes))
+                    .append(" | ").append(ratio == null ? "—" : String.format(Locale.ROOT, "%.2f×", ratio))
+                    .append(" | ").append(row.figure().targetText())
+                    .append(" | ").append(row.verdict())
+                    .append(" |\n");
+        }
+        md.append('\n');
+        for (String note : notes) {
+            md.append("- ").append(note).append('\n');
+        }
+        for (String failure : result.failures()) {
+            md.append("- **harness failure** ").append(failure.replace("\n", " / ")).append('\n');
+        }
+        md.append(samples(result));
+        return md.toString();
+    }
+
+    private static String cell(Double median, String note, List<String> notes) {
+        if (median != null) {
+            return number(median);
+        }
+        if (note == null) {
+            return "—";
+        }
+        if (note.length() <= NOTE_WIDTH) {
+            return note;
+        }
+        notes.add(note);
+        return note.substring(0, NOTE_WIDTH) + "… (see below)";
+    }
+
+    private static String samples(ScenarioResult result) {
+        StringBuilder md = new StringBuilder("\n<details><summary>every run</summary>\n\n");
+        for (ScenarioResult.Row row : result.rows()) {
+            md.append("- ").append(row.figure().name()).append(": Kafka ").append(list(row.kafkaSamples()))
+                    .append(", Varve ").append(list(row.varveSamples())).append('\n');
+        }
+        return md.append("\n</details>\n\n").toString();
+    }
+
+    private static String list(List<Double> values) {
+        return values.stream().map(Report::number).collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    /** A short cross-scenario view of (7), whose figures sit inside every other scenario's table. */
+    static String resourceSummary(List<ScenarioResult> results) {
+        StringBuilder md = new StringBuilder("### (7) Broker peak RSS and CPU per GiB moved, all scenarios\n\n");
+        md.append("| scenario | figure | Kafka | Varve | Varve/Kafka | target | verdict |\n");
+        md.append("|---|---|---:|---:|---:|---|---|\n");
+        for (ScenarioResult result : results) {
+            for (ScenarioResult.Row row : result.rows()) {
+                if (row.figure() == Figure.PEAK_RSS || row.figure() == Figure.CPU_PER_GIB) {
+                    Double ratio = row.ratio();
+                    md.append("| (").append(result.number()).append(") | ").append(row.figure().name())
+                            .append(" ").append(row.figure().unit())
+                            .append(" | ").append(row.kafkaMedian() == null ? "—" : number(row.kafkaMedian()))
+                            .append(" | ").append(row.varveMedian() == null ? "—" : number(row.varveMedian()))
+                            .append(" | ").append(ratio == null ? "—" : String.format(Locale.ROOT, "%.2f×", ratio))
+                            .append(" | ").append(row.figure().targetText())
+                            .append(" | ").append(row.verdict()).append(" |\n");
+                }
+            }
+        }
+        return md.append('\n').toString();
+    }
+
+    /** Inserts {@code run} into bench/RESULTS.md below the marker line (appending the marker if it is missing). */
+    static void record(Path resultsFile, String run) throws IOException {
+        String text = Files.exists(resultsFile) ? Files.readString(resultsFile) : "# Benchmark results\n\n";
+        int at = text.indexOf(RECORD_MARKER);
+        if (at < 0) {
+            text = text + (text.endsWith("\n") ? "" : "\n") + "\n" + RECORD_MARKER + "\n";
+            at = text.indexOf(RECORD_MARKER);
+        }
+        int insertAt = at + RECORD_MARKER.length();
+        Files.writeString(resultsFile, text.substring(0, insertAt) + "\n\n" + run.trim() + "\n" + text.substring(insertAt));
+    }
+}
