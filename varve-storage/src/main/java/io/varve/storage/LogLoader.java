@@ -104,9 +104,17 @@ final class LogLoader {
       if (!active.isEmpty()) {
         active.startRollClock(params.nowMs());
       }
-      log.info("{}: loaded {} segments, log start offset {}, log end offset {}, {} producers, clean shutdown {}, "
-          + "in {} ms", name, segments.size(), logStartOffset, logEndOffset, producerState.producerCount(),
-          params.hadCleanShutdown(), (System.nanoTime() - startNanos) / 1_000_000);
+      // A clean load is routine (LogManager logs one line for all of them); a recovery is worth a line per log.
+      if (!params.hadCleanShutdown() || log.isDebugEnabled()) {
+        String line = "{}: loaded {} segments, log start offset {}, log end offset {}, {} producers, clean shutdown {}, in {} ms";
+        Object[] args = {name, segments.size(), logStartOffset, logEndOffset, producerState.producerCount(),
+            params.hadCleanShutdown(), (System.nanoTime() - startNanos) / 1_000_000};
+        if (params.hadCleanShutdown()) {
+          log.debug(line, args);
+        } else {
+          log.info(line, args);
+        }
+      }
       return new LoadedLog(segments, logEndOffset, logStartOffset, producerState, newestSnapshot);
     } catch (IOException | RuntimeException e) {
       closeQuietly(e);

@@ -17,7 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -47,6 +52,7 @@ public final class LogManager implements AutoCloseable {
   /** Kafka's delay before the first retention pass after start-up, when the interval is longer. */
   private static final long INITIAL_TASK_DELAY_MS = 30_000L;
   private static final Logger log = LoggerFactory.getLogger(LogManager.class);
+  private static final int IO_THREADS = 8;
 
   private final List<Path> logDirs;
   private final LogConfig defaultConfig;
@@ -58,6 +64,12 @@ public final class LogManager implements AutoCloseable {
   private final LogEvents events = new Events();
   /** Null when background tasks are off. */
   private final BackgroundTasks tasks;
+  /** Opens, creates and closes many logs at once; their cost is small file I/O and fsyncs, not CPU. */
+  private final ExecutorService ioPool = Executors.newFixedThreadPool(IO_THREADS, runnable -> {
+    Thread thread = new Thread(runnable, "varve-log-io");
+    thread.setDaemon(true);
+    return thread;
+  });
   private volatile boolean closed;
 
   /** {@link #LogManager(List, LogConfig, LogManagerConfig, LongSupplier)} with default settings and the system clock. */
@@ -137,6 +149,7 @@ public final class LogManager implements AutoCloseable {
     Map<TopicPartition, Long> recoveryPoints = hadCleanShutdown ? Map.of() : dirCheckpoints.readRecoveryPoints();
     Map<TopicPartition, Long> logStartOffsets = dirCheckpoints.readLogStartOffsets();
     int loaded = 0;
+    Map<TopicPartition, Path> toLoad = new LinkedHashMap<>();
     try (DirectoryStream<Path> children = Files.newDirectoryStream(dir, Files::isDirectory)) {
       for (Path child : children) {
         String dirName = child.getFileName().toString();
@@ -151,17 +164,63 @@ public final class LogManager implements AutoCloseable {
         }
         TopicPartition tp = parsed.get();
         PartitionLog existing = logs.get(tp);
-        if (existing != null) {
-          throw new KafkaStorageException("Partition " + tp + " found in both " + existing.dir() + " and " + child);
+        if (existing != null || toLoad.containsKey(tp)) {
+          throw new KafkaStorageException("Partition " + tp + " found in both "
+              + (existing != null ? existing.dir() : toLoad.get(tp)) + " and " + child);
         }
-        LogLoader.LoadParams params = new LogLoader.LoadParams(hadCleanShutdown, recoveryPoints.getOrDefault(tp, -1L),
-            logStartOffsets.getOrDefault(tp, -1L), clockMs.getAsLong());
-        logs.put(tp, PartitionLog.open(child, tp, null, defaultConfig, params, events, clockMs));
-        loaded++;
+        toLoad.put(tp, child);
       }
+    }
+    // Loading is mostly small file reads and opens: many logs at once keep the disk busy.
+    List<Callable<PartitionLog>> opens = new ArrayList<>();
+    for (Map.Entry<TopicPartition, Path> e : toLoad.entrySet()) {
+      TopicPartition tp = e.getKey();
+      LogLoader.LoadParams params = new LogLoader.LoadParams(hadCleanShutdown, recoveryPoints.getOrDefault(tp, -1L),
+          logStartOffsets.getOrDefault(tp, -1L), clockMs.getAsLong());
+      opens.add(() -> PartitionLog.open(e.getValue(), tp, null, defaultConfig, params, events, clockMs));
+    }
+    for (PartitionLog opened : runInParallel(opens)) {
+      logs.put(opened.topicPartition(), opened);
+      loaded++;
     }
     log.info("Loaded {} partition logs from {} (clean shutdown {}) in {} ms", loaded, dir, hadCleanShutdown,
         (System.nanoTime() - startNanos) / 1_000_000);
+  }
+
+  /**
+   * Runs the tasks on the I/O pool and returns their results in order; the first failure is rethrown after
+   * every task finished, and the logs the others opened are closed.
+   */
+  private List<PartitionLog> runInParallel(List<Callable<PartitionLog>> tasks) throws IOException {
+    List<Future<PartitionLog>> futures = new ArrayList<>();
+    for (Callable<PartitionLog> task : tasks) {
+      futures.add(ioPool.submit(task));
+    }
+    List<PartitionLog> results = new ArrayList<>();
+    Throwable failure = null;
+    for (Future<PartitionLog> f : futures) {
+      try {
+        results.add(f.get());
+      } catch (ExecutionException e) {
+        failure = failure == null ? e.getCause() : failure;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (failure != null) {
+      for (PartitionLog opened : results) {
+        opened.close();
+      }
+      if (failure instanceof IOException io) {
+        throw io;
+      }
+      if (failure instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new KafkaStorageException("Opening logs failed", failure);
+    }
+    return results;
   }
 
   /** {@code "<topic>-<partition>"} to a TopicPartition, or empty when the name is not one. */
@@ -209,6 +268,67 @@ public final class LogManager implements AutoCloseable {
     logs.put(tp, created);
     log.info("Created log for {} (topic id {}) in {}", tp, created.topicId(), parent);
     return created;
+  }
+
+  /** A log {@link #getOrCreateLogs} should hold. */
+  public record LogSpec(Uuid topicId, LogConfig config) {}
+
+  /**
+   * {@link #getOrCreateLog} for many partitions at once: the new logs are created in parallel and each log dir
+   * is fsynced once, so creating a topic of a thousand partitions costs a few fsync rounds, not a thousand.
+   */
+  public void getOrCreateLogs(Map<TopicPartition, LogSpec> wanted) {
+    Map<TopicPartition, Path> toCreate = new LinkedHashMap<>();
+    synchronized (this) {
+      ensureOpen();
+      Map<Path, Integer> counts = new LinkedHashMap<>();
+      logDirs.forEach(dir -> counts.put(dir, 0));
+      for (PartitionLog partitionLog : logs.values()) {
+        counts.computeIfPresent(partitionLog.dir().getParent(), (dir, count) -> count + 1);
+      }
+      for (Map.Entry<TopicPartition, LogSpec> e : wanted.entrySet()) {
+        PartitionLog existing = logs.get(e.getKey());
+        if (existing != null) {
+          existing.ensureTopicId(e.getValue().topicId());
+          if (!existing.config().equals(e.getValue().config())) {
+            existing.updateConfig(e.getValue().config());
+          }
+          continue;
+        }
+        Path parent = counts.entrySet().stream().min(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        counts.merge(parent, 1, Integer::sum);
+        toCreate.put(e.getKey(), parent);
+      }
+    }
+    if (toCreate.isEmpty()) {
+      return;
+    }
+    List<Callable<PartitionLog>> creates = new ArrayList<>();
+    for (Map.Entry<TopicPartition, Path> e : toCreate.entrySet()) {
+      TopicPartition tp = e.getKey();
+      LogSpec spec = wanted.get(tp);
+      creates.add(() -> PartitionLog.open(e.getValue().resolve(tp.topic() + "-" + tp.partition()), tp, spec.topicId(),
+          spec.config(), LogLoader.LoadParams.newLog(clockMs.getAsLong()), events, clockMs));
+    }
+    List<PartitionLog> created;
+    try {
+      created = runInParallel(creates);
+      for (Path parent : new java.util.HashSet<>(toCreate.values())) {
+        DurableFiles.fsyncDirectory(parent);
+      }
+    } catch (IOException e) {
+      throw new KafkaStorageException("Could not create logs in " + new java.util.HashSet<>(toCreate.values()), e);
+    }
+    synchronized (this) {
+      for (PartitionLog partitionLog : created) {
+        if (closed) {
+          partitionLog.close();
+        } else {
+          logs.put(partitionLog.topicPartition(), partitionLog);
+        }
+      }
+    }
+    log.info("Created {} logs in {}", created.size(), new java.util.TreeSet<>(toCreate.values()));
   }
 
   private Path dirWithFewestLogs() {
@@ -323,18 +443,31 @@ public final class LogManager implements AutoCloseable {
     if (tasks != null) {
       tasks.shutdown();
     }
-    List<Path> uncleanDirs = new ArrayList<>();
+    List<Path> uncleanDirs = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Future<?>> closing = new ArrayList<>();
     for (PartitionLog partitionLog : logs.values()) {
-      try {
-        if (partitionLog.isOffline()) {
+      closing.add(ioPool.submit(() -> {
+        try {
+          if (partitionLog.isOffline()) {
+            uncleanDirs.add(partitionLog.dir().getParent());
+          }
+          partitionLog.close();
+        } catch (RuntimeException e) {
           uncleanDirs.add(partitionLog.dir().getParent());
+          log.error("Closing log {} failed; its log dir will be recovered at next start-up", partitionLog.dir(), e);
         }
-        partitionLog.close();
-      } catch (RuntimeException e) {
-        uncleanDirs.add(partitionLog.dir().getParent());
-        log.error("Closing log {} failed; its log dir will be recovered at next start-up", partitionLog.dir(), e);
+      }));
+    }
+    for (Future<?> f : closing) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        log.error("Closing a log failed", e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }
+    ioPool.shutdown();
     for (Path dir : logDirs) {
       try {
         checkpoints.get(dir).writeAll(logsIn(dir));
@@ -384,6 +517,7 @@ public final class LogManager implements AutoCloseable {
   }
 
   private void closeAfterFailedStart(Exception cause) {
+    ioPool.shutdown();
     for (PartitionLog partitionLog : logs.values()) {
       try {
         partitionLog.close();

@@ -61,6 +61,7 @@ public final class ReplicaManager {
             }
         }
         Map<String, LogConfig> configByTopic = new HashMap<>();
+        Map<TopicPartition, LogManager.LogSpec> missing = new HashMap<>();
         for (Map.Entry<TopicPartition, Uuid> e : wanted.entrySet()) {
             TopicInfo topic = snapshot.topicsByName().get(e.getKey().topic());
             LogConfig config = configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
@@ -70,8 +71,13 @@ public final class ReplicaManager {
                     existing.get().updateConfig(config);
                 }
             } else {
-                PartitionLog created = logManager.getOrCreateLog(e.getKey(), e.getValue(), config);
-                created.updateHighWatermark(created.logEndOffset());
+                missing.put(e.getKey(), new LogManager.LogSpec(e.getValue(), config));
+            }
+        }
+        if (!missing.isEmpty()) {
+            logManager.getOrCreateLogs(missing);
+            for (TopicPartition tp : missing.keySet()) {
+                logManager.getLog(tp).ifPresent(created -> created.updateHighWatermark(created.logEndOffset()));
             }
         }
     }
