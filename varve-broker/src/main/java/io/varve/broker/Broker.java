@@ -17,7 +17,6 @@ import io.varve.broker.api.CreateTopicsHandler;
 import io.varve.broker.api.DeleteTopicsHandler;
 import io.varve.broker.api.DescribeClusterHandler;
 import io.varve.broker.api.FetchHandler;
-import io.varve.broker.api.InitProducerIdHandler;
 import io.varve.broker.api.KafkaRequestDispatcher;
 import io.varve.broker.api.ListOffsetsHandler;
 import io.varve.broker.api.MetadataHandler;
@@ -41,6 +40,10 @@ import io.varve.broker.network.SocketServer;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.txn.TransactionCoordinatorRuntime;
+import io.varve.broker.txn.TxnApis;
+import io.varve.broker.txn.TxnCoordinatorSettings;
+import io.varve.broker.txn.TxnHandlers;
 import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
@@ -73,6 +76,7 @@ public final class Broker implements AutoCloseable {
     private CompletableFuture<SocketServer> network;
     private MetadataCache metadataCache;
     private GroupCoordinatorRuntime groupCoordinator;
+    private TransactionCoordinatorRuntime txnCoordinator;
     private volatile boolean closed;
 
     public Broker(BrokerConfig config) {
@@ -134,7 +138,6 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.METADATA, 0, 13, new MetadataHandler(metadataCache, controller, config.autoCreateTopicsEnable()))
                 .register(ApiKeys.CREATE_TOPICS, 2, 7, new CreateTopicsHandler(controller))
                 .register(ApiKeys.DELETE_TOPICS, 1, 6, new DeleteTopicsHandler(controller, config.deleteTopicEnable()))
-                .register(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdHandler(producerIds))
                 .register(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(metadataCache));
         registry.register(ApiKeys.DESCRIBE_CONFIGS, 1, 4, new DescribeConfigsHandler(nodeId, brokerConfigLayers, loader::image))
                 .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, new IncrementalAlterConfigsHandler(controller, nodeId))
@@ -146,7 +149,13 @@ public final class Broker implements AutoCloseable {
         groupCoordinator = new GroupCoordinatorRuntime(nodeId, GroupCoordinatorSettings.from(config), metadataCache,
                 replicaManager, controller);
         groupCoordinator.startup();
-        GroupApis.register(registry, groupCoordinator, metadataCache);
+        txnCoordinator = new TransactionCoordinatorRuntime(nodeId, TxnCoordinatorSettings.from(config), metadataCache,
+                replicaManager, controller, producerIds);
+        txnCoordinator.startup();
+        boolean transactions = config.transactionsUnstableEnable();
+        TxnApis.register(registry, txnCoordinator,
+                new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor), transactions);
+        GroupApis.register(registry, groupCoordinator, metadataCache, transactions ? txnCoordinator : null);
 
         socketServer = network.get();
         socketServer.start(config.listeners(), new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
@@ -216,6 +225,7 @@ public final class Broker implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
         closeQuietly("controller", controller);
         closeQuietly("metadata log", raft);

@@ -70,6 +70,10 @@ public final class BrokerConfig {
             .define("log.cleaner.min.cleanable.ratio", DOUBLE, 0.5, 0, 1)
             .define("log.cleaner.min.compaction.lag.ms", LONG, 0L, 0, Long.MAX_VALUE)
             .define("log.cleaner.max.compaction.lag.ms", LONG, Long.MAX_VALUE, 1, Long.MAX_VALUE)
+            .define("log.cleaner.enable", BOOLEAN, true)
+            .define("log.cleaner.threads", INT, 1, 0, Integer.MAX_VALUE)
+            .define("log.cleaner.backoff.ms", LONG, 15000L, 0, Long.MAX_VALUE)
+            .define("log.cleaner.dedupe.buffer.size", LONG, 134217728L, 1, Long.MAX_VALUE)
             .define("log.message.timestamp.before.max.ms", LONG, Long.MAX_VALUE, 0, Long.MAX_VALUE)
             .define("log.message.timestamp.after.max.ms", LONG, 3600000L, 0, Long.MAX_VALUE)
             .define("log.flush.offset.checkpoint.interval.ms", INT, 60000, 0, Integer.MAX_VALUE)
@@ -83,6 +87,8 @@ public final class BrokerConfig {
             .define("num.io.threads", INT, 8, 1, 256)
             .defineAccepted("queued.max.requests", INT)
             .define("producer.id.block.size", INT, 1000, 1, Integer.MAX_VALUE)
+            // Varve's own: transactions stay off until markers and read_committed land (see TxnApis).
+            .define("varve.transactions.unstable.enable", BOOLEAN, false)
             // Group coordinator (consumer groups and committed offsets).
             .define("offsets.topic.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
             .define("offsets.topic.replication.factor", INT, 1, 1, Short.MAX_VALUE)
@@ -103,10 +109,13 @@ public final class BrokerConfig {
             .define("group.consumer.max.size", INT, Integer.MAX_VALUE, 1, Integer.MAX_VALUE)
             .define("group.consumer.assignors", LIST, List.of("uniform", "range"))
             .define("group.coordinator.threads", INT, 4, 1, 64)
+            .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
+            .define("transaction.state.log.replication.factor", INT, 1, 1, Short.MAX_VALUE)
+            .define("transaction.state.log.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
+            .define("transaction.max.timeout.ms", INT, 900000, 1, Integer.MAX_VALUE)
+            .define("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, 1, Integer.MAX_VALUE)
             // Kafka keys Varve accepts today and applies in a later release.
-            .defineAccepted("log.cleaner.enable", BOOLEAN)
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
-            .defineAccepted("transaction.state.log.replication.factor", INT)
             .defineAccepted("transaction.state.log.min.isr", INT)
             .defineAccepted("min.insync.replicas", INT)
             .defineAccepted("compression.type", STRING)
@@ -115,7 +124,6 @@ public final class BrokerConfig {
             .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
             .defineAccepted("share.coordinator.state.topic.min.isr", INT)
             .defineAccepted("remote.log.storage.system.enable", BOOLEAN)
-            .defineAccepted("log.cleaner.threads", INT)
             .defineAccepted("authorizer.class.name", CLASS)
             .defineAccepted("ssl.keystore.password", PASSWORD);
 
@@ -341,6 +349,22 @@ public final class BrokerConfig {
         return longValue("log.cleaner.max.compaction.lag.ms");
     }
 
+    public boolean logCleanerEnable() {
+        return (Boolean) values.get("log.cleaner.enable");
+    }
+
+    public int logCleanerThreads() {
+        return intValue("log.cleaner.threads");
+    }
+
+    public long logCleanerBackoffMs() {
+        return longValue("log.cleaner.backoff.ms");
+    }
+
+    public long logCleanerDedupeBufferSize() {
+        return longValue("log.cleaner.dedupe.buffer.size");
+    }
+
     public long logMessageTimestampBeforeMaxMs() {
         return longValue("log.message.timestamp.before.max.ms");
     }
@@ -385,6 +409,11 @@ public final class BrokerConfig {
         return intValue("num.io.threads");
     }
 
+    /** Whether the (incomplete) transaction APIs are served; off by default. */
+    public boolean transactionsUnstableEnable() {
+        return (Boolean) values.get("varve.transactions.unstable.enable");
+    }
+
     public int producerIdBlockSize() {
         return intValue("producer.id.block.size");
     }
@@ -393,6 +422,14 @@ public final class BrokerConfig {
     public int groupInt(String key) {
         if (!key.startsWith("group.") && !key.startsWith("offset")) {
             throw new IllegalArgumentException(key + " is not a group coordinator key");
+        }
+        return intValue(key);
+    }
+
+    /** Transaction coordinator keys, read by io.varve.broker.txn.TxnCoordinatorSettings. */
+    public int transactionInt(String key) {
+        if (!key.startsWith("transaction.")) {
+            throw new IllegalArgumentException(key + " is not a transaction coordinator key");
         }
         return intValue(key);
     }

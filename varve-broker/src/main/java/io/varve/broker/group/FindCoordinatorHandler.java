@@ -16,8 +16,9 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * FindCoordinator (v0-6, batched keys from v4): the broker leading the group's {@code __consumer_offsets}
- * partition, creating the topic on first use. Transaction coordinators do not exist yet (COORDINATOR_NOT_AVAILABLE);
- * share groups are not supported (INVALID_REQUEST).
+ * partition, creating the topic on first use; for key type TRANSACTION the same through the transaction
+ * coordinator ({@code __transaction_state}), COORDINATOR_NOT_AVAILABLE when none is given. Share groups are not
+ * supported (INVALID_REQUEST).
  */
 public final class FindCoordinatorHandler implements ApiHandler {
     private static final byte GROUP = 0;
@@ -25,12 +26,28 @@ public final class FindCoordinatorHandler implements ApiHandler {
     private static final byte SHARE = 2;
     private static final short FIRST_BATCHED_VERSION = 4;
 
+    /** Where the coordinator of a key lives, for key types other than groups. */
+    public interface Coordinators {
+        /** Completes once the coordinator's internal topic exists. */
+        CompletableFuture<Void> ensureTopic();
+
+        /** The node coordinating {@code key}, or -1. */
+        int coordinatorNode(String key);
+    }
+
     private final GroupCoordinatorRuntime runtime;
     private final MetadataCache cache;
+    private final Coordinators transactions;
 
     public FindCoordinatorHandler(GroupCoordinatorRuntime runtime, MetadataCache cache) {
+        this(runtime, cache, null);
+    }
+
+    /** {@code transactions} null: key type TRANSACTION gets COORDINATOR_NOT_AVAILABLE. */
+    public FindCoordinatorHandler(GroupCoordinatorRuntime runtime, MetadataCache cache, Coordinators transactions) {
         this.runtime = runtime;
         this.cache = cache;
+        this.transactions = transactions;
     }
 
     @Override
@@ -42,6 +59,8 @@ public final class FindCoordinatorHandler implements ApiHandler {
         CompletableFuture<Errors> ready;
         if (keyType == GROUP) {
             ready = runtime.ensureTopic().handle((v, e) -> e == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
+        } else if (keyType == TRANSACTION && transactions != null) {
+            ready = transactions.ensureTopic().handle((v, e) -> e == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
         } else if (keyType == TRANSACTION) {
             ready = CompletableFuture.completedFuture(Errors.COORDINATOR_NOT_AVAILABLE);
         } else {
@@ -65,10 +84,10 @@ public final class FindCoordinatorHandler implements ApiHandler {
         Coordinator c = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
         if (error != Errors.NONE) {
             String message = keyType == SHARE ? "Share groups are not supported."
-                    : keyType == TRANSACTION ? "Transactions are not supported yet." : error.message();
+                    : keyType == TRANSACTION && transactions == null ? "Transactions are not supported yet." : error.message();
             return c.setErrorCode(error.code()).setErrorMessage(message);
         }
-        int node = runtime.coordinatorNode(key);
+        int node = keyType == TRANSACTION ? transactions.coordinatorNode(key) : runtime.coordinatorNode(key);
         MetadataSnapshot snapshot = cache.snapshot();
         for (MetadataSnapshot.BrokerInfo b : snapshot.brokers()) {
             if (b.nodeId() == node) {
@@ -80,6 +99,7 @@ public final class FindCoordinatorHandler implements ApiHandler {
             }
         }
         return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
-                .setErrorMessage("The coordinator of this group is not available yet.");
+                .setErrorMessage("The coordinator of this " + (keyType == TRANSACTION ? "transactional id" : "group")
+                        + " is not available yet.");
     }
 }

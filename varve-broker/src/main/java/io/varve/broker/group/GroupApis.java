@@ -10,11 +10,17 @@ public final class GroupApis {
     }
 
     public static void register(ApiRegistry registry, GroupCoordinatorRuntime runtime, MetadataCache cache) {
+        register(registry, runtime, cache, null);
+    }
+
+    /** {@code transactions}: where FindCoordinator finds transaction coordinators (null: not available). */
+    public static void register(ApiRegistry registry, GroupCoordinatorRuntime runtime, MetadataCache cache,
+                                FindCoordinatorHandler.Coordinators transactions) {
         ClassicGroupHandlers classic = new ClassicGroupHandlers(runtime);
         OffsetHandlers offsets = new OffsetHandlers(runtime, cache);
         GroupAdminHandlers admin = new GroupAdminHandlers(runtime);
         ConsumerGroupHandlers consumer = new ConsumerGroupHandlers(runtime);
-        registry.register(ApiKeys.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(runtime, cache))
+        registry.register(ApiKeys.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(runtime, cache, transactions))
                 .register(ApiKeys.JOIN_GROUP, 0, 9, classic::join)
                 .register(ApiKeys.SYNC_GROUP, 0, 5, classic::sync)
                 .register(ApiKeys.HEARTBEAT, 0, 4, classic::heartbeat)

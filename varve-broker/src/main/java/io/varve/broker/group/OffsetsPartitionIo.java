@@ -14,8 +14,11 @@ import org.apache.kafka.common.record.Record;
 import org.apache.kafka.common.record.RecordBatch;
 import org.apache.kafka.common.record.SimpleRecord;
 
-/** Coordinator records to and from a {@code __consumer_offsets} partition log, as ordinary v2 record batches. */
-final class OffsetsPartitionIo {
+/**
+ * Coordinator records to and from a {@code __consumer_offsets} (or {@code __transaction_state}) partition log, as
+ * ordinary v2 record batches.
+ */
+public final class OffsetsPartitionIo {
     /** Records of one event are split into batches of about this size (well under max.message.bytes). */
     static final int MAX_BATCH_BYTES = 512 * 1024;
     private static final int READ_BYTES = 1024 * 1024;
@@ -24,7 +27,7 @@ final class OffsetsPartitionIo {
     }
 
     /** Reads every keyed record from the log start to {@code endOffset}, in order. */
-    static long replay(PartitionLog log, long endOffset, Consumer<CoordinatorRecord> sink) {
+    public static long replay(PartitionLog log, long endOffset, Consumer<CoordinatorRecord> sink) {
         long offset = log.logStartOffset();
         long records = 0;
         while (offset < endOffset) {
@@ -61,7 +64,7 @@ final class OffsetsPartitionIo {
     }
 
     /** The records as batches of at most about {@link #MAX_BATCH_BYTES} each. */
-    static List<MemoryRecords> toBatches(List<CoordinatorRecord> records, long nowMs) {
+    public static List<MemoryRecords> toBatches(List<CoordinatorRecord> records, long nowMs) {
         List<MemoryRecords> batches = new ArrayList<>();
         List<SimpleRecord> current = new ArrayList<>();
         int bytes = 0;

@@ -112,7 +112,7 @@ class GroupBadInputIT {
     }
 
     @Test
-    void findCoordinatorAnswersGroupsOnlyAndBatchesKeys() throws IOException {
+    void findCoordinatorAnswersGroupsBatchesKeysAndHasNoTransactionCoordinatorByDefault() throws IOException {
         try (RawClient c = client()) {
             FindCoordinatorResponseData batched = c.send(new FindCoordinatorRequestData().setKeyType((byte) 0)
                     .setCoordinatorKeys(List.of("a", "b")), (short) 4);
@@ -120,6 +120,7 @@ class GroupBadInputIT {
                     .containsExactly(1, 1);
             assertThat(batched.coordinators()).extracting(FindCoordinatorResponseData.Coordinator::port)
                     .containsOnly(shared.broker().port());
+            // Transactions are off unless varve.transactions.unstable.enable is set (TransactionsIT turns them on).
             FindCoordinatorResponseData txn = c.send(new FindCoordinatorRequestData().setKey("t").setKeyType((byte) 1),
                     (short) 3);
             assertThat(Errors.forCode(txn.errorCode())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);

@@ -1,0 +1,401 @@
+package io.varve.broker.txn;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import io.varve.broker.group.FindCoordinatorHandler;
+import io.varve.broker.group.OffsetsPartitionIo;
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.MetadataSnapshot;
+import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
+import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.replica.ProducerIdManager;
+import io.varve.broker.replica.ReplicaManager;
+import io.varve.coordinator.group.Outbox;
+import io.varve.coordinator.txn.TransactionCoordinatorShard;
+import io.varve.coordinator.txn.TxnApi.MarkerRequest;
+import io.varve.metadata.controller.CreateTopicRequest;
+import io.varve.metadata.controller.QuorumController;
+import io.varve.storage.PartitionLog;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
+import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
+import org.apache.kafka.common.errors.NotCoordinatorException;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.MemoryRecords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link TransactionCoordinatorShard} per {@code __transaction_state} partition this broker leads, all on
+ * one coordinator thread (transactions are few and their events cheap). After every event the runtime appends the
+ * shard's records to the partition log, releases the responses, then writes the transaction markers the shard asked
+ * for and reports them back, which persists the COMPLETE_* state. Loading a partition replays its log; prepared
+ * transactions found there get their markers again. The internal topic is created through the controller on the
+ * first FindCoordinator of a transactional id, as Kafka does.
+ */
+public final class TransactionCoordinatorRuntime implements AutoCloseable, FindCoordinatorHandler.Coordinators {
+    public static final String TOPIC = "__transaction_state";
+    private static final Logger log = LoggerFactory.getLogger(TransactionCoordinatorRuntime.class);
+    private static final long MARKER_RETRY_MS = 500;
+    private static final long PRODUCER_ID_TIMEOUT_MS = 30_000;
+
+    private enum State { LOADING, ACTIVE, FAILED }
+
+    /** A shard; fields other than {@code state} are confined to the coordinator thread. */
+    private static final class Holder {
+        final int partition;
+        volatile State state = State.LOADING;
+        TransactionCoordinatorShard shard;
+
+        Holder(int partition) {
+            this.partition = partition;
+        }
+    }
+
+    private final int nodeId;
+    private final TxnCoordinatorSettings settings;
+    private final MetadataCache cache;
+    private final ReplicaManager replicaManager;
+    private final QuorumController controller;
+    private final ProducerIdManager producerIds;
+    private final TxnMarkerWriter markerWriter;
+    private final ScheduledThreadPoolExecutor thread;
+    private final Map<Integer, Holder> shards = new ConcurrentHashMap<>();
+    private volatile CompletableFuture<Void> topicCreation;
+    private volatile boolean closed;
+
+    public TransactionCoordinatorRuntime(int nodeId, TxnCoordinatorSettings settings, MetadataCache cache,
+                                         ReplicaManager replicaManager, QuorumController controller,
+                                         ProducerIdManager producerIds) {
+        this.nodeId = nodeId;
+        this.settings = settings;
+        this.cache = cache;
+        this.replicaManager = replicaManager;
+        this.controller = controller;
+        this.producerIds = producerIds;
+        this.markerWriter = new TxnMarkerWriter(cache, replicaManager);
+        this.thread = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "varve-txn-coordinator");
+            t.setDaemon(true);
+            return t;
+        });
+        thread.setRemoveOnCancelPolicy(true);
+        thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    /** Loads the {@code __transaction_state} partitions this broker leads and starts the timeout checks. */
+    public void startup() {
+        loadLedPartitions();
+        long intervalMs = settings.coordinator().abortTimedOutCheckIntervalMs();
+        thread.scheduleWithFixedDelay(this::tickAll, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+    }
+
+    public TxnCoordinatorSettings settings() {
+        return settings;
+    }
+
+    public TxnMarkerWriter markerWriter() {
+        return markerWriter;
+    }
+
+    // ---------------------------------------------------------------- routing
+
+    /** Kafka's mapping: abs(transactionalId.hashCode()) modulo the partition count. */
+    public int partitionFor(String transactionalId) {
+        int h = transactionalId.hashCode();
+        return Math.floorMod(h == Integer.MIN_VALUE ? 0 : Math.abs(h), numPartitions());
+    }
+
+    public int numPartitions() {
+        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
+        return topic == null || topic.partitions().isEmpty() ? settings.topicPartitions() : topic.partitions().size();
+    }
+
+    /** Runs an event on the shard of {@code transactionalId}; NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS otherwise. */
+    public <T> CompletableFuture<T> run(String transactionalId,
+                                        Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
+        return run(partitionFor(transactionalId), event);
+    }
+
+    public <T> CompletableFuture<T> run(int partition, Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Holder h;
+        try {
+            h = holder(partition);
+        } catch (ApiException e) {
+            result.completeExceptionally(e);
+            return result;
+        }
+        execute(result, () -> {
+            if (h.state != State.ACTIVE) {
+                result.completeExceptionally(h.state == State.LOADING
+                        ? new CoordinatorLoadInProgressException(TOPIC + "-" + partition + " is loading.")
+                        : new NotCoordinatorException("This broker no longer coordinates " + TOPIC + "-" + partition + "."));
+                return;
+            }
+            try {
+                event.apply(h.shard).whenComplete((v, e) -> {
+                    if (e != null) {
+                        result.completeExceptionally(e);
+                    } else {
+                        result.complete(v);
+                    }
+                });
+            } catch (RuntimeException e) {
+                log.error("Transaction coordinator event on {}-{} failed", TOPIC, partition, e);
+                result.completeExceptionally(e);
+            }
+            flush(h);
+        });
+        return result;
+    }
+
+    /** Runs an event on every shard this broker leads and collects the results. */
+    public <T> CompletableFuture<List<T>> runOnAll(Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
+        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
+        if (topic == null) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        List<CompletableFuture<T>> all = new ArrayList<>();
+        for (PartitionInfo p : topic.partitions().values()) {
+            if (p.leader() == nodeId) {
+                all.add(run(p.partition(), event));
+            }
+        }
+        return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
+                .thenApply(v -> all.stream().map(CompletableFuture::join).toList());
+    }
+
+    private void execute(CompletableFuture<?> result, Runnable task) {
+        try {
+            thread.execute(task);
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new NotCoordinatorException("The transaction coordinator is shut down."));
+        }
+    }
+
+    private Holder holder(int partition) {
+        if (closed) {
+            throw new NotCoordinatorException("The transaction coordinator is shut down.");
+        }
+        Holder h = shards.get(partition);
+        if (h != null) {
+            return h;
+        }
+        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
+        if (topic == null) {
+            throw new NotCoordinatorException("The " + TOPIC + " topic does not exist yet.");
+        }
+        PartitionInfo p = topic.partitions().get(partition);
+        if (p == null || p.leader() != nodeId) {
+            throw new NotCoordinatorException("This broker does not lead " + TOPIC + "-" + partition + ".");
+        }
+        return startLoad(partition);
+    }
+
+    // ---------------------------------------------------------------- loading
+
+    private void loadLedPartitions() {
+        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
+        if (topic == null) {
+            return;
+        }
+        for (PartitionInfo p : topic.partitions().values()) {
+            if (p.leader() == nodeId) {
+                startLoad(p.partition());
+            }
+        }
+    }
+
+    private Holder startLoad(int partition) {
+        Holder[] created = new Holder[1];
+        Holder h = shards.computeIfAbsent(partition, p -> created[0] = new Holder(p));
+        if (created[0] != null) {
+            execute(new CompletableFuture<>(), () -> load(h));
+        }
+        return h;
+    }
+
+    private void load(Holder h) {
+        long startNanos = System.nanoTime();
+        TopicPartition tp = new TopicPartition(TOPIC, h.partition);
+        try {
+            MetadataSnapshot snapshot = cache.snapshot();
+            PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
+            int coordinatorEpoch = snapshot.topicsByName().get(TOPIC).partitions().get(h.partition).leaderEpoch();
+            TransactionCoordinatorShard shard = new TransactionCoordinatorShard(h.partition, coordinatorEpoch,
+                    settings.coordinator(), System::currentTimeMillis, this::nextProducerId);
+            long records = OffsetsPartitionIo.replay(partitionLog, partitionLog.logEndOffset(), shard::replay);
+            shard.onLoadComplete();
+            h.shard = shard;
+            h.state = State.ACTIVE;
+            flush(h);
+            log.info("Loaded {} ({} records, {} transactional ids) in {} ms", tp, records, shard.size(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+        } catch (RuntimeException e) {
+            log.error("Loading {} failed; it will be retried on the next request", tp, e);
+            h.state = State.FAILED;
+            shards.remove(h.partition, h);
+        }
+    }
+
+    /** A fresh producer id; blocks the coordinator thread only when a new block is fetched from the controller. */
+    private long nextProducerId() {
+        try {
+            return producerIds.nextProducerId().get(PRODUCER_ID_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CoordinatorNotAvailableException("Interrupted while allocating a producer id.");
+        } catch (ExecutionException | TimeoutException e) {
+            throw new CoordinatorNotAvailableException("Allocating a producer id failed: " + e);
+        }
+    }
+
+    // ---------------------------------------------------------------- writing, markers and timers
+
+    /** Appends the shard's records, releases its responses, then writes the markers it asked for. */
+    private void flush(Holder h) {
+        Outbox.Output out = h.shard.drain();
+        if (!out.records().isEmpty()) {
+            try {
+                append(h, out);
+            } catch (RuntimeException e) {
+                log.error("Writing {} transaction coordinator records to {}-{} failed: unloading the shard, it "
+                        + "reloads from the log on the next request", out.records().size(), TOPIC, h.partition, e);
+                out.fail(new NotCoordinatorException("Writing to " + TOPIC + "-" + h.partition + " failed."));
+                h.state = State.FAILED;
+                shards.remove(h.partition, h);
+                h.shard.drainMarkers();
+                return;
+            }
+        }
+        out.complete();
+        List<MarkerRequest> markers = h.shard.drainMarkers();
+        if (!markers.isEmpty()) {
+            writeMarkers(h, markers);
+        }
+    }
+
+    private void append(Holder h, Outbox.Output out) {
+        MetadataSnapshot snapshot = cache.snapshot();
+        TopicPartition tp = new TopicPartition(TOPIC, h.partition);
+        PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
+        int leaderEpoch = snapshot.topicsByName().get(TOPIC).partitions().get(h.partition).leaderEpoch();
+        for (MemoryRecords batch : OffsetsPartitionIo.toBatches(out.records(), System.currentTimeMillis())) {
+            replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
+        }
+    }
+
+    /** Writes every marker, completes the transactions whose markers are all written, retries the others later. */
+    private void writeMarkers(Holder h, List<MarkerRequest> markers) {
+        List<MarkerRequest> failed = new ArrayList<>();
+        for (MarkerRequest m : markers) {
+            try {
+                for (TopicPartition tp : m.partitions()) {
+                    markerWriter.write(tp, m.producerId(), m.epoch(), m.coordinatorEpoch(), m.commit());
+                }
+                h.shard.markersWritten(m);
+            } catch (RuntimeException e) {
+                log.warn("Writing the {} markers of {} failed ({}); retrying in {} ms", m.commit() ? "COMMIT" : "ABORT",
+                        m.transactionalId(), e.toString(), MARKER_RETRY_MS);
+                failed.add(m);
+            }
+        }
+        flush(h);
+        if (!failed.isEmpty() && !closed) {
+            try {
+                thread.schedule(() -> {
+                    if (h.state == State.ACTIVE && shards.get(h.partition) == h) {
+                        writeMarkers(h, failed);
+                    }
+                }, MARKER_RETRY_MS, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // shutting down: the markers are resumed from the PREPARE_* records at the next load
+            }
+        }
+    }
+
+    private void tickAll() {
+        for (Holder h : shards.values()) {
+            if (h.state != State.ACTIVE) {
+                continue;
+            }
+            try {
+                h.shard.tick();
+            } catch (RuntimeException e) {
+                log.error("Transaction timeouts of {}-{} failed", TOPIC, h.partition, e);
+            }
+            flush(h);
+        }
+    }
+
+    // ---------------------------------------------------------------- the internal topic
+
+    /** Completes once {@code __transaction_state} exists, creating it through the controller if needed. */
+    @Override
+    public CompletableFuture<Void> ensureTopic() {
+        if (cache.snapshot().topicsByName().containsKey(TOPIC)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        synchronized (this) {
+            CompletableFuture<Void> inFlight = topicCreation;
+            if (inFlight != null && !inFlight.isDone()) {
+                return inFlight;
+            }
+            CreateTopicRequest request = new CreateTopicRequest(TOPIC, settings.topicPartitions(),
+                    settings.topicReplicationFactor(), Map.of(), Map.of(
+                    "cleanup.policy", "compact",
+                    "segment.bytes", Integer.toString(settings.topicSegmentBytes())));
+            CompletableFuture<Void> creation = controller.createTopics(List.of(request), false).thenAccept(results -> {
+                Errors error = results.get(0).error();
+                if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
+                    log.error("Creating {} failed: {} {}", TOPIC, error, results.get(0).errorMessage());
+                    throw new CoordinatorNotAvailableException("Creating " + TOPIC + " failed: " + error + ".");
+                }
+                if (error == Errors.NONE) {
+                    log.info("Created {} with {} partitions and replication factor {}", TOPIC,
+                            settings.topicPartitions(), settings.topicReplicationFactor());
+                }
+                loadLedPartitions();
+            });
+            topicCreation = creation;
+            return creation;
+        }
+    }
+
+    /** The node coordinating {@code transactionalId}: the leader of its partition, or -1 when there is none. */
+    @Override
+    public int coordinatorNode(String transactionalId) {
+        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
+        if (topic == null) {
+            return -1;
+        }
+        PartitionInfo p = topic.partitions().get(partitionFor(transactionalId));
+        return p == null ? -1 : p.leader();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.shutdown();
+        try {
+            if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
+                thread.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        shards.clear();
+    }
+}

@@ -1,0 +1,57 @@
+package io.varve.broker.txn;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.protocol.RequestContext;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
+import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * WriteTxnMarkers (v1): writes each requested COMMIT/ABORT marker to the partitions this broker leads, through the
+ * same {@link TxnMarkerWriter} the coordinator uses. Per-partition errors as Kafka (UNKNOWN_TOPIC_OR_PARTITION,
+ * NOT_LEADER_OR_FOLLOWER...).
+ */
+public final class WriteTxnMarkersHandler implements ApiHandler {
+    private final TxnMarkerWriter writer;
+
+    public WriteTxnMarkersHandler(TxnMarkerWriter writer) {
+        this.writer = writer;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        WriteTxnMarkersRequestData data = request.body();
+        List<WriteTxnMarkersResponseData.WritableTxnMarkerResult> markers = new ArrayList<>();
+        for (WriteTxnMarkersRequestData.WritableTxnMarker m : data.markers()) {
+            List<WriteTxnMarkersResponseData.WritableTxnMarkerTopicResult> topics = new ArrayList<>();
+            for (WriteTxnMarkersRequestData.WritableTxnMarkerTopic t : m.topics()) {
+                List<WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult> partitions = new ArrayList<>();
+                for (int p : t.partitionIndexes()) {
+                    partitions.add(new WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult()
+                            .setPartitionIndex(p).setErrorCode(write(new TopicPartition(t.name(), p), m).code()));
+                }
+                topics.add(new WriteTxnMarkersResponseData.WritableTxnMarkerTopicResult().setName(t.name())
+                        .setPartitions(partitions));
+            }
+            markers.add(new WriteTxnMarkersResponseData.WritableTxnMarkerResult().setProducerId(m.producerId())
+                    .setTopics(topics));
+        }
+        return CompletableFuture.completedFuture(new WriteTxnMarkersResponseData().setMarkers(markers));
+    }
+
+    private Errors write(TopicPartition tp, WriteTxnMarkersRequestData.WritableTxnMarker m) {
+        try {
+            TxnMarkerWriter.Outcome outcome = writer.write(tp, m.producerId(), m.producerEpoch(), m.coordinatorEpoch(),
+                    m.transactionResult());
+            return outcome == TxnMarkerWriter.Outcome.PARTITION_GONE ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NONE;
+        } catch (RuntimeException e) {
+            return Errors.forException(e);
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The transaction coordinator's runtime: {@link io.varve.broker.txn.TransactionCoordinatorRuntime} runs one
+ * {@link io.varve.coordinator.txn.TransactionCoordinatorShard} per {@code __transaction_state} partition this broker
+ * leads, persists its records, writes its transaction markers ({@link io.varve.broker.txn.TxnMarkerWriter}) and
+ * ticks its timeouts; {@link io.varve.broker.txn.TxnApis} registers the transaction APIs.
+ */
+package io.varve.broker.txn;

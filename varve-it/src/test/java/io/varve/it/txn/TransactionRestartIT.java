@@ -1,0 +1,68 @@
+package io.varve.it.txn;
+
+import static io.varve.it.ClientSupport.TIMEOUT;
+import static io.varve.it.ClientSupport.createTopic;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.varve.it.TestBroker;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The coordinator's state survives a restart: it is replayed from {@code __transaction_state}. */
+class TransactionRestartIT {
+    @TempDir
+    Path dataDir;
+
+    private static TransactionDescription describe(Admin admin, String id) throws Exception {
+        return admin.describeTransactions(List.of(id)).description(id).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    @Test
+    void anOngoingTransactionIsReplayedAfterARestartAndAbortedWhenANewProducerFencesTheOldOne() throws Exception {
+        Map<String, String> overrides = Map.of("transaction.state.log.num.partitions", "2",
+                "varve.transactions.unstable.enable", "true");
+        String topic = "restart-txn";
+        String id = "restart-" + topic;
+        try (TestBroker broker = TestBroker.start(dataDir, overrides)) {
+            try (Admin admin = broker.admin()) {
+                createTopic(admin, topic, 2);
+            }
+            KafkaProducer<byte[], byte[]> before = broker.producer(Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, id));
+            before.initTransactions();
+            before.beginTransaction();
+            before.send(new ProducerRecord<>(topic, 1, null, "open".getBytes(UTF_8)))
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            broker.restart();
+            before.close(Duration.ZERO);
+
+            try (Admin admin = broker.admin();
+                 KafkaProducer<byte[], byte[]> after = broker.producer(Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, id,
+                         ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000"))) {
+                TransactionDescription replayed = describe(admin, id);
+                assertThat(replayed.state()).isEqualTo(TransactionState.ONGOING);
+                assertThat(replayed.topicPartitions()).containsExactly(new TopicPartition(topic, 1));
+                assertThat(replayed.producerEpoch()).isZero();
+
+                after.initTransactions();
+                TransactionDescription fenced = describe(admin, id);
+                assertThat(fenced.state()).isEqualTo(TransactionState.EMPTY);
+                assertThat(fenced.producerId()).isEqualTo(replayed.producerId());
+                assertThat(fenced.producerEpoch()).isEqualTo(2);
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.varve.tiered.spi;
+
+import io.varve.tiered.metadata.RemoteSegmentId;
+import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import io.varve.tiered.metadata.TopicIdPartition;
+
+/**
+ * Object key layout shared by every backend:
+ * {@code <prefix>/<topic>-<topicId>/<partition>/<startOffset, 20 digits>-<segmentId>.<suffix>} with suffix
+ * {@code log} for the segment and {@link IndexType#suffix()} for its indexes. Zero-padded offsets make a listing
+ * sort in offset order; the topic id keeps a re-created topic of the same name apart; the segment id keeps
+ * retried uploads of the same offsets apart. An empty prefix drops the leading {@code <prefix>/}.
+ */
+public final class ObjectKeys {
+    public static final String LOG_SUFFIX = "log";
+
+    private final String prefix;
+
+    /** @param prefix key prefix without leading or trailing slash; may be empty */
+    public ObjectKeys(String prefix) {
+        String p = prefix == null ? "" : prefix;
+        while (p.startsWith("/")) {
+            p = p.substring(1);
+        }
+        while (p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        this.prefix = p;
+    }
+
+    public String prefix() {
+        return prefix;
+    }
+
+    /** The directory-like part common to all segments of the partition, ending with a slash. */
+    public String partitionPrefix(TopicIdPartition partition) {
+        String path = partition.topic() + "-" + partition.topicId() + "/" + partition.partition() + "/";
+        return prefix.isEmpty() ? path : prefix + "/" + path;
+    }
+
+    public String logKey(RemoteSegmentMetadata metadata) {
+        return key(metadata, LOG_SUFFIX);
+    }
+
+    public String indexKey(RemoteSegmentMetadata metadata, IndexType type) {
+        return key(metadata, type.suffix());
+    }
+
+    private String key(RemoteSegmentMetadata metadata, String suffix) {
+        RemoteSegmentId id = metadata.segmentId();
+        return partitionPrefix(id.topicIdPartition()) + String.format("%020d", metadata.startOffset()) + "-" + id.id()
+                + "." + suffix;
+    }
+}

@@ -1,0 +1,47 @@
+package io.varve.tiered.spi;
+
+import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import java.io.Closeable;
+import java.io.InputStream;
+
+/**
+ * An object store for rolled log segments. Every method is safe to call from several threads at once, and every
+ * mutation is idempotent: a copy may be repeated (it overwrites the same keys with the same bytes) and deleting what
+ * is already gone succeeds, because the remote log manager retries after crashes. Objects of a segment are visible
+ * to readers only once its metadata says COPY_SEGMENT_FINISHED, so a partial copy is never read; but each single
+ * object is either absent or complete (no backend exposes a half-written object under its final key).
+ */
+public interface RemoteStorage extends Closeable {
+
+    /** Uploads the segment's log and index files under keys derived from {@code metadata} ({@link ObjectKeys}). */
+    void copySegment(RemoteSegmentMetadata metadata, SegmentFiles files) throws RemoteStorageException;
+
+    /**
+     * Streams the log segment's bytes {@code [startPosition, endPosition]} (both inclusive; an end past the object's
+     * end reads to the end). The caller closes the stream.
+     *
+     * @throws RemoteResourceNotFoundException if the segment is not there
+     * @throws RemoteStorageException if {@code startPosition} is negative, past the end, or after {@code endPosition}
+     */
+    InputStream fetchLogSegment(RemoteSegmentMetadata metadata, long startPosition, long endPosition)
+            throws RemoteStorageException;
+
+    /** Streams the log segment from {@code startPosition} to its end. */
+    default InputStream fetchLogSegment(RemoteSegmentMetadata metadata, long startPosition) throws RemoteStorageException {
+        return fetchLogSegment(metadata, startPosition, Long.MAX_VALUE - 1);
+    }
+
+    /**
+     * Streams one whole index of the segment.
+     *
+     * @throws RemoteResourceNotFoundException if it is not there (an absent transaction index included)
+     */
+    InputStream fetchIndex(RemoteSegmentMetadata metadata, IndexType indexType) throws RemoteStorageException;
+
+    /** Deletes every object of the segment; succeeds if some or all are already gone. */
+    void deleteSegment(RemoteSegmentMetadata metadata) throws RemoteStorageException;
+
+    /** Releases clients and connections; idempotent. */
+    @Override
+    void close();
+}
