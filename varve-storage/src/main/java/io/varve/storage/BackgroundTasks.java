@@ -9,10 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The log manager's one scheduler: a small pool of daemon threads running periodic tasks (retention,
- * checkpoints, flushes, producer expiry) and one-shot delayed file deletions. A failing run is logged
- * and the task keeps its schedule. Shutting down never interrupts a running task (an interrupt would
- * close the FileChannel it is using); it waits for it, bounded.
+ * A log manager scheduler: a small pool of daemon threads running periodic tasks (retention, checkpoints,
+ * flushes, producer expiry; the log cleaner's threads in a pool of their own) and one-shot delayed file
+ * deletions. A failing run is logged and the task keeps its schedule. Shutting down never interrupts a
+ * running task (an interrupt would close the FileChannel it is using); it waits for it, bounded.
  */
 final class BackgroundTasks {
 
@@ -23,13 +23,17 @@ final class BackgroundTasks {
   private final ScheduledThreadPoolExecutor executor;
 
   BackgroundTasks(String threadNamePrefix) {
+    this(threadNamePrefix, THREADS);
+  }
+
+  BackgroundTasks(String threadNamePrefix, int threads) {
     AtomicInteger threadNumber = new AtomicInteger();
-    ThreadFactory threads = runnable -> {
+    ThreadFactory threadFactory = runnable -> {
       Thread thread = new Thread(runnable, threadNamePrefix + "-" + threadNumber.incrementAndGet());
       thread.setDaemon(true);
       return thread;
     };
-    executor = new ScheduledThreadPoolExecutor(THREADS, threads);
+    executor = new ScheduledThreadPoolExecutor(threads, threadFactory);
     executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
     executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     executor.setRemoveOnCancelPolicy(true);

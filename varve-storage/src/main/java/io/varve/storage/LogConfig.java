@@ -123,6 +123,14 @@ public record LogConfig(
     return cleanupPolicy.contains(CleanupPolicy.COMPACT);
   }
 
+  /**
+   * How long an active segment stays open: segment.ms, or max.compaction.lag.ms when that is shorter on a
+   * compacted log (as Kafka does), since the cleaner never touches the active segment.
+   */
+  public long rollMs() {
+    return compacts() ? Math.min(segmentMs, maxCompactionLagMs) : segmentMs;
+  }
+
   public LogConfig withSegmentBytes(long v) {
     return toBuilder().segmentBytes(v).build();
   }

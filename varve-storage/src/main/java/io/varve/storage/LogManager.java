@@ -1,5 +1,8 @@
 package io.varve.storage;
 
+import io.varve.storage.cleaner.CleanerConfig;
+import io.varve.storage.cleaner.CleaningResult;
+import io.varve.storage.cleaner.LogCleaner;
 import io.varve.storage.fs.DurableFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -39,8 +42,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Background work runs on one scheduler ({@link LogManagerConfig}): retention and segment.ms rolls,
  * the recovery-point and log-start-offset checkpoints, flush.ms flushes, producer expiry and the delayed
- * deletion of retired segment files. Each piece is also a public method taking the time, so tests drive
- * it with a fake clock and no background tasks.
+ * deletion of retired segment files. The {@link LogCleaner} compacts logs on log.cleaner.threads threads of
+ * its own. Each piece is also a public method taking the time, so tests drive it with a fake clock and no
+ * background tasks.
  */
 public final class LogManager implements AutoCloseable {
 
@@ -64,6 +68,9 @@ public final class LogManager implements AutoCloseable {
   private final LogEvents events = new Events();
   /** Null when background tasks are off. */
   private final BackgroundTasks tasks;
+  private final LogCleaner cleaner;
+  /** Null when background tasks or the cleaner are off. */
+  private final BackgroundTasks cleanerTasks;
   /** Opens, creates and closes many logs at once; their cost is small file I/O and fsyncs, not CPU. */
   private final ExecutorService ioPool = Executors.newFixedThreadPool(IO_THREADS, runnable -> {
     Thread thread = new Thread(runnable, "varve-log-io");
@@ -111,7 +118,23 @@ public final class LogManager implements AutoCloseable {
       }
       throw (RuntimeException) e;
     }
+    this.cleaner = new LogCleaner(this.logDirs, managerConfig.cleaner());
+    cleaner.retainOnly(logs.keySet());
     this.tasks = managerConfig.backgroundTasks() ? startBackgroundTasks() : null;
+    this.cleanerTasks = managerConfig.backgroundTasks() && managerConfig.cleaner().runsInBackground()
+        ? startCleanerThreads() : null;
+  }
+
+  /** Each cleaner thread cleans until no log qualifies, then backs off log.cleaner.backoff.ms. */
+  private BackgroundTasks startCleanerThreads() {
+    CleanerConfig c = managerConfig.cleaner();
+    BackgroundTasks started = new BackgroundTasks("varve-log-cleaner", c.threads());
+    long backoffMs = Math.max(1, c.backoffMs());
+    for (int i = 0; i < c.threads(); i++) {
+      started.schedulePeriodic("log-cleaner", backoffMs, backoffMs,
+          () -> cleaner.cleanUntilIdle(this::allLogs, clockMs));
+    }
+    return started;
   }
 
   private BackgroundTasks startBackgroundTasks() {
@@ -366,6 +389,15 @@ public final class LogManager implements AutoCloseable {
     checkpoints.forEach((dir, dirCheckpoints) -> dirCheckpoints.writeLogStartOffsetsIfDirty(logsIn(dir)));
   }
 
+  /** One cleaner run at {@code nowMs}: cleans the compacted log that needs it most, if any (see {@link LogCleaner}). */
+  public Optional<CleaningResult> runCleaner(long nowMs) {
+    return cleaner.cleanFilthiestLog(allLogs(), nowMs);
+  }
+
+  public LogCleaner cleaner() {
+    return cleaner;
+  }
+
   /** Deletes the files of retired segments whose file.delete.delay.ms is over; returns how many. */
   public int deleteRetiredSegments(long nowMs) {
     int deleted = 0;
@@ -411,8 +443,10 @@ public final class LogManager implements AutoCloseable {
     if (removed == null) {
       return;
     }
+    cleaner.abortAndPause(tp);
     removed.close();
     Path dir = removed.dir();
+    cleaner.forget(tp, dir.getParent());
     Path doomed = dir.resolveSibling(dir.getFileName() + "." + UUID.randomUUID().toString().replace("-", "")
         + DELETE_DIR_SUFFIX);
     try {
@@ -440,6 +474,10 @@ public final class LogManager implements AutoCloseable {
       return;
     }
     closed = true;
+    cleaner.shutdown();
+    if (cleanerTasks != null) {
+      cleanerTasks.shutdown();
+    }
     if (tasks != null) {
       tasks.shutdown();
     }

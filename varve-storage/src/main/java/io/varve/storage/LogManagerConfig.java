@@ -1,5 +1,7 @@
 package io.varve.storage;
 
+import io.varve.storage.cleaner.CleanerConfig;
+
 /**
  * Broker-level settings of the log manager's background work, with Kafka's key names and defaults.
  *
@@ -12,7 +14,9 @@ package io.varve.storage;
  * @param producerIdExpirationMs              {@code producer.id.expiration.ms} (86400000)
  * @param producerIdExpirationCheckIntervalMs {@code producer.id.expiration.check.interval.ms} (600000)
  * @param backgroundTasks                     false to run nothing in the background: tests then drive
- *                                            retention, flushes and checkpoints through LogManager's methods
+ *                                            retention, cleaning, flushes and checkpoints through LogManager's
+ *                                            methods
+ * @param cleaner                             the log cleaner's settings ({@code log.cleaner.*})
  */
 public record LogManagerConfig(
     long retentionCheckIntervalMs,
@@ -20,13 +24,24 @@ public record LogManagerConfig(
     long flushSchedulerIntervalMs,
     long producerIdExpirationMs,
     long producerIdExpirationCheckIntervalMs,
-    boolean backgroundTasks) {
+    boolean backgroundTasks,
+    CleanerConfig cleaner) {
 
   public LogManagerConfig {
     if (retentionCheckIntervalMs < 1 || checkpointIntervalMs < 1 || flushSchedulerIntervalMs < 1
         || producerIdExpirationMs < 1 || producerIdExpirationCheckIntervalMs < 1) {
       throw new IllegalArgumentException("Log manager intervals must be at least 1 ms: " + this);
     }
+    if (cleaner == null) {
+      throw new IllegalArgumentException("cleaner must not be null");
+    }
+  }
+
+  /** Settings with the default cleaner. */
+  public LogManagerConfig(long retentionCheckIntervalMs, long checkpointIntervalMs, long flushSchedulerIntervalMs,
+      long producerIdExpirationMs, long producerIdExpirationCheckIntervalMs, boolean backgroundTasks) {
+    this(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs, producerIdExpirationMs,
+        producerIdExpirationCheckIntervalMs, backgroundTasks, CleanerConfig.defaults());
   }
 
   public static LogManagerConfig defaults() {
@@ -36,11 +51,16 @@ public record LogManagerConfig(
   /** These settings with no background tasks (tests drive the work). */
   public LogManagerConfig withoutBackgroundTasks() {
     return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs,
-        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, false);
+        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, false, cleaner);
   }
 
   public LogManagerConfig withProducerIdExpirationMs(long v) {
     return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs, v,
-        producerIdExpirationCheckIntervalMs, backgroundTasks);
+        producerIdExpirationCheckIntervalMs, backgroundTasks, cleaner);
+  }
+
+  public LogManagerConfig withCleaner(CleanerConfig v) {
+    return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs,
+        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, backgroundTasks, v);
   }
 }

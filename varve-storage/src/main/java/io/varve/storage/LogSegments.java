@@ -43,6 +43,7 @@ final class LogSegments {
   private final ConcurrentSkipListMap<Long, LogSegment> segments;
   private final ConcurrentLinkedQueue<RetiredSegment> retired = new ConcurrentLinkedQueue<>();
   private volatile LogSegment active;
+  private volatile SwapFaults swapFaults = SwapFaults.NONE;
 
   LogSegments(Path dir, String name, ConcurrentSkipListMap<Long, LogSegment> loaded) {
     if (loaded.isEmpty()) {
@@ -158,16 +159,22 @@ final class LogSegments {
   void swap(List<LogSegment> cleaned, List<Long> replacedBaseOffsets, long deleteAtMs) throws IOException {
     List<LogSegment> replaced = checkSwap(cleaned, replacedBaseOffsets);
     List<Long> cleanedBaseOffsets = cleaned.stream().map(LogSegment::baseOffset).toList();
+    SwapFaults faults = swapFaults;
+    faults.before("flush cleaned segments");
     for (LogSegment segment : cleaned) {
       segment.flush();
     }
+    faults.before("write manifest");
     SegmentSwap.writeManifest(dir, new SegmentSwap.Manifest(replacedBaseOffsets, cleanedBaseOffsets));
     for (LogSegment segment : replaced) {
+      faults.before("retire replaced segment " + segment.baseOffset());
       segment.changeStateSuffix(SegmentFiles.DELETED_SUFFIX);
     }
     for (LogSegment segment : cleaned) {
+      faults.before("promote cleaned segment " + segment.baseOffset());
       segment.changeStateSuffix("");
     }
+    faults.before("fsync directory");
     DurableFiles.fsyncDirectory(dir);
     // new ones in before old ones out: a reader in between still finds valid (old) batches
     for (LogSegment segment : cleaned) {
@@ -180,7 +187,12 @@ final class LogSegments {
       }
       retired.add(new RetiredSegment(segment, deleteAtMs));
     }
+    faults.before("delete manifest");
     SegmentSwap.deleteManifest(dir);
+  }
+
+  void injectSwapFaults(SwapFaults faults) {
+    swapFaults = faults;
   }
 
   private List<LogSegment> checkSwap(List<LogSegment> cleaned, List<Long> replacedBaseOffsets) {

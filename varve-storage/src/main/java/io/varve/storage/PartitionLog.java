@@ -9,6 +9,7 @@ import io.varve.storage.epoch.LeaderEpochCache;
 import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerStateEntry;
 import io.varve.storage.producer.ProducerStateManager;
+import io.varve.storage.records.RecordKeys;
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -215,6 +216,7 @@ public final class PartitionLog {
    * segment.ms elapsed. Nothing is written when a check fails; the buffer's position and limit are left
    * as they were.
    *
+   * @throws org.apache.kafka.common.InvalidRecordException on a compacted log, a record without a key
    * @throws InvalidTimestampException with CreateTime, a batch's max timestamp is more than
    *     message.timestamp.after.max.ms after {@code nowMs} or its base timestamp more than
    *     message.timestamp.before.max.ms before it
@@ -227,6 +229,9 @@ public final class PartitionLog {
         ? ByteBuffer.allocate(records.remaining()).put(records.duplicate()).flip()
         : records.slice();
     List<BatchHeader> headers = ProduceBatchValidator.validate(batches, cfg.maxMessageBytes(), cfg.segmentBytes());
+    if (cfg.compacts()) {
+      RecordKeys.requireKeys(batches, name);
+    }
     if (!cfg.logAppendTime()) {
       ProduceBatchValidator.checkTimestamps(headers, nowMs, cfg.messageTimestampBeforeMaxMs(),
           cfg.messageTimestampAfterMaxMs());
@@ -288,12 +293,13 @@ public final class PartitionLog {
         + (offsetsOverflow ? "offsets overflow " : "") + (timeElapsed ? "segment.ms elapsed" : ""));
   }
 
-  /** segment.ms less this partition's share of segment.jitter.ms since the segment's first append. */
+  /** {@link LogConfig#rollMs} less this partition's share of segment.jitter.ms since the segment's first append. */
   private boolean segmentMsElapsed(LogSegment active, LogConfig cfg, long nowMs) {
+    long rollMs = cfg.rollMs();
     long jitterMs = cfg.segmentJitterMs() == 0 ? 0
-        : Math.floorMod(name.hashCode(), Math.min(cfg.segmentJitterMs(), cfg.segmentMs()));
+        : Math.floorMod(name.hashCode(), Math.min(cfg.segmentJitterMs(), rollMs));
     long startMs = active.rollBaseMs();
-    return startMs >= 0 && nowMs - startMs > cfg.segmentMs() - jitterMs;
+    return startMs >= 0 && nowMs - startMs > rollMs - jitterMs;
   }
 
   /**
@@ -452,8 +458,14 @@ public final class PartitionLog {
       throw goOffline("swap of segments " + replacedBaseOffsets, e);
     }
     events.segmentsRetired(this, deleteDelayMs);
-    log.info("{}: swapped segments {} for cleaned segments {}", name, replacedBaseOffsets,
+    // the caller (the log cleaner) logs the pass as a whole
+    log.debug("{}: swapped segments {} for cleaned segments {}", name, replacedBaseOffsets,
         cleaned.stream().map(LogSegment::baseOffset).toList());
+  }
+
+  /** Test seam: {@code faults} runs before each durable step of later segment swaps (see {@link SwapFaults}). */
+  void injectSwapFaults(SwapFaults faults) {
+    segments.injectSwapFaults(faults);
   }
 
   /** Fsyncs everything appended so far. Segments before the active one were fsynced when rolled. */

@@ -1,16 +1,18 @@
 /**
  * Varve's storage engine, public face: {@link io.varve.storage.LogManager} (log dirs, partition logs'
  * lifecycle, clean-shutdown marker, offset checkpoints, background retention / flush / expiry on one
- * scheduler), {@link io.varve.storage.PartitionLog} (append as leader, read whole batches as copies or
- * zero-copy {@link io.varve.storage.LogSlice}s, lookups by time, DeleteRecords, retention, the
- * compaction seam {@code replaceSegments}) and their value types ({@link io.varve.storage.LogConfig},
+ * scheduler, the log cleaner's threads), {@link io.varve.storage.PartitionLog} (append as leader, read
+ * whole batches as copies or zero-copy {@link io.varve.storage.LogSlice}s, lookups by time, DeleteRecords,
+ * retention, the compaction seam {@code replaceSegments}) and their value types ({@link io.varve.storage.LogConfig},
  * {@link io.varve.storage.LogManagerConfig}). Inside: {@code LogLoader} (loading and recovery),
  * {@code LogSegments} (the segment set: roll, retire, swap, delayed deletion), {@code LogReader} (lock-free
  * reads), {@code LogRetention} (which head segments go), {@code LogFlusher} (flush policy and recovery
  * point), {@code ProducerStateStore} (producer state and its snapshots), {@code LogDirCheckpoints}.
  * Sub-packages: {@code batch} (v2 header format, produce validation), {@code segment} (files and
  * indexes), {@code producer} (idempotence state and snapshot files), {@code epoch} (leader epochs),
- * {@code checkpoint} (small metadata files), {@code fs} (durable file primitives).
+ * {@code checkpoint} (small metadata files), {@code fs} (durable file primitives), {@code cleaner} (the
+ * log cleaner: compaction), {@code records} (the only package that decodes records, with kafka-clients'
+ * record classes: key checks and the cleaner's rewrite).
  * Must not depend on the network layer or coordinators.
  */
 package io.varve.storage;

@@ -132,8 +132,9 @@ class PartitionLogRetentionTest {
 
   @Test
   void compactOnlyTopicsAreNotDeletedByRetentionNorDeleteRecords() {
-    PartitionLog log = fourSegments(CONFIG.withRetentionMs(1).withRetentionBytes(0)
-        .withCleanupPolicy(Set.of(CleanupPolicy.COMPACT)));
+    // written while the topic was not compacted (a compacted one refuses these keyless records), then switched
+    PartitionLog log = fourSegments(CONFIG);
+    log.updateConfig(CONFIG.withRetentionMs(1).withRetentionBytes(0).withCleanupPolicy(Set.of(CleanupPolicy.COMPACT)));
 
     assertThat(log.deleteOldSegments(START_MS + 3_600_000)).isZero();
     assertThat(log.segmentCount()).isEqualTo(4);

@@ -6,6 +6,7 @@ import java.util.Set;
 import io.varve.storage.CleanupPolicy;
 import io.varve.storage.LogConfig;
 import io.varve.storage.LogManagerConfig;
+import io.varve.storage.cleaner.CleanerConfig;
 
 /**
  * Effective storage config of a topic: its overrides (topic-level keys) over the broker's log.* defaults,
@@ -42,14 +43,16 @@ public final class LogConfigs {
                 Math.max(1, config.logFlushSchedulerIntervalMs()),
                 config.producerIdExpirationMs(),
                 LogManagerConfig.defaults().producerIdExpirationCheckIntervalMs(),
-                true);
+                true)
+                .withCleaner(new CleanerConfig(config.logCleanerEnable(), config.logCleanerThreads(),
+                        config.logCleanerBackoffMs(), config.logCleanerDedupeBufferSize()));
     }
 
     public LogConfig brokerDefaults() {
         return brokerDefaults;
     }
 
-    /** The log manager's schedules: retention checks, checkpoints, the flush scheduler, producer expiry. */
+    /** The log manager's schedules (retention checks, checkpoints, flushes, producer expiry) and its cleaner. */
     public LogManagerConfig logManagerConfig() {
         return logManagerConfig;
     }
