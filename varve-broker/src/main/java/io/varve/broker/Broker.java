@@ -106,6 +106,7 @@ public final class Broker implements AutoCloseable {
         LogConfigs logConfigs = new LogConfigs(config);
         logManager = new LogManager(config.logDirs(), logConfigs.brokerDefaults(), logConfigs.logManagerConfig(),
                 System::currentTimeMillis);
+        long logsLoadedNanos = System.nanoTime();
 
         requestExecutor = newRequestExecutor(config.numIoThreads());
         fetchPurgatory = new FetchPurgatory(requestExecutor);
@@ -123,6 +124,7 @@ public final class Broker implements AutoCloseable {
         raft.register(loader);
         raft.start();
         publisher.replayComplete(loader.image());
+        long metadataReadyNanos = System.nanoTime();
         controller = new QuorumController(new ControllerConfig(config.numPartitions(),
                 config.defaultReplicationFactor()), raft, loader, BrokerConfigLayers::isStaticOnly);
 
@@ -152,18 +154,24 @@ public final class Broker implements AutoCloseable {
         txnCoordinator = new TransactionCoordinatorRuntime(nodeId, TxnCoordinatorSettings.from(config), metadataCache,
                 replicaManager, controller, producerIds);
         txnCoordinator.startup();
+        long coordinatorsReadyNanos = System.nanoTime();
         boolean transactions = config.transactionsUnstableEnable();
         TxnApis.register(registry, txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor), transactions);
         GroupApis.register(registry, groupCoordinator, metadataCache, transactions ? txnCoordinator : null);
 
         socketServer = network.get();
+        long networkReadyNanos = System.nanoTime();
         socketServer.start(config.listeners(), new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
 
         controller.registerBroker(new RegisterBrokerRecord(nodeId, Uuid.randomUuid(), advertisedEndpoints(), null))
                 .get(30, TimeUnit.SECONDS);
-        log.info("Varve node {} of cluster {} started in {} ms", nodeId, clusterId,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+        long doneNanos = System.nanoTime();
+        log.info("Varve node {} of cluster {} started in {} ms (logs {} ms, metadata {} ms, coordinators {} ms, "
+                + "network {} ms, registration {} ms)", nodeId, clusterId, millis(doneNanos - startNanos),
+                millis(logsLoadedNanos - startNanos), millis(metadataReadyNanos - logsLoadedNanos),
+                millis(coordinatorsReadyNanos - metadataReadyNanos), millis(networkReadyNanos - coordinatorsReadyNanos),
+                millis(doneNanos - networkReadyNanos));
     }
 
     private List<Endpoint> advertisedEndpoints() {
@@ -232,6 +240,10 @@ public final class Broker implements AutoCloseable {
         closeQuietly("log manager", logManager);
         log.info("Varve node {} shut down in {} ms", config.nodeId(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+    }
+
+    private static long millis(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
     }
 
     private static void closeQuietly(String what, AutoCloseable closeable) {
