@@ -41,7 +41,10 @@ public final class SnapshotPublisher implements MetadataPublisher {
     @Override
     public void onMetadataUpdate(MetadataDelta delta, MetadataImage newImage) {
         MetadataSnapshot snapshot = toSnapshot(newImage, nodeId);
-        if (replayComplete) {
+        // Only topic and config changes can change which logs exist or how they are configured; broker
+        // registrations and producer-id blocks do not need a pass over every partition.
+        boolean logsAffected = delta.topicsDelta() != null || delta.configsDelta() != null;
+        if (replayComplete && logsAffected) {
             replicaManager.applyMetadata(snapshot);
         }
         cache.update(snapshot);
