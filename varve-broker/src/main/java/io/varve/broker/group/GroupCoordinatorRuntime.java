@@ -14,23 +14,19 @@ import java.util.function.Function;
 
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
-import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.GroupCoordinatorShard;
 import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.TopicsSnapshot;
-import io.varve.metadata.controller.CreateTopicRequest;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
-import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,24 +61,25 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
     private record CachedTopics(MetadataSnapshot source, TopicsSnapshot topics) {
     }
 
-    private final int nodeId;
     private final GroupCoordinatorSettings settings;
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
-    private final QuorumController controller;
+    private final CoordinatorTopic topic;
     private final ScheduledThreadPoolExecutor[] threads;
     private final Map<Integer, Holder> shards = new ConcurrentHashMap<>();
-    private volatile CompletableFuture<Void> topicCreation;
     private volatile CachedTopics topicsCache;
     private volatile boolean closed;
 
     public GroupCoordinatorRuntime(int nodeId, GroupCoordinatorSettings settings, MetadataCache cache,
                                    ReplicaManager replicaManager, QuorumController controller) {
-        this.nodeId = nodeId;
         this.settings = settings;
         this.cache = cache;
         this.replicaManager = replicaManager;
-        this.controller = controller;
+        this.topic = new CoordinatorTopic(TOPIC, nodeId, settings.offsetsTopicPartitions(),
+                settings.offsetsTopicReplicationFactor(), Map.of(
+                "cleanup.policy", "compact",
+                "compression.type", "producer",
+                "segment.bytes", Integer.toString(settings.offsetsTopicSegmentBytes())), cache, replicaManager, controller);
         this.threads = new ScheduledThreadPoolExecutor[settings.threads()];
         for (int i = 0; i < threads.length; i++) {
             int id = i;
@@ -110,16 +107,11 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
 
     /** Kafka's mapping: the partition of {@code __consumer_offsets} that coordinates a group. */
     public int partitionFor(String groupId) {
-        return Math.floorMod(abs(groupId.hashCode()), numPartitions());
-    }
-
-    private static int abs(int n) {
-        return n == Integer.MIN_VALUE ? 0 : Math.abs(n);
+        return topic.partitionFor(groupId);
     }
 
     public int numPartitions() {
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        return topic == null || topic.partitions().isEmpty() ? settings.offsetsTopicPartitions() : topic.partitions().size();
+        return topic.numPartitions();
     }
 
     /** The topics as the coordinator sees them, rebuilt only when the metadata changes. */
@@ -178,15 +170,9 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
 
     /** Runs an event on every shard this broker leads and collects the results. */
     public <T> CompletableFuture<List<T>> runOnAll(Function<GroupCoordinatorShard, CompletableFuture<T>> event) {
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        if (topic == null) {
-            return CompletableFuture.completedFuture(List.of());
-        }
         List<CompletableFuture<T>> all = new ArrayList<>();
-        for (PartitionInfo p : topic.partitions().values()) {
-            if (p.leader() == nodeId) {
-                all.add(run(p.partition(), event));
-            }
+        for (int partition : topic.ledPartitions()) {
+            all.add(run(partition, event));
         }
         return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
                 .thenApply(v -> all.stream().map(CompletableFuture::join).toList());
@@ -208,30 +194,14 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         if (h != null) {
             return h;
         }
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        if (topic == null) {
-            // As Kafka: no shard, not the coordinator; FindCoordinator creates the topic.
-            throw new NotCoordinatorException("The " + TOPIC + " topic does not exist yet.");
-        }
-        PartitionInfo p = topic.partitions().get(partition);
-        if (p == null || p.leader() != nodeId) {
-            throw new NotCoordinatorException("This broker does not lead " + TOPIC + "-" + partition + ".");
-        }
+        topic.requireLeader(partition);
         return startLoad(partition);
     }
 
     // ---------------------------------------------------------------- loading
 
     private void loadLedPartitions() {
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        if (topic == null) {
-            return;
-        }
-        for (PartitionInfo p : topic.partitions().values()) {
-            if (p.leader() == nodeId) {
-                startLoad(p.partition());
-            }
-        }
+        topic.ledPartitions().forEach(this::startLoad);
     }
 
     private Holder startLoad(int partition) {
@@ -247,7 +217,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         long startNanos = System.nanoTime();
         TopicPartition tp = new TopicPartition(TOPIC, h.partition);
         try {
-            PartitionLog partitionLog = replicaManager.leaderLog(cache.snapshot(), tp);
+            PartitionLog partitionLog = topic.leaderLog(h.partition);
             GroupCoordinatorShard shard = new GroupCoordinatorShard(h.partition, settings.coordinator(),
                     System::currentTimeMillis, () -> Uuid.randomUuid().toString());
             long records = OffsetsPartitionIo.replay(partitionLog, partitionLog.logEndOffset(), shard::replay);
@@ -271,7 +241,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         Outbox.Output out = h.shard.drain();
         if (!out.records().isEmpty()) {
             try {
-                append(h, out);
+                topic.append(h.partition, out.records());
             } catch (RuntimeException e) {
                 log.error("Writing {} group coordinator records to {}-{} failed: unloading the shard, it reloads "
                         + "from the log on the next request", out.records().size(), TOPIC, h.partition, e);
@@ -284,16 +254,6 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         }
         out.complete();
         reschedule(h);
-    }
-
-    private void append(Holder h, Outbox.Output out) {
-        MetadataSnapshot snapshot = cache.snapshot();
-        TopicPartition tp = new TopicPartition(TOPIC, h.partition);
-        PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
-        int leaderEpoch = snapshot.topicsByName().get(TOPIC).partitions().get(h.partition).leaderEpoch();
-        for (MemoryRecords batch : OffsetsPartitionIo.toBatches(out.records(), System.currentTimeMillis())) {
-            replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
-        }
     }
 
     private void reschedule(Holder h) {
@@ -343,44 +303,12 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
 
     /** Completes once {@code __consumer_offsets} exists, creating it through the controller if needed. */
     public CompletableFuture<Void> ensureTopic() {
-        if (cache.snapshot().topicsByName().containsKey(TOPIC)) {
-            return CompletableFuture.completedFuture(null);
-        }
-        synchronized (this) {
-            CompletableFuture<Void> inFlight = topicCreation;
-            if (inFlight != null && !inFlight.isDone()) {
-                return inFlight;
-            }
-            CreateTopicRequest request = new CreateTopicRequest(TOPIC, settings.offsetsTopicPartitions(),
-                    settings.offsetsTopicReplicationFactor(), Map.of(), Map.of(
-                    "cleanup.policy", "compact",
-                    "compression.type", "producer",
-                    "segment.bytes", Integer.toString(settings.offsetsTopicSegmentBytes())));
-            CompletableFuture<Void> creation = controller.createTopics(List.of(request), false).thenAccept(results -> {
-                Errors error = results.get(0).error();
-                if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
-                    log.error("Creating {} failed: {} {}", TOPIC, error, results.get(0).errorMessage());
-                    throw new CoordinatorNotAvailableException("Creating " + TOPIC + " failed: " + error + ".");
-                }
-                if (error == Errors.NONE) {
-                    log.info("Created {} with {} partitions and replication factor {}", TOPIC,
-                            settings.offsetsTopicPartitions(), settings.offsetsTopicReplicationFactor());
-                }
-                loadLedPartitions();
-            });
-            topicCreation = creation;
-            return creation;
-        }
+        return topic.ensureExists(this::loadLedPartitions);
     }
 
     /** The node coordinating {@code groupId}: the leader of its partition, or -1 when there is none. */
     public int coordinatorNode(String groupId) {
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        if (topic == null) {
-            return -1;
-        }
-        PartitionInfo p = topic.partitions().get(partitionFor(groupId));
-        return p == null ? -1 : p.leader();
+        return topic.coordinatorNode(groupId);
     }
 
     // ---------------------------------------------------------------- lag

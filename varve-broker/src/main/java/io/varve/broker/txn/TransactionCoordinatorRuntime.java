@@ -12,18 +12,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
+import io.varve.broker.group.CoordinatorTopic;
 import io.varve.broker.group.FindCoordinatorHandler;
 import io.varve.broker.group.OffsetsPartitionIo;
 import io.varve.broker.metadata.MetadataCache;
-import io.varve.broker.metadata.MetadataSnapshot;
-import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
-import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.txn.TransactionCoordinatorShard;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
-import io.varve.metadata.controller.CreateTopicRequest;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
 import org.apache.kafka.common.TopicPartition;
@@ -31,8 +28,6 @@ import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
-import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,26 +58,21 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
         }
     }
 
-    private final int nodeId;
     private final TxnCoordinatorSettings settings;
-    private final MetadataCache cache;
-    private final ReplicaManager replicaManager;
-    private final QuorumController controller;
+    private final CoordinatorTopic topic;
     private final ProducerIdManager producerIds;
     private final TxnMarkerWriter markerWriter;
     private final ScheduledThreadPoolExecutor thread;
     private final Map<Integer, Holder> shards = new ConcurrentHashMap<>();
-    private volatile CompletableFuture<Void> topicCreation;
     private volatile boolean closed;
 
     public TransactionCoordinatorRuntime(int nodeId, TxnCoordinatorSettings settings, MetadataCache cache,
                                          ReplicaManager replicaManager, QuorumController controller,
                                          ProducerIdManager producerIds) {
-        this.nodeId = nodeId;
         this.settings = settings;
-        this.cache = cache;
-        this.replicaManager = replicaManager;
-        this.controller = controller;
+        this.topic = new CoordinatorTopic(TOPIC, nodeId, settings.topicPartitions(), settings.topicReplicationFactor(),
+                Map.of("cleanup.policy", "compact", "segment.bytes", Integer.toString(settings.topicSegmentBytes())),
+                cache, replicaManager, controller);
         this.producerIds = producerIds;
         this.markerWriter = new TxnMarkerWriter(cache, replicaManager);
         this.thread = new ScheduledThreadPoolExecutor(1, r -> {
@@ -113,13 +103,11 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
 
     /** Kafka's mapping: abs(transactionalId.hashCode()) modulo the partition count. */
     public int partitionFor(String transactionalId) {
-        int h = transactionalId.hashCode();
-        return Math.floorMod(h == Integer.MIN_VALUE ? 0 : Math.abs(h), numPartitions());
+        return topic.partitionFor(transactionalId);
     }
 
     public int numPartitions() {
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        return topic == null || topic.partitions().isEmpty() ? settings.topicPartitions() : topic.partitions().size();
+        return topic.numPartitions();
     }
 
     /** Runs an event on the shard of {@code transactionalId}; NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS otherwise. */
@@ -163,15 +151,9 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
 
     /** Runs an event on every shard this broker leads and collects the results. */
     public <T> CompletableFuture<List<T>> runOnAll(Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        if (topic == null) {
-            return CompletableFuture.completedFuture(List.of());
-        }
         List<CompletableFuture<T>> all = new ArrayList<>();
-        for (PartitionInfo p : topic.partitions().values()) {
-            if (p.leader() == nodeId) {
-                all.add(run(p.partition(), event));
-            }
+        for (int partition : topic.ledPartitions()) {
+            all.add(run(partition, event));
         }
         return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
                 .thenApply(v -> all.stream().map(CompletableFuture::join).toList());
@@ -193,29 +175,14 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
         if (h != null) {
             return h;
         }
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        if (topic == null) {
-            throw new NotCoordinatorException("The " + TOPIC + " topic does not exist yet.");
-        }
-        PartitionInfo p = topic.partitions().get(partition);
-        if (p == null || p.leader() != nodeId) {
-            throw new NotCoordinatorException("This broker does not lead " + TOPIC + "-" + partition + ".");
-        }
+        topic.requireLeader(partition);
         return startLoad(partition);
     }
 
     // ---------------------------------------------------------------- loading
 
     private void loadLedPartitions() {
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        if (topic == null) {
-            return;
-        }
-        for (PartitionInfo p : topic.partitions().values()) {
-            if (p.leader() == nodeId) {
-                startLoad(p.partition());
-            }
-        }
+        topic.ledPartitions().forEach(this::startLoad);
     }
 
     private Holder startLoad(int partition) {
@@ -231,9 +198,8 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
         long startNanos = System.nanoTime();
         TopicPartition tp = new TopicPartition(TOPIC, h.partition);
         try {
-            MetadataSnapshot snapshot = cache.snapshot();
-            PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
-            int coordinatorEpoch = snapshot.topicsByName().get(TOPIC).partitions().get(h.partition).leaderEpoch();
+            PartitionLog partitionLog = topic.leaderLog(h.partition);
+            int coordinatorEpoch = topic.leaderEpoch(h.partition);
             TransactionCoordinatorShard shard = new TransactionCoordinatorShard(h.partition, coordinatorEpoch,
                     settings.coordinator(), System::currentTimeMillis, this::nextProducerId);
             long records = OffsetsPartitionIo.replay(partitionLog, partitionLog.logEndOffset(), shard::replay);
@@ -269,7 +235,7 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
         Outbox.Output out = h.shard.drain();
         if (!out.records().isEmpty()) {
             try {
-                append(h, out);
+                topic.append(h.partition, out.records());
             } catch (RuntimeException e) {
                 log.error("Writing {} transaction coordinator records to {}-{} failed: unloading the shard, it "
                         + "reloads from the log on the next request", out.records().size(), TOPIC, h.partition, e);
@@ -284,16 +250,6 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
         List<MarkerRequest> markers = h.shard.drainMarkers();
         if (!markers.isEmpty()) {
             writeMarkers(h, markers);
-        }
-    }
-
-    private void append(Holder h, Outbox.Output out) {
-        MetadataSnapshot snapshot = cache.snapshot();
-        TopicPartition tp = new TopicPartition(TOPIC, h.partition);
-        PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
-        int leaderEpoch = snapshot.topicsByName().get(TOPIC).partitions().get(h.partition).leaderEpoch();
-        for (MemoryRecords batch : OffsetsPartitionIo.toBatches(out.records(), System.currentTimeMillis())) {
-            replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
         }
     }
 
@@ -345,44 +301,13 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
     /** Completes once {@code __transaction_state} exists, creating it through the controller if needed. */
     @Override
     public CompletableFuture<Void> ensureTopic() {
-        if (cache.snapshot().topicsByName().containsKey(TOPIC)) {
-            return CompletableFuture.completedFuture(null);
-        }
-        synchronized (this) {
-            CompletableFuture<Void> inFlight = topicCreation;
-            if (inFlight != null && !inFlight.isDone()) {
-                return inFlight;
-            }
-            CreateTopicRequest request = new CreateTopicRequest(TOPIC, settings.topicPartitions(),
-                    settings.topicReplicationFactor(), Map.of(), Map.of(
-                    "cleanup.policy", "compact",
-                    "segment.bytes", Integer.toString(settings.topicSegmentBytes())));
-            CompletableFuture<Void> creation = controller.createTopics(List.of(request), false).thenAccept(results -> {
-                Errors error = results.get(0).error();
-                if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
-                    log.error("Creating {} failed: {} {}", TOPIC, error, results.get(0).errorMessage());
-                    throw new CoordinatorNotAvailableException("Creating " + TOPIC + " failed: " + error + ".");
-                }
-                if (error == Errors.NONE) {
-                    log.info("Created {} with {} partitions and replication factor {}", TOPIC,
-                            settings.topicPartitions(), settings.topicReplicationFactor());
-                }
-                loadLedPartitions();
-            });
-            topicCreation = creation;
-            return creation;
-        }
+        return topic.ensureExists(this::loadLedPartitions);
     }
 
     /** The node coordinating {@code transactionalId}: the leader of its partition, or -1 when there is none. */
     @Override
     public int coordinatorNode(String transactionalId) {
-        TopicInfo topic = cache.snapshot().topicsByName().get(TOPIC);
-        if (topic == null) {
-            return -1;
-        }
-        PartitionInfo p = topic.partitions().get(partitionFor(transactionalId));
-        return p == null ? -1 : p.leader();
+        return topic.coordinatorNode(transactionalId);
     }
 
     @Override
