@@ -157,7 +157,7 @@ public final class FetchHandler implements ApiHandler {
                 Errors error = Errors.forException(e);
                 out.setErrorCode(error.code());
                 read.hasError = true;
-                replicaManager.describe(snapshot, t.tp).ifPresent(log -> out
+                replicaManager.localLog(t.tp).ifPresent(log -> out
                         .setHighWatermark(log.highWatermark())
                         .setLastStableOffset(log.highWatermark())
                         .setLogStartOffset(log.logStartOffset()));

@@ -123,7 +123,7 @@ public final class ReplicaManager {
     }
 
     /** The local log of a partition whatever its role, for offsets reported beside an error. */
-    public Optional<PartitionLog> describe(MetadataSnapshot snapshot, TopicPartition tp) {
+    public Optional<PartitionLog> localLog(TopicPartition tp) {
         return logManager.getLog(tp);
     }
 
