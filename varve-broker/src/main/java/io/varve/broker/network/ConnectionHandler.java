@@ -2,6 +2,7 @@ package io.varve.broker.network;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +13,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +20,11 @@ import org.slf4j.LoggerFactory;
  * One per connection. Requests of a connection are handled one at a time, in arrival order, as Kafka does:
  * pipelined produce requests must be appended in the order they were sent. Further frames wait in a bounded
  * queue; reading pauses while it is full or the socket cannot take more bytes, so a slow client only slows itself.
+ *
+ * <p>A frame stays in the pooled (direct) buffer the framer produced: the request is parsed from it and produced
+ * record batches are appended to the log straight from it, so a request's bytes are never copied onto the heap
+ * (copying every frame made the heap churn, and the JVM grow, with the produce rate). The buffer is released
+ * exactly once: when the request's response is complete, or when the connection drops with the frame queued.
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
@@ -29,8 +34,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private final long connectionId;
     private final int maxQueuedRequests;
     /** Frames received but not yet dispatched. Touched only on this channel's event loop. */
-    private final ArrayDeque<ByteBuffer> queued = new ArrayDeque<>();
-    private boolean requestInProgress;
+    private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
+    /** The frame of the request being handled; released when its response is complete. */
+    private ByteBuf inProgress;
     private ConnectionInfo info;
 
     ConnectionHandler(RequestDispatcher dispatcher, String listenerName, long connectionId, int maxQueuedRequests) {
@@ -42,37 +48,42 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        info = new ConnectionInfo(listenerName, (InetSocketAddress) ctx.channel().remoteAddress(), connectionId);
+        SocketAddress remote = ctx.channel().remoteAddress();
+        InetSocketAddress address = remote instanceof InetSocketAddress inet ? inet
+                : InetSocketAddress.createUnresolved(String.valueOf(remote), 0);
+        info = new ConnectionInfo(listenerName, address, connectionId);
         super.channelActive(ctx);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuffer frame;
-        try {
-            ByteBuf buf = (ByteBuf) msg;
-            frame = ByteBuffer.allocate(buf.readableBytes());
-            buf.readBytes(frame);
-            frame.flip();
-        } finally {
-            ReferenceCountUtil.release(msg);
+        ByteBuf frame = (ByteBuf) msg;
+        if (!ctx.channel().isActive()) {
+            frame.release();
+            return;
         }
         queued.add(frame);
         updateAutoRead(ctx);
-        if (!requestInProgress) {
+        if (inProgress == null) {
             dispatchNext(ctx);
         }
     }
 
     private void dispatchNext(ChannelHandlerContext ctx) {
-        ByteBuffer frame = queued.poll();
-        if (frame == null || !ctx.channel().isActive()) {
+        if (!ctx.channel().isActive()) {
+            releaseQueued();
             return;
         }
-        requestInProgress = true;
+        ByteBuf frame = queued.poll();
+        if (frame == null) {
+            return;
+        }
+        inProgress = frame;
         CompletableFuture<ResponseFrame> response;
         try {
-            response = dispatcher.dispatch(frame, info);
+            // A view of the frame, not a copy; nothing may keep it past the response (see the class comment).
+            ByteBuffer view = frame.nioBuffer(frame.readerIndex(), frame.readableBytes());
+            response = dispatcher.dispatch(view, info);
         } catch (RuntimeException e) {
             response = CompletableFuture.failedFuture(e);
         }
@@ -80,10 +91,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void completed(ChannelHandlerContext ctx, ResponseFrame response, Throwable error) {
-        requestInProgress = false;
+        ByteBuf done = inProgress;
+        inProgress = null;
+        done.release();
         if (error != null) {
             log.warn("Closing connection {} from {}: {}", connectionId, info.remoteAddress(), rootMessage(error));
-            queued.clear();
+            releaseQueued();
             ctx.close();
             return;
         }
@@ -99,6 +112,20 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         updateAutoRead(ctx);
         dispatchNext(ctx);
+    }
+
+    /** Frames that will never be handled: the connection is gone or failing. */
+    private void releaseQueued() {
+        ByteBuf frame;
+        while ((frame = queued.poll()) != null) {
+            frame.release();
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseQueued();
+        super.channelInactive(ctx);
     }
 
     private void updateAutoRead(ChannelHandlerContext ctx) {
@@ -134,7 +161,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         } else {
             log.warn("Closing connection {} from {}: {}", connectionId, remote(ctx), cause.toString());
         }
-        queued.clear();
+        releaseQueued();
         ctx.close();
     }
 

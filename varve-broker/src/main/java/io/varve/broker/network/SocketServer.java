@@ -22,7 +22,6 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.varve.broker.config.ListenerConfig;
@@ -83,8 +82,7 @@ public final class SocketServer implements AutoCloseable {
                                 ch.pipeline().addLast("idle",
                                         new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
                             }
-                            ch.pipeline().addLast("framer",
-                                    new LengthFieldBasedFrameDecoder(settings.maxFrameBytes(), 0, 4, 0, 4, true));
+                            ch.pipeline().addLast("framer", new RequestFramer(settings.maxFrameBytes()));
                             ch.pipeline().addLast("requests", new ConnectionHandler(dispatcher, listener.name(),
                                     connectionIds.incrementAndGet(), MAX_QUEUED_REQUESTS_PER_CONNECTION));
                         }
