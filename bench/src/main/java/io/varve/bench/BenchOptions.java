@@ -47,6 +47,8 @@ public final class BenchOptions {
     Path kafkaLibs;
     String kafkaVersion = "unknown";
     String varveClasspath;
+    /** What Varve's own launcher adds (bin/varve-launch.sh): the class-data-sharing archive, when there is one. */
+    String varveLauncherOpts = "";
     String brokerJvmOpts = DEFAULT_BROKER_JVM_OPTS;
     String toolJvmOpts = DEFAULT_TOOL_JVM_OPTS;
 
@@ -110,6 +112,7 @@ public final class BenchOptions {
                 case "--kafka-libs" -> options.kafkaLibs = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
                 case "--kafka-version" -> options.kafkaVersion = value(args, ++i, arg);
                 case "--varve-classpath" -> options.varveClasspath = value(args, ++i, arg);
+                case "--varve-launcher-opts" -> options.varveLauncherOpts = value(args, ++i, arg);
                 case "-h", "--help" -> throw new UsageException(null);
                 default -> throw new UsageException("unknown option " + arg);
             }

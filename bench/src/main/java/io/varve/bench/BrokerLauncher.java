@@ -97,6 +97,7 @@ public final class BrokerLauncher {
             command.addAll(List.of("-cp", options.kafkaLibs + "/*", "kafka.Kafka", config.toString()));
         } else {
             writeProperties(config, varveSettings(port, dataDir));
+            command.addAll(splitOptions(options.varveLauncherOpts));
             command.addAll(List.of("-cp", options.varveClasspath, "io.varve.cli.Varve", "server", "--config",
                     config.toString()));
         }

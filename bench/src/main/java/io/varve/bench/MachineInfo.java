@@ -26,6 +26,8 @@ final class MachineInfo {
         info.put("Apache Kafka", options.kafkaVersion + " (kafka_2.13 + kafka-tools release jars from Maven Central)");
         info.put("Varve", "0.1.0-SNAPSHOT, git " + git(options.root));
         info.put("broker JVM options (both)", options.brokerJvmOpts);
+        info.put("Varve launcher options (as bin/varve adds them)",
+                options.varveLauncherOpts.isBlank() ? "none" : options.varveLauncherOpts);
         info.put("shared broker settings (both)", BrokerLauncher.SHARED_SETTINGS.toString());
         info.put("tool JVM options", options.toolJvmOpts);
         return info;

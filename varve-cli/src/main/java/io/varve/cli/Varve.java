@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code varve} command. */
 @Command(name = "varve", mixinStandardHelpOptions = true, version = "Varve 0.1.0-SNAPSHOT",
         description = "A streaming platform that speaks the Apache Kafka protocol.",
-        subcommands = {ServerCommand.class})
+        subcommands = {ServerCommand.class, CdsTrainingCommand.class})
 public final class Varve implements Runnable {
 
     @Override

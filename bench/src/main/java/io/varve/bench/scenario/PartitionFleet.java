@@ -25,6 +25,9 @@ final class PartitionFleet {
         long createMillis = Topics.create(broker, topic, partitions);
         Map<String, String> props = Producing.props("all");
         props.put("partitioner.class", "org.apache.kafka.clients.producer.RoundRobinPartitioner");
+        // Loading data only: an idempotent producer spreading single-record batches over 1,000 fresh partitions
+        // made Kafka answer OUT_OF_ORDER_SEQUENCE_NUMBER until ProducerPerformance timed out (run of 2026-11-29).
+        props.put("enable.idempotence", "false");
         long records = (long) partitions * context.sizes().fleetRecordsPerPartition();
         PerfTools.ProducerResult load = context.tools().produce(label + "-fleet", broker.bootstrap(), topic, records,
                 ScenarioContext.RECORD_SIZE_BYTES, context.sizes().fleetRatePerSec(), props);
@@ -34,7 +37,7 @@ final class PartitionFleet {
     static String describe(io.varve.bench.BenchOptions.Sizes sizes) {
         return "one topic of " + sizes.fleetPartitions() + " partitions; ProducerPerformance "
                 + (long) sizes.fleetPartitions() * sizes.fleetRecordsPerPartition() + " records of 1 KiB at "
-                + sizes.fleetRatePerSec() + " records/s, acks=all, RoundRobinPartitioner ("
+                + sizes.fleetRatePerSec() + " records/s, acks=all, idempotence off, RoundRobinPartitioner ("
                 + sizes.fleetRecordsPerPartition() + " per partition)";
     }
 }
