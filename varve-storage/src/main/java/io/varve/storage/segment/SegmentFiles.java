@@ -27,7 +27,13 @@ public final class SegmentFiles {
     if (baseOffset < 0) {
       throw new IllegalArgumentException("Negative base offset " + baseOffset);
     }
-    return String.format("%0" + OFFSET_DIGITS + "d%s", baseOffset, suffix);
+    // Not String.format: start-up names every segment's files, and a Formatter per name is costly on a cold JVM.
+    String digits = Long.toString(baseOffset);
+    StringBuilder name = new StringBuilder(OFFSET_DIGITS + suffix.length());
+    for (int i = digits.length(); i < OFFSET_DIGITS; i++) {
+      name.append('0');
+    }
+    return name.append(digits).append(suffix).toString();
   }
 
   public static Path logFile(Path dir, long baseOffset) {
