@@ -46,7 +46,8 @@ public final class ProducerSnapshotFiles {
   /** Snapshot files of {@code dir} by offset. */
   public static NavigableMap<Long, Path> list(Path dir) throws IOException {
     NavigableMap<Long, Path> snapshots = new TreeMap<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SegmentFiles.SNAPSHOT_SUFFIX)) {
+    // No glob filter: a glob is compiled into a regex for every call, once per log at start-up.
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path file : files) {
         OptionalLong offset = SegmentFiles.parseBaseOffset(file.getFileName().toString(), SegmentFiles.SNAPSHOT_SUFFIX);
         if (offset.isPresent()) {
