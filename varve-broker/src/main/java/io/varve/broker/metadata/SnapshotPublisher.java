@@ -30,7 +30,9 @@ public final class SnapshotPublisher implements MetadataPublisher {
     private final MetadataCache cache;
     private final int nodeId;
     private final ReplicaManager replicaManager;
-    private volatile boolean replayComplete;
+    private boolean replayComplete;
+    /** The newest image published during the start-up replay, turned into a snapshot once, when it completes. */
+    private MetadataImage replayed;
 
     public SnapshotPublisher(MetadataCache cache, ReplicaManager replicaManager) {
         this.cache = cache;
@@ -39,12 +41,18 @@ public final class SnapshotPublisher implements MetadataPublisher {
     }
 
     @Override
-    public void onMetadataUpdate(MetadataDelta delta, MetadataImage newImage) {
+    public synchronized void onMetadataUpdate(MetadataDelta delta, MetadataImage newImage) {
+        if (!replayComplete) {
+            // Nothing reads the cache before start-up ends; building a snapshot of every partition per replayed
+            // batch made start-up grow with the length of the metadata log.
+            replayed = newImage;
+            return;
+        }
         MetadataSnapshot snapshot = toSnapshot(newImage, nodeId);
         // Only topic and config changes can change which logs exist or how they are configured; broker
         // registrations and producer-id blocks do not need a pass over every partition.
         boolean logsAffected = delta.topicsDelta() != null || delta.configsDelta() != null;
-        if (replayComplete && logsAffected) {
+        if (logsAffected) {
             replicaManager.applyMetadata(snapshot);
         }
         cache.update(snapshot);
@@ -52,7 +60,9 @@ public final class SnapshotPublisher implements MetadataPublisher {
 
     /** Called once the metadata log has been replayed: reconciles logs with the complete image. */
     public synchronized void replayComplete(MetadataImage image) {
-        MetadataSnapshot snapshot = toSnapshot(image, nodeId);
+        MetadataImage newest = replayed != null && replayed.offset() > image.offset() ? replayed : image;
+        replayed = null;
+        MetadataSnapshot snapshot = toSnapshot(newest, nodeId);
         replicaManager.applyMetadata(snapshot);
         cache.update(snapshot);
         replayComplete = true;

@@ -3,6 +3,7 @@ package io.varve.metadata.config;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /** Value types of configs, parsed the way Kafka parses them (trimmed; lists split on commas). */
 public enum ConfigType {
@@ -12,6 +13,9 @@ public enum ConfigType {
     DOUBLE,
     STRING,
     LIST;
+
+    /** Compiled once: String.split with a regex compiles it on every call. */
+    private static final Pattern LIST_SEPARATOR = Pattern.compile("\\s*,\\s*");
 
     /**
      * Parses a value given as a string.
@@ -57,7 +61,7 @@ public enum ConfigType {
                 if (trimmed.isEmpty()) {
                     return List.of();
                 }
-                return Arrays.stream(trimmed.split("\\s*,\\s*", -1)).toList();
+                return Arrays.stream(LIST_SEPARATOR.split(trimmed, -1)).toList();
             default:
                 throw new IllegalStateException("unknown type " + this);
         }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.errors.KafkaStorageException;
 
 /**
@@ -14,6 +15,8 @@ import org.apache.kafka.common.errors.KafkaStorageException;
  * {@code "<epoch> <startOffset>"} line per entry, oldest first. Replaced atomically on every write.
  */
 public final class LeaderEpochCheckpointFile {
+  /** Compiled once: String.split with a regex compiles it per call, and every log reads this file at start-up. */
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
   public static final String FILE_NAME = "leader-epoch-checkpoint";
   private static final int VERSION = 0;
@@ -51,7 +54,7 @@ public final class LeaderEpochCheckpointFile {
       }
       List<EpochEntry> entries = new ArrayList<>(count);
       for (int i = 0; i < count; i++) {
-        String[] fields = lines.get(2 + i).trim().split("\\s+");
+        String[] fields = WHITESPACE.split(lines.get(2 + i).trim());
         if (fields.length != 2) {
           throw malformed("line " + (3 + i) + " is not '<epoch> <startOffset>'", null);
         }
