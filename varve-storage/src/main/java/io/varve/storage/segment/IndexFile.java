@@ -11,10 +11,17 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A sparse index file of fixed-size entries, written with positional writes by one appender and read
- * with positional reads by any number of readers. The file holds exactly the entries (no
+ * A sparse index file of fixed-size entries, written with positional writes by one appender and read by
+ * any number of readers through a read-only memory map. The file holds exactly the entries (no
  * preallocation); {@link #entryCount()} is published only after an entry's bytes are written, so
  * readers never look at a half-written entry. A trailing partial entry (torn write) is ignored.
+ *
+ * <p>Entries are never rewritten once written, so a map of the first entries stays valid while the
+ * appender adds more: a rolled segment's index is mapped once, on its first lookup; the active segment's
+ * is mapped again whenever it has doubled since, and entries past the map are read with a positional read
+ * meanwhile. The file only shrinks in {@link #clear()} (recovery, before any reader), which drops the map.
+ * Maps are not unmapped explicitly: a reader may still hold one, and the JVM releases it once unreachable
+ * (an index is at most log.index.size.max.bytes).
  */
 abstract class IndexFile implements Closeable {
 
@@ -29,6 +36,8 @@ abstract class IndexFile implements Closeable {
   private final FileChannel channel;
   private volatile Path file;
   private volatile int entryCount;
+  /** Read-only map of the first entries, or null before the first lookup. */
+  private volatile ByteBuffer mapped;
 
   protected IndexFile(Path file, long baseOffset, int entrySizeBytes) throws IOException {
     this.file = file;
@@ -64,6 +73,7 @@ abstract class IndexFile implements Closeable {
 
   /** Drops every entry (the index is about to be rebuilt). */
   public void clear() throws IOException {
+    mapped = null;
     channel.truncate(0);
     entryCount = 0;
   }
@@ -80,14 +90,35 @@ abstract class IndexFile implements Closeable {
 
   @Override
   public final void close() throws IOException {
+    mapped = null;
     channel.close();
   }
 
-  /** The bytes of entry {@code i}. */
+  /** The bytes of entry {@code i} (a view of the map, or a fresh buffer past it); the caller only reads them. */
   protected final ByteBuffer readEntry(int i) throws IOException {
+    int position = i * entrySizeBytes;
+    ByteBuffer map = mapped;
+    if (map == null || map.capacity() - position < entrySizeBytes) {
+      map = mapIfGrown();
+    }
+    if (map != null && map.capacity() - position >= entrySizeBytes) {
+      return map.slice(position, entrySizeBytes);
+    }
     ByteBuffer bytes = ByteBuffer.allocate(entrySizeBytes);
-    DurableFiles.readFully(channel, bytes, (long) i * entrySizeBytes);
+    DurableFiles.readFully(channel, bytes, (long) position);
     return bytes.flip();
+  }
+
+  /** Maps the entries written so far when there is no map yet or they have doubled since the last one. */
+  private synchronized ByteBuffer mapIfGrown() throws IOException {
+    ByteBuffer map = mapped;
+    int mappedEntries = map == null ? 0 : map.capacity() / entrySizeBytes;
+    int count = entryCount;
+    if (count > 0 && count >= 2 * mappedEntries) {
+      map = channel.map(FileChannel.MapMode.READ_ONLY, 0, (long) count * entrySizeBytes);
+      mapped = map;
+    }
+    return map;
   }
 
   /** Writes the next entry then publishes it; single writer only. */
