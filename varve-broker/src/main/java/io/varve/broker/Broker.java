@@ -20,6 +20,7 @@ import io.varve.broker.api.FetchHandler;
 import io.varve.broker.api.KafkaRequestDispatcher;
 import io.varve.broker.api.ListOffsetsHandler;
 import io.varve.broker.api.MetadataHandler;
+import io.varve.broker.api.DroppedResponseFault;
 import io.varve.broker.api.ProduceHandler;
 import io.varve.broker.api.admin.AlterConfigsHandler;
 import io.varve.broker.api.admin.CreatePartitionsHandler;
@@ -40,6 +41,7 @@ import io.varve.broker.network.SocketServer;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.txn.DescribeProducersHandler;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
 import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
@@ -134,7 +136,8 @@ public final class Broker implements AutoCloseable {
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
                 // Kafka 4.x advertises Produce from v0 for old librdkafka (KAFKA-18659) but handles v3 and up.
-                .register(ApiKeys.PRODUCE, 0, 3, 13, new ProduceHandler(metadataCache, replicaManager))
+                .register(ApiKeys.PRODUCE, 0, 3, 13, DroppedResponseFault.wrap(new ProduceHandler(metadataCache, replicaManager),
+                        config.testProduceDropResponseEvery()))
                 .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
                 .register(ApiKeys.METADATA, 0, 13, new MetadataHandler(metadataCache, controller, config.autoCreateTopicsEnable()))
@@ -152,13 +155,13 @@ public final class Broker implements AutoCloseable {
                 replicaManager, controller);
         groupCoordinator.startup();
         txnCoordinator = new TransactionCoordinatorRuntime(nodeId, TxnCoordinatorSettings.from(config), metadataCache,
-                replicaManager, controller, producerIds);
+                replicaManager, controller, producerIds, groupCoordinator::onTransactionCompleted);
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
-        boolean transactions = config.transactionsUnstableEnable();
         TxnApis.register(registry, txnCoordinator,
-                new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor), transactions);
-        GroupApis.register(registry, groupCoordinator, metadataCache, transactions ? txnCoordinator : null);
+                new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
+                new DescribeProducersHandler(metadataCache, replicaManager));
+        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();

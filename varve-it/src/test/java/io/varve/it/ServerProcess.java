@@ -21,7 +21,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** {@code varve server} as a child JVM on the test classpath, with its output in files under a work dir. */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final Path stdout;
     private final Path stderr;
@@ -35,7 +35,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** Starts a server; {@code port} may be -1 when the arguments carry their own listeners. */
-    static ServerProcess start(Path workDir, String name, int port, String... args) throws IOException {
+    public static ServerProcess start(Path workDir, String name, int port, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1",
@@ -50,7 +50,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** Starts a server listening on a free loopback port with its data in {@code logDir}. */
-    static ServerProcess startOnFreePort(Path workDir, String name, Path logDir, String... extraArgs) throws IOException {
+    public static ServerProcess startOnFreePort(Path workDir, String name, Path logDir, String... extraArgs) throws IOException {
         int port = freePort();
         List<String> args = new ArrayList<>(List.of("--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
                 "--override", "log.dirs=" + logDir));
@@ -58,24 +58,24 @@ final class ServerProcess implements AutoCloseable {
         return start(workDir, name, port, args.toArray(String[]::new));
     }
 
-    Process process() {
+    public Process process() {
         return process;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String bootstrap() {
+    public String bootstrap() {
         return "127.0.0.1:" + port;
     }
 
-    File stderrFile() {
+    public File stderrFile() {
         return stderr.toFile();
     }
 
     /** Waits (at most 30 s) until a KafkaProducer's send to the server is acknowledged. */
-    ServerProcess awaitReady() {
+    public ServerProcess awaitReady() {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -93,18 +93,18 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** SIGTERM; true when it exited within the timeout. */
-    boolean terminate(Duration timeout) throws InterruptedException {
+    public boolean terminate(Duration timeout) throws InterruptedException {
         process.destroy();
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** SIGKILL: no shutdown hook runs, nothing is flushed by the process. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
-    String output() throws IOException {
+    public String output() throws IOException {
         return "stdout:\n" + Files.readString(stdout) + "\nstderr:\n" + Files.readString(stderr);
     }
 
@@ -115,7 +115,7 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }

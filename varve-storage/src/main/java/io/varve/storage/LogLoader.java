@@ -6,12 +6,15 @@ import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerSnapshot;
 import io.varve.storage.producer.ProducerSnapshotFiles;
 import io.varve.storage.producer.ProducerStateManager;
+import io.varve.storage.records.TxnMarker;
+import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.BatchHeaderScanner;
 import io.varve.storage.segment.LogSegment;
 import io.varve.storage.segment.ScanResult;
 import io.varve.storage.segment.SegmentFiles;
 import io.varve.storage.segment.SegmentSwap;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +25,7 @@ import java.util.NavigableMap;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -151,8 +155,14 @@ final class LogLoader {
   }
 
   private static OptionalLong indexBaseOffset(String fileName) {
-    OptionalLong offsetIndex = SegmentFiles.parseBaseOffset(fileName, SegmentFiles.INDEX_SUFFIX);
-    return offsetIndex.isPresent() ? offsetIndex : SegmentFiles.parseBaseOffset(fileName, SegmentFiles.TIME_INDEX_SUFFIX);
+    for (String suffix : new String[] {SegmentFiles.INDEX_SUFFIX, SegmentFiles.TIME_INDEX_SUFFIX,
+        SegmentFiles.TXN_INDEX_SUFFIX}) {
+      OptionalLong baseOffset = SegmentFiles.parseBaseOffset(fileName, suffix);
+      if (baseOffset.isPresent()) {
+        return baseOffset;
+      }
+    }
+    return OptionalLong.empty();
   }
 
   /** Returns the log end offset; reads no segment data when the newest snapshot matches the active segment. */
@@ -275,7 +285,12 @@ final class LogLoader {
     return null;
   }
 
-  /** Restores the newest snapshot at or below the log end offset and replays the batch headers after it. */
+  /**
+   * Restores the newest snapshot at or below the log end offset and replays the batch headers after it
+   * (transaction markers included). The transaction indexes are trusted below what is known durable (the
+   * whole log after a clean shutdown; else the recovery point or the snapshot, fsynced after everything
+   * before it); their entries from there on are dropped and rebuilt from the replayed ABORT markers.
+   */
   private ProducerStateManager loadProducerState(long logEndOffset) throws IOException {
     ProducerStateManager producerState = new ProducerStateManager();
     ProducerSnapshot snapshot = newestValidSnapshotAtOrBelow(logEndOffset);
@@ -284,27 +299,65 @@ final class LogLoader {
       producerState.restore(snapshot.producers());
       from = snapshot.offset();
     }
+    long txnIndexRebuildFrom = params.hadCleanShutdown() ? logEndOffset
+        : Math.min(logEndOffset, Math.max(from, params.recoveryPoint()));
+    Long rebuildBase = segments.floorKey(txnIndexRebuildFrom);
+    for (LogSegment segment : segments.tailMap(rebuildBase == null ? segments.firstKey() : rebuildBase, true).values()) {
+      segment.txnIndex().truncateFrom(txnIndexRebuildFrom);
+    }
     if (from < logEndOffset) {
-      replayHeaders(producerState, from);
+      replayHeaders(producerState, from, txnIndexRebuildFrom);
     }
     return producerState;
   }
 
-  /** Applies every batch header at or after {@code fromOffset} to the producer state. */
-  private void replayHeaders(ProducerStateManager producerState, long fromOffset) throws IOException {
+  /**
+   * Applies every batch header at or after {@code fromOffset} to the producer state, and records the ABORT
+   * markers at or after {@code txnIndexRebuildFrom} in their segment's transaction index.
+   */
+  private void replayHeaders(ProducerStateManager producerState, long fromOffset, long txnIndexRebuildFrom)
+      throws IOException {
     Long firstBase = segments.floorKey(fromOffset);
     for (LogSegment segment : segments.tailMap(firstBase == null ? segments.firstKey() : firstBase, true).values()) {
       BatchHeaderScanner scanner = segment.scanner(segment.index().lookup(fromOffset), false);
       for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
-        if (header.hasProducerId() && header.baseOffset() >= fromOffset) {
+        if (!header.hasProducerId() || header.baseOffset() < fromOffset) {
+          continue;
+        }
+        if (header.isControl()) {
+          replayMarker(producerState, segment, header, header.baseOffset() >= txnIndexRebuildFrom);
+        } else {
           producerState.replay(header.producerId(), header.producerEpoch(), new BatchMetadata(header.baseSequence(),
-              header.lastSequence(), header.baseOffset(), header.lastOffset(), header.maxTimestamp()));
+              header.lastSequence(), header.baseOffset(), header.lastOffset(), header.maxTimestamp()),
+              header.isTransactional());
         }
       }
       if (scanner.stop() != BatchHeaderScanner.Stop.END) {
         throw new KafkaStorageException(name + ": segment " + segment.logFile() + " is corrupt at position "
             + scanner.position() + " (" + scanner.stopReason() + ")");
       }
+    }
+  }
+
+  private void replayMarker(ProducerStateManager producerState, LogSegment segment, BatchHeader header,
+      boolean index) throws IOException {
+    ByteBuffer bytes = ByteBuffer.allocate(header.sizeBytes());
+    DurableFiles.readFully(segment.channel(), bytes, header.position());
+    TxnMarker marker;
+    try {
+      marker = TxnMarker.readOrNull(bytes.flip());
+    } catch (InvalidRecordException e) {
+      throw new KafkaStorageException(name + ": undecodable control batch at offset " + header.baseOffset() + " in "
+          + segment.logFile() + ": " + e.getMessage(), e);
+    }
+    if (marker == null) {
+      return; // another kind of control record, or one a cleaner emptied
+    }
+    ProducerStateManager.CompletedTxn completed = producerState.replayMarker(header.producerId(),
+        header.producerEpoch(), marker.coordinatorEpoch(), marker.commit(), header.baseOffset(), header.maxTimestamp());
+    if (index && completed.aborted()) {
+      segment.txnIndex().append(new AbortedTxn(completed.producerId(), completed.firstOffset(),
+          completed.lastOffset(), producerState.lastStableOffsetAfter(completed)));
     }
   }
 

@@ -4,9 +4,13 @@ import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.segment.BatchHeaderScanner;
 import io.varve.storage.segment.CorruptSegmentException;
+import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.LogSegment;
+import io.varve.storage.segment.TransactionIndex;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
@@ -21,7 +25,8 @@ import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 final class LogReader {
 
   /** Where a read found its batches and the offsets it saw. */
-  private record Located(LogSegments.Found found, long highWatermark, long logStartOffset, long logEndOffset) {}
+  private record Located(LogSegments.Found found, long highWatermark, long logStartOffset, long logEndOffset,
+      long lastStableOffset) {}
 
   private final PartitionLog log;
   private final LogSegments segments;
@@ -55,7 +60,7 @@ final class LogReader {
     boolean empty = found.slice() == null || found.slice().sizeBytes() == 0;
     return new LogSlice(empty ? null : found.segment().channel(), empty ? 0 : found.slice().position(),
         empty ? 0 : found.slice().sizeBytes(), located.highWatermark(), located.logStartOffset(),
-        located.logEndOffset());
+        located.logEndOffset(), located.lastStableOffset(), empty ? fetchOffset : found.slice().nextOffset());
   }
 
   private Located locate(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
@@ -64,11 +69,12 @@ final class LogReader {
     long endOffset = log.logEndOffset();
     long startOffset = log.logStartOffset();
     long hw = log.highWatermark();
+    long lso = log.lastStableOffset(hw, startOffset);
     if (fetchOffset < startOffset || fetchOffset > endOffset) {
       throw outOfRange(fetchOffset, startOffset, endOffset);
     }
     if (fetchOffset == endOffset) {
-      return new Located(LogSegments.Found.NONE, hw, startOffset, endOffset);
+      return new Located(LogSegments.Found.NONE, hw, startOffset, endOffset, lso);
     }
     LogSegments.Found found;
     try {
@@ -80,7 +86,34 @@ final class LogReader {
     if (found == null) {
       throw outOfRange(fetchOffset, log.logStartOffset(), endOffset); // retention removed it meanwhile
     }
-    return new Located(found, hw, startOffset, endOffset);
+    return new Located(found, hw, startOffset, endOffset, lso);
+  }
+
+  /**
+   * The aborted transactions a read_committed reader of [{@code fetchOffset}, {@code upperBoundOffset}) must
+   * know: those overlapping the range, from the transaction indexes of the segment holding fetchOffset on
+   * (an abort's entry lives in the segment of its marker, at or after every offset of its transaction).
+   */
+  List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
+    log.ensureUsable();
+    List<AbortedTxn> found = new ArrayList<>();
+    if (upperBoundOffset <= fetchOffset) {
+      return found;
+    }
+    NavigableMap<Long, LogSegment> map = segments.map();
+    Long floor = map.floorKey(fetchOffset);
+    try {
+      for (LogSegment segment : map.tailMap(floor == null ? fetchOffset : floor, true).values()) {
+        TransactionIndex.Collected collected = segment.txnIndex().collect(fetchOffset, upperBoundOffset);
+        found.addAll(collected.aborted());
+        if (collected.complete()) {
+          break;
+        }
+      }
+    } catch (IOException e) {
+      throw failed("lookup of aborted transactions", e);
+    }
+    return found;
   }
 
   private OffsetOutOfRangeException outOfRange(long fetchOffset, long startOffset, long endOffset) {

@@ -13,9 +13,18 @@ import java.nio.channels.FileChannel;
  * @param channel   the segment file, or null when {@code sizeBytes} is 0
  * @param position  where the first batch starts in the file
  * @param sizeBytes bytes of whole batches from {@code position}; 0 when nothing qualified
+ * @param lastStableOffset the last stable offset seen with the high watermark (at most it)
+ * @param nextOffset       the offset after the slice's last batch (an upper bound for the aborted transactions
+ *                         a read_committed reader needs), the fetch offset when the slice is empty
  */
 public record LogSlice(FileChannel channel, long position, int sizeBytes, long highWatermark, long logStartOffset,
-    long logEndOffset) {
+    long logEndOffset, long lastStableOffset, long nextOffset) {
+
+  /** A slice of a log without transactions: the last stable offset is the high watermark. */
+  public LogSlice(FileChannel channel, long position, int sizeBytes, long highWatermark, long logStartOffset,
+      long logEndOffset) {
+    this(channel, position, sizeBytes, highWatermark, logStartOffset, logEndOffset, highWatermark, -1);
+  }
 
   public boolean isEmpty() {
     return sizeBytes == 0;

@@ -10,6 +10,8 @@ import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerStateEntry;
 import io.varve.storage.producer.ProducerStateManager;
 import io.varve.storage.records.RecordKeys;
+import io.varve.storage.records.TxnMarker;
+import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -52,7 +54,7 @@ public final class PartitionLog {
   private final PartitionMetadataFile metadataFile;
   private final LogSegments segments;
   private final LeaderEpochCache epochCache;
-  /** Guarded by this. */
+  /** Guarded by this, but for its published first unstable offset. */
   private final ProducerStateStore producers;
   private final LogReader reader;
   private final LogFlusher flusher;
@@ -175,6 +177,21 @@ public final class PartitionLog {
     highWatermark = Math.max(logStartOffset, Math.min(offset, logEndOffset));
   }
 
+  /**
+   * The last stable offset: the first offset of the oldest open transaction, or the high watermark when
+   * that is lower (never below the log start offset). read_committed readers see only offsets below it.
+   */
+  public long lastStableOffset() {
+    return lastStableOffset(highWatermark, logStartOffset);
+  }
+
+  /** {@link #lastStableOffset()} against a high watermark and log start offset a reader already holds. */
+  long lastStableOffset(long highWatermark, long logStartOffset) {
+    long firstUnstable = producers.firstUnstableOffset();
+    long stable = firstUnstable < 0 ? highWatermark : Math.min(firstUnstable, highWatermark);
+    return Math.max(stable, Math.min(logStartOffset, highWatermark));
+  }
+
   /** Offsets below it are known to be fsynced. */
   public long recoveryPoint() {
     return flusher.recoveryPoint();
@@ -221,14 +238,33 @@ public final class PartitionLog {
    *     message.timestamp.after.max.ms after {@code nowMs} or its base timestamp more than
    *     message.timestamp.before.max.ms before it
    */
-  public synchronized AppendResult appendAsLeader(ByteBuffer records, int leaderEpoch, long nowMs) {
+  public AppendResult appendAsLeader(ByteBuffer records, int leaderEpoch, long nowMs) {
+    return appendAsLeader(records, leaderEpoch, nowMs, AppendOrigin.CLIENT);
+  }
+
+  /**
+   * {@link #appendAsLeader(ByteBuffer, int, long)} on behalf of {@code origin}. A {@link AppendOrigin#COORDINATOR}
+   * append may hold transaction markers: control batches, transactional, with exactly one COMMIT or ABORT
+   * record; a marker ends its producer's transaction (moving the last stable offset) and an ABORT is
+   * recorded in the active segment's transaction index.
+   *
+   * @throws org.apache.kafka.common.InvalidRecordException a control batch from a client, or a malformed marker
+   * @throws org.apache.kafka.common.errors.InvalidProducerEpochException a marker older than its producer's epoch
+   * @throws org.apache.kafka.common.errors.TransactionCoordinatorFencedException a marker from an older coordinator
+   *     epoch than the producer's last marker
+   * @throws org.apache.kafka.common.errors.InvalidTxnStateException a non-transactional batch of a producer whose
+   *     transaction is open
+   */
+  public synchronized AppendResult appendAsLeader(ByteBuffer records, int leaderEpoch, long nowMs,
+      AppendOrigin origin) {
     ensureUsable();
     LogConfig cfg = config;
     // A slice shares the bytes, so the patches land in the caller's buffer; a read-only one is copied.
     ByteBuffer batches = records.isReadOnly()
         ? ByteBuffer.allocate(records.remaining()).put(records.duplicate()).flip()
         : records.slice();
-    List<BatchHeader> headers = ProduceBatchValidator.validate(batches, cfg.maxMessageBytes(), cfg.segmentBytes());
+    List<BatchHeader> headers = ProduceBatchValidator.validate(batches, cfg.maxMessageBytes(), cfg.segmentBytes(),
+        origin == AppendOrigin.COORDINATOR);
     if (cfg.compacts()) {
       RecordKeys.requireKeys(batches, name);
     }
@@ -243,8 +279,16 @@ public final class PartitionLog {
     for (BatchHeader header : headers) {
       long lastOffset = nextOffset + header.lastOffsetDelta();
       long timestampMs = cfg.logAppendTime() ? nowMs : header.maxTimestamp();
+      if (header.isControl()) {
+        TxnMarker marker = TxnMarker.requireMarker(batches, header);
+        pending.checkMarker(header.producerId(), header.producerEpoch(), marker.coordinatorEpoch(), marker.commit(),
+            nextOffset, timestampMs);
+        nextOffset = lastOffset + 1;
+        continue;
+      }
       Optional<BatchMetadata> original = pending.check(header.producerId(), header.producerEpoch(),
-          new BatchMetadata(header.baseSequence(), header.lastSequence(), nextOffset, lastOffset, timestampMs));
+          new BatchMetadata(header.baseSequence(), header.lastSequence(), nextOffset, lastOffset, timestampMs),
+          header.isTransactional());
       if (original.isPresent()) {
         BatchMetadata dup = original.get();
         return new AppendResult(dup.firstOffset(), dup.lastOffset(),
@@ -267,10 +311,11 @@ public final class PartitionLog {
       epochCache.assign(leaderEpoch, firstOffset);
       segment.append(batches, cfg.indexIntervalBytes(), cfg.maxIndexSizeBytes());
       segment.startRollClock(nowMs);
+      pending.commit();
+      producers.afterCommit(pending.completedTxns(), segment);
     } catch (IOException | RuntimeException e) {
       throw goOffline("append at offset " + firstOffset, e);
     }
-    pending.commit();
     logEndOffset = nextOffset;
     if (flusher.dueAfterAppend(logEndOffset, cfg, nowMs)) {
       flush(nowMs);
@@ -352,6 +397,11 @@ public final class PartitionLog {
    */
   public LogSlice readSlice(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
     return reader.readSlice(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+  }
+
+  /** {@link LogReader#abortedTransactions}: what a read_committed reader of [fetchOffset, upperBoundOffset) skips. */
+  public List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
+    return reader.abortedTransactions(fetchOffset, upperBoundOffset);
   }
 
   /** {@link LogReader#offsetForTimestamp}: ListOffsets by time, through the time indexes. */

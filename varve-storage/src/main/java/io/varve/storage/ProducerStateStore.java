@@ -3,10 +3,13 @@ package io.varve.storage;
 import io.varve.storage.producer.ProducerSnapshot;
 import io.varve.storage.producer.ProducerSnapshotFiles;
 import io.varve.storage.producer.ProducerStateManager;
+import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,8 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A partition log's producer state together with its snapshot files: snapshots are taken at every roll
  * and at close (skipped when the newest one already describes the log's end), the newest
- * {@value #RETAINED_SNAPSHOTS} are kept (older ones also go with their segments), and idle producers
- * expire. Guarded by the log's lock.
+ * {@value #RETAINED_SNAPSHOTS} are kept (older ones also go with their segments) plus the one at the active
+ * segment's base (recovery may cut the active segment short of every later snapshot and must still find one
+ * inside the log: replaying from the first segment would lose transactions that began in deleted segments),
+ * and idle producers expire; ABORT markers of an append are recorded in the segment's transaction index.
+ * Guarded by the log's lock, but for the published first unstable offset.
  */
 final class ProducerStateStore {
 
@@ -28,12 +34,34 @@ final class ProducerStateStore {
   /** The newest snapshot on disk, or null. */
   private ProducerSnapshot newestSnapshot;
   private boolean expiredSinceSnapshot;
+  /** First offset of the oldest open transaction, or -1: published after each append, read without the lock. */
+  private volatile long firstUnstableOffset;
 
   ProducerStateStore(Path dir, String name, ProducerStateManager loaded, ProducerSnapshot newestSnapshot) {
     this.dir = dir;
     this.name = name;
     this.state = loaded;
     this.newestSnapshot = newestSnapshot;
+    this.firstUnstableOffset = loaded.firstUnstableOffset();
+  }
+
+  /** The first offset of the oldest open transaction, or -1 (what the last stable offset derives from). */
+  long firstUnstableOffset() {
+    return firstUnstableOffset;
+  }
+
+  /**
+   * After an append's staged state was committed: records the aborts among {@code completed} in the transaction
+   * index of {@code segment} (where their markers went) and publishes the first unstable offset.
+   */
+  void afterCommit(List<ProducerStateManager.CompletedTxn> completed, LogSegment segment) throws IOException {
+    for (ProducerStateManager.CompletedTxn txn : completed) {
+      if (txn.aborted()) {
+        segment.txnIndex().append(new AbortedTxn(txn.producerId(), txn.firstOffset(), txn.lastOffset(),
+            state.lastStableOffsetAfter(txn)));
+      }
+    }
+    firstUnstableOffset = state.firstUnstableOffset();
   }
 
   ProducerStateManager state() {
@@ -48,8 +76,15 @@ final class ProducerStateStore {
     newestSnapshot = snapshot;
     expiredSinceSnapshot = false;
     NavigableMap<Long, Path> all = ProducerSnapshotFiles.list(dir);
-    while (all.size() > RETAINED_SNAPSHOTS) {
-      Files.deleteIfExists(all.pollFirstEntry().getValue());
+    int count = all.size();
+    for (Map.Entry<Long, Path> oldest : all.entrySet()) {
+      if (count <= RETAINED_SNAPSHOTS) {
+        break;
+      }
+      if (oldest.getKey() != active.baseOffset()) {
+        Files.deleteIfExists(oldest.getValue());
+        count--;
+      }
     }
   }
 

@@ -3,7 +3,9 @@
  * lifecycle, clean-shutdown marker, offset checkpoints, background retention / flush / expiry on one
  * scheduler, the log cleaner's threads), {@link io.varve.storage.PartitionLog} (append as leader, read
  * whole batches as copies or zero-copy {@link io.varve.storage.LogSlice}s, lookups by time, DeleteRecords,
- * retention, the compaction seam {@code replaceSegments}) and their value types ({@link io.varve.storage.LogConfig},
+ * retention, the compaction seam {@code replaceSegments}; transactions: coordinator markers through
+ * {@link io.varve.storage.AppendOrigin#COORDINATOR}, the last stable offset, the aborted transactions of a
+ * range for read_committed readers) and their value types ({@link io.varve.storage.LogConfig},
  * {@link io.varve.storage.LogManagerConfig}). Inside: {@code LogLoader} (loading and recovery),
  * {@code LogSegments} (the segment set: roll, retire, swap, delayed deletion), {@code LogReader} (lock-free
  * reads), {@code LogRetention} (which head segments go), {@code LogFlusher} (flush policy and recovery

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.storage.checkpoint.OffsetCheckpointFile;
+import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.SegmentFiles;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Seeded random operations on one partition log, checked after each step against a model that is just
  * the list of batches a reader must see plus the log start and end offsets: appends (plain, gzip,
- * idempotent), reads and zero-copy slices (whole batches, byte and offset limits, as many batches as fit),
+ * idempotent, transactional, and COMMIT/ABORT markers from a coordinator, whose effect on the last stable
+ * offset and the aborted-transaction index the model replays from its batch list), reads and zero-copy slices (whole batches, byte and offset limits, as many batches as fit),
  * lookups by time, rolls, retention by time (on a fake clock) and by size, DeleteRecords, delayed file
  * deletion, clean restarts, and crashes that truncate or garble the active segment (sometimes without a
  * recovery-point checkpoint, so every segment is re-validated). A failure names its seed; run one seed
@@ -45,9 +47,42 @@ class PartitionLogPropertyTest {
   @TempDir(factory = TmpfsTempDirFactory.class)
   Path root;
 
+  /** Transactional producers (idempotent ones are 1 and 2). */
+  private static final long[] TXN_PRODUCERS = {10, 11};
+
+  /** What a batch is to transactions. */
+  private enum TxnRole { NONE, DATA, COMMIT, ABORT }
+
   /** One batch as the model knows it: offsets, size, max timestamp, producer and its records "offset:value". */
   private record ModelBatch(long baseOffset, long lastOffset, int sizeBytes, long maxTimestampMs, long producerId,
-      int lastSequence, List<String> records) {}
+      int lastSequence, List<String> records, TxnRole txnRole) {
+
+    boolean isMarker() {
+      return txnRole == TxnRole.COMMIT || txnRole == TxnRole.ABORT;
+    }
+  }
+
+  /** Transactions replayed from the model's batches: the open ones' first offsets and every abort. */
+  private record TxnModel(Map<Long, Long> openFirstOffsets, List<AbortedTxn> aborted) {
+
+    static TxnModel replay(List<ModelBatch> history) {
+      Map<Long, Long> open = new HashMap<>();
+      List<AbortedTxn> aborted = new ArrayList<>();
+      for (ModelBatch batch : history) {
+        if (batch.txnRole() == TxnRole.DATA) {
+          open.putIfAbsent(batch.producerId(), batch.baseOffset());
+        } else if (batch.isMarker()) {
+          Long first = open.remove(batch.producerId());
+          if (batch.txnRole() == TxnRole.ABORT) {
+            long stable = open.values().stream().mapToLong(Long::longValue).min().orElse(Long.MAX_VALUE);
+            aborted.add(new AbortedTxn(batch.producerId(), first == null ? batch.baseOffset() : first,
+                batch.baseOffset(), Math.min(stable, batch.baseOffset() + 1)));
+          }
+        }
+      }
+      return new TxnModel(open, aborted);
+    }
+  }
 
   @Test
   void logMatchesTheModelUnderRandomOperations() throws Exception {
@@ -94,12 +129,20 @@ class PartitionLogPropertyTest {
         int dice = random.nextInt(100);
         where = "op " + op;
         if (dice < 35) {
-          append();
+          int kind = random.nextInt(10);
+          if (kind < 6) {
+            append();
+          } else if (kind < 8) {
+            appendTransactional();
+          } else {
+            appendMarker();
+          }
         } else if (dice < 43) {
           clockMs += random.nextInt(5_000);
         } else if (dice < 63) {
           checkRandomRead();
           checkTimestampLookups();
+          checkAbortedTransactions();
         } else if (dice < 67) {
           where += " roll";
           log.roll();
@@ -154,23 +197,44 @@ class PartitionLogPropertyTest {
               random.nextInt(4) == 0);
         }
       }
-      ByteBuffer payload = TestBatches.concat(parts);
-      AppendResult result = log.appendAsLeader(payload, EPOCH, clockMs);
+      appendAndRecord(TestBatches.concat(parts), AppendOrigin.CLIENT, TxnRole.NONE);
+    }
+
+    /** A transactional batch of one of the transactional producers (starting its transaction if none is open). */
+    private void appendTransactional() {
+      long producerId = TXN_PRODUCERS[random.nextInt(TXN_PRODUCERS.length)];
+      where += " transactional append of " + producerId;
+      int count = 1 + random.nextInt(3);
+      appendAndRecord(TestBatches.transactionalAt(producerId, (short) 0, nextSequence(producerId), "t" + logEndOffset,
+          count, clockMs - random.nextInt(3_000)), AppendOrigin.CLIENT, TxnRole.DATA);
+    }
+
+    /** A coordinator's COMMIT or ABORT marker, sometimes for a producer without an open transaction. */
+    private void appendMarker() {
+      long producerId = TXN_PRODUCERS[random.nextInt(TXN_PRODUCERS.length)];
+      boolean commit = random.nextBoolean();
+      where += (commit ? " commit of " : " abort of ") + producerId;
+      appendAndRecord(TestBatches.marker(producerId, (short) 0, 0, commit, clockMs - random.nextInt(3_000)),
+          AppendOrigin.COORDINATOR, commit ? TxnRole.COMMIT : TxnRole.ABORT);
+    }
+
+    private void appendAndRecord(ByteBuffer payload, AppendOrigin origin, TxnRole role) {
+      AppendResult result = log.appendAsLeader(payload, EPOCH, clockMs, origin);
       log.updateHighWatermark(log.logEndOffset());
       assertThat(result.baseOffset()).isEqualTo(logEndOffset);
       // the payload was patched in place: its batches are what the log must now hold
       for (MutableRecordBatch batch : TestBatches.batches(payload)) {
         history.add(new ModelBatch(batch.baseOffset(), batch.lastOffset(), batch.sizeInBytes(), batch.maxTimestamp(),
-            batch.producerId(), batch.lastSequence(), records(batch)));
+            batch.producerId(), batch.lastSequence(), records(batch), role));
         logEndOffset = batch.lastOffset() + 1;
       }
       assertThat(result.lastOffset()).isEqualTo(logEndOffset - 1);
     }
 
-    /** The producer's last sequence + 1 among the batches below the log end, or 0 (then any is accepted). */
+    /** The producer's last sequence + 1 among the data batches below the log end, or 0 (then any is accepted). */
     private int nextSequence(long producerId) {
       for (int i = history.size() - 1; i >= 0; i--) {
-        if (history.get(i).producerId() == producerId) {
+        if (history.get(i).producerId() == producerId && !history.get(i).isMarker()) {
           return history.get(i).lastSequence() + 1;
         }
       }
@@ -186,6 +250,7 @@ class PartitionLogPropertyTest {
       LogReadResult read = log.read(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
       LogSlice slice = log.readSlice(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
       assertThat(sliceBytes(slice)).as("slice and copy hold the same bytes").isEqualTo(read.records());
+      assertThat(slice.lastStableOffset()).as("slice's last stable offset").isEqualTo(expectedLastStableOffset());
       assertThat(read.logEndOffset()).isEqualTo(logEndOffset);
       assertThat(read.logStartOffset()).isEqualTo(logStartOffset);
       List<MutableRecordBatch> got = TestBatches.batches(read.records());
@@ -207,6 +272,8 @@ class PartitionLogPropertyTest {
         assertThat(records(got.get(i))).isEqualTo(expected.records());
         totalBytes += got.get(i).sizeInBytes();
       }
+      assertThat(slice.nextOffset()).as("offset after the slice")
+          .isEqualTo(got.isEmpty() ? fetchOffset : got.get(got.size() - 1).nextOffset());
       if (got.size() > 1 || !minOneBatch) {
         assertThat(totalBytes).as("bytes").isLessThanOrEqualTo(maxBytes);
       }
@@ -347,7 +414,25 @@ class PartitionLogPropertyTest {
       assertThat(readAllBatches()).as("contents after recovery").isEqualTo(liveRecordsFrom(logStartOffset));
     }
 
+    private long expectedLastStableOffset() {
+      long firstOpen = TxnModel.replay(history).openFirstOffsets().values().stream().mapToLong(Long::longValue).min()
+          .orElse(Long.MAX_VALUE);
+      return Math.max(Math.min(firstOpen, logEndOffset), logStartOffset);
+    }
+
+    /** A read_committed reader of a random range learns exactly the aborted transactions overlapping it. */
+    private void checkAbortedTransactions() {
+      long fetchOffset = logStartOffset + random.nextLong(logEndOffset - logStartOffset + 1);
+      long upperBound = fetchOffset + random.nextLong(logEndOffset - fetchOffset + 2);
+      where += " abortedTransactions(" + fetchOffset + ", " + upperBound + ")";
+      List<AbortedTxn> expected = TxnModel.replay(history).aborted().stream()
+          .filter(txn -> fetchOffset < upperBound && txn.lastOffset() >= fetchOffset && txn.firstOffset() < upperBound)
+          .toList();
+      assertThat(log.abortedTransactions(fetchOffset, upperBound)).isEqualTo(expected);
+    }
+
     private void checkOffsets() {
+      assertThat(log.lastStableOffset()).as("last stable offset").isEqualTo(expectedLastStableOffset());
       assertThat(log.logEndOffset()).as("log end offset").isEqualTo(logEndOffset);
       assertThat(log.logStartOffset()).as("log start offset").isEqualTo(logStartOffset);
       assertThat(log.highWatermark()).as("high watermark").isEqualTo(logEndOffset);

@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.ControlRecordType;
+import org.apache.kafka.common.record.EndTransactionMarker;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.Record;
@@ -46,6 +48,21 @@ public final class TestBatches {
   public static ByteBuffer idempotentAt(long producerId, short epoch, int baseSequence, int count, long timestampMs) {
     return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, epoch, baseSequence,
         records("p" + producerId + "-s" + baseSequence, count, 0, timestampMs, false)).buffer();
+  }
+
+  /** A transactional batch of {@code count} records with values "prefix-0" … at {@code timestampMs}. */
+  public static ByteBuffer transactionalAt(long producerId, short epoch, int baseSequence, String prefix, int count,
+      long timestampMs) {
+    return MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, epoch, baseSequence,
+        records(prefix, count, 0, timestampMs, false)).buffer();
+  }
+
+  /** A COMMIT or ABORT marker as a transaction coordinator writes it. */
+  public static ByteBuffer marker(long producerId, short epoch, int coordinatorEpoch, boolean commit,
+      long timestampMs) {
+    return MemoryRecords.withEndTransactionMarker(timestampMs, producerId, epoch,
+        new EndTransactionMarker(commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT, coordinatorEpoch))
+        .buffer();
   }
 
   public static ByteBuffer concat(ByteBuffer... parts) {

@@ -13,6 +13,7 @@ import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.storage.LogSlice;
 import io.varve.storage.PartitionLog;
+import io.varve.storage.segment.AbortedTxn;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -28,7 +29,8 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
 
 /**
- * Fetch for consumers: whole batches from the leader's log up to the high watermark, within max.bytes and the
+ * Fetch for consumers: whole batches from the leader's log up to the high watermark (the last stable offset for
+ * isolation_level READ_COMMITTED, with the aborted transactions overlapping what is returned), within max.bytes and the
  * per-partition limits, long-polling until min.bytes or max.wait.ms. Record bytes go from the segment file to the
  * socket (sendfile) without passing through the heap. Sessions are not kept: a request that
  * asks for one gets session id 0 (the documented "no session" answer) and clients go on with full fetches.
@@ -74,7 +76,7 @@ public final class FetchHandler implements ApiHandler {
         CompletableFuture<ApiMessage> result = new CompletableFuture<>();
         List<TopicPartition> watched = targets.stream().filter(t -> t.tp != null).map(Target::tp).distinct().toList();
         replicaManager.fetchPurgatory().watch(watched, data.minBytes() - first.bytes, data.maxWaitMs(),
-                () -> !anyAdvanced(first, targets),
+                () -> !anyAdvanced(first, targets, readCommitted),
                 () -> {
                     try {
                         result.complete(read(data, targets, byId, readCommitted, cache.snapshot()).response);
@@ -85,7 +87,8 @@ public final class FetchHandler implements ApiHandler {
         return result;
     }
 
-    private boolean anyAdvanced(Read first, List<Target> targets) {
+    /** True when a partition's readable end moved: the high watermark, or the last stable offset for read_committed. */
+    private boolean anyAdvanced(Read first, List<Target> targets, boolean readCommitted) {
         MetadataSnapshot snapshot = cache.snapshot();
         for (int i = 0; i < targets.size(); i++) {
             Target t = targets.get(i);
@@ -94,7 +97,8 @@ public final class FetchHandler implements ApiHandler {
             }
             try {
                 PartitionLog log = replicaManager.leaderLog(snapshot, t.tp);
-                if (log.highWatermark() != first.highWatermarks[i]) {
+                long readableEnd = readCommitted ? log.lastStableOffset() : log.highWatermark();
+                if (readableEnd != first.readableEnds[i]) {
                     return true;
                 }
             } catch (ApiException e) {
@@ -106,7 +110,8 @@ public final class FetchHandler implements ApiHandler {
 
     private static final class Read {
         final FetchResponseData response = new FetchResponseData().setSessionId(NO_SESSION).setErrorCode(Errors.NONE.code());
-        long[] highWatermarks;
+        /** Per target, where reading stopped: the high watermark, or the last stable offset for read_committed. */
+        long[] readableEnds;
         long bytes;
         boolean hasError;
     }
@@ -114,7 +119,7 @@ public final class FetchHandler implements ApiHandler {
     private Read read(FetchRequestData data, List<Target> targets, boolean byId, boolean readCommitted,
                       MetadataSnapshot snapshot) {
         Read read = new Read();
-        read.highWatermarks = new long[targets.size()];
+        read.readableEnds = new long[targets.size()];
         long budget = data.maxBytes() > 0 ? data.maxBytes() : Integer.MAX_VALUE;
         FetchableTopicResponse current = null;
         FetchTopic currentRequestTopic = null;
@@ -140,26 +145,34 @@ public final class FetchHandler implements ApiHandler {
             try {
                 PartitionLog log = replicaManager.leaderLog(snapshot, t.tp);
                 checkLeaderEpoch(t.topicInfo.partitions().get(t.tp.partition()), t.partition.currentLeaderEpoch());
-                long hw = log.highWatermark();
-                read.highWatermarks[i] = hw;
+                // the last stable offset first: it never passes the high watermark read after it
+                long readableEnd = readCommitted ? log.lastStableOffset() : log.highWatermark();
+                read.readableEnds[i] = readableEnd;
                 int maxBytes = (int) Math.min(t.partition.partitionMaxBytes(), budget);
-                LogSlice slice = log.readSlice(t.partition.fetchOffset(), Math.max(0, maxBytes), hw, read.bytes == 0);
+                long fetchOffset = t.partition.fetchOffset();
+                LogSlice slice = log.readSlice(fetchOffset, Math.max(0, maxBytes), readableEnd, read.bytes == 0);
                 int size = slice.sizeBytes();
                 read.bytes += size;
                 budget -= size;
                 out.setErrorCode(Errors.NONE.code())
                         .setHighWatermark(slice.highWatermark())
-                        .setLastStableOffset(slice.highWatermark())
+                        .setLastStableOffset(slice.lastStableOffset())
                         .setLogStartOffset(slice.logStartOffset())
                         .setRecords(size == 0 ? MemoryRecords.EMPTY
                                 : new FileSliceRecords(slice.channel(), slice.position(), size));
+                if (readCommitted && size > 0) {
+                    for (AbortedTxn aborted : log.abortedTransactions(fetchOffset, slice.nextOffset())) {
+                        out.abortedTransactions().add(new FetchResponseData.AbortedTransaction()
+                                .setProducerId(aborted.producerId()).setFirstOffset(aborted.firstOffset()));
+                    }
+                }
             } catch (ApiException e) {
                 Errors error = Errors.forException(e);
                 out.setErrorCode(error.code());
                 read.hasError = true;
                 replicaManager.localLog(t.tp).ifPresent(log -> out
                         .setHighWatermark(log.highWatermark())
-                        .setLastStableOffset(log.highWatermark())
+                        .setLastStableOffset(log.lastStableOffset())
                         .setLogStartOffset(log.logStartOffset()));
             }
         }

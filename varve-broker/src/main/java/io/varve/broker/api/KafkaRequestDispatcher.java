@@ -63,6 +63,9 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                 .thenCompose(f -> f)
                 .exceptionally(e -> {
                     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                    if (cause instanceof DroppedResponseFault.DropConnection) {
+                        throw new CompletionException(cause);
+                    }
                     log.error("{} v{} from client {} failed", apiKey, version, request.clientId(), cause);
                     return request.errorResponse(cause);
                 })

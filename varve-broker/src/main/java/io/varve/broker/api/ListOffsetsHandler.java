@@ -9,6 +9,7 @@ import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.TimestampAndOffset;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
@@ -20,7 +21,11 @@ import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsTopicR
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
-/** ListOffsets: earliest, latest, max-timestamp and by-timestamp lookups on the leader's log. */
+/**
+ * ListOffsets: earliest, latest, max-timestamp and by-timestamp lookups on the leader's log. As in Kafka, LATEST is
+ * the high watermark, or the last stable offset for isolation_level READ_COMMITTED (v2+), and a lookup by time or
+ * max timestamp finds nothing at or past that offset.
+ */
 public final class ListOffsetsHandler implements ApiHandler {
     static final long LATEST = -1L;
     static final long EARLIEST = -2L;
@@ -29,6 +34,8 @@ public final class ListOffsetsHandler implements ApiHandler {
     static final long LATEST_TIERED = -5L;
     /** Responses carry the leader epoch from this version on. */
     private static final short FIRST_LEADER_EPOCH_VERSION = 4;
+    /** Requests carry isolation_level from this version on. */
+    private static final short FIRST_ISOLATION_LEVEL_VERSION = 2;
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
@@ -43,10 +50,13 @@ public final class ListOffsetsHandler implements ApiHandler {
         ListOffsetsRequestData data = request.body();
         MetadataSnapshot snapshot = cache.snapshot();
         ListOffsetsResponseData response = new ListOffsetsResponseData();
+        boolean readCommitted = request.apiVersion() >= FIRST_ISOLATION_LEVEL_VERSION
+                && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
         for (ListOffsetsTopic topic : data.topics()) {
             ListOffsetsTopicResponse topicResponse = new ListOffsetsTopicResponse().setName(topic.name());
             for (ListOffsetsPartition p : topic.partitions()) {
-                ListOffsetsPartitionResponse answer = lookup(snapshot, new TopicPartition(topic.name(), p.partitionIndex()), p);
+                ListOffsetsPartitionResponse answer = lookup(snapshot, new TopicPartition(topic.name(), p.partitionIndex()), p,
+                        readCommitted);
                 if (request.apiVersion() < FIRST_LEADER_EPOCH_VERSION) {
                     answer.setLeaderEpoch(-1);
                 }
@@ -57,15 +67,17 @@ public final class ListOffsetsHandler implements ApiHandler {
         return CompletableFuture.completedFuture(response);
     }
 
-    private ListOffsetsPartitionResponse lookup(MetadataSnapshot snapshot, TopicPartition tp, ListOffsetsPartition p) {
+    private ListOffsetsPartitionResponse lookup(MetadataSnapshot snapshot, TopicPartition tp, ListOffsetsPartition p,
+                                                boolean readCommitted) {
         ListOffsetsPartitionResponse out = new ListOffsetsPartitionResponse()
                 .setPartitionIndex(p.partitionIndex()).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
         try {
             PartitionLog log = replicaManager.leaderLog(snapshot, tp);
             int leaderEpoch = log.latestLeaderEpoch();
             long ts = p.timestamp();
+            long readableEnd = readCommitted ? log.lastStableOffset() : log.highWatermark();
             if (ts == LATEST) {
-                out.setOffset(log.highWatermark()).setLeaderEpoch(leaderEpoch);
+                out.setOffset(readableEnd).setLeaderEpoch(leaderEpoch);
             } else if (ts == EARLIEST || ts == EARLIEST_LOCAL) {
                 out.setOffset(log.logStartOffset()).setLeaderEpoch(leaderEpoch);
             } else if (ts == LATEST_TIERED) {
@@ -75,7 +87,7 @@ public final class ListOffsetsHandler implements ApiHandler {
                 Optional<TimestampAndOffset> found = ts == MAX_TIMESTAMP
                         ? log.maxTimestampAndOffset().map(batch -> RecordLookup.maxTimestampRecord(log, batch))
                         : log.offsetForTimestamp(ts).map(batch -> RecordLookup.firstRecordAtOrAfter(log, batch, ts));
-                found.ifPresent(f -> out.setTimestamp(f.timestamp()).setOffset(f.offset()).setLeaderEpoch(f.leaderEpoch()));
+                found.filter(f -> f.offset() < readableEnd).ifPresent(f -> out.setTimestamp(f.timestamp()).setOffset(f.offset()).setLeaderEpoch(f.leaderEpoch()));
             } else {
                 out.setErrorCode(Errors.INVALID_REQUEST.code());
                 return out;

@@ -87,8 +87,8 @@ public final class BrokerConfig {
             .define("num.io.threads", INT, 8, 1, 256)
             .defineAccepted("queued.max.requests", INT)
             .define("producer.id.block.size", INT, 1000, 1, Integer.MAX_VALUE)
-            // Varve's own: transactions stay off until markers and read_committed land (see TxnApis).
-            .define("varve.transactions.unstable.enable", BOOLEAN, false)
+            // Varve's own, tests only: drop every n-th Produce response after its append (0: off).
+            .define("varve.test.produce.drop.response.every", INT, 0, 0, Integer.MAX_VALUE)
             // Group coordinator (consumer groups and committed offsets).
             .define("offsets.topic.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
             .define("offsets.topic.replication.factor", INT, 1, 1, Short.MAX_VALUE)
@@ -409,9 +409,9 @@ public final class BrokerConfig {
         return intValue("num.io.threads");
     }
 
-    /** Whether the (incomplete) transaction APIs are served; off by default. */
-    public boolean transactionsUnstableEnable() {
-        return (Boolean) values.get("varve.transactions.unstable.enable");
+    /** Tests only: every n-th Produce response is dropped and its connection closed (0: never). */
+    public int testProduceDropResponseEvery() {
+        return intValue("varve.test.produce.drop.response.every");
     }
 
     public int producerIdBlockSize() {

@@ -14,6 +14,8 @@ import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.metadata.controller.CreateTopicRequest;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
+import io.varve.storage.batch.RecordBatchV2;
+import io.varve.storage.producer.ProducerStateEntry;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
@@ -124,6 +126,26 @@ public final class CoordinatorTopic {
         PartitionLog partitionLog = replicaManager.leaderLog(snapshot, new TopicPartition(name, partition));
         int leaderEpoch = snapshot.topicsByName().get(name).partitions().get(partition).leaderEpoch();
         for (MemoryRecords batch : OffsetsPartitionIo.toBatches(records, System.currentTimeMillis())) {
+            replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
+        }
+    }
+
+    /**
+     * Appends records of a producer's transaction (TxnOffsetCommit) to {@code partition} as leader: transactional
+     * batches of the producer id and epoch. The log checks their sequences as a client's, so they continue the
+     * producer's sequence in this partition (0 in a new epoch); only this coordinator writes data of the producer
+     * here, from the partition's one coordinator thread.
+     */
+    public void appendTransactional(int partition, long producerId, short producerEpoch,
+                                    List<CoordinatorRecord> records) {
+        MetadataSnapshot snapshot = cache.snapshot();
+        PartitionLog partitionLog = replicaManager.leaderLog(snapshot, new TopicPartition(name, partition));
+        int leaderEpoch = snapshot.topicsByName().get(name).partitions().get(partition).leaderEpoch();
+        ProducerStateEntry entry = partitionLog.producerStates().get(producerId);
+        int baseSequence = entry == null || entry.producerEpoch() != producerEpoch ? 0
+                : entry.lastSequence().map(seq -> RecordBatchV2.incrementSequence(seq, 1)).orElse(0);
+        for (MemoryRecords batch : OffsetsPartitionIo.toBatches(records, System.currentTimeMillis(), producerId,
+                producerEpoch, baseSequence)) {
             replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
         }
     }

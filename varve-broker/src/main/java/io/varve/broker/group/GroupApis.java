@@ -10,12 +10,19 @@ public final class GroupApis {
     }
 
     public static void register(ApiRegistry registry, GroupCoordinatorRuntime runtime, MetadataCache cache) {
-        register(registry, runtime, cache, null);
+        register(registry, runtime, cache, null, null);
     }
 
-    /** {@code transactions}: where FindCoordinator finds transaction coordinators (null: not available). */
+    /**
+     * {@code transactions}: where FindCoordinator finds transaction coordinators (null: not available);
+     * {@code verifier}: the transaction coordinator's check behind TxnOffsetCommit (null: TxnOffsetCommit is not
+     * served).
+     */
     public static void register(ApiRegistry registry, GroupCoordinatorRuntime runtime, MetadataCache cache,
-                                FindCoordinatorHandler.Coordinators transactions) {
+                                FindCoordinatorHandler.Coordinators transactions, TransactionVerifier verifier) {
+        if (verifier != null) {
+            registry.register(ApiKeys.TXN_OFFSET_COMMIT, 0, 5, new TxnOffsetCommitHandler(runtime, cache, verifier));
+        }
         ClassicGroupHandlers classic = new ClassicGroupHandlers(runtime);
         OffsetHandlers offsets = new OffsetHandlers(runtime, cache);
         GroupAdminHandlers admin = new GroupAdminHandlers(runtime);

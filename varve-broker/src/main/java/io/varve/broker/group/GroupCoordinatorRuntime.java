@@ -19,6 +19,7 @@ import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.GroupCoordinatorShard;
 import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.TopicsSnapshot;
+import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
 import org.apache.kafka.common.TopicPartition;
@@ -220,7 +221,18 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
             PartitionLog partitionLog = topic.leaderLog(h.partition);
             GroupCoordinatorShard shard = new GroupCoordinatorShard(h.partition, settings.coordinator(),
                     System::currentTimeMillis, () -> Uuid.randomUuid().toString());
-            long records = OffsetsPartitionIo.replay(partitionLog, partitionLog.logEndOffset(), shard::replay);
+            long records = OffsetsPartitionIo.replay(partitionLog, partitionLog.logEndOffset(),
+                    new OffsetsPartitionIo.ReplaySink() {
+                        @Override
+                        public void record(CoordinatorRecord record, long producerId) {
+                            shard.replay(record, producerId);
+                        }
+
+                        @Override
+                        public void marker(long producerId, boolean commit) {
+                            shard.replayTransactionMarker(producerId, commit);
+                        }
+                    });
             shard.onLoadComplete();
             h.shard = shard;
             h.state = State.ACTIVE;
@@ -236,12 +248,21 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
 
     // ---------------------------------------------------------------- writing and timers
 
-    /** Appends what the shard produced, then releases the responses; on a write failure the shard is dropped. */
+    /**
+     * Appends what the shard produced, then releases the responses; on a write failure the shard is dropped (it
+     * reloads from the log, which is the truth: staged state the log refused is gone).
+     */
     private void flush(Holder h) {
         Outbox.Output out = h.shard.drain();
-        if (!out.records().isEmpty()) {
+        if (!out.writes().isEmpty()) {
             try {
-                topic.append(h.partition, out.records());
+                for (Outbox.Write w : out.writes()) {
+                    if (w.isTransactional()) {
+                        topic.appendTransactional(h.partition, w.producerId(), w.producerEpoch(), w.records());
+                    } else {
+                        topic.append(h.partition, w.records());
+                    }
+                }
             } catch (RuntimeException e) {
                 log.error("Writing {} group coordinator records to {}-{} failed: unloading the shard, it reloads "
                         + "from the log on the next request", out.records().size(), TOPIC, h.partition, e);
@@ -299,6 +320,25 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         flush(h);
     }
 
+    // ---------------------------------------------------------------- transactions
+
+    /**
+     * The transaction coordinator wrote the producer's COMMIT or ABORT marker to {@code __consumer_offsets-partition}:
+     * the group shard there commits or drops the producer's pending transactional offsets. A shard not loaded yet
+     * reads the marker from the log when it loads.
+     */
+    public void onTransactionCompleted(int partition, long producerId, boolean commit) {
+        run(partition, shard -> shard.onTransactionCompleted(producerId, commit)).whenComplete((v, e) -> {
+            if (e != null && !(unwrap(e) instanceof ApiException)) {
+                log.error("Completing the transaction of producer {} in {}-{} failed", producerId, TOPIC, partition, e);
+            }
+        });
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    }
+
     // ---------------------------------------------------------------- the internal topic
 
     /** Completes once {@code __consumer_offsets} exists, creating it through the controller if needed. */
@@ -342,7 +382,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
 
     /** The error code a runtime future failed with. */
     static Errors errorOf(Throwable e) {
-        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        Throwable cause = unwrap(e);
         if (!(cause instanceof ApiException)) {
             log.error("Group coordinator request failed", cause);
         }

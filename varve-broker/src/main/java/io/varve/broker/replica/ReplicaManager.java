@@ -9,6 +9,7 @@ import java.util.function.BiFunction;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.storage.AppendOrigin;
 import io.varve.storage.AppendResult;
 import io.varve.storage.LogConfig;
 import io.varve.storage.LogManager;
@@ -107,11 +108,20 @@ public final class ReplicaManager {
 
     /** Appends as leader; on a single node the write is committed at once, so the high watermark follows. */
     public AppendResult appendAsLeader(PartitionLog partitionLog, ByteBuffer records, int leaderEpoch) {
+        return appendAsLeader(partitionLog, records, leaderEpoch, AppendOrigin.CLIENT);
+    }
+
+    /**
+     * {@link #appendAsLeader(PartitionLog, ByteBuffer, int)} for {@code origin}: a coordinator may append transaction
+     * markers (control batches). Waiting fetches are woken, so read_committed ones see the last stable offset move.
+     */
+    public AppendResult appendAsLeader(PartitionLog partitionLog, ByteBuffer records, int leaderEpoch,
+                                       AppendOrigin origin) {
         int bytes = records.remaining();
         AppendResult result;
         // The log's own monitor serialises appends; holding it while moving the high watermark keeps it monotonic.
         synchronized (partitionLog) {
-            result = partitionLog.appendAsLeader(records, leaderEpoch, System.currentTimeMillis());
+            result = partitionLog.appendAsLeader(records, leaderEpoch, System.currentTimeMillis(), origin);
             if (!result.duplicate()) {
                 partitionLog.updateHighWatermark(partitionLog.logEndOffset());
             }

@@ -1,8 +1,10 @@
 package io.varve.broker.txn;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -15,11 +17,13 @@ import java.util.function.Function;
 import io.varve.broker.group.CoordinatorTopic;
 import io.varve.broker.group.FindCoordinatorHandler;
 import io.varve.broker.group.OffsetsPartitionIo;
+import io.varve.broker.group.TransactionVerifier;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.txn.TransactionCoordinatorShard;
+import io.varve.coordinator.txn.TxnApi;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
@@ -28,6 +32,7 @@ import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
+import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * transactions found there get their markers again. The internal topic is created through the controller on the
  * first FindCoordinator of a transactional id, as Kafka does.
  */
-public final class TransactionCoordinatorRuntime implements AutoCloseable, FindCoordinatorHandler.Coordinators {
+public final class TransactionCoordinatorRuntime implements AutoCloseable, FindCoordinatorHandler.Coordinators,
+        TransactionVerifier {
     public static final String TOPIC = "__transaction_state";
     private static final Logger log = LoggerFactory.getLogger(TransactionCoordinatorRuntime.class);
     private static final long MARKER_RETRY_MS = 500;
@@ -66,15 +72,17 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
     private final Map<Integer, Holder> shards = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
+    /** {@code offsetsMarkers}: told of every marker written to a {@code __consumer_offsets} partition. */
     public TransactionCoordinatorRuntime(int nodeId, TxnCoordinatorSettings settings, MetadataCache cache,
                                          ReplicaManager replicaManager, QuorumController controller,
-                                         ProducerIdManager producerIds) {
+                                         ProducerIdManager producerIds,
+                                         TxnMarkerWriter.OffsetsMarkerListener offsetsMarkers) {
         this.settings = settings;
         this.topic = new CoordinatorTopic(TOPIC, nodeId, settings.topicPartitions(), settings.topicReplicationFactor(),
                 Map.of("cleanup.policy", "compact", "segment.bytes", Integer.toString(settings.topicSegmentBytes())),
                 cache, replicaManager, controller);
         this.producerIds = producerIds;
-        this.markerWriter = new TxnMarkerWriter(cache, replicaManager);
+        this.markerWriter = new TxnMarkerWriter(cache, replicaManager, offsetsMarkers);
         this.thread = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "varve-txn-coordinator");
             t.setDaemon(true);
@@ -253,19 +261,31 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
         }
     }
 
-    /** Writes every marker, completes the transactions whose markers are all written, retries the others later. */
+    /**
+     * Writes every marker, completes the transactions whose markers are all written, and retries later the
+     * partitions whose marker failed (only those: a written marker is not written twice).
+     */
     private void writeMarkers(Holder h, List<MarkerRequest> markers) {
         List<MarkerRequest> failed = new ArrayList<>();
         for (MarkerRequest m : markers) {
-            try {
-                for (TopicPartition tp : m.partitions()) {
+            Set<TopicPartition> remaining = new HashSet<>();
+            RuntimeException lastError = null;
+            for (TopicPartition tp : m.partitions()) {
+                try {
                     markerWriter.write(tp, m.producerId(), m.epoch(), m.coordinatorEpoch(), m.commit());
+                } catch (RuntimeException e) {
+                    remaining.add(tp);
+                    lastError = e;
                 }
+            }
+            if (remaining.isEmpty()) {
                 h.shard.markersWritten(m);
-            } catch (RuntimeException e) {
-                log.warn("Writing the {} markers of {} failed ({}); retrying in {} ms", m.commit() ? "COMMIT" : "ABORT",
-                        m.transactionalId(), e.toString(), MARKER_RETRY_MS);
-                failed.add(m);
+            } else {
+                log.warn("Writing the {} markers of {} to {} of {} partitions failed ({}); retrying in {} ms",
+                        m.commit() ? "COMMIT" : "ABORT", m.transactionalId(), remaining.size(), m.partitions().size(),
+                        lastError.toString(), MARKER_RETRY_MS);
+                failed.add(new MarkerRequest(m.transactionalId(), m.producerId(), m.epoch(), m.coordinatorEpoch(),
+                        m.commit(), remaining));
             }
         }
         flush(h);
@@ -294,6 +314,21 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
             }
             flush(h);
         }
+    }
+
+    // ---------------------------------------------------------------- verification
+
+    /**
+     * Whether {@code partition} is in the producer's ongoing transaction (AddPartitionsToTxn's verifyOnly check):
+     * NONE, INVALID_TXN_STATE, or the producer's error (PRODUCER_FENCED, INVALID_PRODUCER_ID_MAPPING...).
+     */
+    @Override
+    public CompletableFuture<Errors> verifyInTransaction(String transactionalId, long producerId, short producerEpoch,
+                                                        TopicPartition partition) {
+        TxnApi.AddPartitionsRequest r = new TxnApi.AddPartitionsRequest(transactionalId, producerId, producerEpoch,
+                Set.of(partition));
+        return run(transactionalId, shard -> shard.verifyPartitions(r)).handle((errors, e) ->
+                e != null ? TxnHandlers.errorOf(e) : errors.get(partition));
     }
 
     // ---------------------------------------------------------------- the internal topic

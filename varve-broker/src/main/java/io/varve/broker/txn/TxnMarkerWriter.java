@@ -1,14 +1,13 @@
 package io.varve.broker.txn;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-
+import io.varve.broker.group.GroupCoordinatorRuntime;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.storage.AppendOrigin;
 import io.varve.storage.PartitionLog;
-import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.record.ControlRecordType;
@@ -29,18 +28,22 @@ public final class TxnMarkerWriter {
     public enum Outcome {
         WRITTEN,
         /** The partition no longer exists: nothing to mark (Kafka completes the transaction too). */
-        PARTITION_GONE,
-        /** The storage refused control batches: see {@link #appendControlBatch}. */
-        REFUSED_BY_STORAGE
+        PARTITION_GONE
+    }
+
+    /** Told of every marker written to a {@code __consumer_offsets} partition (the group coordinator). */
+    public interface OffsetsMarkerListener {
+        void onTransactionCompleted(int partition, long producerId, boolean commit);
     }
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
-    private final AtomicBoolean refusalLogged = new AtomicBoolean();
+    private final OffsetsMarkerListener offsetsMarkers;
 
-    public TxnMarkerWriter(MetadataCache cache, ReplicaManager replicaManager) {
+    public TxnMarkerWriter(MetadataCache cache, ReplicaManager replicaManager, OffsetsMarkerListener offsetsMarkers) {
         this.cache = cache;
         this.replicaManager = replicaManager;
+        this.offsetsMarkers = offsetsMarkers;
     }
 
     /** The control batch of a marker, exactly as Kafka writes it. */
@@ -68,30 +71,22 @@ public final class TxnMarkerWriter {
             return Outcome.PARTITION_GONE;
         }
         MemoryRecords batch = markerBatch(producerId, epoch, coordinatorEpoch, commit, System.currentTimeMillis());
-        return appendControlBatch(partitionLog, batch, partition.leaderEpoch());
+        Outcome outcome = appendControlBatch(partitionLog, batch, partition.leaderEpoch());
+        if (tp.topic().equals(GroupCoordinatorRuntime.TOPIC)) {
+            // The group coordinator's pending transactional offsets there commit or vanish with the marker.
+            offsetsMarkers.onTransactionCompleted(tp.partition(), producerId, commit);
+        }
+        return outcome;
     }
 
     /**
-     * THE SEAM FOR THE STORAGE SIDE (issue 6, read side). Appends a coordinator-built control batch as a leader
-     * append. Today varve-storage's {@code ProduceBatchValidator} refuses every control batch ("clients may not
-     * write them"), so the marker is dropped here with one warning and the transaction still completes. Once the
-     * storage offers an append path that accepts control batches from the coordinator (and updates producer state,
-     * the last stable offset and the aborted-transaction index), call it here and delete the catch.
+     * Appends a coordinator-built control batch as a leader append with {@link AppendOrigin#COORDINATOR}: the
+     * storage checks the marker (producer epoch not older than the producer's: INVALID_PRODUCER_EPOCH; coordinator
+     * epoch not older than its last marker's: TRANSACTION_COORDINATOR_FENCED), ends the producer's transaction
+     * (moving the last stable offset) and indexes an ABORT. Kafka's errors are thrown to the caller.
      */
     Outcome appendControlBatch(PartitionLog partitionLog, MemoryRecords batch, int leaderEpoch) {
-        try {
-            replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
-            return Outcome.WRITTEN;
-        } catch (InvalidRecordException e) {
-            // TODO(storage, issue 6): remove once control batches can be appended.
-            if (e.getMessage() != null && e.getMessage().contains("control batch")) {
-                if (refusalLogged.compareAndSet(false, true)) {
-                    log.warn("The storage refuses control batches: transaction markers are not written to the "
-                            + "partition logs yet ({}: {})", partitionLog.topicPartition(), e.getMessage());
-                }
-                return Outcome.REFUSED_BY_STORAGE;
-            }
-            throw e;
-        }
+        replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch, AppendOrigin.COORDINATOR);
+        return Outcome.WRITTEN;
     }
 }

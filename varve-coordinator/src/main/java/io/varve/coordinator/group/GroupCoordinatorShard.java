@@ -67,11 +67,24 @@ public final class GroupCoordinatorShard {
 
     /** Applies one record read back from the partition, in log order, before {@link #onLoadComplete()}. */
     public void replay(CoordinatorRecord record) {
+        replay(record, Outbox.NO_PRODUCER_ID);
+    }
+
+    /**
+     * Applies one record read back from the partition, in log order; {@code producerId} is the producer of the
+     * transactional batch holding it ({@link Outbox#NO_PRODUCER_ID} for a plain batch): its offsets stay pending
+     * until the transaction's marker is replayed ({@link #replayTransactionMarker}).
+     */
+    public void replay(CoordinatorRecord record, long producerId) {
         if (loaded) {
             throw new IllegalStateException("partition " + ctx.partition + " replays a record after loading");
         }
         GroupRecord r = GroupRecordSerde.decode(record);
-        if (r instanceof GroupRecord.Offset o) {
+        if (r instanceof GroupRecord.Offset o && producerId != Outbox.NO_PRODUCER_ID) {
+            if (o.value() != null) {
+                ctx.offsets.putPending(producerId, o.groupId(), o.partition(), o.value());
+            }
+        } else if (r instanceof GroupRecord.Offset o) {
             if (o.value() == null) {
                 ctx.offsets.remove(o.groupId(), o.partition());
             } else {
@@ -101,15 +114,25 @@ public final class GroupCoordinatorShard {
                 consumer.onLoaded(c);
             }
         }
-        for (String groupId : List.copyOf(ctx.offsets.groupIds())) {
+        Set<String> offsetGroups = new HashSet<>(ctx.offsets.groupIds());
+        offsetGroups.addAll(ctx.offsets.pendingGroupIds());
+        for (String groupId : offsetGroups) {
             if (!ctx.groups.containsKey(groupId)) {
                 classic.createSimpleGroup(groupId);
             }
         }
         scheduleExpiration();
         loaded = true;
-        log.info("Group coordinator of __consumer_offsets-{} loaded {} groups and {} offsets", ctx.partition,
-                ctx.groups.size(), ctx.offsets.size());
+        log.info("Group coordinator of __consumer_offsets-{} loaded {} groups and {} offsets ({} open transactions)",
+                ctx.partition, ctx.groups.size(), ctx.offsets.size(), ctx.offsets.pendingProducerCount());
+    }
+
+    /** A COMMIT or ABORT marker of the producer read back from the partition, in log order. */
+    public void replayTransactionMarker(long producerId, boolean commit) {
+        if (loaded) {
+            throw new IllegalStateException("partition " + ctx.partition + " replays a marker after loading");
+        }
+        offsets.completeTransaction(producerId, commit);
     }
 
     // ---------------------------------------------------------------- classic protocol
@@ -150,6 +173,21 @@ public final class GroupCoordinatorShard {
 
     public CompletableFuture<List<OffsetApi.PartitionResult>> commitOffsets(OffsetApi.CommitRequest r) {
         return offsets.commit(r);
+    }
+
+    /** TxnOffsetCommit: offsets of the producer's transaction, pending until its marker reaches this partition. */
+    public CompletableFuture<List<OffsetApi.PartitionResult>> commitTransactionalOffsets(OffsetApi.TxnCommitRequest r) {
+        return offsets.commitTransactional(r);
+    }
+
+    /**
+     * The transaction coordinator wrote the producer's COMMIT or ABORT marker to this partition: the producer's
+     * pending offsets become committed, or are dropped. Idempotent (a marker seen by the load and then reported
+     * again changes nothing).
+     */
+    public CompletableFuture<Void> onTransactionCompleted(long producerId, boolean commit) {
+        offsets.completeTransaction(producerId, commit);
+        return ctx.outbox.respond(null);
     }
 
     public CompletableFuture<OffsetApi.FetchResponse> fetchOffsets(OffsetApi.FetchRequest r) {
@@ -293,6 +331,22 @@ public final class GroupCoordinatorShard {
                 return classic.validateOffsetCommit(c, r.generationIdOrMemberEpoch(), r.memberId(), r.groupInstanceId());
             }
             return consumer.validateOffsetCommit((ConsumerGroup) g, r.generationIdOrMemberEpoch(), r.memberId());
+        }
+
+        @Override
+        public Group groupForTxnCommit(OffsetApi.TxnCommitRequest r) {
+            Group g = ctx.groups.get(r.groupId());
+            return g == null && r.generationId() < 0 ? classic.createSimpleGroup(r.groupId()) : g;
+        }
+
+        @Override
+        public Errors validateTxnCommit(Group g, OffsetApi.TxnCommitRequest r) {
+            if (g instanceof ClassicGroup c) {
+                return classic.validateTxnOffsetCommit(c, r.generationId(), r.memberId(), r.groupInstanceId());
+            }
+            Errors error = consumer.validateOffsetCommit((ConsumerGroup) g, r.generationId(), r.memberId());
+            // A stale member epoch is an old generation to a transactional producer (Kafka maps it so).
+            return error == Errors.STALE_MEMBER_EPOCH ? Errors.ILLEGAL_GENERATION : error;
         }
 
         @Override

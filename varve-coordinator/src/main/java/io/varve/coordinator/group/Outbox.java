@@ -8,9 +8,21 @@ import io.varve.coordinator.group.record.CoordinatorRecord;
 
 /**
  * What one event produced: records to persist, then responses to release. Responses never leave before the
- * records written with them are durable, so a client never sees state the log could lose.
+ * records written with them are durable, so a client never sees state the log could lose. Records are grouped into
+ * writes: plain ones, and transactional ones that belong to a producer's transaction (TxnOffsetCommit) and must be
+ * appended as a transactional batch of that producer id and epoch.
  */
 public final class Outbox {
+    /** No producer: a plain (non-transactional) write. */
+    public static final long NO_PRODUCER_ID = -1;
+
+    /** Consecutive records with one producer identity; {@code producerId} {@link #NO_PRODUCER_ID} for plain ones. */
+    public record Write(long producerId, short producerEpoch, List<CoordinatorRecord> records) {
+        public boolean isTransactional() {
+            return producerId != NO_PRODUCER_ID;
+        }
+    }
+
     /** A response held until the records before it are written. */
     public record Completion<T>(CompletableFuture<T> future, T value) {
         public void complete() {
@@ -22,10 +34,17 @@ public final class Outbox {
         }
     }
 
-    /** Drained output of a shard: write {@code records}, then {@link #complete()} (or {@link #fail} if the write failed). */
-    public record Output(List<CoordinatorRecord> records, List<Completion<?>> completions) {
+    /** Drained output of a shard: append {@code writes} in order, then {@link #complete()} (or {@link #fail}). */
+    public record Output(List<Write> writes, List<Completion<?>> completions) {
         public boolean isEmpty() {
-            return records.isEmpty() && completions.isEmpty();
+            return writes.isEmpty() && completions.isEmpty();
+        }
+
+        /** Every record of every write, in order. */
+        public List<CoordinatorRecord> records() {
+            List<CoordinatorRecord> out = new ArrayList<>();
+            writes.forEach(w -> out.addAll(w.records()));
+            return out;
         }
 
         public void complete() {
@@ -37,11 +56,29 @@ public final class Outbox {
         }
     }
 
-    private List<CoordinatorRecord> records = new ArrayList<>();
+    private List<Write> writes = new ArrayList<>();
     private List<Completion<?>> completions = new ArrayList<>();
 
     public void append(CoordinatorRecord record) {
-        records.add(record);
+        appendAs(NO_PRODUCER_ID, (short) -1, record);
+    }
+
+    /** A record of the producer's ongoing transaction: visible only once its COMMIT marker follows. */
+    public void appendTransactional(long producerId, short producerEpoch, CoordinatorRecord record) {
+        if (producerId < 0 || producerEpoch < 0) {
+            throw new IllegalArgumentException("a transactional record needs a producer id and epoch: " + producerId
+                    + "/" + producerEpoch);
+        }
+        appendAs(producerId, producerEpoch, record);
+    }
+
+    private void appendAs(long producerId, short producerEpoch, CoordinatorRecord record) {
+        Write last = writes.isEmpty() ? null : writes.get(writes.size() - 1);
+        if (last == null || last.producerId() != producerId || last.producerEpoch() != producerEpoch) {
+            last = new Write(producerId, producerEpoch, new ArrayList<>());
+            writes.add(last);
+        }
+        last.records().add(record);
     }
 
     public <T> void respond(CompletableFuture<T> future, T value) {
@@ -56,8 +93,8 @@ public final class Outbox {
     }
 
     public Output drain() {
-        Output out = new Output(records, completions);
-        records = new ArrayList<>();
+        Output out = new Output(writes, completions);
+        writes = new ArrayList<>();
         completions = new ArrayList<>();
         return out;
     }

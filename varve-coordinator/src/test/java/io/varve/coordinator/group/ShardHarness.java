@@ -16,8 +16,22 @@ import io.varve.coordinator.group.record.CoordinatorRecord;
  * appended to an in-memory "log" and the responses are released. Time only moves when a test advances the clock.
  */
 public final class ShardHarness {
+    /** One entry of the in-memory partition log: a record (with its transactional producer) or a marker. */
+    public sealed interface Entry {
+    }
+
+    /** {@code producerId} is {@link Outbox#NO_PRODUCER_ID} for a plain record. */
+    public record Data(CoordinatorRecord record, long producerId, short producerEpoch) implements Entry {
+    }
+
+    public record Marker(long producerId, boolean commit) implements Entry {
+    }
+
     public final AtomicLong clock = new AtomicLong(1_000_000);
+    /** The records written, in order. */
     public final List<CoordinatorRecord> log = new ArrayList<>();
+    /** The partition log as the broker writes it, markers included. */
+    public final List<Entry> entries = new ArrayList<>();
     private final GroupCoordinatorConfig config;
     private final AtomicInteger ids = new AtomicInteger();
     private GroupCoordinatorShard shard;
@@ -65,14 +79,31 @@ public final class ShardHarness {
 
     private void flush() {
         Outbox.Output out = shard.drain();
-        log.addAll(out.records());
+        for (Outbox.Write w : out.writes()) {
+            for (CoordinatorRecord r : w.records()) {
+                log.add(r);
+                entries.add(new Data(r, w.producerId(), w.producerEpoch()));
+            }
+        }
         out.complete();
+    }
+
+    /** The transaction coordinator writes the producer's marker to this partition and tells the shard. */
+    public void writeMarker(long producerId, boolean commit) {
+        entries.add(new Marker(producerId, commit));
+        call(s -> s.onTransactionCompleted(producerId, commit));
     }
 
     /** Replaces the shard by one loaded from the log, as after a broker restart. */
     public GroupCoordinatorShard reload() {
         shard = newShard();
-        log.forEach(shard::replay);
+        for (Entry e : entries) {
+            if (e instanceof Data d) {
+                shard.replay(d.record(), d.producerId());
+            } else if (e instanceof Marker m) {
+                shard.replayTransactionMarker(m.producerId(), m.commit());
+            }
+        }
         shard.onLoadComplete();
         flush();
         return shard;

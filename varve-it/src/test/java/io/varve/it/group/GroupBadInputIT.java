@@ -112,7 +112,7 @@ class GroupBadInputIT {
     }
 
     @Test
-    void findCoordinatorAnswersGroupsBatchesKeysAndHasNoTransactionCoordinatorByDefault() throws IOException {
+    void findCoordinatorAnswersGroupsBatchesKeysAndTransactionalIds() throws IOException {
         try (RawClient c = client()) {
             FindCoordinatorResponseData batched = c.send(new FindCoordinatorRequestData().setKeyType((byte) 0)
                     .setCoordinatorKeys(List.of("a", "b")), (short) 4);
@@ -120,10 +120,10 @@ class GroupBadInputIT {
                     .containsExactly(1, 1);
             assertThat(batched.coordinators()).extracting(FindCoordinatorResponseData.Coordinator::port)
                     .containsOnly(shared.broker().port());
-            // Transactions are off unless varve.transactions.unstable.enable is set (TransactionsIT turns them on).
             FindCoordinatorResponseData txn = c.send(new FindCoordinatorRequestData().setKey("t").setKeyType((byte) 1),
                     (short) 3);
-            assertThat(Errors.forCode(txn.errorCode())).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+            assertThat(Errors.forCode(txn.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(txn.nodeId()).isEqualTo(1);
             FindCoordinatorResponseData bad = c.send(new FindCoordinatorRequestData().setKey("t").setKeyType((byte) 9),
                     (short) 3);
             assertThat(Errors.forCode(bad.errorCode())).isEqualTo(Errors.INVALID_REQUEST);

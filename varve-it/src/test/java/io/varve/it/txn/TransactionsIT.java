@@ -35,7 +35,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TransactionsIT {
     @RegisterExtension
     static final SharedBroker shared = new SharedBroker(Map.of(
-            "varve.transactions.unstable.enable", "true",
             "transaction.state.log.num.partitions", "3",
             "transaction.abort.timed.out.transaction.cleanup.interval.ms", "200"));
 

@@ -29,6 +29,15 @@ public final class ProduceBatchValidator {
    * @throws RecordBatchTooLargeException the whole set larger than {@code segmentBytes}
    */
   public static List<BatchHeader> validate(ByteBuffer records, int maxMessageBytes, long segmentBytes) {
+    return validate(records, maxMessageBytes, segmentBytes, false);
+  }
+
+  /**
+   * {@link #validate(ByteBuffer, int, long)}, letting control batches through when {@code controlAllowed}
+   * (a coordinator's transaction markers; their content is checked by the log).
+   */
+  public static List<BatchHeader> validate(ByteBuffer records, int maxMessageBytes, long segmentBytes,
+      boolean controlAllowed) {
     int base = records.position();
     int totalBytes = records.remaining();
     if (totalBytes == 0) {
@@ -37,7 +46,7 @@ public final class ProduceBatchValidator {
     List<BatchHeader> headers = new ArrayList<>();
     int offset = 0;
     while (offset < totalBytes) {
-      headers.add(validateOne(records, base, offset, totalBytes - offset, maxMessageBytes));
+      headers.add(validateOne(records, base, offset, totalBytes - offset, maxMessageBytes, controlAllowed));
       offset += headers.get(headers.size() - 1).sizeBytes();
     }
     if (totalBytes > segmentBytes) {
@@ -67,7 +76,8 @@ public final class ProduceBatchValidator {
     }
   }
 
-  private static BatchHeader validateOne(ByteBuffer buf, int base, int offset, int remaining, int maxMessageBytes) {
+  private static BatchHeader validateOne(ByteBuffer buf, int base, int offset, int remaining, int maxMessageBytes,
+      boolean controlAllowed) {
     int start = base + offset;
     if (remaining < LOG_OVERHEAD_BYTES) {
       throw new CorruptRecordException("Trailing partial batch of " + remaining + " bytes at position " + offset);
@@ -106,7 +116,7 @@ public final class ProduceBatchValidator {
       throw new InvalidRecordException("Batch at position " + offset + " has unknown compression codec "
           + header.compressionCodec());
     }
-    if (header.isControl()) {
+    if (header.isControl() && !controlAllowed) {
       throw new InvalidRecordException("Batch at position " + offset + " is a control batch; clients may not write them");
     }
     return header;

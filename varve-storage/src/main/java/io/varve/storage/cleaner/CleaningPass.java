@@ -7,6 +7,7 @@ import io.varve.storage.producer.ProducerStateEntry;
 import io.varve.storage.records.BatchInfo;
 import io.varve.storage.records.CompactionFilter;
 import io.varve.storage.records.RecordKeys;
+import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.LogSegment;
 import io.varve.storage.segment.SegmentFiles;
 import java.io.IOException;
@@ -45,6 +46,8 @@ final class CleaningPass {
   private final long nowMs;
   private final BooleanSupplier aborted;
   private final Map<Long, Long> producerLastOffsets = new HashMap<>();
+  /** Transactions as the rewrite walks the segments from the log's first; set once the range is known. */
+  private CleanedTransactions rewriteTxns;
   private long recordsRead;
   private long recordsKept;
   private long earliestTombstoneHorizonMs = Long.MAX_VALUE;
@@ -80,6 +83,8 @@ final class CleaningPass {
     if (inputs.isEmpty()) {
       return null;
     }
+    rewriteTxns = new CleanedTransactions(log.abortedTransactions(inputs.get(0).baseOffset(),
+        inputs.get(inputs.size() - 1).endOffset()));
     for (ProducerStateEntry producer : log.producerStates().values()) {
       List<BatchMetadata> batches = producer.batches();
       if (!batches.isEmpty()) {
@@ -119,7 +124,8 @@ final class CleaningPass {
   private long buildOffsetMap() throws IOException {
     long firstDirty = target.firstDirtyOffset();
     long firstUncleanable = target.firstUncleanableOffset();
-    MapFiller filler = new MapFiller(firstDirty, firstUncleanable);
+    MapFiller filler = new MapFiller(firstDirty, firstUncleanable,
+        new CleanedTransactions(log.abortedTransactions(firstDirty, firstUncleanable)));
     for (int i = 0; i < target.segments().size(); i++) {
       LogSegment segment = target.segments().get(i);
       if (target.segmentEndOffsets().get(i) <= firstDirty) {
@@ -165,6 +171,10 @@ final class CleaningPass {
           if (kept.output().hasRemaining()) {
             output.append(kept.output(), config.indexIntervalBytes(), config.maxIndexSizeBytes());
           }
+          // an abort stays indexed while data of it is left; its marker is in what was just written
+          for (AbortedTxn aborted : rewriteTxns.drainAbortsToIndex()) {
+            output.txnIndex().append(aborted);
+          }
         }
       }
       if (output.isEmpty() && !first) {
@@ -186,7 +196,7 @@ final class CleaningPass {
   /** A fresh {@code .cleaned} segment; files left by an earlier failed pass at that base are removed first. */
   private static LogSegment createCleaned(Path dir, long baseOffset) throws IOException {
     for (String kind : new String[] {SegmentFiles.LOG_SUFFIX, SegmentFiles.INDEX_SUFFIX,
-        SegmentFiles.TIME_INDEX_SUFFIX}) {
+        SegmentFiles.TIME_INDEX_SUFFIX, SegmentFiles.TXN_INDEX_SUFFIX}) {
       Files.deleteIfExists(dir.resolve(SegmentFiles.fileName(baseOffset, kind + SegmentFiles.CLEANED_SUFFIX)));
     }
     return LogSegment.createCleaned(dir, baseOffset);
@@ -212,15 +222,20 @@ final class CleaningPass {
     }
   }
 
-  /** Which batches of the dirty range feed the map: data batches, while their keys surely fit. */
+  /**
+   * Which batches of the dirty range feed the map: data batches outside aborted transactions, while their keys
+   * surely fit (the range ends at the last stable offset, so every transaction in it is complete).
+   */
   private final class MapFiller implements RecordKeys.KeyVisitor {
     private final long firstDirty;
     private final long firstUncleanable;
+    private final CleanedTransactions txns;
     private boolean full;
 
-    MapFiller(long firstDirty, long firstUncleanable) {
+    MapFiller(long firstDirty, long firstUncleanable, CleanedTransactions txns) {
       this.firstDirty = firstDirty;
       this.firstUncleanable = firstUncleanable;
+      this.txns = txns;
     }
 
     @Override
@@ -228,14 +243,15 @@ final class CleaningPass {
       if (batch.lastOffset() < firstDirty || batch.baseOffset() >= firstUncleanable) {
         return RecordKeys.Decision.SKIP;
       }
-      if (batch.control() || batch.transactional()) {
-        return RecordKeys.Decision.SKIP; // see package-info: transactions are left untouched for now
+      if (batch.control()) {
+        txns.endsEmptyTransaction(batch); // ends the producer's transaction in the walk
+        return RecordKeys.Decision.SKIP;
       }
       if (map.remaining() < batch.recordCount()) {
         full = true;
         return RecordKeys.Decision.STOP;
       }
-      return RecordKeys.Decision.READ;
+      return txns.isAborted(batch) ? RecordKeys.Decision.SKIP : RecordKeys.Decision.READ;
     }
 
     @Override
@@ -250,7 +266,16 @@ final class CleaningPass {
   private final class Rules implements CompactionFilter.Rules {
     @Override
     public boolean keepUntouched(BatchInfo batch) {
-      return batch.control() || batch.transactional();
+      return false;
+    }
+
+    @Override
+    public CompactionFilter.TxnFate txnFate(BatchInfo batch) {
+      if (batch.control()) {
+        return rewriteTxns.endsEmptyTransaction(batch) ? CompactionFilter.TxnFate.EMPTY_TXN_MARKER
+            : CompactionFilter.TxnFate.NONE;
+      }
+      return rewriteTxns.isAborted(batch) ? CompactionFilter.TxnFate.ABORTED : CompactionFilter.TxnFate.NONE;
     }
 
     @Override

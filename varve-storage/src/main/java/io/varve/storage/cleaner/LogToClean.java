@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * Where one compacted log stands for the cleaner at one moment: the rolled segments (immutable), the
  * dirty range {@code [firstDirtyOffset, firstUncleanableOffset)} and how dirty the cleanable part is.
- * The cleanable part ends before the active segment, at the high watermark and at the first segment
+ * The cleanable part ends before the active segment, at the last stable offset (never past the high
+ * watermark, so no open transaction is rewritten) and at the first segment
  * whose newest batch is younger than min.compaction.lag.ms; it never starts before the log start offset.
  * Reads segment metadata only, plus one batch header when max.compaction.lag.ms is set.
  *
@@ -36,12 +37,13 @@ record LogToClean(PartitionLog log, List<LogSegment> segments, List<Long> segmen
     long firstDirty = checkpoint < logStart || checkpoint > log.logEndOffset() ? logStart : checkpoint;
     LogConfig config = log.config();
     long limit = ends.isEmpty() ? firstDirty : ends.get(ends.size() - 1);
-    long highWatermark = log.highWatermark();
+    // the last stable offset (at most the high watermark): no segment holding an open transaction is rewritten
+    long stableOffset = log.lastStableOffset();
     long cleanBytes = 0;
     long dirtyBytes = 0;
     for (int i = 0; i < rolled.size(); i++) {
       LogSegment segment = rolled.get(i);
-      if (ends.get(i) > highWatermark) {
+      if (ends.get(i) > stableOffset) {
         limit = Math.min(limit, segment.baseOffset());
       }
       if (ends.get(i) > firstDirty && config.minCompactionLagMs() > 0

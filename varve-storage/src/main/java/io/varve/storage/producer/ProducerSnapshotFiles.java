@@ -21,20 +21,25 @@ import java.util.zip.CRC32C;
  * Producer-state snapshot files, {@code <20-digit offset>.snapshot}, in Varve's own binary format
  * (big-endian), written atomically (temp file, fsync, rename, directory fsync):
  * <pre>
- * int32 magic "VPS1" | int16 version 1 | int32 CRC-32C of the body | int32 body length | body
+ * int32 magic "VPS1" | int16 version 2 | int32 CRC-32C of the body | int32 body length | body
  * body: int64 offset | int64 segmentBaseOffset | int32 segmentSizeBytes | int32 producerCount
- *       producerCount × (int64 producerId | int16 epoch | int8 batchCount
+ *       producerCount × (int64 producerId | int16 epoch
+ *                        | int64 currentTxnFirstOffset | int32 coordinatorEpoch | int64 lastTimestampMs
+ *                        | int8 batchCount
  *                        batchCount × (int32 firstSeq | int32 lastSeq | int64 firstOffset | int64 lastOffset
  *                                      | int64 timestampMs))
  * </pre>
+ * Version 1 (before transactions) lacks the three transaction fields; it is still read (no transaction
+ * open, no coordinator epoch, the last batch's timestamp).
  */
 public final class ProducerSnapshotFiles {
 
   private static final int MAGIC = 0x56505331; // "VPS1"
-  private static final short VERSION = 1;
+  private static final short VERSION = 2;
+  private static final short VERSION_WITHOUT_TXNS = 1;
   private static final int HEADER_BYTES = 4 + 2 + 4 + 4;
   private static final int BODY_FIXED_BYTES = 8 + 8 + 4 + 4;
-  private static final int PRODUCER_FIXED_BYTES = 8 + 2 + 1;
+  private static final int PRODUCER_FIXED_BYTES = 8 + 2 + 8 + 4 + 8 + 1;
   private static final int BATCH_BYTES = 4 + 4 + 8 + 8 + 8;
 
   private ProducerSnapshotFiles() {}
@@ -83,7 +88,8 @@ public final class ProducerSnapshotFiles {
     body.putLong(snapshot.offset()).putLong(snapshot.segmentBaseOffset()).putInt(snapshot.segmentSizeBytes())
         .putInt(entries.size());
     for (ProducerStateEntry entry : entries) {
-      body.putLong(entry.producerId()).putShort(entry.producerEpoch()).put((byte) entry.batches().size());
+      body.putLong(entry.producerId()).putShort(entry.producerEpoch()).putLong(entry.currentTxnFirstOffset())
+          .putInt(entry.coordinatorEpoch()).putLong(entry.lastTimestampMs()).put((byte) entry.batches().size());
       for (BatchMetadata batch : entry.batches()) {
         body.putInt(batch.firstSeq()).putInt(batch.lastSeq()).putLong(batch.firstOffset())
             .putLong(batch.lastOffset()).putLong(batch.timestampMs());
@@ -102,7 +108,7 @@ public final class ProducerSnapshotFiles {
       throw new IllegalArgumentException("bad magic");
     }
     short version = bytes.getShort();
-    if (version != VERSION) {
+    if (version != VERSION && version != VERSION_WITHOUT_TXNS) {
       throw new IllegalArgumentException("unknown version " + version);
     }
     int storedCrc = bytes.getInt();
@@ -126,13 +132,19 @@ public final class ProducerSnapshotFiles {
     for (int i = 0; i < count; i++) {
       long producerId = bytes.getLong();
       short epoch = bytes.getShort();
+      boolean withTxns = version != VERSION_WITHOUT_TXNS;
+      long txnFirstOffset = withTxns ? bytes.getLong() : ProducerStateEntry.NO_TXN;
+      int coordinatorEpoch = withTxns ? bytes.getInt() : ProducerStateEntry.NO_COORDINATOR_EPOCH;
+      long lastTimestampMs = withTxns ? bytes.getLong() : Long.MIN_VALUE;
       int batchCount = Byte.toUnsignedInt(bytes.get());
       List<BatchMetadata> batches = new ArrayList<>(batchCount);
       for (int b = 0; b < batchCount; b++) {
         batches.add(new BatchMetadata(bytes.getInt(), bytes.getInt(), bytes.getLong(), bytes.getLong(),
             bytes.getLong()));
       }
-      producers.put(producerId, new ProducerStateEntry(producerId, epoch, batches));
+      producers.put(producerId, withTxns
+          ? new ProducerStateEntry(producerId, epoch, batches, txnFirstOffset, coordinatorEpoch, lastTimestampMs)
+          : new ProducerStateEntry(producerId, epoch, batches));
     }
     if (bytes.hasRemaining()) {
       throw new IllegalArgumentException(bytes.remaining() + " trailing bytes");

@@ -20,10 +20,28 @@ import org.apache.kafka.common.utils.BufferSupplier;
  */
 public final class CompactionFilter implements AutoCloseable {
 
+  /** What transactions make of a batch, before its records are looked at. */
+  public enum TxnFate {
+    /** Not decided by transactions: its records go through {@link Rules#isLatest}; a marker stays. */
+    NONE,
+    /** A data batch of an aborted transaction: every record goes (the batch too unless kept empty). */
+    ABORTED,
+    /**
+     * A marker whose transaction has no data left: the first rewrite stamps it with now + delete.retention.ms
+     * (its delete horizon), a rewrite after that time drops it, as tombstones go.
+     */
+    EMPTY_TXN_MARKER
+  }
+
   /** Which records and batches survive; implemented by the cleaner. */
   public interface Rules {
-    /** Batches copied as they are, records and all (control and transactional batches today). */
+    /** Batches copied as they are, records and all. */
     boolean keepUntouched(BatchInfo batch);
+
+    /** Called once per batch not kept untouched, in log order, before its records. */
+    default TxnFate txnFate(BatchInfo batch) {
+      return TxnFate.NONE;
+    }
 
     /** Batches kept as an empty header when no record survives (the last batch of a live producer). */
     boolean keepWhenEmpty(BatchInfo batch);
@@ -36,7 +54,7 @@ public final class CompactionFilter implements AutoCloseable {
    * What one {@link #filter} call produced.
    *
    * @param output                     the kept batches, position 0 to limit; pass it back as the next destination
-   * @param earliestTombstoneHorizonMs the earliest delete horizon of a tombstone kept, or Long.MAX_VALUE
+   * @param earliestTombstoneHorizonMs the earliest delete horizon of a tombstone or marker kept, or Long.MAX_VALUE
    */
   public record Result(ByteBuffer output, int recordsRead, int recordsKept, long earliestTombstoneHorizonMs) {}
 
@@ -78,6 +96,9 @@ public final class CompactionFilter implements AutoCloseable {
   private final class Pass extends MemoryRecords.RecordFilter {
     private ByteBuffer out;
     private BatchInfo current;
+    private TxnFate fate;
+    /** Set by {@link #checkBatchRetention}: every record of the current batch goes. */
+    private boolean discardRecords;
     private int recordsRead;
     private int recordsKept;
     private long earliestHorizonMs = Long.MAX_VALUE;
@@ -96,6 +117,7 @@ public final class CompactionFilter implements AutoCloseable {
         recordsKept += current.recordCount();
         return;
       }
+      fate = rules.txnFate(current);
       MemoryRecords.FilterResult result = MemoryRecords.readableRecords(batch.bytes())
           .filterTo(this, out, decompressionBuffers);
       out = result.outputBuffer(); // a larger copy when the rewrite outgrew the buffer
@@ -112,12 +134,35 @@ public final class CompactionFilter implements AutoCloseable {
 
     @Override
     protected BatchRetentionResult checkBatchRetention(RecordBatch batch) {
-      return new BatchRetentionResult(rules.keepWhenEmpty(current) ? BatchRetention.RETAIN_EMPTY
-          : BatchRetention.DELETE_EMPTY, false);
+      boolean retainEmpty = rules.keepWhenEmpty(current);
+      BatchRetention whenEmpty = retainEmpty ? BatchRetention.RETAIN_EMPTY : BatchRetention.DELETE_EMPTY;
+      BatchRetention whenDiscarded = retainEmpty ? BatchRetention.RETAIN_EMPTY : BatchRetention.DELETE;
+      discardRecords = false;
+      if (fate == TxnFate.ABORTED) {
+        discardRecords = true;
+        return new BatchRetentionResult(whenDiscarded, false);
+      }
+      if (fate == TxnFate.EMPTY_TXN_MARKER) {
+        OptionalLong horizon = batch.deleteHorizonMs();
+        if (horizon.isPresent() && horizon.getAsLong() <= nowMs) {
+          discardRecords = true;
+          return new BatchRetentionResult(whenDiscarded, true);
+        }
+        earliestHorizonMs = Math.min(earliestHorizonMs,
+            horizon.isPresent() ? horizon.getAsLong() : nowMs + deleteRetentionMs);
+        return new BatchRetentionResult(whenEmpty, true); // kafka-clients stamps the horizon when absent
+      }
+      return new BatchRetentionResult(whenEmpty, false);
     }
 
     @Override
     protected boolean shouldRetainRecord(RecordBatch batch, Record record) {
+      if (discardRecords) {
+        return false;
+      }
+      if (batch.isControlBatch()) {
+        return true; // a marker stays unless its batch was discarded whole
+      }
       long offset = record.offset();
       boolean keep;
       if (offset >= keepAllFromOffset) {

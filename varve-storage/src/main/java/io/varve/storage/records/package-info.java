@@ -3,6 +3,7 @@
  * classes ({@code org.apache.kafka.common.record.*}); no other package of varve-storage may import them,
  * so a kafka-clients upgrade (4.4 moves them to {@code record.internal}) touches only this package.
  * Owns: the key check a compacted topic makes at append ({@link io.varve.storage.records.RecordKeys}),
+ * decoding a transaction marker's control record ({@link io.varve.storage.records.TxnMarker}),
  * walking the keys of stored batches for the cleaner's offset map, and rewriting batches keeping only
  * the records a cleaner's rules retain ({@link io.varve.storage.records.CompactionFilter}) with batch
  * metadata, compression codec, last offset and Kafka's per-batch delete horizon preserved. Knows nothing

@@ -13,9 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 
 /**
- * A {@code .log} file of whole v2 batches with its {@link OffsetIndex} and {@link TimeIndex}. One
+ * A {@code .log} file of whole v2 batches with its {@link OffsetIndex}, {@link TimeIndex} and, once it holds
+ * an ABORT marker, its {@link TransactionIndex}. One
  * thread appends; any number read concurrently with positional reads bounded by {@link #sizeBytes()},
  * which is published only after the bytes and their index entries are written, so readers never see a
  * partial append. A segment that is no longer active is never written again.
@@ -25,8 +27,13 @@ public final class LogSegment implements Closeable {
   private static final int LOAD_READ_AHEAD_BYTES = 64 * 1024;
   private static final int FETCH_READ_AHEAD_BYTES = 8 * 1024;
 
-  /** Where whole batches lie in the segment file; a size of 0 means none qualified. */
-  public record Slice(int position, int sizeBytes) {}
+  /**
+   * Where whole batches lie in the segment file; a size of 0 means none qualified.
+   *
+   * @param nextOffset the offset after the last batch of the slice (at most the next batch's base offset);
+   *                   the first batch's base offset when the slice is empty
+   */
+  public record Slice(int position, int sizeBytes, long nextOffset) {}
 
   /** The segment's largest batch max timestamp and the base offset of the first batch that reached it. */
   public record MaxTimestamp(long timestampMs, long offset) {}
@@ -38,6 +45,7 @@ public final class LogSegment implements Closeable {
   private volatile String stateSuffix;
   private volatile OffsetIndex index;
   private volatile TimeIndex timeIndex;
+  private final TransactionIndex txnIndex;
   /** True from opening a segment with an index file missing until the indexes are rebuilt. */
   private boolean indexWasMissing;
   private volatile int sizeBytes;
@@ -49,13 +57,14 @@ public final class LogSegment implements Closeable {
   private int bytesSinceLastIndexEntry;
 
   private LogSegment(Path dir, long baseOffset, String stateSuffix, FileChannel channel, OffsetIndex index,
-      TimeIndex timeIndex, boolean indexWasMissing, int sizeBytes) {
+      TimeIndex timeIndex, TransactionIndex txnIndex, boolean indexWasMissing, int sizeBytes) {
     this.dir = dir;
     this.baseOffset = baseOffset;
     this.stateSuffix = stateSuffix;
     this.channel = channel;
     this.index = index;
     this.timeIndex = timeIndex;
+    this.txnIndex = txnIndex;
     this.indexWasMissing = indexWasMissing;
     this.sizeBytes = sizeBytes;
     TimeIndex.Entry last = timeIndex.lastEntry();
@@ -92,6 +101,7 @@ public final class LogSegment implements Closeable {
   private static LogSegment withIndexes(Path dir, long baseOffset, String stateSuffix, FileChannel channel,
       boolean fresh) throws IOException {
     OffsetIndex index = null;
+    TimeIndex timeIndex = null;
     try {
       long size = channel.size();
       if (size > Integer.MAX_VALUE) {
@@ -99,17 +109,23 @@ public final class LogSegment implements Closeable {
       }
       Path indexFile = path(dir, baseOffset, SegmentFiles.INDEX_SUFFIX, stateSuffix);
       Path timeIndexFile = path(dir, baseOffset, SegmentFiles.TIME_INDEX_SUFFIX, stateSuffix);
+      Path txnIndexFile = path(dir, baseOffset, SegmentFiles.TXN_INDEX_SUFFIX, stateSuffix);
       if (fresh) {
         Files.deleteIfExists(indexFile);
         Files.deleteIfExists(timeIndexFile);
+        Files.deleteIfExists(txnIndexFile);
       }
       boolean missing = !Files.exists(indexFile) || !Files.exists(timeIndexFile);
       index = OffsetIndex.open(indexFile, baseOffset);
-      TimeIndex timeIndex = TimeIndex.open(timeIndexFile, baseOffset);
-      return new LogSegment(dir, baseOffset, stateSuffix, channel, index, timeIndex, missing, (int) size);
+      timeIndex = TimeIndex.open(timeIndexFile, baseOffset);
+      TransactionIndex txnIndex = TransactionIndex.open(txnIndexFile);
+      return new LogSegment(dir, baseOffset, stateSuffix, channel, index, timeIndex, txnIndex, missing, (int) size);
     } catch (IOException | RuntimeException e) {
       if (index != null) {
         index.close();
+      }
+      if (timeIndex != null) {
+        timeIndex.close();
       }
       channel.close();
       throw e;
@@ -134,6 +150,16 @@ public final class LogSegment implements Closeable {
 
   public TimeIndex timeIndex() {
     return timeIndex;
+  }
+
+  /** The aborted-transaction index (its file exists only once the segment holds an abort). */
+  public TransactionIndex txnIndex() {
+    return txnIndex;
+  }
+
+  /** The aborted-transaction index file, when the segment has one (what tiered storage uploads beside the log). */
+  public Optional<Path> txnIndexFile() {
+    return txnIndex.exists() ? Optional.of(txnIndex.file()) : Optional.empty();
   }
 
   /**
@@ -277,21 +303,24 @@ public final class LogSegment implements Closeable {
       return null;
     }
     if (first.baseOffset() >= maxOffsetExclusive || (first.sizeBytes() > maxBytes && !minOneBatch)) {
-      return new Slice(first.position(), 0);
+      return new Slice(first.position(), 0, first.baseOffset());
     }
     long limitPosition = Math.min(size, (long) first.position() + Math.max(maxBytes, first.sizeBytes()));
     int end = first.endPosition();
+    long endOffset = first.nextOffset();
     // batches before an index entry within both limits are whole and qualify: jump over them
     OffsetIndex.Entry jump = offsets.lastEntryWithin(limitPosition, maxOffsetExclusive - 1);
     if (jump != null && jump.position() > end) {
       end = jump.position();
+      endOffset = jump.offset();
     }
     BatchHeaderScanner tail = new BatchHeaderScanner(channel, end, (int) limitPosition, baseOffset, false,
         FETCH_READ_AHEAD_BYTES);
     for (BatchHeader next = tail.next(); next != null && next.baseOffset() < maxOffsetExclusive; next = tail.next()) {
       end = next.endPosition();
+      endOffset = next.nextOffset();
     }
-    return new Slice(first.position(), end - first.position());
+    return new Slice(first.position(), end - first.position(), endOffset);
   }
 
   /** {@link #locate} then a copy of those bytes into a heap buffer; null as for locate. */
@@ -497,6 +526,7 @@ public final class LogSegment implements Closeable {
     stateSuffix = newStateSuffix;
     index.renameTo(path(dir, baseOffset, SegmentFiles.INDEX_SUFFIX, newStateSuffix));
     timeIndex.renameTo(path(dir, baseOffset, SegmentFiles.TIME_INDEX_SUFFIX, newStateSuffix));
+    txnIndex.renameTo(path(dir, baseOffset, SegmentFiles.TXN_INDEX_SUFFIX, newStateSuffix));
   }
 
   /** Closes the segment and deletes its files. */
@@ -505,12 +535,14 @@ public final class LogSegment implements Closeable {
     Files.deleteIfExists(logFile());
     Files.deleteIfExists(index.file());
     Files.deleteIfExists(timeIndex.file());
+    Files.deleteIfExists(txnIndex.file());
   }
 
   public void flush() throws IOException {
     channel.force(true);
     index.flush();
     timeIndex.flush();
+    txnIndex.flush();
   }
 
   @Override
@@ -521,7 +553,11 @@ public final class LogSegment implements Closeable {
       try {
         index.close();
       } finally {
-        timeIndex.close();
+        try {
+          timeIndex.close();
+        } finally {
+          txnIndex.close();
+        }
       }
     }
   }

@@ -14,6 +14,8 @@ public final class SegmentFiles {
   public static final String LOG_SUFFIX = ".log";
   public static final String INDEX_SUFFIX = ".index";
   public static final String TIME_INDEX_SUFFIX = ".timeindex";
+  /** A segment's aborted-transaction index; present only once the segment holds an ABORT marker. */
+  public static final String TXN_INDEX_SUFFIX = ".txnindex";
   public static final String SNAPSHOT_SUFFIX = ".snapshot";
   /** State suffix of a retired segment's files until file.delete.delay.ms has passed. */
   public static final String DELETED_SUFFIX = ".deleted";

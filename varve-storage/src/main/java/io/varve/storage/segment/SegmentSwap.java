@@ -35,7 +35,7 @@ public final class SegmentSwap {
   private static final String REPLACED = "replaced";
   private static final String CLEANED = "cleaned";
   private static final String[] KINDS = {SegmentFiles.LOG_SUFFIX, SegmentFiles.INDEX_SUFFIX,
-      SegmentFiles.TIME_INDEX_SUFFIX};
+      SegmentFiles.TIME_INDEX_SUFFIX, SegmentFiles.TXN_INDEX_SUFFIX};
   private static final Logger log = LoggerFactory.getLogger(SegmentSwap.class);
 
   /** The replaced segments' and the new segments' base offsets, ascending. */

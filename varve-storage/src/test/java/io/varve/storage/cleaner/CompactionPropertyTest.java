@@ -2,6 +2,7 @@ package io.varve.storage.cleaner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.storage.AppendOrigin;
 import io.varve.storage.CleanupPolicy;
 import io.varve.storage.KeyedBatches;
 import io.varve.storage.KeyedBatches.Rec;
@@ -10,11 +11,13 @@ import io.varve.storage.LogManager;
 import io.varve.storage.LogManagerConfig;
 import io.varve.storage.LogTestAccess;
 import io.varve.storage.PartitionLog;
+import io.varve.storage.TestBatches;
 import io.varve.storage.TmpfsTempDirFactory;
 import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerStateEntry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,17 +34,22 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.MutableRecordBatch;
+import org.apache.kafka.common.record.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seeded random appends of keyed records (tombstones, gzip batches, idempotent producers) into a compacted
- * log, random rolls, cleaner runs on a fake clock (chosen by dirtiness or forced, with map memory sometimes
+ * Seeded random appends of keyed records (tombstones, gzip batches, idempotent producers, transactions that a
+ * coordinator's markers commit or abort) into a compacted log, random rolls, cleaner runs on a fake clock (chosen by dirtiness or forced, with map memory sometimes
  * too small for the dirty keys), clean and unclean restarts (sometimes losing the producer snapshots).
  * After every step a reader from the log start must see, with C the cleaner checkpoint: offsets strictly
  * increasing, each record exactly as appended; below C at most the latest record of each key, always the
  * latest with a value, and no tombstone whose delete horizon had passed at a later pass; from C on, every
- * record appended. Producer state must match the model after every restart. A failure names its seed; run
+ * record appended but aborted ones (which may go). Aborted records never lie below C, never shadow a key, and
+ * whatever of them is still read is covered by an aborted transaction of the index; a marker stays while data of
+ * its transaction is read; the last stable offset is the oldest open transaction's first offset. Producer
+ * state must match the model after every restart. A failure names its seed; run
  * one seed alone with {@code -Dvarve.seed=N}.
  */
 class CompactionPropertyTest {
@@ -51,6 +59,7 @@ class CompactionPropertyTest {
   private static final int KEYS = 12;
   private static final long DELETE_RETENTION_MS = 5_000;
   private static final TopicPartition TP = new TopicPartition("compacted", 0);
+  private static final long[] TXN_PRODUCERS = {10, 11};
 
   @TempDir(factory = TmpfsTempDirFactory.class)
   Path root;
@@ -90,6 +99,12 @@ class CompactionPropertyTest {
     private final Map<Long, Long> tombstoneFirstCleanedMs = new HashMap<>();
     private final List<Long> passTimesMs = new ArrayList<>();
     private final Map<Long, ModelProducer> producers = new HashMap<>();
+    /** Transactional producers: next sequence, the record offsets of the open transaction. */
+    private final Map<Long, Integer> txnSequences = new HashMap<>();
+    private final Map<Long, List<Long>> openTxnOffsets = new HashMap<>();
+    private final Set<Long> abortedOffsets = new HashSet<>();
+    /** Each record of an ended transaction, to its marker's offset. */
+    private final Map<Long, Long> markerOfRecord = new HashMap<>();
     private long checkpoint;
     private String where = "start";
 
@@ -110,8 +125,12 @@ class CompactionPropertyTest {
       log = manager.getOrCreateLog(TP, Uuid.randomUuid(), config);
       for (int op = 0; op < OPS_PER_SEED; op++) {
         int dice = random.nextInt(100);
-        if (dice < 50) {
+        if (dice < 36) {
           append();
+        } else if (dice < 45) {
+          appendTransactional();
+        } else if (dice < 50) {
+          appendMarker();
         } else if (dice < 58) {
           where = "op " + op + " roll";
           LogTestAccess.roll(log);
@@ -169,6 +188,51 @@ class CompactionPropertyTest {
       }
     }
 
+    private String[] keyValues(int count) {
+      String[] keyValues = new String[count];
+      for (int i = 0; i < count; i++) {
+        String key = "k" + random.nextInt(KEYS);
+        keyValues[i] = key + "=" + (random.nextInt(100) < 15 ? "" : "v" + (log.logEndOffset() + i));
+      }
+      return keyValues;
+    }
+
+    private void appendTransactional() {
+      clockMs += random.nextInt(500);
+      long producerId = TXN_PRODUCERS[random.nextInt(TXN_PRODUCERS.length)];
+      int count = 1 + random.nextInt(4);
+      String[] keyValues = keyValues(count);
+      int sequence = txnSequences.getOrDefault(producerId, 0);
+      long base = log.logEndOffset();
+      where = "transactional append of " + producerId + " at " + base + " of " + String.join(",", keyValues);
+      log.appendAsLeader(KeyedBatches.transactional(producerId, (short) 0, sequence, clockMs, keyValues), 0, clockMs);
+      log.updateHighWatermark(log.logEndOffset());
+      txnSequences.put(producerId, sequence + count);
+      for (int i = 0; i < count; i++) {
+        String[] kv = keyValues[i].split("=", -1);
+        appended.put(base + i, new Rec(base + i, kv[0], kv[1].isEmpty() ? null : kv[1]));
+        openTxnOffsets.computeIfAbsent(producerId, p -> new ArrayList<>()).add(base + i);
+      }
+    }
+
+    private void appendMarker() {
+      clockMs += random.nextInt(500);
+      long producerId = TXN_PRODUCERS[random.nextInt(TXN_PRODUCERS.length)];
+      boolean commit = random.nextBoolean();
+      long offset = log.logEndOffset();
+      where = (commit ? "commit" : "abort") + " of " + producerId + " at " + offset;
+      log.appendAsLeader(TestBatches.marker(producerId, (short) 0, 0, commit, clockMs), 0, clockMs,
+          AppendOrigin.COORDINATOR);
+      log.updateHighWatermark(log.logEndOffset());
+      for (long record : openTxnOffsets.getOrDefault(producerId, List.of())) {
+        markerOfRecord.put(record, offset);
+        if (!commit) {
+          abortedOffsets.add(record);
+        }
+      }
+      openTxnOffsets.remove(producerId);
+    }
+
     private void clean(int op) {
       boolean forced = random.nextBoolean();
       where = "op " + op + (forced ? " forced" : "") + " cleaner run at " + clockMs;
@@ -208,7 +272,33 @@ class CompactionPropertyTest {
     }
 
     private void verify() {
-      List<Rec> read = KeyedBatches.readAll(log);
+      List<MutableRecordBatch> batches = KeyedBatches.readBatches(log);
+      Set<Long> markers = new HashSet<>();
+      List<Rec> read = new ArrayList<>();
+      for (MutableRecordBatch batch : batches) {
+        if (batch.isControlBatch()) {
+          markers.add(batch.baseOffset());
+          continue;
+        }
+        for (Record record : batch) {
+          read.add(new Rec(record.offset(), StandardCharsets.UTF_8.decode(record.key()).toString(),
+              record.hasValue() ? StandardCharsets.UTF_8.decode(record.value()).toString() : null));
+        }
+      }
+      long firstOpen = openTxnOffsets.values().stream().mapToLong(offsets -> offsets.get(0)).min()
+          .orElse(log.logEndOffset());
+      assertThat(log.lastStableOffset()).as("last stable offset").isEqualTo(Math.max(firstOpen, log.logStartOffset()));
+      for (Rec rec : read) {
+        if (abortedOffsets.contains(rec.offset())) {
+          assertThat(rec.offset()).as("aborted %s below the checkpoint", rec).isGreaterThanOrEqualTo(checkpoint);
+          assertThat(log.abortedTransactions(rec.offset(), rec.offset() + 1)).as("aborted %s is indexed", rec)
+              .anyMatch(t -> t.firstOffset() <= rec.offset() && rec.offset() <= t.lastOffset());
+        }
+        Long marker = markerOfRecord.get(rec.offset());
+        if (marker != null) {
+          assertThat(markers).as("the marker of %s stays while it is read", rec).contains(marker);
+        }
+      }
       assertThat(manager.cleaner().checkpoint(log).orElse(0)).as("stored checkpoint").isEqualTo(checkpoint);
       long previous = -1;
       for (Rec rec : read) {
@@ -216,11 +306,14 @@ class CompactionPropertyTest {
         assertThat(rec).as("record at %d as appended", rec.offset()).isEqualTo(appended.get(rec.offset()));
         previous = rec.offset();
       }
-      assertThat(read.stream().filter(r -> r.offset() >= checkpoint).toList()).as("the dirty part is whole")
-          .containsExactlyElementsOf(appended.values().stream().filter(r -> r.offset() >= checkpoint).toList());
+      assertThat(read.stream().filter(r -> r.offset() >= checkpoint && !abortedOffsets.contains(r.offset())).toList())
+          .as("the dirty part is whole but for aborted records")
+          .containsExactlyElementsOf(appended.values().stream()
+              .filter(r -> r.offset() >= checkpoint && !abortedOffsets.contains(r.offset())).toList());
 
       Map<String, Rec> latestBelow = new HashMap<>();
-      appended.values().stream().filter(r -> r.offset() < checkpoint).forEach(r -> latestBelow.put(r.key(), r));
+      appended.values().stream().filter(r -> r.offset() < checkpoint && !abortedOffsets.contains(r.offset()))
+          .forEach(r -> latestBelow.put(r.key(), r));
       List<Rec> cleanPart = read.stream().filter(r -> r.offset() < checkpoint).toList();
       Set<String> keysSeen = new HashSet<>();
       for (Rec rec : cleanPart) {

@@ -3,6 +3,7 @@ package io.varve.storage.cleaner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.varve.storage.AppendOrigin;
 import io.varve.storage.CleanupPolicy;
 import io.varve.storage.KeyedBatches;
 import io.varve.storage.KeyedBatches.Rec;
@@ -11,11 +12,14 @@ import io.varve.storage.LogManager;
 import io.varve.storage.LogManagerConfig;
 import io.varve.storage.LogTestAccess;
 import io.varve.storage.PartitionLog;
+import io.varve.storage.TestBatches;
 import io.varve.storage.TmpfsTempDirFactory;
 import io.varve.storage.checkpoint.OffsetCheckpointFile;
 import io.varve.storage.producer.BatchMetadata;
+import io.varve.storage.segment.AbortedTxn;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -184,6 +188,80 @@ class LogCleanerTest {
     assertThat(KeyedBatches.readAll(log)).containsExactly(new Rec(1, "b", "1"), new Rec(3, "c", "1"),
         new Rec(4, "d", "1"));
     assertThat(clean()).isEmpty();
+  }
+
+  private void appendMarker(PartitionLog log, long producerId, boolean commit) {
+    log.appendAsLeader(TestBatches.marker(producerId, (short) 0, 0, commit, clock.get()), 0, clock.get(),
+        AppendOrigin.COORDINATOR);
+    log.updateHighWatermark(log.logEndOffset());
+  }
+
+  private static List<Long> markerOffsets(PartitionLog log) {
+    return KeyedBatches.readBatches(log).stream().filter(b -> b.isControlBatch()).map(b -> b.baseOffset()).toList();
+  }
+
+  private static List<Rec> dataRecords(PartitionLog log) {
+    List<Rec> out = new java.util.ArrayList<>();
+    KeyedBatches.readBatches(log).stream().filter(b -> !b.isControlBatch()).forEach(b -> b.forEach(r -> out.add(
+        new Rec(r.offset(), StandardCharsets.UTF_8.decode(r.key()).toString(),
+            r.hasValue() ? StandardCharsets.UTF_8.decode(r.value()).toString() : null))));
+    return out;
+  }
+
+  @Test
+  void abortedDataIsRemovedCommittedDataIsCompactedAndAMarkerGoesDeleteRetentionAfterItsDataIsGone() {
+    PartitionLog log = start(COMPACTED.withMinCleanableDirtyRatio(0));
+    append(log, "a=1", "b=1"); // 0-1
+    append(log, KeyedBatches.transactional(5L, (short) 0, 0, clock.get(), "a=2", "c=1")); // 2-3
+    appendMarker(log, 5L, false); // 4
+    append(log, KeyedBatches.transactional(6L, (short) 0, 0, clock.get(), "b=2")); // 5
+    appendMarker(log, 6L, true); // 6
+    append(log, KeyedBatches.transactional(5L, (short) 0, 2, clock.get(), "d=1")); // 7
+    appendMarker(log, 5L, true); // 8
+    LogTestAccess.roll(log);
+    append(log, "z=1"); // 9
+
+    clean().orElseThrow();
+
+    assertThat(dataRecords(log)).as("the aborted a=2 shadows nothing; the committed b=2 shadows b=1")
+        .containsExactly(new Rec(0, "a", "1"), new Rec(5, "b", "2"), new Rec(7, "d", "1"), new Rec(9, "z", "1"));
+    assertThat(markerOffsets(log)).as("markers stay while this pass met their data").containsExactly(4L, 6L, 8L);
+    assertThat(log.abortedTransactions(0, 10)).containsExactly(new AbortedTxn(5, 2, 4, 5));
+
+    LogTestAccess.roll(log);
+    append(log, "b=3"); // 10
+    LogTestAccess.roll(log);
+    CleaningResult second = clean().orElseThrow();
+    assertThat(second.earliestTombstoneHorizonMs()).as("the abort marker's horizon").isEqualTo(T0 + 10_000);
+    assertThat(markerOffsets(log)).containsExactly(4L, 6L, 8L);
+    assertThat(log.abortedTransactions(0, 11)).as("no data of the abort is left to skip").isEmpty();
+    assertThat(dataRecords(log)).containsExactly(new Rec(0, "a", "1"), new Rec(7, "d", "1"), new Rec(9, "z", "1"),
+        new Rec(10, "b", "3"));
+
+    clock.set(T0 + 10_000);
+    clean().orElseThrow();
+    // producer 6's last batch stays (emptied) for its producer state, and with it the marker that ends it
+    assertThat(markerOffsets(log)).as("the abort marker went").containsExactly(6L, 8L);
+    assertThat(dataRecords(log)).containsExactly(new Rec(0, "a", "1"), new Rec(7, "d", "1"), new Rec(9, "z", "1"),
+        new Rec(10, "b", "3"));
+    PartitionLog reopened = restart();
+    assertThat(reopened.lastStableOffset()).as("no transaction reopened by the rebuild").isEqualTo(11);
+  }
+
+  @Test
+  void anOpenTransactionBoundsTheCleanableRange() {
+    PartitionLog log = start(COMPACTED.withMinCleanableDirtyRatio(0));
+    append(log, "a=1");
+    LogTestAccess.roll(log);
+    append(log, KeyedBatches.transactional(5L, (short) 0, 0, clock.get(), "a=2")); // 1, open
+    LogTestAccess.roll(log);
+    append(log, "a=3"); // 2
+    LogTestAccess.roll(log);
+    append(log, "z=1");
+
+    assertThat(clean().orElseThrow().endOffset()).as("stops before the segment of the open transaction")
+        .isEqualTo(1);
+    assertThat(dataRecords(log)).extracting(Rec::offset).containsExactly(0L, 1L, 2L, 3L);
   }
 
   @Test

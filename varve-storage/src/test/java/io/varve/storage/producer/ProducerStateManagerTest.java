@@ -132,6 +132,55 @@ class ProducerStateManagerTest {
     assertThat(entry.batches()).extracting(BatchMetadata::firstSeq).containsExactly(2, 3, 4, 5, 6);
   }
 
+  private void transactional(long pid, int firstSeq, int count) {
+    ProducerStateManager.PendingAppend pending = state.beginAppend();
+    pending.check(pid, (short) 0, batch(firstSeq, count), true);
+    pending.commit();
+    nextOffset += count;
+  }
+
+  private ProducerStateManager.CompletedTxn marker(long pid, int coordinatorEpoch, boolean commit) {
+    ProducerStateManager.PendingAppend pending = state.beginAppend();
+    ProducerStateManager.CompletedTxn completed = pending.checkMarker(pid, (short) 0, coordinatorEpoch, commit,
+        nextOffset++, 0L);
+    pending.commit();
+    return completed;
+  }
+
+  @Test
+  void aTransactionRunsFromItsFirstTransactionalBatchToItsMarker() {
+    transactional(PID, 0, 2); // 0-1
+    transactional(PID + 1, 0, 1); // 2
+    transactional(PID, 2, 1); // 3
+    assertThat(state.firstUnstableOffset()).isZero();
+    assertThat(state.entry(PID).orElseThrow().currentTxnFirstOffset()).isZero();
+
+    ProducerStateManager.CompletedTxn aborted = marker(PID, 0, false); // 4
+    assertThat(aborted).isEqualTo(new ProducerStateManager.CompletedTxn(PID, 0, 4, true));
+    assertThat(state.firstUnstableOffset()).isEqualTo(2);
+    assertThat(state.lastStableOffsetAfter(aborted)).isEqualTo(2);
+
+    ProducerStateManager.CompletedTxn committed = marker(PID + 1, 0, true); // 5
+    assertThat(committed.aborted()).isFalse();
+    assertThat(state.firstUnstableOffset()).isEqualTo(-1);
+    assertThat(state.lastStableOffsetAfter(committed)).isEqualTo(6);
+  }
+
+  @Test
+  void aMarkerIsStagedLikeABatchUntilCommitted() {
+    transactional(PID, 0, 1);
+    state.beginAppend().checkMarker(PID, (short) 0, 0, true, 1, 0L);
+    assertThat(state.firstUnstableOffset()).as("never committed").isZero();
+  }
+
+  @Test
+  void producersInATransactionNeverExpire() {
+    transactional(PID, 0, 1);
+    assertThat(state.removeExpiredProducers(Long.MAX_VALUE, 1)).isZero();
+    marker(PID, 0, true);
+    assertThat(state.removeExpiredProducers(Long.MAX_VALUE, 1)).isEqualTo(1);
+  }
+
   @Test
   void snapshotAndRestoreRoundTrip() {
     append(PID, 0, 0, 2);

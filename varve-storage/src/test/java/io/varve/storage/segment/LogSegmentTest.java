@@ -213,9 +213,11 @@ class LogSegmentTest {
       for (int maxBytes = 0; maxBytes < 12 * batchBytes; maxBytes += 37) {
         LogSegment.Slice slice = segment.locate(BASE + 5, Long.MAX_VALUE, maxBytes, true);
         int expectedBatches = Math.max(1, maxBytes / batchBytes);
-        assertThat(slice).isEqualTo(new LogSegment.Slice(2 * batchBytes, expectedBatches * batchBytes));
+        assertThat(slice).isEqualTo(new LogSegment.Slice(2 * batchBytes, expectedBatches * batchBytes,
+            BASE + 4 + 2L * expectedBatches));
       }
-      assertThat(segment.locate(BASE, BASE + 9, Integer.MAX_VALUE, false)).isEqualTo(new LogSegment.Slice(0, 5 * batchBytes));
+      assertThat(segment.locate(BASE, BASE + 9, Integer.MAX_VALUE, false))
+          .isEqualTo(new LogSegment.Slice(0, 5 * batchBytes, BASE + 10));
     }
   }
 

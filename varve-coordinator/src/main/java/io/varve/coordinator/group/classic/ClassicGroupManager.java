@@ -218,6 +218,27 @@ public final class ClassicGroupManager {
         return Errors.NONE;
     }
 
+    /**
+     * Checks a TxnOffsetCommit against a classic group (KIP-447): as an OffsetCommit, except that a producer
+     * without the consumer's group metadata (generation -1, no member) may commit to a non-empty group, and a
+     * commit during COMPLETING_REBALANCE is accepted (the member's generation is already the new one).
+     */
+    public Errors validateTxnOffsetCommit(ClassicGroup group, int generationId, String memberId,
+                                          String groupInstanceId) {
+        if (group.state == ClassicGroupState.DEAD) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        boolean fromMember = generationId >= 0 || (memberId != null && !memberId.isEmpty()) || groupInstanceId != null;
+        if (!fromMember || (generationId < 0 && group.state == ClassicGroupState.EMPTY)) {
+            return Errors.NONE;
+        }
+        Errors invalid = validateMember(group, memberId, groupInstanceId);
+        if (invalid != Errors.NONE) {
+            return invalid;
+        }
+        return generationId != group.generationId ? Errors.ILLEGAL_GENERATION : Errors.NONE;
+    }
+
     /** A group created by a join that never completed and holding nothing is forgotten. */    private ClassicGroup classicGroup(String groupId) {
         return ctx.groups.get(groupId) instanceof ClassicGroup g ? g : null;
     }

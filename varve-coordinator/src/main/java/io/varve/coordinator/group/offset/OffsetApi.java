@@ -22,6 +22,15 @@ public final class OffsetApi {
                                 long retentionTimeMs, List<CommitPartition> partitions, boolean groupIdNotFoundCode) {
     }
 
+    /**
+     * TxnOffsetCommit: offsets of the producer's ongoing transaction. {@code generationId}/{@code memberId}/
+     * {@code groupInstanceId} are -1/""/null before v3 and from producers that do not pass the consumer's group
+     * metadata (KIP-447).
+     */
+    public record TxnCommitRequest(String groupId, long producerId, short producerEpoch, int generationId,
+                                   String memberId, String groupInstanceId, List<CommitPartition> partitions) {
+    }
+
     public record PartitionResult(TopicPartition partition, Errors error) {
     }
 

@@ -2,10 +2,12 @@ package io.varve.coordinator.group.offset;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 import io.varve.coordinator.group.Group;
 import io.varve.coordinator.group.ShardContext;
@@ -16,6 +18,7 @@ import io.varve.coordinator.group.offset.OffsetApi.FetchRequest;
 import io.varve.coordinator.group.offset.OffsetApi.FetchResponse;
 import io.varve.coordinator.group.offset.OffsetApi.FetchedOffset;
 import io.varve.coordinator.group.offset.OffsetApi.PartitionResult;
+import io.varve.coordinator.group.offset.OffsetApi.TxnCommitRequest;
 import io.varve.coordinator.group.record.GroupRecordSerde;
 import io.varve.coordinator.group.record.OffsetValue;
 import org.apache.kafka.common.TopicPartition;
@@ -33,6 +36,12 @@ public final class OffsetManager {
         Group groupForCommit(CommitRequest request);
 
         Errors validateCommit(Group group, CommitRequest request);
+
+        /** The group a TxnOffsetCommit lands in: as {@link #groupForCommit}, a simple group for generation -1. */
+        Group groupForTxnCommit(TxnCommitRequest request);
+
+        /** KIP-447's checks of a TxnOffsetCommit: the member and generation (or member epoch) of the consumer. */
+        Errors validateTxnCommit(Group group, TxnCommitRequest request);
 
         Errors validateFetch(Group group, String memberId, int memberEpoch);
 
@@ -67,22 +76,59 @@ public final class OffsetManager {
         }
         long now = ctx.nowMs();
         long expireTimestampMs = r.retentionTimeMs() >= 0 ? now + r.retentionTimeMs() : -1;
-        List<PartitionResult> results = new ArrayList<>(r.partitions().size());
-        for (CommitPartition p : r.partitions()) {
+        return ctx.outbox.respond(store(r.partitions(), groupError, p -> {
+            OffsetValue value = valueOf(p, now, expireTimestampMs);
+            ctx.offsets.put(r.groupId(), p.partition(), value);
+            ctx.outbox.append(GroupRecordSerde.offset(r.groupId(), p.partition(), value));
+        }));
+    }
+
+    /**
+     * TxnOffsetCommit: the offsets are written as records of the producer's transaction and staged as pending; they
+     * become committed when the transaction's COMMIT marker reaches this partition ({@link #completeTransaction}),
+     * and are dropped on ABORT.
+     */
+    public CompletableFuture<List<PartitionResult>> commitTransactional(TxnCommitRequest r) {
+        Group group = rules.groupForTxnCommit(r);
+        Errors groupError = group == null ? Errors.ILLEGAL_GENERATION : rules.validateTxnCommit(group, r);
+        long now = ctx.nowMs();
+        return ctx.outbox.respond(store(r.partitions(), groupError, p -> {
+            OffsetValue value = valueOf(p, now, -1);
+            ctx.offsets.putPending(r.producerId(), r.groupId(), p.partition(), value);
+            ctx.outbox.appendTransactional(r.producerId(), r.producerEpoch(),
+                    GroupRecordSerde.offset(r.groupId(), p.partition(), value));
+        }));
+    }
+
+    /** The producer's transaction ended with a marker in this partition: its pending offsets commit or vanish. */
+    public void completeTransaction(long producerId, boolean commit) {
+        int applied = ctx.offsets.completeTransaction(producerId, commit);
+        if (applied > 0) {
+            log.debug("Transaction of producer {} committed {} offsets", producerId, applied);
+        }
+    }
+
+    private static OffsetValue valueOf(CommitPartition p, long nowMs, long expireTimestampMs) {
+        return new OffsetValue(p.offset(), p.leaderEpoch(), p.metadata() == null ? "" : p.metadata(), nowMs,
+                expireTimestampMs);
+    }
+
+    /** The per-partition results of a commit: the group's error, metadata too large, or written. */
+    private List<PartitionResult> store(List<CommitPartition> partitions, Errors groupError,
+                                        Consumer<CommitPartition> writer) {
+        List<PartitionResult> results = new ArrayList<>(partitions.size());
+        for (CommitPartition p : partitions) {
             Errors error = groupError;
             if (error == Errors.NONE && p.metadata() != null
                     && p.metadata().length() > ctx.config.offsetMetadataMaxBytes()) {
                 error = Errors.OFFSET_METADATA_TOO_LARGE;
             }
             if (error == Errors.NONE) {
-                OffsetValue value = new OffsetValue(p.offset(), p.leaderEpoch(), p.metadata() == null ? "" : p.metadata(),
-                        now, expireTimestampMs);
-                ctx.offsets.put(r.groupId(), p.partition(), value);
-                ctx.outbox.append(GroupRecordSerde.offset(r.groupId(), p.partition(), value));
+                writer.accept(p);
             }
             results.add(new PartitionResult(p.partition(), error));
         }
-        return ctx.outbox.respond(results);
+        return results;
     }
 
     public FetchResponse fetch(FetchRequest r) {
@@ -98,16 +144,20 @@ public final class OffsetManager {
             ctx.offsets.offsets(r.groupId()).entrySet().stream()
                     .sorted(Map.Entry.comparingByKey(Comparator.comparing(TopicPartition::topic)
                             .thenComparingInt(TopicPartition::partition)))
-                    .forEach(e -> out.add(fetched(e.getKey(), e.getValue())));
+                    .forEach(e -> out.add(fetched(r, e.getKey(), e.getValue())));
         } else {
             for (TopicPartition tp : r.partitions()) {
-                out.add(fetched(tp, ctx.offsets.get(r.groupId(), tp)));
+                out.add(fetched(r, tp, ctx.offsets.get(r.groupId(), tp)));
             }
         }
         return new FetchResponse(Errors.NONE, out);
     }
 
-    private static FetchedOffset fetched(TopicPartition tp, OffsetValue v) {
+    /** With require_stable, a partition with a transactional offset still pending is UNSTABLE_OFFSET_COMMIT. */
+    private FetchedOffset fetched(FetchRequest r, TopicPartition tp, OffsetValue v) {
+        if (r.requireStable() && ctx.offsets.hasPending(r.groupId(), tp)) {
+            return new FetchedOffset(tp, -1, -1, "", Errors.UNSTABLE_OFFSET_COMMIT);
+        }
         return v == null ? new FetchedOffset(tp, -1, -1, "", Errors.NONE)
                 : new FetchedOffset(tp, v.offset(), v.leaderEpoch(), v.metadata(), Errors.NONE);
     }
@@ -137,9 +187,10 @@ public final class OffsetManager {
         return ctx.outbox.respond(new DeleteResponse(Errors.NONE, results));
     }
 
-    /** Writes tombstones for every offset of the group (deleting the group). */
+    /** Writes tombstones for every offset of the group, committed or pending in a transaction (deleting the group). */
     public int deleteAll(String groupId) {
-        List<TopicPartition> tps = new ArrayList<>(ctx.offsets.offsets(groupId).keySet());
+        Set<TopicPartition> tps = new LinkedHashSet<>(ctx.offsets.offsets(groupId).keySet());
+        tps.addAll(ctx.offsets.pendingPartitions(groupId));
         for (TopicPartition tp : tps) {
             ctx.offsets.remove(groupId, tp);
             ctx.outbox.append(GroupRecordSerde.offset(groupId, tp, null));
@@ -164,7 +215,7 @@ public final class OffsetManager {
             long baseOverrideMs = group == null ? -1 : rules.expirationBaseMs(group);
             List<TopicPartition> expired = new ArrayList<>();
             for (Map.Entry<TopicPartition, OffsetValue> e : ctx.offsets.offsets(groupId).entrySet()) {
-                if (protectedTopics.contains(e.getKey().topic())) {
+                if (protectedTopics.contains(e.getKey().topic()) || ctx.offsets.hasPending(groupId, e.getKey())) {
                     continue;
                 }
                 OffsetValue v = e.getValue();
@@ -180,7 +231,7 @@ public final class OffsetManager {
             }
             if (!expired.isEmpty()) {
                 log.info("Expired {} offsets of group {}", expired.size(), groupId);
-                if (!ctx.offsets.hasOffsets(groupId)) {
+                if (!ctx.offsets.hasOffsets(groupId) && !ctx.offsets.hasPending(groupId)) {
                     emptied.add(groupId);
                 }
             }

@@ -1,0 +1,107 @@
+package io.varve.broker.group;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.MetadataSnapshot;
+import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.coordinator.group.offset.OffsetApi;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * TxnOffsetCommit (v0-5; v5 is served as v4 since transaction version 2 is not advertised): offsets committed as
+ * part of a producer's transaction. The transaction coordinator first confirms that the group's
+ * {@code __consumer_offsets} partition is in the producer's ongoing transaction (AddOffsetsToTxn came first, and
+ * the producer is not fenced), then the group coordinator checks the consumer's generation (KIP-447) and writes the
+ * offsets as a transactional batch of the producer; they become visible when the COMMIT marker reaches that
+ * partition. Unknown topics get UNKNOWN_TOPIC_OR_PARTITION.
+ */
+final class TxnOffsetCommitHandler implements ApiHandler {
+    private static final short FIRST_LEADER_EPOCH_VERSION = 2;
+    private static final short FIRST_MEMBER_VERSION = 3;
+
+    private final GroupCoordinatorRuntime runtime;
+    private final MetadataCache cache;
+    private final TransactionVerifier transactions;
+
+    TxnOffsetCommitHandler(GroupCoordinatorRuntime runtime, MetadataCache cache, TransactionVerifier transactions) {
+        this.runtime = runtime;
+        this.cache = cache;
+        this.transactions = transactions;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        TxnOffsetCommitRequestData data = request.body();
+        short version = request.apiVersion();
+        MetadataSnapshot snapshot = cache.snapshot();
+        Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
+        List<OffsetApi.CommitPartition> partitions = new ArrayList<>();
+        for (TxnOffsetCommitRequestTopic t : data.topics()) {
+            TopicInfo topic = snapshot.topicsByName().get(t.name());
+            for (TxnOffsetCommitRequestPartition p : t.partitions()) {
+                TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
+                if (topic != null && topic.partitions().containsKey(tp.partition())) {
+                    partitions.add(new OffsetApi.CommitPartition(tp, p.committedOffset(),
+                            version >= FIRST_LEADER_EPOCH_VERSION ? p.committedLeaderEpoch() : -1,
+                            p.committedMetadata()));
+                    errors.put(tp, null);
+                } else {
+                    errors.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                }
+            }
+        }
+        if (partitions.isEmpty()) {
+            return CompletableFuture.completedFuture(response(errors));
+        }
+        boolean member = version >= FIRST_MEMBER_VERSION;
+        OffsetApi.TxnCommitRequest commit = new OffsetApi.TxnCommitRequest(data.groupId(), data.producerId(),
+                data.producerEpoch(), member ? data.generationId() : -1, member ? data.memberId() : "",
+                member ? data.groupInstanceId() : null, partitions);
+        TopicPartition offsetsPartition = new TopicPartition(GroupCoordinatorRuntime.TOPIC,
+                runtime.partitionFor(data.groupId()));
+        CompletableFuture<List<OffsetApi.PartitionResult>> result = transactions.verifyInTransaction(
+                data.transactionalId(), data.producerId(), data.producerEpoch(), offsetsPartition).thenCompose(error -> {
+                    if (error != Errors.NONE) {
+                        return CompletableFuture.completedFuture(partitions.stream()
+                                .map(p -> new OffsetApi.PartitionResult(p.partition(), error)).toList());
+                    }
+                    return runtime.run(data.groupId(), shard -> shard.commitTransactionalOffsets(commit));
+                });
+        return result.handle((results, e) -> {
+            if (e != null) {
+                Errors error = GroupCoordinatorRuntime.errorOf(e);
+                errors.replaceAll((tp, existing) -> existing == null ? error : existing);
+            } else {
+                results.forEach(r -> errors.put(r.partition(), r.error()));
+            }
+            return response(errors);
+        });
+    }
+
+    private static TxnOffsetCommitResponseData response(Map<TopicPartition, Errors> errors) {
+        TxnOffsetCommitResponseData response = new TxnOffsetCommitResponseData();
+        Map<String, TxnOffsetCommitResponseTopic> topics = new LinkedHashMap<>();
+        errors.forEach((tp, error) -> topics.computeIfAbsent(tp.topic(), n -> {
+            TxnOffsetCommitResponseTopic topic = new TxnOffsetCommitResponseTopic().setName(n);
+            response.topics().add(topic);
+            return topic;
+        }).partitions().add(new TxnOffsetCommitResponsePartition().setPartitionIndex(tp.partition())
+                .setErrorCode(error.code())));
+        return response;
+    }
+}
