@@ -125,6 +125,9 @@ class ExactlyOnceIT {
                 }
                 producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
                 if (round++ % 3 == 1) {
+                    // Flushed first: abortTransaction drops batches not yet sent, and this round's records must
+                    // reach the log (only to be hidden) for the read_uncommitted check below.
+                    producer.flush();
                     producer.abortTransaction();
                     aborted++;
                     // Processing restarts from the first record of this round, as after a failure.
