@@ -102,7 +102,10 @@ public final class PartitionLog {
       LogLoader.LoadParams params, LogEvents events, LongSupplier clockMs) {
     String name = dir.getFileName().toString();
     try {
-      Files.createDirectories(dir);
+      if (!Files.isDirectory(dir)) {
+        // Only for a new log: on an existing directory createDirectories throws and catches an exception.
+        Files.createDirectories(dir);
+      }
       PartitionMetadataFile metadataFile = new PartitionMetadataFile(dir);
       Uuid storedTopicId = metadataFile.read().orElse(Uuid.ZERO_UUID);
       Uuid effectiveTopicId = reconcileTopicId(name, storedTopicId, topicId);
