@@ -14,6 +14,7 @@ import io.varve.bench.scenario.ManyProducerConnections;
 import io.varve.bench.scenario.ProduceLatency;
 import io.varve.bench.scenario.ProduceThroughput;
 import io.varve.bench.scenario.Startup;
+import io.varve.bench.scenario.TransactionThroughput;
 
 /**
  * Entry point of {@code bench/run}: runs the chosen scenarios in alternating Kafka/Varve rounds, prints
@@ -34,6 +35,7 @@ public final class Bench {
             case 5 -> new ManyPartitions();
             case 6 -> new ManyProducerConnections();
             case 8 -> new Startup();
+            case 9 -> new TransactionThroughput();
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }

@@ -11,24 +11,27 @@ public final class BenchOptions {
     public record Sizes(int produceRecords, int warmupRecords, int latencyRatePerSec, int latencyRecords,
                         int endToEndMessages, int consumeRecords, int fleetPartitions, int fleetRecordsPerPartition,
                         int fleetRatePerSec, int producerConnections, int manyProducersRatePerSec,
-                        int manyProducersSeconds) {
+                        int manyProducersSeconds, int txnRecords, int txnSingleRecordTransactions,
+                        int txnPhaseMaxSeconds) {
 
         static Sizes full() {
-            return new Sizes(1_000_000, 100_000, 10_000, 300_000, 5_000, 1_000_000, 1_000, 20, 1_000, 200, 10_000, 30);
+            return new Sizes(1_000_000, 100_000, 10_000, 300_000, 5_000, 1_000_000, 1_000, 20, 1_000, 200, 10_000, 30,
+                    200_000, 5_000, 20);
         }
 
         static Sizes smoke() {
-            return new Sizes(10_000, 0, 1_000, 3_000, 100, 10_000, 50, 10, 1_000, 20, 500, 3);
+            return new Sizes(10_000, 0, 1_000, 3_000, 100, 10_000, 50, 10, 1_000, 20, 500, 3, 10_000, 50, 20);
         }
 
         Sizes withProduceRecords(int records) {
             return new Sizes(records, warmupRecords, latencyRatePerSec, latencyRecords, endToEndMessages, records,
                     fleetPartitions, fleetRecordsPerPartition, fleetRatePerSec, producerConnections,
-                    manyProducersRatePerSec, manyProducersSeconds);
+                    manyProducersRatePerSec, manyProducersSeconds, txnRecords, txnSingleRecordTransactions,
+                    txnPhaseMaxSeconds);
         }
     }
 
-    public static final List<Integer> ALL_SCENARIOS = List.of(1, 2, 3, 4, 5, 6, 7, 8);
+    public static final List<Integer> ALL_SCENARIOS = List.of(1, 2, 3, 4, 5, 6, 7, 8, 9);
     static final List<Integer> SMOKE_SCENARIOS = List.of(1, 2, 3, 4, 8);
     static final String DEFAULT_BROKER_JVM_OPTS = "-Xms1g -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 "
             + "-XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true";
@@ -84,7 +87,7 @@ public final class BenchOptions {
             "usage: bench/run [--smoke] [--scenarios 1,2,3] [--runs N] [--record] [--records N]",
             "                 [--broker-jvm-opts \"...\"] [--keep-data] [--no-build]",
             "  --smoke            tiny sizes, 1 run, scenarios 1,2,3,4,8: proves the harness works (< 2 min)",
-            "  --scenarios LIST   which scenarios to run (default: all, 1-8; 7 is reported inside every other)",
+            "  --scenarios LIST   which scenarios to run (default: all, 1-9; 7 is reported inside every other)",
             "  --runs N           A/B rounds per scenario (default 3; smoke 1); medians are over these",
             "  --record           also add the run's tables to bench/RESULTS.md",
             "  --records N        records per produce/consume run (default 1,000,000)",
@@ -161,7 +164,7 @@ public final class BenchOptions {
         for (String part : value.split(",")) {
             int n = positive("--scenarios", part.trim());
             if (!ALL_SCENARIOS.contains(n)) {
-                throw new UsageException("--scenarios takes numbers from 1 to 8, not " + n);
+                throw new UsageException("--scenarios takes numbers from 1 to 9, not " + n);
             }
             if (!list.contains(n)) {
                 list.add(n);

@@ -102,11 +102,19 @@ public final class ScenarioContext {
         }
 
         public void end(Measurement measurement, long payloadBytesMoved) throws IOException {
-            double cpuSeconds = broker.cpuSeconds() - cpuSecondsAtStart;
-            measurement.put(Figure.PEAK_RSS, broker.peakRssBytes() / MIB);
-            if (payloadBytesMoved > 0) {
-                measurement.put(Figure.CPU_PER_GIB, cpuSeconds / (payloadBytesMoved / GIB));
-            }
+            putResourceFigures(broker, measurement, broker.cpuSeconds() - cpuSecondsAtStart, payloadBytesMoved);
+        }
+    }
+
+    /**
+     * (7)'s figures when the broker's CPU seconds over the timed phase were read by a load driver that
+     * alone knows when its clock runs (it reads the same {@code /proc} counter, see {@link ProcStats}).
+     */
+    public static void putResourceFigures(RunningBroker broker, Measurement measurement, double cpuSeconds,
+                                          long payloadBytesMoved) throws IOException {
+        measurement.put(Figure.PEAK_RSS, broker.peakRssBytes() / MIB);
+        if (payloadBytesMoved > 0) {
+            measurement.put(Figure.CPU_PER_GIB, cpuSeconds / (payloadBytesMoved / GIB));
         }
     }
 }
