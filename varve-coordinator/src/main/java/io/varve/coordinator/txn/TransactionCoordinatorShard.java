@@ -227,7 +227,7 @@ public final class TransactionCoordinatorShard {
                 TxnMetadata prepared = m.withState(commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT, now);
                 write(prepared);
                 markers.add(markerRequest(prepared));
-                log.info("Transaction of {} (producer id {} epoch {}) prepares to {} {} partitions",
+                log.debug("Transaction of {} (producer id {} epoch {}) prepares to {} {} partitions",
                         m.transactionalId(), m.producerId(), m.epoch(), commit ? "commit" : "abort",
                         m.partitions().size());
                 yield respondAfterWrite(Errors.NONE);
@@ -251,7 +251,7 @@ public final class TransactionCoordinatorShard {
         TxnState complete = m.state() == TxnState.PREPARE_COMMIT ? TxnState.COMPLETE_COMMIT : TxnState.COMPLETE_ABORT;
         write(new TxnMetadata(m.transactionalId(), m.producerId(), m.lastProducerId(), m.epoch(), m.lastEpoch(),
                 m.timeoutMs(), complete, Set.of(), -1, clock.getAsLong()));
-        log.info("Transaction of {} (producer id {} epoch {}) is {}", m.transactionalId(), m.producerId(),
+        log.debug("Transaction of {} (producer id {} epoch {}) is {}", m.transactionalId(), m.producerId(),
                 m.epoch(), complete.displayName());
     }
 
