@@ -35,12 +35,14 @@ import io.varve.broker.group.GroupCoordinatorSettings;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ListenerConfig;
 import io.varve.broker.config.LogConfigs;
+import io.varve.broker.config.RemoteLogSettings;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.tiered.TieredReads;
 import io.varve.broker.txn.DescribeProducersHandler;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
 import io.varve.broker.txn.TxnApis;
@@ -54,6 +56,9 @@ import io.varve.metadata.record.RegisterBrokerRecord;
 import io.varve.raft.RaftConfig;
 import io.varve.raft.RaftNode;
 import io.varve.storage.LogManager;
+import io.varve.storage.PartitionLog;
+import io.varve.tiered.RemoteStorageFactory;
+import io.varve.tiered.manager.RemoteLogManager;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
@@ -79,6 +84,10 @@ public final class Broker implements AutoCloseable {
     private MetadataCache metadataCache;
     private GroupCoordinatorRuntime groupCoordinator;
     private TransactionCoordinatorRuntime txnCoordinator;
+    /** Null when remote.log.storage.system.enable=false. */
+    private RemoteLogManager remoteLogManager;
+    /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
+    private TieredReads tieredReads;
     private volatile boolean closed;
 
     public Broker(BrokerConfig config) {
@@ -126,6 +135,11 @@ public final class Broker implements AutoCloseable {
         raft.register(loader);
         raft.start();
         publisher.replayComplete(loader.image());
+        startRemoteLogManager();
+        if (remoteLogManager != null) {
+            tieredReads = TieredReads.start(remoteLogManager, config.originals(), config.logDirs().get(0));
+            replicaManager.enableTieredReads(tieredReads);
+        }
         long metadataReadyNanos = System.nanoTime();
         controller = new QuorumController(new ControllerConfig(config.numPartitions(),
                 config.defaultReplicationFactor()), raft, loader, BrokerConfigLayers::isStaticOnly);
@@ -177,6 +191,23 @@ public final class Broker implements AutoCloseable {
                 millis(doneNanos - networkReadyNanos));
     }
 
+    /** After the replay reconciled the logs, so a log missing now is one whose topic was deleted. */
+    private void startRemoteLogManager() throws java.io.IOException {
+        if (!config.remoteLogStorageSystemEnable()) {
+            return;
+        }
+        LogManager logs = logManager;
+        remoteLogManager = RemoteLogManager.start(RemoteLogSettings.managerConfig(config),
+                RemoteStorageFactory.create(RemoteLogSettings.storageConfig(config)), config.logDirs(),
+                logs::allLogs, this::cleanedUpTo, System::currentTimeMillis, true);
+    }
+
+    /** A compacted log's cleaner checkpoint (offsets below it are deduplicated), for uploads of compacted topics. */
+    private long cleanedUpTo(PartitionLog partitionLog) {
+        return partitionLog.config().compacts() ? logManager.cleaner().checkpoint(partitionLog).orElse(0L)
+                : Long.MAX_VALUE;
+    }
+
     private List<Endpoint> advertisedEndpoints() {
         List<String> controllerNames = config.controllerListenerNames();
         List<Endpoint> endpoints = new ArrayList<>();
@@ -206,6 +237,16 @@ public final class Broker implements AutoCloseable {
 
     public BrokerConfig config() {
         return config;
+    }
+
+    /** The partition logs of this node (tests and tools). */
+    public LogManager logManager() {
+        return logManager;
+    }
+
+    /** The remote log manager (tiered storage), or null when remote.log.storage.system.enable=false. */
+    public RemoteLogManager remoteLogManager() {
+        return remoteLogManager;
     }
 
     /** The group coordinator: consumer groups, committed offsets and lag. */
@@ -240,6 +281,8 @@ public final class Broker implements AutoCloseable {
         closeQuietly("group coordinator", groupCoordinator);
         closeQuietly("controller", controller);
         closeQuietly("metadata log", raft);
+        closeQuietly("remote reads", tieredReads);
+        closeQuietly("remote log manager", remoteLogManager);
         closeQuietly("log manager", logManager);
         log.info("Varve node {} shut down in {} ms", config.nodeId(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));

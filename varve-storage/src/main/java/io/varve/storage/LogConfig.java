@@ -32,6 +32,17 @@ import java.util.Set;
  *                                    accepted, relative to now
  * @param messageTimestampAfterMaxMs  {@code message.timestamp.after.max.ms} (1 hour): newest CreateTime accepted,
  *                                    relative to now
+ * @param remoteStorageEnable         {@code remote.storage.enable} (false), and the broker's
+ *                                    {@code remote.log.storage.system.enable}: rolled segments are uploaded to remote
+ *                                    storage and local retention applies
+ * @param localRetentionMs            {@code local.retention.ms} (-2 = retention.ms): with remote storage, how long
+ *                                    uploaded segments stay on local disk too
+ * @param localRetentionBytes         {@code local.retention.bytes} (-2 = retention.bytes): with remote storage, the
+ *                                    local size above which uploaded head segments leave the local disk
+ * @param remoteLogCopyDisable        {@code remote.log.copy.disable} (false): stop uploading; remote data stays
+ *                                    readable and retention.ms / retention.bytes govern both tiers
+ * @param remoteLogDeleteOnDisable    {@code remote.log.delete.on.disable} (false): remote data is deleted once
+ *                                    remote storage is turned off for the topic
  */
 public record LogConfig(
     long segmentBytes,
@@ -52,7 +63,12 @@ public record LogConfig(
     long minCompactionLagMs,
     long maxCompactionLagMs,
     long messageTimestampBeforeMaxMs,
-    long messageTimestampAfterMaxMs) {
+    long messageTimestampAfterMaxMs,
+    boolean remoteStorageEnable,
+    long localRetentionMs,
+    long localRetentionBytes,
+    boolean remoteLogCopyDisable,
+    boolean remoteLogDeleteOnDisable) {
 
   public static final long DEFAULT_SEGMENT_BYTES = 1024L * 1024 * 1024;
   public static final int DEFAULT_INDEX_INTERVAL_BYTES = 4096;
@@ -66,6 +82,8 @@ public record LogConfig(
   public static final long DEFAULT_MESSAGE_TIMESTAMP_AFTER_MAX_MS = 60L * 60 * 1000;
   /** Value of retention.ms and retention.bytes meaning "no limit". */
   public static final long UNLIMITED = -1L;
+  /** Value of local.retention.ms and local.retention.bytes meaning "as retention.ms / retention.bytes". */
+  public static final long LOCAL_RETENTION_AS_TOTAL = -2L;
 
   public LogConfig {
     // File positions are int32 in the offset index, so a segment may not outgrow Integer.MAX_VALUE.
@@ -88,6 +106,8 @@ public record LogConfig(
     requireIn("maxCompactionLagMs", maxCompactionLagMs, 1, Long.MAX_VALUE);
     requireIn("messageTimestampBeforeMaxMs", messageTimestampBeforeMaxMs, 0, Long.MAX_VALUE);
     requireIn("messageTimestampAfterMaxMs", messageTimestampAfterMaxMs, 0, Long.MAX_VALUE);
+    requireIn("localRetentionMs", localRetentionMs, LOCAL_RETENTION_AS_TOTAL, Long.MAX_VALUE);
+    requireIn("localRetentionBytes", localRetentionBytes, LOCAL_RETENTION_AS_TOTAL, Long.MAX_VALUE);
     if (cleanupPolicy == null) {
       throw new IllegalArgumentException("cleanupPolicy must not be null");
     }
@@ -121,6 +141,16 @@ public record LogConfig(
   /** True when cleanup.policy contains compact. */
   public boolean compacts() {
     return cleanupPolicy.contains(CleanupPolicy.COMPACT);
+  }
+
+  /** local.retention.ms in effect: retention.ms when it is -2; -1 means unlimited. */
+  public long effectiveLocalRetentionMs() {
+    return localRetentionMs == LOCAL_RETENTION_AS_TOTAL ? retentionMs : localRetentionMs;
+  }
+
+  /** local.retention.bytes in effect: retention.bytes when it is -2; -1 means unlimited. */
+  public long effectiveLocalRetentionBytes() {
+    return localRetentionBytes == LOCAL_RETENTION_AS_TOTAL ? retentionBytes : localRetentionBytes;
   }
 
   /**
@@ -207,6 +237,18 @@ public record LogConfig(
     return toBuilder().messageTimestampAfterMaxMs(v).build();
   }
 
+  public LogConfig withRemoteStorageEnable(boolean v) {
+    return toBuilder().remoteStorageEnable(v).build();
+  }
+
+  public LogConfig withLocalRetentionMs(long v) {
+    return toBuilder().localRetentionMs(v).build();
+  }
+
+  public LogConfig withLocalRetentionBytes(long v) {
+    return toBuilder().localRetentionBytes(v).build();
+  }
+
   /** Mutable staging for a {@link LogConfig}; {@link #build()} checks the invariants. */
   public static final class Builder {
     private long segmentBytes = DEFAULT_SEGMENT_BYTES;
@@ -228,6 +270,11 @@ public record LogConfig(
     private long maxCompactionLagMs = Long.MAX_VALUE;
     private long messageTimestampBeforeMaxMs = Long.MAX_VALUE;
     private long messageTimestampAfterMaxMs = DEFAULT_MESSAGE_TIMESTAMP_AFTER_MAX_MS;
+    private boolean remoteStorageEnable;
+    private long localRetentionMs = LOCAL_RETENTION_AS_TOTAL;
+    private long localRetentionBytes = LOCAL_RETENTION_AS_TOTAL;
+    private boolean remoteLogCopyDisable;
+    private boolean remoteLogDeleteOnDisable;
 
     private Builder() {}
 
@@ -251,6 +298,11 @@ public record LogConfig(
       maxCompactionLagMs = c.maxCompactionLagMs;
       messageTimestampBeforeMaxMs = c.messageTimestampBeforeMaxMs;
       messageTimestampAfterMaxMs = c.messageTimestampAfterMaxMs;
+      remoteStorageEnable = c.remoteStorageEnable;
+      localRetentionMs = c.localRetentionMs;
+      localRetentionBytes = c.localRetentionBytes;
+      remoteLogCopyDisable = c.remoteLogCopyDisable;
+      remoteLogDeleteOnDisable = c.remoteLogDeleteOnDisable;
     }
 
     public Builder segmentBytes(long v) {
@@ -348,11 +400,37 @@ public record LogConfig(
       return this;
     }
 
+    public Builder remoteStorageEnable(boolean v) {
+      remoteStorageEnable = v;
+      return this;
+    }
+
+    public Builder localRetentionMs(long v) {
+      localRetentionMs = v;
+      return this;
+    }
+
+    public Builder localRetentionBytes(long v) {
+      localRetentionBytes = v;
+      return this;
+    }
+
+    public Builder remoteLogCopyDisable(boolean v) {
+      remoteLogCopyDisable = v;
+      return this;
+    }
+
+    public Builder remoteLogDeleteOnDisable(boolean v) {
+      remoteLogDeleteOnDisable = v;
+      return this;
+    }
+
     public LogConfig build() {
       return new LogConfig(segmentBytes, indexIntervalBytes, maxIndexSizeBytes, maxMessageBytes, logAppendTime,
           flushMessages, flushMs, segmentMs, segmentJitterMs, retentionMs, retentionBytes, cleanupPolicy,
           fileDeleteDelayMs, deleteRetentionMs, minCleanableDirtyRatio, minCompactionLagMs, maxCompactionLagMs,
-          messageTimestampBeforeMaxMs, messageTimestampAfterMaxMs);
+          messageTimestampBeforeMaxMs, messageTimestampAfterMaxMs, remoteStorageEnable, localRetentionMs,
+          localRetentionBytes, remoteLogCopyDisable, remoteLogDeleteOnDisable);
     }
   }
 }

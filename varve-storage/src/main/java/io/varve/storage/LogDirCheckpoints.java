@@ -52,7 +52,7 @@ final class LogDirCheckpoints {
 
   synchronized void writeLogStartOffsets(Collection<PartitionLog> logsInDir) {
     logStartOffsetsDirty.set(false);
-    logStartOffsets.write(offsets(logsInDir, PartitionLog::logStartOffset));
+    logStartOffsets.write(offsets(logsInDir, PartitionLog::logStartOffsetToCheckpoint));
   }
 
   void writeLogStartOffsetsIfDirty(Collection<PartitionLog> logsInDir) {

@@ -62,9 +62,13 @@ final class LogLoader {
     }
   }
 
-  /** What loading produced; the caller owns the open segments. */
+  /**
+   * What loading produced; the caller owns the open segments. {@code checkpointedLogStartOffset} is the
+   * checkpoint's value as read (-1 when none): below the first local segment it may be a tiered log's start
+   * offset in remote storage, which the remote log manager confirms ({@link PartitionLog#restoreLogStartOffsetFromRemote}).
+   */
   record LoadedLog(ConcurrentSkipListMap<Long, LogSegment> segments, long logEndOffset, long logStartOffset,
-      ProducerStateManager producerState, ProducerSnapshot newestSnapshot) {}
+      ProducerStateManager producerState, ProducerSnapshot newestSnapshot, long checkpointedLogStartOffset) {}
 
   private final Path dir;
   private final String name;
@@ -119,7 +123,8 @@ final class LogLoader {
           log.info(line, args);
         }
       }
-      return new LoadedLog(segments, logEndOffset, logStartOffset, producerState, newestSnapshot);
+      return new LoadedLog(segments, logEndOffset, logStartOffset, producerState, newestSnapshot,
+          params.logStartOffset());
     } catch (IOException | RuntimeException e) {
       closeQuietly(e);
       throw e;

@@ -81,6 +81,30 @@ final class LogSegments {
     return List.copyOf(segments.headMap(active.baseOffset()).values());
   }
 
+  /** {@link RolledSegment} views of the rolled segments, oldest first, each ending before its successor. */
+  List<RolledSegment> rolledViews() {
+    List<LogSegment> rolled = rolled();
+    List<RolledSegment> views = new ArrayList<>(rolled.size());
+    for (LogSegment segment : rolled) {
+      Long next = segments.higherKey(segment.baseOffset());
+      if (next == null) {
+        break; // retired or swapped meanwhile: the next call sees the new layout
+      }
+      views.add(new RolledSegment(segment.baseOffset(), next - 1, largestTimestampMs(segment), segment.sizeBytes(),
+          segment.logFile(), segment.index().file(), segment.timeIndex().file(), ProducerSnapshotFiles.path(dir, next)));
+    }
+    return views;
+  }
+
+  /** What retention compares (the file's mtime when no batch carries a timestamp); -1 when even that fails. */
+  private static long largestTimestampMs(LogSegment segment) {
+    try {
+      return segment.largestTimestampMs();
+    } catch (IOException e) {
+      return -1; // retired meanwhile: the next call sees the new layout
+    }
+  }
+
   /**
    * Finishes the active segment (final time-index entry, fsync) and makes a new empty one at
    * {@code newBaseOffset}: the old one is durable before the new one exists.

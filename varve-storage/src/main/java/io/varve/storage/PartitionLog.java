@@ -69,6 +69,15 @@ public final class PartitionLog {
   private volatile boolean closed;
   /** Set after an I/O error or corrupt data: every later operation fails with KafkaStorageException. */
   private volatile boolean offline;
+  /** Tiered logs: the highest offset confirmed in remote storage (local retention deletes only up to it). */
+  private volatile long highestUploadedOffset = LogRetention.NOTHING_UPLOADED;
+  /**
+   * Until the remote log manager confirms it: {@link #NO_PENDING_REMOTE_START} when the checkpointed log
+   * start offset was at or above the first local segment, -1 when there was no checkpoint, else the
+   * checkpointed start below the first local segment (only remote storage can hold those offsets).
+   */
+  private volatile long pendingRemoteLogStart;
+  private static final long NO_PENDING_REMOTE_START = Long.MIN_VALUE;
 
   private PartitionLog(TopicPartition topicPartition, Path dir, Uuid topicId, LogConfig config,
       PartitionMetadataFile metadataFile, LogLoader.LoadedLog loaded, LeaderEpochCache epochCache, LogEvents events,
@@ -86,6 +95,8 @@ public final class PartitionLog {
     this.events = events;
     this.clockMs = clockMs;
     this.logStartOffset = loaded.logStartOffset();
+    this.pendingRemoteLogStart = loaded.checkpointedLogStartOffset() < loaded.logStartOffset()
+        ? Math.max(-1, loaded.checkpointedLogStartOffset()) : NO_PENDING_REMOTE_START;
     this.logEndOffset = loaded.logEndOffset();
     // No high-watermark checkpoint yet: on a single node everything in the log was acknowledged.
     this.highWatermark = logEndOffset;
@@ -167,8 +178,86 @@ public final class PartitionLog {
     return logStartOffset;
   }
 
+  /**
+   * The first offset held locally: the log start offset, or the first local segment's base offset when
+   * local retention of a tiered log deleted segments whose offsets now live only in remote storage.
+   */
+  public long localLogStartOffset() {
+    return Math.max(logStartOffset, segments.map().firstKey());
+  }
+
   public long logEndOffset() {
     return logEndOffset;
+  }
+
+  /** What the log-start-offset checkpoint records: a start still pending confirmation by remote storage stays. */
+  long logStartOffsetToCheckpoint() {
+    long pending = pendingRemoteLogStart;
+    return pending >= 0 ? Math.min(pending, logStartOffset) : logStartOffset;
+  }
+
+  /**
+   * Tiered seam, called once by the remote log manager when it takes this log over: remote storage holds
+   * readable segments from {@code remoteLogStartOffset} contiguously up to the first local segment. The log
+   * start offset moves down to it, or to the checkpointed start when that is higher (DeleteRecords or
+   * retention had moved it there before a restart). Never moves the start up; persists a move at once.
+   *
+   * @return the log start offset afterwards
+   */
+  public synchronized long restoreLogStartOffsetFromRemote(long remoteLogStartOffset) {
+    long pending = pendingRemoteLogStart;
+    pendingRemoteLogStart = NO_PENDING_REMOTE_START;
+    if (pending == NO_PENDING_REMOTE_START) {
+      return logStartOffset;
+    }
+    long target = Math.max(remoteLogStartOffset, pending);
+    if (target < logStartOffset && remoteLogStartOffset >= 0) {
+      logStartOffset = target;
+      events.logStartOffsetMoved(this, true);
+      log.info("{}: log start offset {} restored from remote storage (first local offset {})", name, target,
+          localLogStartOffset());
+    }
+    return logStartOffset;
+  }
+
+  /**
+   * Tiered retention: moves the log start offset up to {@code offset} (never back, never past the high
+   * watermark), persists it before returning, then retires local segments wholly below it.
+   *
+   * @return the log start offset afterwards
+   */
+  public synchronized long advanceLogStartOffset(long offset, String reason) {
+    ensureUsable();
+    long target = Math.min(offset, highWatermark);
+    if (target > logStartOffset) {
+      logStartOffset = target;
+      pendingRemoteLogStart = NO_PENDING_REMOTE_START;
+      events.logStartOffsetMoved(this, true);
+      log.info("{}: log start offset moved to {} by {}", name, target, reason);
+    }
+    deleteOldSegments(clockMs.getAsLong());
+    return logStartOffset;
+  }
+
+  /** Tiered logs: the highest offset confirmed in remote storage, or -1. */
+  public long highestUploadedOffset() {
+    return highestUploadedOffset;
+  }
+
+  /**
+   * Tiered logs: records the highest offset confirmed in remote storage (COPY_SEGMENT_FINISHED). Local
+   * retention deletes only local segments wholly at or below it, and producer snapshots above it are kept.
+   */
+  public void updateHighestUploadedOffset(long offset) {
+    highestUploadedOffset = Math.max(LogRetention.NOTHING_UPLOADED, offset);
+  }
+
+  /**
+   * Read-only views of the rolled segments, oldest first, for the remote log manager. A rolled segment is
+   * immutable; its files stay until retention or compaction retires it (then its paths change).
+   */
+  public List<RolledSegment> rolledSegmentViews() {
+    return segments.rolledViews();
   }
 
   public long highWatermark() {
@@ -360,10 +449,16 @@ public final class PartitionLog {
     long newBaseOffset = logEndOffset;
     LogSegment rolled = segments.roll(newBaseOffset);
     flusher.advanceRecoveryPoint(newBaseOffset);
-    producers.takeSnapshot(logEndOffset, rolled);
+    producers.takeSnapshot(logEndOffset, rolled, snapshotPruneLimit());
     log.info("{}: rolled segment {} ({} bytes; {}), new active segment starts at offset {}", name, old.baseOffset(),
         old.sizeBytes(), reason.trim(), newBaseOffset);
     return rolled;
+  }
+
+  /** Snapshots above it are kept: on a tiered log, those of segments not uploaded yet. */
+  private long snapshotPruneLimit() {
+    LogConfig cfg = config;
+    return cfg.remoteStorageEnable() && !cfg.remoteLogCopyDisable() ? highestUploadedOffset + 1 : Long.MAX_VALUE;
   }
 
   /** Rolls a non-empty active segment now (tests and tools; appends and retention roll by themselves). */
@@ -439,6 +534,7 @@ public final class PartitionLog {
     }
     if (target > logStartOffset) {
       logStartOffset = target;
+      pendingRemoteLogStart = NO_PENDING_REMOTE_START;
       events.logStartOffsetMoved(this, true);
       log.info("{}: log start offset moved to {} by DeleteRecords", name, target);
     }
@@ -461,20 +557,28 @@ public final class PartitionLog {
     }
   }
 
-  /** Takes head segments out of the log; their files go after file.delete.delay.ms. Caller holds this. */
-  void retire(List<LogSegment> doomed, String reason, long nowMs) throws IOException {
+  /**
+   * Takes head segments out of the log; their files go after file.delete.delay.ms. Caller holds this.
+   * Without {@code movesLogStartOffset} (local retention of a tiered log) the offsets stay readable remotely.
+   */
+  void retire(List<LogSegment> doomed, String reason, boolean movesLogStartOffset, long nowMs) throws IOException {
     if (doomed.contains(segments.active())) {
       roll(reason + " deletes every segment");
     }
     long firstKept = segments.map().higherKey(doomed.get(doomed.size() - 1).baseOffset());
-    // move the start first so that new reads of the doomed offsets are refused before the segments go
-    logStartOffset = Math.max(logStartOffset, firstKept);
+    if (movesLogStartOffset && firstKept > logStartOffset) {
+      // move the start first so that new reads of the doomed offsets are refused before the segments go
+      logStartOffset = firstKept;
+      pendingRemoteLogStart = NO_PENDING_REMOTE_START;
+    }
     long deleteDelayMs = config.fileDeleteDelayMs();
     segments.retire(doomed, nowMs + deleteDelayMs);
-    events.logStartOffsetMoved(this, false);
+    if (movesLogStartOffset) {
+      events.logStartOffsetMoved(this, false);
+    }
     events.segmentsRetired(this, deleteDelayMs);
-    log.info("{}: deleted {} segments [{}, {}) by {}; log start offset {}", name, doomed.size(),
-        doomed.get(0).baseOffset(), firstKept, reason, logStartOffset);
+    log.info("{}: deleted {} segments [{}, {}) by {}; log start offset {}, local log start offset {}", name,
+        doomed.size(), doomed.get(0).baseOffset(), firstKept, reason, logStartOffset, localLogStartOffset());
   }
 
   /** Closes and deletes the files of segments retired at least file.delete.delay.ms before; returns how many. */

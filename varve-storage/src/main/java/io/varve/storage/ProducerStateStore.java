@@ -70,6 +70,14 @@ final class ProducerStateStore {
 
   /** Snapshots the state as of {@code logEndOffset}, ending in {@code active}; drops the oldest beyond the few kept. */
   void takeSnapshot(long logEndOffset, LogSegment active) throws IOException {
+    takeSnapshot(logEndOffset, active, Long.MAX_VALUE);
+  }
+
+  /**
+   * {@link #takeSnapshot(long, LogSegment)} that never drops a snapshot above {@code pruneUpToOffset}: a tiered
+   * log keeps the snapshot at each segment's end until that segment is uploaded with it.
+   */
+  void takeSnapshot(long logEndOffset, LogSegment active, long pruneUpToOffset) throws IOException {
     ProducerSnapshot snapshot = new ProducerSnapshot(logEndOffset, active.baseOffset(), active.sizeBytes(),
         state.snapshot());
     ProducerSnapshotFiles.write(dir, snapshot);
@@ -78,7 +86,7 @@ final class ProducerStateStore {
     NavigableMap<Long, Path> all = ProducerSnapshotFiles.list(dir);
     int count = all.size();
     for (Map.Entry<Long, Path> oldest : all.entrySet()) {
-      if (count <= RETAINED_SNAPSHOTS) {
+      if (count <= RETAINED_SNAPSHOTS || oldest.getKey() > pruneUpToOffset) {
         break;
       }
       if (oldest.getKey() != active.baseOffset()) {

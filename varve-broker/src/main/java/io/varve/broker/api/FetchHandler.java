@@ -11,6 +11,7 @@ import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.protocol.FileSliceRecords;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.tiered.TieredReads;
 import io.varve.storage.LogSlice;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.segment.AbortedTxn;
@@ -18,6 +19,7 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchRequestData.FetchPartition;
 import org.apache.kafka.common.message.FetchRequestData.FetchTopic;
@@ -70,6 +72,10 @@ public final class FetchHandler implements ApiHandler {
         }
         boolean readCommitted = request.apiVersion() >= 4 && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
         Read first = read(data, targets, byId, readCommitted, snapshot);
+        if (first.remote != null) {
+            // remote data is there to read: no long poll (Kafka does the same), the read completes the response
+            return replicaManager.tieredReads().complete(first.response, first.remote);
+        }
         if (data.maxWaitMs() <= 0 || first.bytes >= data.minBytes() || first.hasError || targets.isEmpty()) {
             return CompletableFuture.completedFuture(first.response);
         }
@@ -79,7 +85,19 @@ public final class FetchHandler implements ApiHandler {
                 () -> !anyAdvanced(first, targets, readCommitted),
                 () -> {
                     try {
-                        result.complete(read(data, targets, byId, readCommitted, cache.snapshot()).response);
+                        Read again = read(data, targets, byId, readCommitted, cache.snapshot());
+                        if (again.remote == null) {
+                            result.complete(again.response);
+                        } else {
+                            replicaManager.tieredReads().complete(again.response, again.remote)
+                                    .whenComplete((r, e) -> {
+                                        if (e != null) {
+                                            result.completeExceptionally(e);
+                                        } else {
+                                            result.complete(r);
+                                        }
+                                    });
+                        }
                     } catch (RuntimeException e) {
                         result.completeExceptionally(e);
                     }
@@ -114,6 +132,8 @@ public final class FetchHandler implements ApiHandler {
         long[] readableEnds;
         long bytes;
         boolean hasError;
+        /** The one partition of this response read from remote storage (KIP-405), or null. */
+        TieredReads.RemoteFetch remote;
     }
 
     private Read read(FetchRequestData data, List<Target> targets, boolean byId, boolean readCommitted,
@@ -150,7 +170,20 @@ public final class FetchHandler implements ApiHandler {
                 read.readableEnds[i] = readableEnd;
                 int maxBytes = (int) Math.min(t.partition.partitionMaxBytes(), budget);
                 long fetchOffset = t.partition.fetchOffset();
-                LogSlice slice = log.readSlice(fetchOffset, Math.max(0, maxBytes), readableEnd, read.bytes == 0);
+                LogSlice slice = null;
+                if (!replicaManager.tieredReads().servesRemotely(log, fetchOffset)) {
+                    try {
+                        slice = log.readSlice(fetchOffset, Math.max(0, maxBytes), readableEnd, read.bytes == 0);
+                    } catch (OffsetOutOfRangeException e) {
+                        if (!replicaManager.tieredReads().servesRemotely(log, fetchOffset)) {
+                            throw e;
+                        } // local retention moved the local start past the offset meanwhile: read it remotely
+                    }
+                }
+                if (slice == null) {
+                    budget -= planRemote(read, out, log, fetchOffset, Math.max(0, maxBytes), readableEnd);
+                    continue;
+                }
                 int size = slice.sizeBytes();
                 read.bytes += size;
                 budget -= size;
@@ -177,6 +210,24 @@ public final class FetchHandler implements ApiHandler {
             }
         }
         return read;
+    }
+
+    /**
+     * Answers a partition whose offset only remote storage holds: the first such partition gets a remote read for
+     * which {@code maxBytes} are reserved (so the response stays within max.bytes and later partitions do not get
+     * the min-one-batch exception); later ones get no records and no error, and the client asks again.
+     *
+     * @return the bytes reserved from the response budget
+     */
+    private long planRemote(Read read, PartitionData out, PartitionLog log, long fetchOffset, int maxBytes, long hw) {
+        out.setErrorCode(Errors.NONE.code()).setHighWatermark(hw).setLastStableOffset(hw)
+                .setLogStartOffset(log.logStartOffset());
+        if (read.remote != null) {
+            return 0;
+        }
+        read.remote = replicaManager.tieredReads().plan(out, log, fetchOffset, maxBytes, read.bytes == 0);
+        read.bytes += maxBytes; // later partitions: no min-one-batch exception (KAFKA-19795)
+        return maxBytes;
     }
 
     private static void checkLeaderEpoch(PartitionInfo partition, int requestEpoch) {

@@ -7,8 +7,12 @@ import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.tiered.TieredReads;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.TimestampAndOffset;
+import io.varve.tiered.read.RemoteBatch;
+import io.varve.tiered.read.RemoteLogReader;
+import io.varve.tiered.spi.RemoteStorageException;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -49,6 +53,32 @@ public final class ListOffsetsHandler implements ApiHandler {
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
         ListOffsetsRequestData data = request.body();
         MetadataSnapshot snapshot = cache.snapshot();
+        if (needsRemoteLookup(snapshot, data)) {
+            // time lookups that must search remote segments run on a remote reader thread, never on this one
+            return replicaManager.tieredReads().onReaderThread(reader -> respond(request, data, snapshot, reader));
+        }
+        return CompletableFuture.completedFuture(respond(request, data, snapshot, null));
+    }
+
+    /** Whether a by-time or max-timestamp lookup touches a log part of which lives only in remote storage. */
+    private boolean needsRemoteLookup(MetadataSnapshot snapshot, ListOffsetsRequestData data) {
+        TieredReads tiered = replicaManager.tieredReads();
+        for (ListOffsetsTopic topic : data.topics()) {
+            for (ListOffsetsPartition p : topic.partitions()) {
+                if (p.timestamp() >= 0 || p.timestamp() == MAX_TIMESTAMP) {
+                    Optional<PartitionLog> log = replicaManager.localLog(new TopicPartition(topic.name(), p.partitionIndex()));
+                    if (log.isPresent() && tiered.hasRemoteOnlyData(log.get())) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** @param reader the remote reader when running on a reader thread, else null (no remote search) */
+    private ApiMessage respond(RequestContext request, ListOffsetsRequestData data, MetadataSnapshot snapshot,
+                               RemoteLogReader reader) {
         ListOffsetsResponseData response = new ListOffsetsResponseData();
         boolean readCommitted = request.apiVersion() >= FIRST_ISOLATION_LEVEL_VERSION
                 && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
@@ -56,7 +86,7 @@ public final class ListOffsetsHandler implements ApiHandler {
             ListOffsetsTopicResponse topicResponse = new ListOffsetsTopicResponse().setName(topic.name());
             for (ListOffsetsPartition p : topic.partitions()) {
                 ListOffsetsPartitionResponse answer = lookup(snapshot, new TopicPartition(topic.name(), p.partitionIndex()), p,
-                        readCommitted);
+                        readCommitted, reader);
                 if (request.apiVersion() < FIRST_LEADER_EPOCH_VERSION) {
                     answer.setLeaderEpoch(-1);
                 }
@@ -64,11 +94,11 @@ public final class ListOffsetsHandler implements ApiHandler {
             }
             response.topics().add(topicResponse);
         }
-        return CompletableFuture.completedFuture(response);
+        return response;
     }
 
     private ListOffsetsPartitionResponse lookup(MetadataSnapshot snapshot, TopicPartition tp, ListOffsetsPartition p,
-                                                boolean readCommitted) {
+                                                boolean readCommitted, RemoteLogReader reader) {
         ListOffsetsPartitionResponse out = new ListOffsetsPartitionResponse()
                 .setPartitionIndex(p.partitionIndex()).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
         try {
@@ -78,15 +108,18 @@ public final class ListOffsetsHandler implements ApiHandler {
             long readableEnd = readCommitted ? log.lastStableOffset() : log.highWatermark();
             if (ts == LATEST) {
                 out.setOffset(readableEnd).setLeaderEpoch(leaderEpoch);
-            } else if (ts == EARLIEST || ts == EARLIEST_LOCAL) {
+            } else if (ts == EARLIEST) {
                 out.setOffset(log.logStartOffset()).setLeaderEpoch(leaderEpoch);
+            } else if (ts == EARLIEST_LOCAL) {
+                // KIP-1005: the first offset on local disk (above the log start once tiered data left the disk)
+                out.setOffset(log.localLogStartOffset()).setLeaderEpoch(leaderEpoch);
             } else if (ts == LATEST_TIERED) {
-                // No tiered storage yet: nothing is tiered, as Kafka answers for a topic without remote storage.
-                out.setOffset(-1);
+                // the highest offset in remote storage; -1 when nothing is tiered, as Kafka answers
+                TieredReads.OffsetAndEpoch tiered = replicaManager.tieredReads().latestTiered(log);
+                out.setOffset(tiered.offset()).setLeaderEpoch(tiered.leaderEpoch());
             } else if (ts == MAX_TIMESTAMP || ts >= 0) {
-                Optional<TimestampAndOffset> found = ts == MAX_TIMESTAMP
-                        ? log.maxTimestampAndOffset().map(batch -> RecordLookup.maxTimestampRecord(log, batch))
-                        : log.offsetForTimestamp(ts).map(batch -> RecordLookup.firstRecordAtOrAfter(log, batch, ts));
+                Optional<TimestampAndOffset> found = ts == MAX_TIMESTAMP ? maxTimestamp(log, reader)
+                        : offsetForTimestamp(log, ts, reader);
                 found.filter(f -> f.offset() < readableEnd).ifPresent(f -> out.setTimestamp(f.timestamp()).setOffset(f.offset()).setLeaderEpoch(f.leaderEpoch()));
             } else {
                 out.setErrorCode(Errors.INVALID_REQUEST.code());
@@ -95,7 +128,39 @@ public final class ListOffsetsHandler implements ApiHandler {
             out.setErrorCode(Errors.NONE.code());
         } catch (ApiException e) {
             out.setErrorCode(Errors.forException(e).code());
+        } catch (RemoteStorageException e) {
+            out.setErrorCode(TieredReads.errorFor(e).code());
         }
         return out;
+    }
+
+    /** Remote segments first (they hold the lower offsets), then the local log. */
+    private Optional<TimestampAndOffset> offsetForTimestamp(PartitionLog log, long ts, RemoteLogReader reader)
+            throws RemoteStorageException {
+        TieredReads tiered = replicaManager.tieredReads();
+        if (reader != null && tiered.hasRemoteOnlyData(log)) {
+            Optional<RemoteBatch> remote = tiered.firstRemoteBatchAtOrAfter(reader, log, ts);
+            if (remote.isPresent()) {
+                return Optional.of(RecordLookup.firstRecordAtOrAfter(remote.get(), ts, log.logStartOffset()));
+            }
+        }
+        return log.offsetForTimestamp(ts).map(batch -> RecordLookup.firstRecordAtOrAfter(log, batch, ts));
+    }
+
+    /** The larger of the remote and local maxima; on a tie the earlier (remote) record, as Kafka answers. */
+    private Optional<TimestampAndOffset> maxTimestamp(PartitionLog log, RemoteLogReader reader)
+            throws RemoteStorageException {
+        Optional<TimestampAndOffset> local = log.maxTimestampAndOffset()
+                .map(batch -> RecordLookup.maxTimestampRecord(log, batch));
+        TieredReads tiered = replicaManager.tieredReads();
+        if (reader == null || !tiered.hasRemoteOnlyData(log)) {
+            return local;
+        }
+        Optional<TimestampAndOffset> remote = tiered.remoteMaxTimestampBatch(reader, log)
+                .map(RecordLookup::maxTimestampRecord);
+        if (remote.isEmpty() || local.isEmpty()) {
+            return remote.isPresent() ? remote : local;
+        }
+        return local.get().timestamp() > remote.get().timestamp() ? local : remote;
     }
 }

@@ -114,6 +114,31 @@ public final class BrokerConfig {
             .define("transaction.state.log.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
             .define("transaction.max.timeout.ms", INT, 900000, 1, Integer.MAX_VALUE)
             .define("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, 1, Integer.MAX_VALUE)
+            // Tiered storage (remote log manager, write side). Varve default: on (Kafka: off), with the filesystem
+            // backend under <first log dir>-remote, so a topic only needs remote.storage.enable=true.
+            .define("remote.log.storage.system.enable", BOOLEAN, true)
+            .define("remote.log.storage.manager.class.name", STRING, "filesystem")
+            .define("remote.log.storage.manager.impl.prefix", STRING, "rsm.config.")
+            .define("remote.log.manager.task.interval.ms", LONG, 30000L, 1, Long.MAX_VALUE)
+            .define("remote.log.manager.copier.thread.pool.size", INT, 10, 1, Integer.MAX_VALUE)
+            .define("remote.log.manager.copy.max.bytes.per.second", LONG, Long.MAX_VALUE, 1, Long.MAX_VALUE)
+            .define("remote.log.manager.task.retry.backoff.ms", LONG, 500L, 1, Long.MAX_VALUE)
+            .define("remote.log.manager.task.retry.backoff.max.ms", LONG, 30000L, 1, Long.MAX_VALUE)
+            .define("remote.log.manager.task.retry.jitter", DOUBLE, 0.2, 0, 0.5)
+            .defineAccepted("remote.log.manager.expiration.thread.pool.size", INT)
+            .defineAccepted("remote.log.metadata.manager.class.name", CLASS)
+            .define("log.local.retention.ms", LONG, -2L, -2, Long.MAX_VALUE)
+            .define("log.local.retention.bytes", LONG, -2L, -2, Long.MAX_VALUE)
+            // Tiered storage, read side: Kafka's keys; the chunk cache is Varve's (see io.varve.tiered.read).
+            .define("remote.log.reader.threads", INT, 10, 1, Integer.MAX_VALUE)
+            .define("remote.log.reader.max.pending.tasks", INT, 100, 1, Integer.MAX_VALUE)
+            .define("remote.fetch.max.wait.ms", INT, 500, 1, Integer.MAX_VALUE)
+            .define("remote.log.index.file.cache.total.size.bytes", LONG, 1073741824L, 1, Long.MAX_VALUE)
+            .define("remote.log.reader.chunk.size.bytes", INT, 4194304, 1024, Integer.MAX_VALUE)
+            .define("remote.log.reader.chunk.cache.size.bytes", LONG, 67108864L, 1024, Long.MAX_VALUE)
+            // Test-only fault hook of the remote log manager (see RemoteLogManagerConfig.TestPause).
+            .define("varve.test.remote.log.pause.at", STRING, null)
+            .define("varve.test.remote.log.pause.marker", STRING, null)
             // Kafka keys Varve accepts today and applies in a later release.
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
             .defineAccepted("transaction.state.log.min.isr", INT)
@@ -123,7 +148,6 @@ public final class BrokerConfig {
             .defineAccepted("replica.lag.time.max.ms", LONG)
             .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
             .defineAccepted("share.coordinator.state.topic.min.isr", INT)
-            .defineAccepted("remote.log.storage.system.enable", BOOLEAN)
             .defineAccepted("authorizer.class.name", CLASS)
             .defineAccepted("ssl.keystore.password", PASSWORD);
 
@@ -137,6 +161,9 @@ public final class BrokerConfig {
         this.originals = Map.copyOf(originals);
         List<String> unknown = new ArrayList<>();
         this.values = DEF.parse(originals, unknown);
+        // the remote storage backend's own keys (rsm.config.* by default) are passed through, not unknown
+        String backendPrefix = (String) values.get("remote.log.storage.manager.impl.prefix");
+        unknown.removeIf(key -> key.startsWith(backendPrefix));
         this.unknownKeys = List.copyOf(unknown);
         Map<String, String> protocolMap = parseProtocolMap(list("listener.security.protocol.map"));
         this.listeners = ListenerConfig.parseList("listeners", list("listeners"), protocolMap);
@@ -412,6 +439,20 @@ public final class BrokerConfig {
     /** Tests only: every n-th Produce response is dropped and its connection closed (0: never). */
     public int testProduceDropResponseEvery() {
         return intValue("varve.test.produce.drop.response.every");
+    }
+
+    /** {@code remote.log.storage.system.enable}: topics with remote.storage.enable=true are tiered. */
+    public boolean remoteLogStorageSystemEnable() {
+        return (Boolean) values.get("remote.log.storage.system.enable");
+    }
+
+    /** Remote log manager keys ({@code remote.log.*}, {@code log.local.retention.*}), typed as defined. */
+    public Object remoteLogValue(String key) {
+        if (!key.startsWith("remote.log.") && !key.startsWith("log.local.retention.")
+                && !key.startsWith("varve.test.remote.log.")) {
+            throw new IllegalArgumentException(key + " is not a remote log key");
+        }
+        return values.get(key);
     }
 
     public int producerIdBlockSize() {

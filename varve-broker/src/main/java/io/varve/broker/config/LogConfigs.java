@@ -15,6 +15,8 @@ import io.varve.storage.cleaner.CleanerConfig;
 public final class LogConfigs {
     private final LogConfig brokerDefaults;
     private final LogManagerConfig logManagerConfig;
+    /** remote.log.storage.system.enable: without it no topic is tiered, whatever its remote.storage.enable. */
+    private final boolean remoteStorageSystemEnable;
 
     public LogConfigs(BrokerConfig config) {
         this.brokerDefaults = LogConfig.builder()
@@ -36,7 +38,10 @@ public final class LogConfigs {
                 .maxCompactionLagMs(config.logCleanerMaxCompactionLagMs())
                 .messageTimestampBeforeMaxMs(config.logMessageTimestampBeforeMaxMs())
                 .messageTimestampAfterMaxMs(config.logMessageTimestampAfterMaxMs())
+                .localRetentionMs((Long) config.remoteLogValue("log.local.retention.ms"))
+                .localRetentionBytes((Long) config.remoteLogValue("log.local.retention.bytes"))
                 .build();
+        this.remoteStorageSystemEnable = config.remoteLogStorageSystemEnable();
         this.logManagerConfig = new LogManagerConfig(
                 config.logRetentionCheckIntervalMs(),
                 Math.max(1, config.logFlushOffsetCheckpointIntervalMs()),
@@ -120,6 +125,21 @@ public final class LogConfigs {
         }
         if ((v = overrides.get("message.timestamp.after.max.ms")) != null) {
             c.messageTimestampAfterMaxMs(Long.parseLong(v));
+        }
+        if ((v = overrides.get("remote.storage.enable")) != null) {
+            c.remoteStorageEnable(remoteStorageSystemEnable && Boolean.parseBoolean(v.trim()));
+        }
+        if ((v = overrides.get("local.retention.ms")) != null) {
+            c.localRetentionMs(Long.parseLong(v));
+        }
+        if ((v = overrides.get("local.retention.bytes")) != null) {
+            c.localRetentionBytes(Long.parseLong(v));
+        }
+        if ((v = overrides.get("remote.log.copy.disable")) != null) {
+            c.remoteLogCopyDisable(Boolean.parseBoolean(v.trim()));
+        }
+        if ((v = overrides.get("remote.log.delete.on.disable")) != null) {
+            c.remoteLogDeleteOnDisable(Boolean.parseBoolean(v.trim()));
         }
         return c.build();
     }

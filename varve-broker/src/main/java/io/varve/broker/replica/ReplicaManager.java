@@ -9,6 +9,7 @@ import java.util.function.BiFunction;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.tiered.TieredReads;
 import io.varve.storage.AppendOrigin;
 import io.varve.storage.AppendResult;
 import io.varve.storage.LogConfig;
@@ -33,6 +34,8 @@ public final class ReplicaManager {
     private final LogManager logManager;
     private final FetchPurgatory fetchPurgatory;
     private final BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs;
+    /** Where reads of offsets held only by remote storage go; set once at start-up when tiering is on. */
+    private volatile TieredReads tieredReads = TieredReads.disabled();
 
     /** {@code logConfigs} gives a topic's effective log config from the snapshot's broker configs and its overrides. */
     public ReplicaManager(int nodeId, LogManager logManager, FetchPurgatory fetchPurgatory,
@@ -139,5 +142,15 @@ public final class ReplicaManager {
 
     public FetchPurgatory fetchPurgatory() {
         return fetchPurgatory;
+    }
+
+    /** Reads of tiered offsets (disabled unless remote storage is on). */
+    public TieredReads tieredReads() {
+        return tieredReads;
+    }
+
+    /** Enables remote reads; called once at start-up, before requests are served. */
+    public void enableTieredReads(TieredReads reads) {
+        this.tieredReads = java.util.Objects.requireNonNull(reads, "reads");
     }
 }

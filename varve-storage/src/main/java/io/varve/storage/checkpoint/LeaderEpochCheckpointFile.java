@@ -31,11 +31,16 @@ public final class LeaderEpochCheckpointFile {
   }
 
   public void write(List<EpochEntry> entries) {
+    DurableFiles.writeAtomically(file, encode(entries));
+  }
+
+  /** The file's text for {@code entries} (also what a tiered segment carries as its leader-epoch checkpoint). */
+  public static String encode(List<EpochEntry> entries) {
     StringBuilder text = new StringBuilder().append(VERSION).append('\n').append(entries.size()).append('\n');
     for (EpochEntry entry : entries) {
       text.append(entry.epoch()).append(' ').append(entry.startOffset()).append('\n');
     }
-    DurableFiles.writeAtomically(file, text.toString());
+    return text.toString();
   }
 
   /** The stored entries; empty when the file does not exist. */

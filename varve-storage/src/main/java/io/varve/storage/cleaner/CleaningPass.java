@@ -93,7 +93,10 @@ final class CleaningPass {
     }
     List<LogSegment> outputs = new ArrayList<>();
     long bytesBefore = 0;
-    try (CompactionFilter filter = new CompactionFilter(new Rules(), endOffset, nowMs, config.deleteRetentionMs())) {
+    // A tiered log keeps its tombstones: remote copies of older values are never rewritten, so the tombstone is
+    // what tells a reader from offset 0 that the key is gone (see varve-tiered's README, compacted topics).
+    long deleteRetentionMs = config.remoteStorageEnable() ? Long.MAX_VALUE : config.deleteRetentionMs();
+    try (CompactionFilter filter = new CompactionFilter(new Rules(), endOffset, nowMs, deleteRetentionMs)) {
       boolean first = true;
       for (List<Integer> group : SegmentGroups.bySize(inputs, config.segmentBytes())) {
         List<LogSegment> sources = group.stream().map(target.segments()::get).toList();

@@ -14,11 +14,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real S3-compatible server for tests: s3proxy with its jclouds filesystem store, started as a separate JVM on
  * 127.0.0.1 with its own classpath ({@code target/s3proxy-lib}, resolved by the build from
- * {@code src/test/s3proxy/pom.xml}), and stopped by its PID.
+ * {@code src/test/s3proxy/pom.xml}), and stopped by its PID. Shared with varve-it through this module's test-jar.
  */
-final class S3ProxyProcess implements AutoCloseable {
-    static final String ACCESS_KEY = "varve-test";
-    static final String SECRET_KEY = "varve-test-secret";
+public final class S3ProxyProcess implements AutoCloseable {
+    public static final String ACCESS_KEY = "varve-test";
+    public static final String SECRET_KEY = "varve-test-secret";
     private static final long START_TIMEOUT_MS = 30_000;
 
     private final Process process;
@@ -32,14 +32,18 @@ final class S3ProxyProcess implements AutoCloseable {
     }
 
     /** The directory with s3proxy's jars, if the build resolved them. */
-    static Optional<Path> libDir() {
+    public static Optional<Path> libDir() {
         Path dir = Path.of(System.getProperty("varve.s3proxy.lib", "target/s3proxy-lib"));
         return Files.isRegularFile(dir.resolve("s3proxy-4.1.0.jar")) ? Optional.of(dir) : Optional.empty();
     }
 
-    static S3ProxyProcess start(Path libDir, Path workDir) throws IOException, InterruptedException {
+    public static S3ProxyProcess start(Path libDir, Path workDir) throws IOException, InterruptedException {
+        return start(libDir, workDir, freePort());
+    }
+
+    /** Starts on {@code port} with its data under {@code workDir}: the same arguments again restart a stopped one. */
+    public static S3ProxyProcess start(Path libDir, Path workDir, int port) throws IOException, InterruptedException {
         Path data = Files.createDirectories(workDir.resolve("data"));
-        int port = freePort();
         Path config = workDir.resolve("s3proxy.properties");
         Files.writeString(config, String.join("\n",
                 "s3proxy.endpoint=http://127.0.0.1:" + port,
@@ -93,15 +97,19 @@ final class S3ProxyProcess implements AutoCloseable {
         }
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + port);
     }
 
-    long pid() {
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
         return process.pid();
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -1,0 +1,206 @@
+package io.varve.broker.tiered;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+import io.varve.storage.PartitionLog;
+import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
+import io.varve.tiered.manager.RemoteLogManager;
+import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import io.varve.tiered.metadata.TopicIdPartition;
+import io.varve.tiered.read.RemoteBatch;
+import io.varve.tiered.read.RemoteFetchRequest;
+import io.varve.tiered.read.RemoteFetchResult;
+import io.varve.tiered.read.RemoteLogReader;
+import io.varve.tiered.read.RemoteReadConfig;
+import io.varve.tiered.read.RemoteReadService;
+import io.varve.tiered.read.RemoteSegmentSource;
+import io.varve.tiered.spi.RemoteStorageException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.FetchResponseData.PartitionData;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.MemoryRecords;
+
+/**
+ * Routes reads of tiered offsets to remote storage. An offset in {@code [logStartOffset, localLogStartOffset)} lives
+ * only remotely; reading it locally would wrongly say OFFSET_OUT_OF_RANGE and make consumers reset.
+ *
+ * <p>Fetch, as Kafka 4.1 does it (KIP-405): at most one partition of a fetch response is read remotely (the first one
+ * needing it; other such partitions answer with no records and no error, and the client asks again); the response
+ * does not long-poll but waits for that read up to {@code remote.fetch.max.wait.ms}, then answers without those
+ * records. A failed remote read answers UNKNOWN_SERVER_ERROR for that partition, as Kafka does for any remote storage
+ * error: the Java consumer logs a warning and fetches the same offset again (no offset reset).
+ */
+public final class TieredReads implements AutoCloseable {
+    private static final TieredReads DISABLED = new TieredReads(null, null);
+
+    /** Null when remote storage is off on this broker. */
+    private final RemoteReadService service;
+    private final RemoteSegmentSource segments;
+
+    private TieredReads(RemoteReadService service, RemoteSegmentSource segments) {
+        this.service = service;
+        this.segments = segments;
+    }
+
+    /** Reads never go remote (remote.log.storage.system.enable=false). */
+    public static TieredReads disabled() {
+        return DISABLED;
+    }
+
+    /** Remote reads of the segments {@code manager} copied, with the {@code remote.*} read settings in {@code props}. */
+    public static TieredReads start(RemoteLogManager manager, java.util.Map<String, String> props, Path firstLogDir)
+            throws IOException {
+        RemoteSegmentSource segments = segmentsOf(manager);
+        return new TieredReads(new RemoteReadService(manager.remoteStorage(), segments,
+                RemoteReadConfig.from(props, firstLogDir)), segments);
+    }
+
+    private static RemoteSegmentSource segmentsOf(RemoteLogManager manager) {
+        return new RemoteSegmentSource() {
+            @Override
+            public List<RemoteSegmentMetadata> copiedSegments(TopicIdPartition partition) {
+                return manager.copiedSegments(partition);
+            }
+
+            @Override
+            public Optional<RemoteSegmentMetadata> segmentForOffset(TopicIdPartition partition, int leaderEpoch, long offset) {
+                return manager.segmentForOffset(partition, leaderEpoch, offset);
+            }
+
+            @Override
+            public Optional<RemoteSegmentMetadata> segmentForOffset(TopicIdPartition partition, long offset) {
+                return manager.segmentForOffset(partition, offset);
+            }
+        };
+    }
+
+    /** Whether {@code offset} is held only by remote storage (at or above the log start, below the local start). */
+    public boolean servesRemotely(PartitionLog log, long offset) {
+        return service != null && offset >= log.logStartOffset() && offset < log.localLogStartOffset();
+    }
+
+    /** Whether part of the log lives only in remote storage, so time lookups must search it first. */
+    public boolean hasRemoteOnlyData(PartitionLog log) {
+        return service != null && log.logStartOffset() < log.localLogStartOffset();
+    }
+
+    /**
+     * ListOffsets LATEST_TIERED (KIP-1005): the highest offset copied to remote storage and its leader epoch; -1
+     * when nothing is (or remote storage is off).
+     */
+    public OffsetAndEpoch latestTiered(PartitionLog log) {
+        if (service == null) {
+            return new OffsetAndEpoch(-1, -1);
+        }
+        long highest = segments.copiedSegments(partitionOf(log)).stream()
+                .mapToLong(RemoteSegmentMetadata::endOffset).max().orElse(-1);
+        return new OffsetAndEpoch(highest, highest < 0 ? -1 : epochOf(log.leaderEpochEntries(), highest).orElse(-1));
+    }
+
+    /** An offset and the leader epoch of its record (-1 when unknown). */
+    public record OffsetAndEpoch(long offset, int leaderEpoch) {
+    }
+
+    /**
+     * The remote read of one fetch partition, to start once the rest of the response is built. {@code out} already
+     * carries the partition's offsets; the read fills its records or error.
+     */
+    public RemoteFetch plan(PartitionData out, PartitionLog log, long fetchOffset, int maxBytes, boolean minOneBatch) {
+        if (service == null) {
+            throw new IllegalStateException("remote reads are disabled");
+        }
+        TopicIdPartition partition = new TopicIdPartition(log.topicId(), log.topicPartition());
+        return new RemoteFetch(out, new RemoteFetchRequest(partition, fetchOffset, maxBytes, minOneBatch,
+                epochOf(log.leaderEpochEntries(), fetchOffset), log.logStartOffset()));
+    }
+
+    /** One pending remote partition of a fetch response. */
+    public static final class RemoteFetch {
+        private final PartitionData out;
+        private final RemoteFetchRequest request;
+
+        private RemoteFetch(PartitionData out, RemoteFetchRequest request) {
+            this.out = out;
+            this.request = request;
+        }
+    }
+
+    /**
+     * Completes {@code response} once the remote read of {@code fetch} ends or {@code remote.fetch.max.wait.ms}
+     * passes, whichever comes first. Runs on a reader thread (or the JDK's timeout thread), never blocks the caller.
+     */
+    public CompletableFuture<ApiMessage> complete(FetchResponseData response, RemoteFetch fetch) {
+        CompletableFuture<RemoteFetchResult> read = service.fetch(fetch.request);
+        return read.completeOnTimeout(null, service.config().fetchMaxWaitMs(), TimeUnit.MILLISECONDS)
+                .handle((result, error) -> {
+                    if (error != null) {
+                        fetch.out.setErrorCode(errorFor(error).code()).setRecords(MemoryRecords.EMPTY);
+                    } else if (result != null && result.sizeBytes() > 0) {
+                        fetch.out.setRecords(MemoryRecords.readableRecords(result.records()));
+                    }
+                    return response; // a timeout answers the partition without records; the client fetches again
+                });
+    }
+
+    /** Runs {@code work} on a reader thread, where it may call the blocking {@link RemoteLogReader} directly. */
+    public <T> CompletableFuture<T> onReaderThread(RemoteReadService.RemoteCall<T> work) {
+        return service.submit(work);
+    }
+
+    /**
+     * The first remote batch reaching {@code timestampMs} below the local log start (blocking: call it on a reader
+     * thread, see {@link #onReaderThread}).
+     */
+    public Optional<RemoteBatch> firstRemoteBatchAtOrAfter(RemoteLogReader reader, PartitionLog log, long timestampMs)
+            throws RemoteStorageException {
+        return reader.firstBatchWithTimestampAtLeast(partitionOf(log), timestampMs, log.logStartOffset(),
+                log.localLogStartOffset());
+    }
+
+    /** The remote batch with the largest timestamp below the local log start (blocking, on a reader thread). */
+    public Optional<RemoteBatch> remoteMaxTimestampBatch(RemoteLogReader reader, PartitionLog log)
+            throws RemoteStorageException {
+        return reader.maxTimestampBatch(partitionOf(log), log.logStartOffset(), log.localLogStartOffset());
+    }
+
+    /** Kafka's error for a failed remote read: the client's offset, or UNKNOWN_SERVER_ERROR for a store failure. */
+    public static Errors errorFor(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof OffsetOutOfRangeException) {
+            return Errors.OFFSET_OUT_OF_RANGE;
+        }
+        return Errors.UNKNOWN_SERVER_ERROR;
+    }
+
+    private static TopicIdPartition partitionOf(PartitionLog log) {
+        return new TopicIdPartition(log.topicId(), log.topicPartition());
+    }
+
+    /** The epoch the lineage gives {@code offset}: the last entry starting at or before it. */
+    static OptionalInt epochOf(List<EpochEntry> lineage, long offset) {
+        OptionalInt epoch = OptionalInt.empty();
+        for (EpochEntry entry : lineage) {
+            if (entry.startOffset() > offset) {
+                break;
+            }
+            epoch = OptionalInt.of(entry.epoch());
+        }
+        return epoch;
+    }
+
+    @Override
+    public void close() {
+        if (service != null) {
+            service.close();
+        }
+    }
+}

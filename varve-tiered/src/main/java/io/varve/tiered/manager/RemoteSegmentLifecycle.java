@@ -1,0 +1,146 @@
+package io.varve.tiered.manager;
+
+import io.varve.storage.RolledSegment;
+import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
+import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
+import io.varve.tiered.metadata.RemoteLogMetadataEvent.SegmentAdded;
+import io.varve.tiered.metadata.RemoteLogMetadataEvent.SegmentStateChanged;
+import io.varve.tiered.metadata.RemoteLogMetadataStore;
+import io.varve.tiered.metadata.RemoteSegmentId;
+import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import io.varve.tiered.metadata.RemoteSegmentState;
+import io.varve.tiered.metadata.TopicIdPartition;
+import io.varve.tiered.spi.RemoteStorage;
+import io.varve.tiered.spi.RemoteStorageException;
+import io.varve.tiered.spi.SegmentFiles;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Moves one remote segment through its lifecycle with the metadata written durably before each step, so a crash
+ * anywhere leaves a state that start-up cleanup resolves ({@code RemoteLogMetadataCache.segmentsToCleanUp()}):
+ * <ul>
+ *   <li>copy: COPY_SEGMENT_STARTED, upload the objects (throttled), COPY_SEGMENT_FINISHED. A failed upload is
+ *       abandoned at once (DELETE_SEGMENT_STARTED, delete its objects, DELETE_SEGMENT_FINISHED); the next attempt
+ *       uses a fresh segment id.</li>
+ *   <li>delete: DELETE_SEGMENT_STARTED, delete the objects, DELETE_SEGMENT_FINISHED.</li>
+ * </ul>
+ */
+final class RemoteSegmentLifecycle {
+
+    private final RemoteStorage storage;
+    private final CopyThrottle throttle;
+    private final FaultPoints faults;
+    private final LongSupplier clockMs;
+    /** Uploaded in place of a producer snapshot that does not exist (a segment rolled before the log was tiered). */
+    private final Path emptySnapshot;
+
+    RemoteSegmentLifecycle(RemoteStorage storage, CopyThrottle throttle, FaultPoints faults, LongSupplier clockMs,
+                           Path emptySnapshot) {
+        this.storage = storage;
+        this.throttle = throttle;
+        this.faults = faults;
+        this.clockMs = clockMs;
+        this.emptySnapshot = emptySnapshot;
+    }
+
+    /** Uploads {@code segment} with its indexes, producer snapshot and leader epochs; returns the finished metadata. */
+    RemoteSegmentMetadata copy(RemoteLogMetadataStore store, TopicIdPartition partition, RolledSegment segment,
+                               List<EpochEntry> leaderEpochs) throws RemoteStorageException, IOException, InterruptedException {
+        List<EpochEntry> epochsUpToEnd = entriesUpTo(leaderEpochs, segment.endOffset());
+        RemoteSegmentMetadata started = store.append(new SegmentAdded(RemoteSegmentMetadata.copyStarted(
+                RemoteSegmentId.generate(partition), segment.baseOffset(), segment.endOffset(), segment.maxTimestampMs(),
+                segmentEpochs(epochsUpToEnd, segment.baseOffset()), segment.sizeBytes(), clockMs.getAsLong())));
+        Path snapshot = Files.exists(segment.producerSnapshotFile()) ? segment.producerSnapshotFile() : emptySnapshot;
+        SegmentFiles files = new SegmentFiles(segment.logFile(), segment.offsetIndexFile(), segment.timeIndexFile(),
+                snapshot, ByteBuffer.wrap(LeaderEpochCheckpointFile.encode(epochsUpToEnd).getBytes(StandardCharsets.UTF_8)),
+                segment.txnIndexFile());
+        try {
+            throttle.acquire(uploadBytes(segment));
+            storage.copySegment(started, files);
+        } catch (RemoteStorageException | RuntimeException | InterruptedException e) {
+            abandon(store, started, e);
+            throw e;
+        }
+        faults.reached(RemoteLogManagerConfig.TestPause.AFTER_COPY, started.segmentId());
+        return store.append(new SegmentStateChanged(started.segmentId(), RemoteSegmentState.COPY_SEGMENT_FINISHED,
+                clockMs.getAsLong()));
+    }
+
+    private void abandon(RemoteLogMetadataStore store, RemoteSegmentMetadata started, Exception cause) {
+        try {
+            delete(store, started, false);
+        } catch (RemoteStorageException | IOException | RuntimeException e) {
+            cause.addSuppressed(e); // stays DELETE_SEGMENT_STARTED or COPY_SEGMENT_STARTED: cleaned up later
+        }
+    }
+
+    /** Deletes every object of the segment; idempotent, so a crash in between only repeats it. */
+    void delete(RemoteLogMetadataStore store, RemoteSegmentMetadata segment) throws RemoteStorageException, IOException {
+        delete(store, segment, segment.state() == RemoteSegmentState.COPY_SEGMENT_FINISHED);
+    }
+
+    /** {@code pausable}: the test pause applies (deletions of copied segments, not clean-ups of failed copies). */
+    private void delete(RemoteLogMetadataStore store, RemoteSegmentMetadata segment, boolean pausable)
+            throws RemoteStorageException, IOException {
+        if (segment.state() != RemoteSegmentState.DELETE_SEGMENT_STARTED) {
+            store.append(new SegmentStateChanged(segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_STARTED,
+                    clockMs.getAsLong()));
+        }
+        if (pausable) {
+            faults.reached(RemoteLogManagerConfig.TestPause.AFTER_DELETE_STARTED, segment.segmentId());
+        }
+        storage.deleteSegment(segment);
+        store.append(new SegmentStateChanged(segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_FINISHED,
+                clockMs.getAsLong()));
+    }
+
+    private static long uploadBytes(RolledSegment segment) throws IOException {
+        return segment.sizeBytes() + Files.size(segment.offsetIndexFile()) + Files.size(segment.timeIndexFile());
+    }
+
+    /** The log's epoch entries that start at or below {@code endOffset}: the checkpoint as of the segment's end. */
+    static List<EpochEntry> entriesUpTo(List<EpochEntry> entries, long endOffset) {
+        List<EpochEntry> result = new ArrayList<>();
+        for (EpochEntry entry : entries) {
+            if (entry.startOffset() <= endOffset) {
+                result.add(entry);
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Epoch → first offset inside a segment starting at {@code baseOffset}, from the entries up to its end: the
+     * epoch in force at the base starts at the base. Records written before any epoch was recorded count as the
+     * first known epoch (epoch 0 when there is none).
+     */
+    static NavigableMap<Integer, Long> segmentEpochs(List<EpochEntry> entriesUpToEnd, long baseOffset) {
+        NavigableMap<Integer, Long> epochs = new TreeMap<>();
+        Optional<EpochEntry> inForce = Optional.empty();
+        for (EpochEntry entry : entriesUpToEnd) {
+            if (entry.startOffset() <= baseOffset) {
+                inForce = Optional.of(entry);
+            } else {
+                epochs.put(entry.epoch(), entry.startOffset());
+            }
+        }
+        if (inForce.isPresent()) {
+            epochs.put(inForce.get().epoch(), baseOffset);
+        } else if (epochs.isEmpty()) {
+            epochs.put(0, baseOffset);
+        } else {
+            epochs.put(epochs.firstKey(), baseOffset);
+        }
+        return epochs;
+    }
+}
