@@ -181,7 +181,7 @@ public final class FetchHandler implements ApiHandler {
                     }
                 }
                 if (slice == null) {
-                    budget -= planRemote(read, out, log, fetchOffset, Math.max(0, maxBytes), readableEnd);
+                    budget -= planRemote(read, out, log, fetchOffset, Math.max(0, maxBytes), readCommitted);
                     continue;
                 }
                 int size = slice.sizeBytes();
@@ -219,13 +219,15 @@ public final class FetchHandler implements ApiHandler {
      *
      * @return the bytes reserved from the response budget
      */
-    private long planRemote(Read read, PartitionData out, PartitionLog log, long fetchOffset, int maxBytes, long hw) {
-        out.setErrorCode(Errors.NONE.code()).setHighWatermark(hw).setLastStableOffset(hw)
-                .setLogStartOffset(log.logStartOffset());
+    private long planRemote(Read read, PartitionData out, PartitionLog log, long fetchOffset, int maxBytes,
+                            boolean readCommitted) {
+        out.setErrorCode(Errors.NONE.code()).setHighWatermark(log.highWatermark())
+                .setLastStableOffset(log.lastStableOffset()).setLogStartOffset(log.logStartOffset());
         if (read.remote != null) {
             return 0;
         }
-        read.remote = replicaManager.tieredReads().plan(out, log, fetchOffset, maxBytes, read.bytes == 0);
+        read.remote = replicaManager.tieredReads().plan(out, log, fetchOffset, maxBytes, read.bytes == 0,
+                readCommitted);
         read.bytes += maxBytes; // later partitions: no min-one-batch exception (KAFKA-19795)
         return maxBytes;
     }

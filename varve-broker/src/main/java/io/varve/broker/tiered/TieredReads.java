@@ -2,6 +2,7 @@ package io.varve.broker.tiered;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -11,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.varve.storage.PartitionLog;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
+import io.varve.storage.segment.AbortedTxn;
+import io.varve.storage.segment.TransactionIndex;
 import io.varve.tiered.manager.RemoteLogManager;
 import io.varve.tiered.metadata.RemoteSegmentMetadata;
 import io.varve.tiered.metadata.TopicIdPartition;
@@ -28,6 +31,7 @@ import org.apache.kafka.common.message.FetchResponseData.PartitionData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.MemoryRecords;
+import org.apache.kafka.common.record.RecordBatch;
 
 /**
  * Routes reads of tiered offsets to remote storage. An offset in {@code [logStartOffset, localLogStartOffset)} lives
@@ -114,24 +118,56 @@ public final class TieredReads implements AutoCloseable {
      * The remote read of one fetch partition, to start once the rest of the response is built. {@code out} already
      * carries the partition's offsets; the read fills its records or error.
      */
-    public RemoteFetch plan(PartitionData out, PartitionLog log, long fetchOffset, int maxBytes, boolean minOneBatch) {
+    public RemoteFetch plan(PartitionData out, PartitionLog log, long fetchOffset, int maxBytes, boolean minOneBatch,
+                            boolean readCommitted) {
         if (service == null) {
             throw new IllegalStateException("remote reads are disabled");
         }
         TopicIdPartition partition = new TopicIdPartition(log.topicId(), log.topicPartition());
         return new RemoteFetch(out, new RemoteFetchRequest(partition, fetchOffset, maxBytes, minOneBatch,
-                epochOf(log.leaderEpochEntries(), fetchOffset), log.logStartOffset()));
+                epochOf(log.leaderEpochEntries(), fetchOffset), log.logStartOffset()), readCommitted ? log : null);
     }
 
     /** One pending remote partition of a fetch response. */
     public static final class RemoteFetch {
         private final PartitionData out;
         private final RemoteFetchRequest request;
+        /** The partition's log when the fetch is read_committed (its aborted transactions go with the records). */
+        private final PartitionLog readCommittedLog;
 
-        private RemoteFetch(PartitionData out, RemoteFetchRequest request) {
+        private RemoteFetch(PartitionData out, RemoteFetchRequest request, PartitionLog readCommittedLog) {
             this.out = out;
             this.request = request;
+            this.readCommittedLog = readCommittedLog;
         }
+    }
+
+    /** What a remote read brought back: the batches, and for read_committed the aborted transactions among them. */
+    private record RemoteRead(RemoteFetchResult result, List<AbortedTxn> aborted) {
+    }
+
+    /**
+     * The aborted transactions overlapping the batches read: from the remote segments' transaction indexes, then
+     * (when an abort may have its marker above the last remote segment) the local log's. Runs on a reader thread.
+     */
+    private static List<AbortedTxn> abortedTransactions(RemoteLogReader reader, RemoteFetch fetch,
+                                                        RemoteFetchResult result) throws RemoteStorageException {
+        if (result.sizeBytes() == 0) {
+            return List.of();
+        }
+        long upperBoundOffset = -1;
+        for (RecordBatch batch : MemoryRecords.readableRecords(result.records().duplicate()).batches()) {
+            upperBoundOffset = batch.lastOffset() + 1;
+        }
+        long fetchOffset = fetch.request.fetchOffset();
+        TransactionIndex.Collected remote = reader.abortedTransactions(fetch.request.partition(), fetchOffset,
+                upperBoundOffset);
+        if (remote.complete()) {
+            return remote.aborted();
+        }
+        List<AbortedTxn> all = new ArrayList<>(remote.aborted());
+        all.addAll(fetch.readCommittedLog.abortedTransactions(fetchOffset, upperBoundOffset));
+        return all;
     }
 
     /**
@@ -139,13 +175,25 @@ public final class TieredReads implements AutoCloseable {
      * passes, whichever comes first. Runs on a reader thread (or the JDK's timeout thread), never blocks the caller.
      */
     public CompletableFuture<ApiMessage> complete(FetchResponseData response, RemoteFetch fetch) {
-        CompletableFuture<RemoteFetchResult> read = service.fetch(fetch.request);
+        CompletableFuture<RemoteRead> read = service.submit(reader -> {
+            RemoteFetchResult result = reader.read(fetch.request);
+            return new RemoteRead(result,
+                    fetch.readCommittedLog == null ? null : abortedTransactions(reader, fetch, result));
+        });
         return read.completeOnTimeout(null, service.config().fetchMaxWaitMs(), TimeUnit.MILLISECONDS)
-                .handle((result, error) -> {
+                .handle((done, error) -> {
                     if (error != null) {
                         fetch.out.setErrorCode(errorFor(error).code()).setRecords(MemoryRecords.EMPTY);
-                    } else if (result != null && result.sizeBytes() > 0) {
-                        fetch.out.setRecords(MemoryRecords.readableRecords(result.records()));
+                    } else if (done != null && done.result().sizeBytes() > 0) {
+                        fetch.out.setRecords(MemoryRecords.readableRecords(done.result().records()));
+                        if (done.aborted() != null) {
+                            List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>();
+                            for (AbortedTxn txn : done.aborted()) {
+                                aborted.add(new FetchResponseData.AbortedTransaction()
+                                        .setProducerId(txn.producerId()).setFirstOffset(txn.firstOffset()));
+                            }
+                            fetch.out.setAbortedTransactions(aborted);
+                        }
                     }
                     return response; // a timeout answers the partition without records; the client fetches again
                 });

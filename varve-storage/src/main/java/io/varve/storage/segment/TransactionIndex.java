@@ -42,7 +42,7 @@ public final class TransactionIndex implements Closeable {
   }
 
   /** Opens the index at {@code file} if it exists, else an empty one that creates the file on its first entry. */
-  static TransactionIndex open(Path file) throws IOException {
+  public static TransactionIndex open(Path file) throws IOException {
     if (!Files.exists(file)) {
       return new TransactionIndex(file, null, 0);
     }

@@ -4,9 +4,11 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.varve.storage.segment.OffsetIndex;
 import io.varve.storage.segment.TimeIndex;
+import io.varve.storage.segment.TransactionIndex;
 import io.varve.tiered.metadata.RemoteSegmentId;
 import io.varve.tiered.metadata.RemoteSegmentMetadata;
 import io.varve.tiered.spi.IndexType;
+import io.varve.tiered.spi.RemoteResourceNotFoundException;
 import io.varve.tiered.spi.RemoteStorage;
 import io.varve.tiered.spi.RemoteStorageException;
 import java.io.Closeable;
@@ -133,6 +135,14 @@ final class RemoteIndexCache implements Closeable {
         return with(segment, IndexType.TIMESTAMP, lookup);
     }
 
+    /**
+     * Runs {@code lookup} on the segment's aborted-transaction index; a segment uploaded without one (it held no
+     * aborted transaction) gets an empty index, cached like any other so the store is asked once.
+     */
+    <T> T withTxnIndex(RemoteSegmentMetadata segment, Lookup<TransactionIndex, T> lookup) throws RemoteStorageException {
+        return with(segment, IndexType.TRANSACTION, lookup);
+    }
+
     /** How many index objects were downloaded so far (tests: cache hits do not download). */
     long downloads() {
         return downloads.get();
@@ -178,12 +188,20 @@ final class RemoteIndexCache implements Closeable {
         try {
             try (InputStream in = storage.fetchIndex(segment, type)) {
                 Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
+            } catch (RemoteResourceNotFoundException e) {
+                if (type != IndexType.TRANSACTION) {
+                    throw e;
+                }
+                Files.write(temp, new byte[0]); // only segments with an aborted transaction carry this index
             }
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
             long sizeBytes = Files.size(file);
-            Closeable index = type == IndexType.OFFSET
-                    ? OffsetIndex.open(file, segment.startOffset())
-                    : TimeIndex.open(file, segment.startOffset());
+            Closeable index = switch (type) {
+                case OFFSET -> OffsetIndex.open(file, segment.startOffset());
+                case TIMESTAMP -> TimeIndex.open(file, segment.startOffset());
+                case TRANSACTION -> TransactionIndex.open(file);
+                default -> throw new IllegalArgumentException("no lookups in " + type);
+            };
             downloads.incrementAndGet();
             return new CachedIndex(index, file, sizeBytes);
         } catch (IOException | UncheckedIOException e) {

@@ -2,11 +2,14 @@ package io.varve.tiered.read;
 
 import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.batch.RecordBatchV2;
+import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.TimeIndex;
+import io.varve.storage.segment.TransactionIndex;
 import io.varve.tiered.metadata.RemoteSegmentMetadata;
 import io.varve.tiered.metadata.TopicIdPartition;
 import io.varve.tiered.spi.RemoteStorageException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -64,6 +67,34 @@ public final class RemoteLogReader {
             }
             segment = next.get();
         }
+    }
+
+    /**
+     * The aborted transactions a read_committed reader of [{@code fetchOffset}, {@code upperBoundOffset}) must skip,
+     * from the remote segments' transaction indexes: from the segment holding {@code fetchOffset} on, in offset
+     * order, until an entry shows that no later abort can overlap the range ({@code complete}). An ABORT marker, and
+     * so its entry, may sit in a later segment than the data; when the remote segments end incomplete, the caller
+     * goes on in the local log.
+     */
+    public TransactionIndex.Collected abortedTransactions(TopicIdPartition partition, long fetchOffset,
+                                                          long upperBoundOffset) throws RemoteStorageException {
+        List<AbortedTxn> found = new ArrayList<>();
+        if (upperBoundOffset <= fetchOffset) {
+            return new TransactionIndex.Collected(found, true);
+        }
+        // bounded by the partition's copied segments
+        for (RemoteSegmentMetadata segment : segments.copiedSegments(partition)) {
+            if (segment.endOffset() < fetchOffset) {
+                continue;
+            }
+            TransactionIndex.Collected collected = indexes.withTxnIndex(segment,
+                    index -> index.collect(fetchOffset, upperBoundOffset));
+            found.addAll(collected.aborted());
+            if (collected.complete()) {
+                return new TransactionIndex.Collected(found, true);
+            }
+        }
+        return new TransactionIndex.Collected(found, false);
     }
 
     /**
