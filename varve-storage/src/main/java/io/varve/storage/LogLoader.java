@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.kafka.common.InvalidRecordException;
@@ -76,7 +77,7 @@ final class LogLoader {
   private final LoadParams params;
   private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
   /** Snapshot files not yet read or deleted, and the newest one read so far. */
-  private NavigableMap<Long, Path> snapshotFiles;
+  private final NavigableMap<Long, Path> snapshotFiles = new TreeMap<>();
   private ProducerSnapshot newestSnapshot;
 
   private LogLoader(Path dir, String name, LogConfig config, LoadParams params) {
@@ -104,7 +105,6 @@ final class LogLoader {
       for (long baseOffset : baseOffsets) {
         segments.put(baseOffset, LogSegment.open(dir, baseOffset));
       }
-      snapshotFiles = ProducerSnapshotFiles.list(dir);
       long logEndOffset = params.hadCleanShutdown() ? loadAfterCleanShutdown() : recoverAfterUncleanStop();
       ProducerStateManager producerState = loadProducerState(logEndOffset);
       long logStartOffset = Math.min(Math.max(segments.firstKey(), params.logStartOffset()), logEndOffset);
@@ -147,6 +147,12 @@ final class LogLoader {
           logBaseOffsets.add(logBase.getAsLong());
         } else if (indexBaseOffset(fileName).isPresent()) {
           indexFiles.add(file);
+        } else {
+          // Producer snapshots are taken from this listing too: one directory pass per log at start-up.
+          OptionalLong snapshotOffset = SegmentFiles.parseBaseOffset(fileName, SegmentFiles.SNAPSHOT_SUFFIX);
+          if (snapshotOffset.isPresent()) {
+            snapshotFiles.put(snapshotOffset.getAsLong(), file);
+          }
         }
       }
     }
