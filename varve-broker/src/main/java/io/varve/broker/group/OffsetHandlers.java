@@ -51,9 +51,22 @@ final class OffsetHandlers {
         this.cache = cache;
     }
 
-    private static boolean exists(MetadataSnapshot snapshot, TopicPartition tp) {
+    static boolean exists(MetadataSnapshot snapshot, TopicPartition tp) {
         TopicInfo topic = snapshot.topicsByName().get(tp.topic());
         return topic != null && topic.partitions().containsKey(tp.partition());
+    }
+
+    /**
+     * Fills a commit's per-partition errors: each partition's result from the shard, or, when the whole commit
+     * failed, the failure for every partition that had no error of its own yet.
+     */
+    static void recordResults(Map<TopicPartition, Errors> errors, List<OffsetApi.PartitionResult> results, Throwable e) {
+        if (e != null) {
+            Errors error = GroupCoordinatorRuntime.errorOf(e);
+            errors.replaceAll((tp, existing) -> existing == null ? error : existing);
+        } else {
+            results.forEach(r -> errors.put(r.partition(), r.error()));
+        }
     }
 
     // ---------------------------------------------------------------- OffsetCommit
@@ -83,12 +96,7 @@ final class OffsetHandlers {
                 ? CompletableFuture.completedFuture(List.of())
                 : runtime.run(data.groupId(), shard -> shard.commitOffsets(commit));
         return result.handle((results, e) -> {
-            if (e != null) {
-                Errors error = GroupCoordinatorRuntime.errorOf(e);
-                errors.replaceAll((tp, existing) -> existing == null ? error : existing);
-            } else {
-                results.forEach(r -> errors.put(r.partition(), r.error()));
-            }
+            recordResults(errors, results, e);
             OffsetCommitResponseData response = new OffsetCommitResponseData();
             Map<String, OffsetCommitResponseTopic> topics = new LinkedHashMap<>();
             errors.forEach((tp, error) -> topics.computeIfAbsent(tp.topic(), n -> {

@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
-import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.coordinator.group.offset.OffsetApi;
 import org.apache.kafka.common.TopicPartition;
@@ -52,10 +51,9 @@ final class TxnOffsetCommitHandler implements ApiHandler {
         Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
         List<OffsetApi.CommitPartition> partitions = new ArrayList<>();
         for (TxnOffsetCommitRequestTopic t : data.topics()) {
-            TopicInfo topic = snapshot.topicsByName().get(t.name());
             for (TxnOffsetCommitRequestPartition p : t.partitions()) {
                 TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
-                if (topic != null && topic.partitions().containsKey(tp.partition())) {
+                if (OffsetHandlers.exists(snapshot, tp)) {
                     partitions.add(new OffsetApi.CommitPartition(tp, p.committedOffset(),
                             version >= FIRST_LEADER_EPOCH_VERSION ? p.committedLeaderEpoch() : -1,
                             p.committedMetadata()));
@@ -83,12 +81,7 @@ final class TxnOffsetCommitHandler implements ApiHandler {
                     return runtime.run(data.groupId(), shard -> shard.commitTransactionalOffsets(commit));
                 });
         return result.handle((results, e) -> {
-            if (e != null) {
-                Errors error = GroupCoordinatorRuntime.errorOf(e);
-                errors.replaceAll((tp, existing) -> existing == null ? error : existing);
-            } else {
-                results.forEach(r -> errors.put(r.partition(), r.error()));
-            }
+            OffsetHandlers.recordResults(errors, results, e);
             return response(errors);
         });
     }
