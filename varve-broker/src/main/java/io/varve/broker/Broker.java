@@ -184,6 +184,8 @@ public final class Broker implements AutoCloseable {
         controller.registerBroker(new RegisterBrokerRecord(nodeId, Uuid.randomUuid(), advertisedEndpoints(), null))
                 .get(30, TimeUnit.SECONDS);
         long doneNanos = System.nanoTime();
+        // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
+        logManager.openDeferredLogsInBackground();
         log.info("Varve node {} of cluster {} started in {} ms (logs {} ms, metadata {} ms, coordinators {} ms, "
                 + "network {} ms, registration {} ms)", nodeId, clusterId, millis(doneNanos - startNanos),
                 millis(logsLoadedNanos - startNanos), millis(metadataReadyNanos - logsLoadedNanos),
@@ -199,7 +201,8 @@ public final class Broker implements AutoCloseable {
         LogManager logs = logManager;
         remoteLogManager = RemoteLogManager.start(RemoteLogSettings.managerConfig(config),
                 RemoteStorageFactory.create(RemoteLogSettings.storageConfig(config)), config.logDirs(),
-                logs::allLogs, this::cleanedUpTo, System::currentTimeMillis, true);
+                logs::openLogs, logs::isDeferred, this::cleanedUpTo,
+                System::currentTimeMillis, true);
     }
 
     /** A compacted log's cleaner checkpoint (offsets below it are deduplicated), for uploads of compacted topics. */

@@ -45,24 +45,35 @@ final class LogDirCheckpoints {
     logStartOffsetsDirty.set(true);
   }
 
-  synchronized void writeAll(Collection<PartitionLog> logsInDir) {
-    recoveryPoints.write(offsets(logsInDir, PartitionLog::recoveryPoint));
-    writeLogStartOffsets(logsInDir);
+  /** Writes both files: the open logs' offsets, and the deferred logs' offsets as they were read. */
+  synchronized void writeAll(Collection<PartitionLog> logsInDir, Collection<DeferredLogs.Entry> deferredInDir) {
+    recoveryPoints.write(offsets(logsInDir, PartitionLog::recoveryPoint, deferredInDir, e -> e.recoveryPoint));
+    writeLogStartOffsets(logsInDir, deferredInDir);
   }
 
-  synchronized void writeLogStartOffsets(Collection<PartitionLog> logsInDir) {
+  synchronized void writeLogStartOffsets(Collection<PartitionLog> logsInDir,
+      Collection<DeferredLogs.Entry> deferredInDir) {
     logStartOffsetsDirty.set(false);
-    logStartOffsets.write(offsets(logsInDir, PartitionLog::logStartOffsetToCheckpoint));
+    logStartOffsets.write(offsets(logsInDir, PartitionLog::logStartOffsetToCheckpoint, deferredInDir,
+        e -> e.logStartOffset));
   }
 
-  void writeLogStartOffsetsIfDirty(Collection<PartitionLog> logsInDir) {
+  void writeLogStartOffsetsIfDirty(Collection<PartitionLog> logsInDir, Collection<DeferredLogs.Entry> deferredInDir) {
     if (logStartOffsetsDirty.get()) {
-      writeLogStartOffsets(logsInDir);
+      writeLogStartOffsets(logsInDir, deferredInDir);
     }
   }
 
-  private static Map<TopicPartition, Long> offsets(Collection<PartitionLog> logs, ToLongFunction<PartitionLog> offset) {
+  private static Map<TopicPartition, Long> offsets(Collection<PartitionLog> logs, ToLongFunction<PartitionLog> offset,
+      Collection<DeferredLogs.Entry> deferred, ToLongFunction<DeferredLogs.Entry> carried) {
     Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+    for (DeferredLogs.Entry entry : deferred) {
+      long value = carried.applyAsLong(entry);
+      if (value >= 0) {
+        offsets.put(entry.topicPartition, value);
+      }
+    }
+    // an open log's own value wins over what its entry carried (both exist for a moment while it is published)
     for (PartitionLog log : logs) {
       offsets.put(log.topicPartition(), offset.applyAsLong(log));
     }

@@ -34,9 +34,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Owns the log directories and the partition logs in them: loads every partition directory
+ * Owns the log directories and the partition logs in them: finds every partition directory
  * ({@code <topic>-<partition>}) at start-up, recovering (from their checkpointed recovery points) those
- * of a directory without the clean-shutdown marker; creates logs in the directory holding the fewest;
+ * of a directory without the clean-shutdown marker before the constructor returns, and opening those of a
+ * cleanly shut down directory on first use or in the background ({@link DeferredLogs}); creates logs in the directory holding the fewest;
  * deletes logs by renaming their directory to {@code <topic>-<partition>.<hex>-delete} first so a crash
  * mid-delete never resurrects them. Each log directory is locked against a second broker process.
  *
@@ -65,6 +66,8 @@ public final class LogManager implements AutoCloseable {
   private final Map<Path, FileChannel> dirLocks = new LinkedHashMap<>();
   private final Map<Path, LogDirCheckpoints> checkpoints = new LinkedHashMap<>();
   private final ConcurrentHashMap<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+  /** Logs of cleanly shut down dirs not opened yet (see {@link DeferredLogs}); a partition is in one map or the other. */
+  private final DeferredLogs deferred = new DeferredLogs();
   private final LogEvents events = new Events();
   /** Null when background tasks are off. */
   private final BackgroundTasks tasks;
@@ -109,7 +112,7 @@ public final class LogManager implements AutoCloseable {
         // From now on a crash must trigger recovery, so the marker goes before any write.
         Files.deleteIfExists(marker);
         DurableFiles.fsyncDirectory(dir);
-        dirCheckpoints.writeAll(logsIn(dir));
+        dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir));
       }
     } catch (IOException | RuntimeException e) {
       closeAfterFailedStart(e);
@@ -119,7 +122,9 @@ public final class LogManager implements AutoCloseable {
       throw (RuntimeException) e;
     }
     this.cleaner = new LogCleaner(this.logDirs, managerConfig.cleaner());
-    cleaner.retainOnly(logs.keySet());
+    java.util.Set<TopicPartition> held = new java.util.HashSet<>(logs.keySet());
+    held.addAll(deferred.partitions());
+    cleaner.retainOnly(held);
     this.tasks = managerConfig.backgroundTasks() ? startBackgroundTasks() : null;
     this.cleanerTasks = managerConfig.backgroundTasks() && managerConfig.cleaner().runsInBackground()
         ? startCleanerThreads() : null;
@@ -132,7 +137,7 @@ public final class LogManager implements AutoCloseable {
     long backoffMs = Math.max(1, c.backoffMs());
     for (int i = 0; i < c.threads(); i++) {
       started.schedulePeriodic("log-cleaner", backoffMs, backoffMs,
-          () -> cleaner.cleanUntilIdle(this::allLogs, clockMs));
+          () -> cleaner.cleanUntilIdle(this::openLogs, clockMs));
     }
     return started;
   }
@@ -169,7 +174,7 @@ public final class LogManager implements AutoCloseable {
 
   private void loadDir(Path dir, boolean hadCleanShutdown, LogDirCheckpoints dirCheckpoints) throws IOException {
     long startNanos = System.nanoTime();
-    Map<TopicPartition, Long> recoveryPoints = hadCleanShutdown ? Map.of() : dirCheckpoints.readRecoveryPoints();
+    Map<TopicPartition, Long> recoveryPoints = dirCheckpoints.readRecoveryPoints();
     Map<TopicPartition, Long> logStartOffsets = dirCheckpoints.readLogStartOffsets();
     int loaded = 0;
     Map<TopicPartition, Path> toLoad = new LinkedHashMap<>();
@@ -193,6 +198,16 @@ public final class LogManager implements AutoCloseable {
         }
         toLoad.put(tp, child);
       }
+    }
+    if (hadCleanShutdown && managerConfig.deferOpeningCleanLogs()) {
+      for (Map.Entry<TopicPartition, Path> e : toLoad.entrySet()) {
+        TopicPartition tp = e.getKey();
+        deferred.add(new DeferredLogs.Entry(tp, e.getValue(), recoveryPoints.getOrDefault(tp, -1L),
+            logStartOffsets.getOrDefault(tp, -1L), this::openDeferred));
+      }
+      log.info("Found {} partition logs in {} (clean shutdown): each opens on first use or in the background, in {} ms",
+          toLoad.size(), dir, (System.nanoTime() - startNanos) / 1_000_000);
+      return;
     }
     // Loading is mostly small file reads and opens: many logs at once keep the disk busy.
     List<Callable<PartitionLog>> opens = new ArrayList<>();
@@ -269,7 +284,12 @@ public final class LogManager implements AutoCloseable {
    * The log of {@code tp}, created in the log dir with the fewest partitions if absent. For an existing
    * log the topic id is recorded if it had none (and must match otherwise) and {@code config} applied.
    */
-  public synchronized PartitionLog getOrCreateLog(TopicPartition tp, Uuid topicId, LogConfig config) {
+  public PartitionLog getOrCreateLog(TopicPartition tp, Uuid topicId, LogConfig config) {
+    openIfDeferred(tp); // not under this manager's lock: the open publishes the log under it
+    return getOrCreateOpenLog(tp, topicId, config);
+  }
+
+  private synchronized PartitionLog getOrCreateOpenLog(TopicPartition tp, Uuid topicId, LogConfig config) {
     ensureOpen();
     PartitionLog existing = logs.get(tp);
     if (existing != null) {
@@ -298,18 +318,32 @@ public final class LogManager implements AutoCloseable {
 
   /**
    * {@link #getOrCreateLog} for many partitions at once: the new logs are created in parallel and each log dir
-   * is fsynced once, so creating a topic of a thousand partitions costs a few fsync rounds, not a thousand.
+   * is fsynced once, so creating a topic of a thousand partitions costs a few fsync rounds, not a thousand. A log
+   * not opened yet stays so and gets the topic id and config when it opens; but one whose config enables remote
+   * storage is opened now, so that the remote log manager takes it over before any of its offsets is served.
    */
   public void getOrCreateLogs(Map<TopicPartition, LogSpec> wanted) {
+    List<DeferredLogs.Entry> tieredToOpen = new ArrayList<>();
+    synchronized (this) {
+      for (Map.Entry<TopicPartition, LogSpec> e : wanted.entrySet()) {
+        DeferredLogs.Entry entry = deferred.get(e.getKey());
+        if (entry != null) {
+          entry.wanted = e.getValue();
+          if (e.getValue().config().remoteStorageEnable()) {
+            tieredToOpen.add(entry);
+          }
+        }
+      }
+    }
+    openInParallel(tieredToOpen);
     Map<TopicPartition, Path> toCreate = new LinkedHashMap<>();
     synchronized (this) {
       ensureOpen();
-      Map<Path, Integer> counts = new LinkedHashMap<>();
-      logDirs.forEach(dir -> counts.put(dir, 0));
-      for (PartitionLog partitionLog : logs.values()) {
-        counts.computeIfPresent(partitionLog.dir().getParent(), (dir, count) -> count + 1);
-      }
+      Map<Path, Integer> counts = logCountsByDir();
       for (Map.Entry<TopicPartition, LogSpec> e : wanted.entrySet()) {
+        if (deferred.get(e.getKey()) != null) {
+          continue;
+        }
         PartitionLog existing = logs.get(e.getKey());
         if (existing != null) {
           existing.ensureTopicId(e.getValue().topicId());
@@ -355,20 +389,152 @@ public final class LogManager implements AutoCloseable {
   }
 
   private Path dirWithFewestLogs() {
+    return logCountsByDir().entrySet().stream().min(Map.Entry.comparingByValue()).orElseThrow().getKey();
+  }
+
+  private Map<Path, Integer> logCountsByDir() {
     Map<Path, Integer> counts = new LinkedHashMap<>();
     logDirs.forEach(dir -> counts.put(dir, 0));
     for (PartitionLog partitionLog : logs.values()) {
       counts.computeIfPresent(partitionLog.dir().getParent(), (dir, count) -> count + 1);
     }
-    return counts.entrySet().stream().min(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    for (DeferredLogs.Entry entry : deferred.all()) {
+      counts.computeIfPresent(entry.dir.getParent(), (dir, count) -> count + 1);
+    }
+    return counts;
   }
 
+  /** The log of {@code tp}, opening it first if start-up deferred that. */
   public Optional<PartitionLog> getLog(TopicPartition tp) {
+    PartitionLog open = logs.get(tp);
+    if (open != null) {
+      return Optional.of(open);
+    }
+    openIfDeferred(tp);
     return Optional.ofNullable(logs.get(tp));
   }
 
+  /** Every log, opening those start-up deferred first. */
   public Collection<PartitionLog> allLogs() {
+    openInParallel(deferred.all());
     return List.copyOf(logs.values());
+  }
+
+  /** The logs opened so far: what background work (retention, flushes, cleaning, tiering) acts on. */
+  public Collection<PartitionLog> openLogs() {
+    return List.copyOf(logs.values());
+  }
+
+  /** The partitions whose logs exist but were not opened yet (a clean start defers opening them). */
+  public java.util.Set<TopicPartition> deferredPartitions() {
+    return deferred.partitions();
+  }
+
+  /** Whether the log of {@code tp} exists but was not opened yet. */
+  public boolean isDeferred(TopicPartition tp) {
+    return deferred.get(tp) != null;
+  }
+
+  /**
+   * Opens the logs start-up deferred on the I/O threads, and logs one line when all are open. Brokers call it
+   * once they serve requests; a request for a log not opened yet opens it on the spot.
+   */
+  public void openDeferredLogsInBackground() {
+    Collection<DeferredLogs.Entry> entries = deferred.all();
+    if (entries.isEmpty()) {
+      return;
+    }
+    long startNanos = System.nanoTime();
+    java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(entries.size());
+    for (DeferredLogs.Entry entry : entries) {
+      try {
+        ioPool.execute(() -> {
+          try {
+            entry.openAndWait();
+          } catch (KafkaStorageException e) {
+            log.error("Could not open the log of {}; it is not served", entry.topicPartition, e);
+          }
+          if (remaining.decrementAndGet() == 0) {
+            log.info("Opened the {} partition logs deferred at start-up in {} ms", entries.size(),
+                (System.nanoTime() - startNanos) / 1_000_000);
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        return; // closing
+      }
+    }
+  }
+
+  private void openIfDeferred(TopicPartition tp) {
+    DeferredLogs.Entry entry = deferred.get(tp);
+    if (entry != null) {
+      entry.openAndWait();
+    }
+  }
+
+  /** Opens {@code entries} on the I/O threads and waits; the first failure is rethrown once all ended. */
+  private void openInParallel(Collection<DeferredLogs.Entry> entries) {
+    if (entries.isEmpty()) {
+      return;
+    }
+    List<Future<?>> opening = new ArrayList<>();
+    for (DeferredLogs.Entry entry : entries) {
+      opening.add(ioPool.submit(entry::openAndWait));
+    }
+    RuntimeException failure = null;
+    for (Future<?> f : opening) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        if (failure == null) {
+          failure = e.getCause() instanceof RuntimeException re ? re
+              : new KafkaStorageException("Could not open a log", e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new KafkaStorageException("Interrupted while opening logs", e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /**
+   * The open task of a deferred log: opens it with the config the metadata gave (else the default), publishes it
+   * unless it was deleted or the manager closed meanwhile, and replaces it with a new log when the metadata says
+   * its partition now belongs to another topic of the same name.
+   */
+  private void openDeferred(DeferredLogs.Entry entry) {
+    LogSpec wanted = entry.wanted;
+    LogLoader.LoadParams params = new LogLoader.LoadParams(true, entry.recoveryPoint, entry.logStartOffset,
+        clockMs.getAsLong());
+    PartitionLog opened = PartitionLog.open(entry.dir, entry.topicPartition, null,
+        wanted == null ? defaultConfig : wanted.config(), params, events, clockMs);
+    boolean staleTopic;
+    synchronized (this) {
+      if (closed || deferred.get(entry.topicPartition) != entry) {
+        opened.close();
+        return;
+      }
+      logs.put(entry.topicPartition, opened);
+      deferred.remove(entry);
+      wanted = entry.wanted; // reconciliation may have run while the log was opening
+      staleTopic = wanted != null && !opened.topicId().equals(Uuid.ZERO_UUID)
+          && !opened.topicId().equals(wanted.topicId());
+      if (wanted != null && !staleTopic) {
+        opened.ensureTopicId(wanted.topicId());
+        if (!opened.config().equals(wanted.config())) {
+          opened.updateConfig(wanted.config());
+        }
+      }
+    }
+    if (staleTopic) {
+      log.info("Deleting log of {} (topic id {}): the metadata gives the partition to topic id {}",
+          entry.topicPartition, opened.topicId(), wanted.topicId());
+      deleteLog(entry.topicPartition);
+      getOrCreateOpenLog(entry.topicPartition, wanted.topicId(), wanted.config());
+    }
   }
 
   public List<Path> logDirs() {
@@ -386,12 +552,12 @@ public final class LogManager implements AutoCloseable {
       log.deleteOldSegments(nowMs);
       log.deleteRetiredSegments(nowMs);
     });
-    checkpoints.forEach((dir, dirCheckpoints) -> dirCheckpoints.writeLogStartOffsetsIfDirty(logsIn(dir)));
+    checkpoints.forEach((dir, dirCheckpoints) -> dirCheckpoints.writeLogStartOffsetsIfDirty(logsIn(dir), deferred.in(dir)));
   }
 
   /** One cleaner run at {@code nowMs}: cleans the compacted log that needs it most, if any (see {@link LogCleaner}). */
   public Optional<CleaningResult> runCleaner(long nowMs) {
-    return cleaner.cleanFilthiestLog(allLogs(), nowMs);
+    return cleaner.cleanFilthiestLog(openLogs(), nowMs);
   }
 
   public LogCleaner cleaner() {
@@ -419,7 +585,7 @@ public final class LogManager implements AutoCloseable {
 
   /** Writes the recovery-point and log-start-offset checkpoints of every log dir. */
   public void checkpoint() {
-    checkpoints.forEach((dir, dirCheckpoints) -> dirCheckpoints.writeAll(logsIn(dir)));
+    checkpoints.forEach((dir, dirCheckpoints) -> dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir)));
   }
 
   private void forEachLog(String what, java.util.function.Consumer<PartitionLog> action) {
@@ -438,14 +604,27 @@ public final class LogManager implements AutoCloseable {
   }
 
   /** Closes the log, renames its dir to {@code <topic>-<partition>.<hex>-delete}, then deletes it. */
-  public synchronized void deleteLog(TopicPartition tp) {
+  public void deleteLog(TopicPartition tp) {
+    DeferredLogs.Entry entry;
+    synchronized (this) {
+      entry = deferred.remove(tp);
+    }
+    if (entry != null) {
+      entry.cancelAndAwait(); // an open already running finds its entry gone and closes what it opened
+    }
+    deleteOpenLog(tp, entry == null ? null : entry.dir);
+  }
+
+  private synchronized void deleteOpenLog(TopicPartition tp, Path deferredDir) {
     PartitionLog removed = logs.remove(tp);
-    if (removed == null) {
+    if (removed == null && deferredDir == null) {
       return;
     }
     cleaner.abortAndPause(tp);
-    removed.close();
-    Path dir = removed.dir();
+    if (removed != null) {
+      removed.close();
+    }
+    Path dir = removed != null ? removed.dir() : deferredDir;
     cleaner.forget(tp, dir.getParent());
     Path doomed = dir.resolveSibling(dir.getFileName() + "." + UUID.randomUUID().toString().replace("-", "")
         + DELETE_DIR_SUFFIX);
@@ -469,7 +648,16 @@ public final class LogManager implements AutoCloseable {
    * the checkpoints, then marks each log dir whose logs all closed cleanly.
    */
   @Override
-  public synchronized void close() {
+  public void close() {
+    // An open already running publishes its log, which is closed below; the others stay deferred, and their
+    // checkpointed offsets are written again as read.
+    for (DeferredLogs.Entry entry : deferred.all()) {
+      entry.cancelAndAwait();
+    }
+    closeOpenLogs();
+  }
+
+  private synchronized void closeOpenLogs() {
     if (closed) {
       return;
     }
@@ -508,7 +696,7 @@ public final class LogManager implements AutoCloseable {
     ioPool.shutdown();
     for (Path dir : logDirs) {
       try {
-        checkpoints.get(dir).writeAll(logsIn(dir));
+        checkpoints.get(dir).writeAll(logsIn(dir), deferred.in(dir));
       } catch (RuntimeException e) {
         uncleanDirs.add(dir);
         log.error("Could not write the offset checkpoints of {}", dir, e);
@@ -541,7 +729,7 @@ public final class LogManager implements AutoCloseable {
       }
       dirCheckpoints.markLogStartOffsetsDirty();
       if (persistNow) {
-        dirCheckpoints.writeLogStartOffsets(logsIn(dir));
+        dirCheckpoints.writeLogStartOffsets(logsIn(dir), deferred.in(dir));
       }
     }
 

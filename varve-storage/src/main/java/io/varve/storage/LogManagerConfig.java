@@ -17,6 +17,10 @@ import io.varve.storage.cleaner.CleanerConfig;
  *                                            retention, cleaning, flushes and checkpoints through LogManager's
  *                                            methods
  * @param cleaner                             the log cleaner's settings ({@code log.cleaner.*})
+ * @param deferOpeningCleanLogs               true (the default) to list the logs of a cleanly shut down log dir
+ *                                            at start-up and open each on first use or in the background
+ *                                            ({@link LogManager#openDeferredLogsInBackground}); false to open all
+ *                                            before the constructor returns
  */
 public record LogManagerConfig(
     long retentionCheckIntervalMs,
@@ -25,7 +29,8 @@ public record LogManagerConfig(
     long producerIdExpirationMs,
     long producerIdExpirationCheckIntervalMs,
     boolean backgroundTasks,
-    CleanerConfig cleaner) {
+    CleanerConfig cleaner,
+    boolean deferOpeningCleanLogs) {
 
   public LogManagerConfig {
     if (retentionCheckIntervalMs < 1 || checkpointIntervalMs < 1 || flushSchedulerIntervalMs < 1
@@ -35,6 +40,14 @@ public record LogManagerConfig(
     if (cleaner == null) {
       throw new IllegalArgumentException("cleaner must not be null");
     }
+  }
+
+  /** Settings that defer opening clean logs. */
+  public LogManagerConfig(long retentionCheckIntervalMs, long checkpointIntervalMs, long flushSchedulerIntervalMs,
+      long producerIdExpirationMs, long producerIdExpirationCheckIntervalMs, boolean backgroundTasks,
+      CleanerConfig cleaner) {
+    this(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs, producerIdExpirationMs,
+        producerIdExpirationCheckIntervalMs, backgroundTasks, cleaner, true);
   }
 
   /** Settings with the default cleaner. */
@@ -51,16 +64,21 @@ public record LogManagerConfig(
   /** These settings with no background tasks (tests drive the work). */
   public LogManagerConfig withoutBackgroundTasks() {
     return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs,
-        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, false, cleaner);
+        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, false, cleaner, deferOpeningCleanLogs);
   }
 
   public LogManagerConfig withProducerIdExpirationMs(long v) {
     return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs, v,
-        producerIdExpirationCheckIntervalMs, backgroundTasks, cleaner);
+        producerIdExpirationCheckIntervalMs, backgroundTasks, cleaner, deferOpeningCleanLogs);
   }
 
   public LogManagerConfig withCleaner(CleanerConfig v) {
     return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs,
-        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, backgroundTasks, v);
+        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, backgroundTasks, v, deferOpeningCleanLogs);
+  }
+
+  public LogManagerConfig withDeferOpeningCleanLogs(boolean v) {
+    return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs,
+        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, backgroundTasks, cleaner, v);
   }
 }

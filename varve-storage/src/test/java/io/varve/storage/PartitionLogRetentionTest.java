@@ -226,13 +226,13 @@ class PartitionLogRetentionTest {
   }
 
   @Test
-  void leftoverDeletedFilesAreRemovedAtTheNextStart() throws Exception {
+  void leftoverDeletedFilesAreRemovedWhenTheLogNextOpens() throws Exception {
     PartitionLog log = fourSegments(CONFIG.withRetentionMs(100_000));
     log.deleteOldSegments(START_MS + 4 * 60_000L);
     manager.close();
     start();
-    assertThat(fileNames(log.dir())).noneMatch(name -> name.endsWith(".deleted"));
     assertThat(log(CONFIG).logStartOffset()).isEqualTo(8);
+    assertThat(fileNames(log.dir())).noneMatch(name -> name.endsWith(".deleted"));
   }
 
   private static List<String> fileNames(Path dir) throws Exception {

@@ -56,7 +56,7 @@ public final class ReplicaManager {
                 }
             }
         }
-        for (PartitionLog existing : logManager.allLogs().toArray(new PartitionLog[0])) {
+        for (PartitionLog existing : logManager.openLogs()) {
             Uuid id = wanted.get(existing.topicPartition());
             if (id == null || !id.equals(existing.topicId())) {
                 log.info("Deleting log of {} (topic id {}): no longer in the metadata image",
@@ -64,26 +64,22 @@ public final class ReplicaManager {
                 logManager.deleteLog(existing.topicPartition());
             }
         }
+        // A log start-up has not opened yet is checked against its topic id when it opens.
+        for (TopicPartition notOpened : logManager.deferredPartitions()) {
+            if (!wanted.containsKey(notOpened)) {
+                log.info("Deleting log of {}: no longer in the metadata image", notOpened);
+                logManager.deleteLog(notOpened);
+            }
+        }
         Map<String, LogConfig> configByTopic = new HashMap<>();
-        Map<TopicPartition, LogManager.LogSpec> missing = new HashMap<>();
+        Map<TopicPartition, LogManager.LogSpec> specs = new HashMap<>();
         for (Map.Entry<TopicPartition, Uuid> e : wanted.entrySet()) {
             TopicInfo topic = snapshot.topicsByName().get(e.getKey().topic());
             LogConfig config = configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
-            Optional<PartitionLog> existing = logManager.getLog(e.getKey());
-            if (existing.isPresent()) {
-                if (!existing.get().config().equals(config)) {
-                    existing.get().updateConfig(config);
-                }
-            } else {
-                missing.put(e.getKey(), new LogManager.LogSpec(e.getValue(), config));
-            }
+            specs.put(e.getKey(), new LogManager.LogSpec(e.getValue(), config));
         }
-        if (!missing.isEmpty()) {
-            logManager.getOrCreateLogs(missing);
-            for (TopicPartition tp : missing.keySet()) {
-                logManager.getLog(tp).ifPresent(created -> created.updateHighWatermark(created.logEndOffset()));
-            }
-        }
+        // Creates the missing logs and applies the topic id and config to the others (deferred ones when they open).
+        logManager.getOrCreateLogs(specs);
     }
 
     private static boolean contains(int[] ids, int id) {

@@ -97,6 +97,8 @@ public final class RemoteLogManager implements AutoCloseable {
     private final RemoteStorage storage;
     private final Map<Path, RemoteLogMetadataStore> stores;
     private final Supplier<Collection<PartitionLog>> logs;
+    /** Partitions whose local log exists but is not open yet: never mistaken for deleted topics. */
+    private final java.util.function.Predicate<TopicPartition> notYetOpened;
     private final LongSupplier clockMs;
     private final FaultPoints faults;
     private final StatsCounters stats = new StatsCounters();
@@ -109,9 +111,11 @@ public final class RemoteLogManager implements AutoCloseable {
     private volatile boolean closing;
 
     private RemoteLogManager(RemoteLogManagerConfig config, RemoteStorage storage, Map<Path, RemoteLogMetadataStore> stores,
-                             Supplier<Collection<PartitionLog>> logs, LongSupplier clockMs,
+                             Supplier<Collection<PartitionLog>> logs,
+                             java.util.function.Predicate<TopicPartition> notYetOpened, LongSupplier clockMs,
                              ToLongFunction<PartitionLog> cleanedUpTo, boolean background, Path emptySnapshot) {
         this.config = config;
+        this.notYetOpened = notYetOpened;
         this.storage = storage;
         this.stores = stores;
         this.logs = logs;
@@ -136,6 +140,20 @@ public final class RemoteLogManager implements AutoCloseable {
     public static RemoteLogManager start(RemoteLogManagerConfig config, RemoteStorage storage, List<Path> logDirs,
                                          Supplier<Collection<PartitionLog>> logs, ToLongFunction<PartitionLog> cleanedUpTo,
                                          LongSupplier clockMs, boolean background) throws IOException {
+        return start(config, storage, logDirs, logs, tp -> false, cleanedUpTo, clockMs, background);
+    }
+
+    /**
+     * {@link #start(RemoteLogManagerConfig, RemoteStorage, List, Supplier, ToLongFunction, LongSupplier, boolean)}
+     * for a broker that opens some logs after start-up: {@code logs} gives the open ones, and the remote data of a
+     * partition {@code notYetOpened} holds is left alone until its log opens. A log with remote storage enabled
+     * must be open before this is called, so its log start offset is restored before its offsets are served.
+     */
+    public static RemoteLogManager start(RemoteLogManagerConfig config, RemoteStorage storage, List<Path> logDirs,
+                                         Supplier<Collection<PartitionLog>> logs,
+                                         java.util.function.Predicate<TopicPartition> notYetOpened,
+                                         ToLongFunction<PartitionLog> cleanedUpTo,
+                                         LongSupplier clockMs, boolean background) throws IOException {
         Map<Path, RemoteLogMetadataStore> stores = new LinkedHashMap<>();
         try {
             for (Path dir : logDirs) {
@@ -150,8 +168,8 @@ public final class RemoteLogManager implements AutoCloseable {
         }
         Path emptySnapshot = Files.createTempFile("varve-empty-producer-snapshot", ".snapshot");
         emptySnapshot.toFile().deleteOnExit();
-        RemoteLogManager manager = new RemoteLogManager(config, storage, stores, logs, clockMs, cleanedUpTo, background,
-                emptySnapshot);
+        RemoteLogManager manager = new RemoteLogManager(config, storage, stores, logs, notYetOpened, clockMs, cleanedUpTo,
+                background, emptySnapshot);
         manager.takeOverTieredLogs();
         if (background) {
             manager.scheduler.scheduleWithFixedDelay(manager::tickGuarded, 0, config.taskIntervalMs(), TimeUnit.MILLISECONDS);
@@ -223,7 +241,7 @@ public final class RemoteLogManager implements AutoCloseable {
             }
         }
         for (TopicIdPartition gone : known) {
-            if (!live.containsKey(gone)) {
+            if (!live.containsKey(gone) && !notYetOpened.test(gone.topicPartition())) {
                 tasks.computeIfAbsent(gone, tip -> new PartitionTask(tip, context));
             }
         }
@@ -231,7 +249,8 @@ public final class RemoteLogManager implements AutoCloseable {
         for (PartitionTask task : List.copyOf(tasks.values())) {
             TopicIdPartition tip = task.partition();
             PartitionLog partitionLog = live.get(tip);
-            if (task.finished() || (partitionLog == null && !known.contains(tip))) {
+            if (task.finished() || (partitionLog == null && !known.contains(tip))
+                    || (partitionLog == null && notYetOpened.test(tip.topicPartition()))) {
                 tasks.remove(tip);
                 continue;
             }

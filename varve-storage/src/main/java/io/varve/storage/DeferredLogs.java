@@ -1,0 +1,123 @@
+package io.varve.storage;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.KafkaStorageException;
+
+/**
+ * The logs of a cleanly shut down log dir that start-up lists but does not open: each is opened on first use or
+ * by the background pass after the broker registered, so a broker holding thousands of partitions serves requests
+ * without opening them all first. This is safe because nothing touches a log's files before it is opened:
+ * retention, flushes, the cleaner and tiering only see open logs, and the checkpoints carry a deferred log's
+ * recovery point and log start offset as they were read.
+ */
+final class DeferredLogs {
+
+  /** One log not opened yet. Its open task runs once, on whichever thread gets to it first. */
+  static final class Entry {
+    final TopicPartition topicPartition;
+    final Path dir;
+    /** The checkpointed recovery point and log start offset, or -1 when the checkpoint had none. */
+    final long recoveryPoint;
+    final long logStartOffset;
+    /** What the metadata wants this log to be (topic id, config), once reconciliation said so; null before. */
+    volatile LogManager.LogSpec wanted;
+    final FutureTask<Void> open;
+
+    Entry(TopicPartition topicPartition, Path dir, long recoveryPoint, long logStartOffset, Consumer<Entry> opener) {
+      this.topicPartition = topicPartition;
+      this.dir = dir;
+      this.recoveryPoint = recoveryPoint;
+      this.logStartOffset = logStartOffset;
+      this.open = new FutureTask<>(() -> opener.accept(this), null);
+    }
+
+    /**
+     * Opens the log on this thread unless another thread is already at it, then waits for it. Returns false when
+     * the entry was cancelled (the log was deleted or the manager closed first).
+     */
+    boolean openAndWait() {
+      open.run();
+      try {
+        open.get();
+        return true;
+      } catch (CancellationException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new KafkaStorageException("Interrupted while opening the log of " + topicPartition, e);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof KafkaStorageException kse) {
+          throw kse;
+        }
+        throw new KafkaStorageException("Could not open the log of " + topicPartition, e.getCause());
+      }
+    }
+
+    /** Waits for a running open to end, whatever its outcome; an open not started yet no longer will. */
+    void cancelAndAwait() {
+      open.cancel(false);
+      try {
+        open.get();
+      } catch (CancellationException | ExecutionException e) {
+        // cancelled before it ran, or failed: either way it no longer runs
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private final ConcurrentHashMap<TopicPartition, Entry> entries = new ConcurrentHashMap<>();
+
+  void add(Entry entry) {
+    entries.put(entry.topicPartition, entry);
+  }
+
+  Entry get(TopicPartition tp) {
+    return entries.get(tp);
+  }
+
+  /** Removes {@code entry} if it is still the one registered for its partition; false when it is not. */
+  boolean remove(Entry entry) {
+    return entries.remove(entry.topicPartition, entry);
+  }
+
+  Entry remove(TopicPartition tp) {
+    return entries.remove(tp);
+  }
+
+  boolean isEmpty() {
+    return entries.isEmpty();
+  }
+
+  int size() {
+    return entries.size();
+  }
+
+  Set<TopicPartition> partitions() {
+    return Set.copyOf(entries.keySet());
+  }
+
+  Collection<Entry> all() {
+    return List.copyOf(entries.values());
+  }
+
+  List<Entry> in(Path logDir) {
+    List<Entry> inDir = new ArrayList<>();
+    for (Entry entry : entries.values()) {
+      if (entry.dir.getParent().equals(logDir)) {
+        inDir.add(entry);
+      }
+    }
+    return inDir;
+  }
+}

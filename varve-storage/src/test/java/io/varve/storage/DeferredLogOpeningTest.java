@@ -1,0 +1,220 @@
+package io.varve.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A clean start lists logs and opens each on first use or in the background (see {@link DeferredLogs}). */
+class DeferredLogOpeningTest {
+
+  private static final int PARTITIONS = 20;
+
+  @TempDir
+  Path root;
+  private LogManager manager;
+  private final Uuid topicId = Uuid.randomUuid();
+
+  @AfterEach
+  void stop() {
+    if (manager != null) {
+      manager.close();
+    }
+  }
+
+  private LogManager start(boolean deferOpening) {
+    manager = new LogManager(List.of(root), LogConfig.defaults(),
+        LogManagerConfig.defaults().withoutBackgroundTasks().withDeferOpeningCleanLogs(deferOpening),
+        System::currentTimeMillis);
+    return manager;
+  }
+
+  private static TopicPartition tp(int partition) {
+    return new TopicPartition("t", partition);
+  }
+
+  /** Partition p holds p + 1 records, and its log start offset was moved to p / 2. */
+  private void writeLogsAndStopCleanly() {
+    start(true);
+    for (int p = 0; p < PARTITIONS; p++) {
+      PartitionLog log = manager.getOrCreateLog(tp(p), topicId, LogConfig.defaults());
+      long nowMs = System.currentTimeMillis();
+      log.appendAsLeader(TestBatches.batchAt("p" + p, p + 1, 10, nowMs, false), 0, nowMs);
+      log.updateHighWatermark(log.logEndOffset());
+      log.deleteRecordsBefore(p / 2);
+    }
+    manager.close();
+  }
+
+  private void assertEveryLogIntact() {
+    for (int p = 0; p < PARTITIONS; p++) {
+      PartitionLog log = manager.getLog(tp(p)).orElseThrow();
+      assertThat(log.logEndOffset()).as("end of %s", tp(p)).isEqualTo(p + 1);
+      assertThat(log.logStartOffset()).as("start of %s", tp(p)).isEqualTo(p / 2);
+      assertThat(log.topicId()).isEqualTo(topicId);
+    }
+  }
+
+  @Test
+  void aCleanStartOpensNoLogUntilOneIsAskedFor() {
+    writeLogsAndStopCleanly();
+    start(true);
+    assertThat(manager.deferredPartitions()).hasSize(PARTITIONS);
+    assertThat(manager.openLogs()).isEmpty();
+
+    PartitionLog log = manager.getLog(tp(7)).orElseThrow();
+    assertThat(log.logEndOffset()).isEqualTo(8);
+    assertThat(manager.openLogs()).containsExactly(log);
+    assertThat(manager.isDeferred(tp(7))).isFalse();
+    assertThat(manager.deferredPartitions()).hasSize(PARTITIONS - 1);
+    assertThat(manager.getLog(tp(99))).isEmpty();
+  }
+
+  @Test
+  void theBackgroundPassOpensEveryDeferredLog() {
+    writeLogsAndStopCleanly();
+    start(true);
+    manager.openDeferredLogsInBackground();
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> manager.deferredPartitions().isEmpty());
+    assertThat(manager.openLogs()).hasSize(PARTITIONS);
+    assertEveryLogIntact();
+  }
+
+  @Test
+  void concurrentFirstUsesOfALogGetTheSameOpenLog() throws Exception {
+    writeLogsAndStopCleanly();
+    start(true);
+    manager.openDeferredLogsInBackground();
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    try {
+      List<Callable<PartitionLog>> gets = new ArrayList<>();
+      for (int i = 0; i < 4 * PARTITIONS; i++) {
+        int p = i % PARTITIONS;
+        gets.add(() -> manager.getLog(tp(p)).orElseThrow());
+      }
+      Set<PartitionLog> distinct = new HashSet<>();
+      for (Future<PartitionLog> f : threads.invokeAll(gets)) {
+        distinct.add(f.get());
+      }
+      assertThat(distinct).hasSize(PARTITIONS);
+      assertThat(distinct).containsExactlyInAnyOrderElementsOf(manager.allLogs());
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void checkpointsWrittenWhileLogsAreDeferredKeepTheirOffsets() {
+    writeLogsAndStopCleanly();
+    start(true);
+    manager.getLog(tp(3)).orElseThrow().deleteRecordsBefore(4);
+    manager.checkpoint();
+    manager.close();
+
+    // Opened eagerly this time: the log start offsets can only come from the checkpoint written above.
+    start(false);
+    assertThat(manager.deferredPartitions()).isEmpty();
+    for (int p = 0; p < PARTITIONS; p++) {
+      assertThat(manager.getLog(tp(p)).orElseThrow().logStartOffset()).isEqualTo(p == 3 ? 4 : p / 2);
+    }
+  }
+
+  @Test
+  void aCrashWhileLogsAreDeferredRecoversThemFromTheCarriedRecoveryPoints() throws Exception {
+    writeLogsAndStopCleanly();
+    LogManager crashed = start(true);
+    crashed.checkpoint();
+    assertThat(root.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).doesNotExist();
+    // Simulate a crash: release the dir lock without the clean close (no marker, no snapshots written).
+    releaseLockWithoutClosing(crashed);
+    manager = null;
+
+    start(true);
+    assertThat(manager.deferredPartitions()).as("an unclean dir is recovered before start-up ends").isEmpty();
+    assertEveryLogIntact();
+  }
+
+  @Test
+  void deletingADeferredLogRemovesItsDirectoryWithoutOpeningIt() throws Exception {
+    writeLogsAndStopCleanly();
+    start(true);
+    manager.deleteLog(tp(5));
+    assertThat(manager.isDeferred(tp(5))).isFalse();
+    assertThat(manager.getLog(tp(5))).isEmpty();
+    assertThat(root.resolve("t-5")).doesNotExist();
+    manager.close();
+
+    start(true);
+    assertThat(manager.deferredPartitions()).hasSize(PARTITIONS - 1).doesNotContain(tp(5));
+  }
+
+  @Test
+  void aDeferredLogGetsTheWantedConfigWhenItOpens() {
+    writeLogsAndStopCleanly();
+    start(true);
+    LogConfig compacted = LogConfig.defaults().withCleanupPolicy(Set.of(CleanupPolicy.COMPACT));
+    manager.getOrCreateLogs(Map.of(tp(2), new LogManager.LogSpec(topicId, compacted)));
+    assertThat(manager.isDeferred(tp(2))).as("reconciliation alone opens no log").isTrue();
+    assertThat(manager.getLog(tp(2)).orElseThrow().config()).isEqualTo(compacted);
+  }
+
+  @Test
+  void aDeferredLogOfAnotherTopicIdIsReplacedByAnEmptyLogWhenItOpens() {
+    writeLogsAndStopCleanly();
+    start(true);
+    Uuid recreated = Uuid.randomUuid();
+    manager.getOrCreateLogs(Map.of(tp(4), new LogManager.LogSpec(recreated, LogConfig.defaults())));
+    PartitionLog log = manager.getLog(tp(4)).orElseThrow();
+    assertThat(log.topicId()).isEqualTo(recreated);
+    assertThat(log.logEndOffset()).isZero();
+  }
+
+  @Test
+  void aTieredLogIsOpenedAtReconciliation() {
+    writeLogsAndStopCleanly();
+    start(true);
+    LogConfig tiered = LogConfig.defaults().withRemoteStorageEnable(true);
+    manager.getOrCreateLogs(Map.of(tp(6), new LogManager.LogSpec(topicId, tiered)));
+    assertThat(manager.isDeferred(tp(6))).isFalse();
+    assertThat(manager.openLogs()).extracting(PartitionLog::topicPartition).containsExactly(tp(6));
+  }
+
+  @Test
+  void closingWithDeferredLogsLeavesTheDirCleanAndEveryLogIntact() throws Exception {
+    writeLogsAndStopCleanly();
+    start(true);
+    manager.getLog(tp(1)).orElseThrow();
+    manager.close();
+    assertThat(root.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+
+    start(false);
+    assertEveryLogIntact();
+  }
+
+  private static void releaseLockWithoutClosing(LogManager crashed) throws Exception {
+    java.lang.reflect.Field locks = LogManager.class.getDeclaredField("dirLocks");
+    locks.setAccessible(true);
+    @SuppressWarnings("unchecked")
+    Map<Path, java.nio.channels.FileChannel> channels = (Map<Path, java.nio.channels.FileChannel>) locks.get(crashed);
+    for (java.nio.channels.FileChannel channel : channels.values()) {
+      channel.close();
+    }
+    assertThat(Files.exists(crashed.logDirs().get(0))).isTrue();
+  }
+}
