@@ -15,7 +15,7 @@ public final class BenchOptions {
                         int txnPhaseMaxSeconds) {
 
         static Sizes full() {
-            return new Sizes(1_000_000, 100_000, 10_000, 600_000, 10_000, 1_000_000, 1_000, 20, 1_000, 200, 10_000, 30,
+            return new Sizes(1_000_000, 100_000, 10_000, 1_200_000, 10_000, 1_000_000, 1_000, 20, 1_000, 200, 10_000, 30,
                     200_000, 5_000, 20);
         }
 
