@@ -137,6 +137,35 @@ class RestartIT {
         }
     }
 
+    /** A clean restart opens logs on first use or in the background: deletions and reads must not care which. */
+    @Test
+    void rightAfterARestartADeletedTopicLeavesNoLogBehindAndTheOtherTopicsServeEveryRecord() throws Exception {
+        String doomed = uniqueTopic("doomed");
+        String kept = uniqueTopic("kept");
+        int partitions = 40;
+        try (Admin admin = broker.admin()) {
+            createTopic(admin, doomed, partitions);
+            createTopic(admin, kept, partitions);
+        }
+        send(doomed, partitions, 3, 0);
+        send(kept, partitions, 3, 0);
+
+        broker.restart();
+
+        try (Admin admin = broker.admin()) {
+            admin.deleteTopics(List.of(doomed)).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        }
+        org.awaitility.Awaitility.await().atMost(TIMEOUT).untilAsserted(() -> {
+            try (java.util.stream.Stream<Path> children = java.nio.file.Files.list(dataDir)) {
+                assertThat(children.map(p -> p.getFileName().toString())).noneMatch(name -> name.startsWith(doomed));
+            }
+        });
+        List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, kept, partitions);
+        assertThat(read).hasSize(partitions * 3);
+        List<RecordMetadata> next = send(kept, partitions, 1, 3);
+        assertThat(next).extracting(RecordMetadata::offset).containsOnly(3L);
+    }
+
     private static TopicDescription describe(Admin admin, String topic) throws Exception {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(topic);
     }

@@ -1,17 +1,22 @@
 package io.varve.storage;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The logs of a cleanly shut down log dir that start-up lists but does not open: each is opened on first use or
@@ -21,6 +26,8 @@ import org.apache.kafka.common.errors.KafkaStorageException;
  * recovery point and log start offset as they were read.
  */
 final class DeferredLogs {
+
+  private static final Logger log = LoggerFactory.getLogger(DeferredLogs.class);
 
   /** One log not opened yet. Its open task runs once, on whichever thread gets to it first. */
   static final class Entry {
@@ -77,6 +84,48 @@ final class DeferredLogs {
   }
 
   private final ConcurrentHashMap<TopicPartition, Entry> entries = new ConcurrentHashMap<>();
+
+  /** Opens {@code toOpen} on the I/O threads and waits; the first failure is rethrown once all ended. */
+  void openAll(Collection<Entry> toOpen, LogIoPool io) {
+    if (toOpen.isEmpty()) {
+      return;
+    }
+    List<Callable<Boolean>> opens = new ArrayList<>();
+    for (Entry entry : toOpen) {
+      opens.add(entry::openAndWait);
+    }
+    try {
+      io.runAll(opens, opened -> { });
+    } catch (IOException e) {
+      throw new KafkaStorageException("Could not open logs", e); // openAndWait throws none, but runAll may
+    }
+  }
+
+  /** Opens every entry on the I/O threads without waiting, and logs one line once all are open. */
+  void openAllInBackground(LogIoPool io) {
+    Collection<Entry> toOpen = all();
+    if (toOpen.isEmpty()) {
+      return;
+    }
+    long startNanos = System.nanoTime();
+    AtomicInteger remaining = new AtomicInteger(toOpen.size());
+    for (Entry entry : toOpen) {
+      boolean accepted = io.execute(() -> {
+        try {
+          entry.openAndWait();
+        } catch (KafkaStorageException e) {
+          log.error("Could not open the log of {}; it is not served", entry.topicPartition, e);
+        }
+        if (remaining.decrementAndGet() == 0) {
+          log.info("Opened the {} partition logs deferred at start-up in {} ms", toOpen.size(),
+              (System.nanoTime() - startNanos) / 1_000_000);
+        }
+      });
+      if (!accepted) {
+        return; // closing
+      }
+    }
+  }
 
   void add(Entry entry) {
     entries.put(entry.topicPartition, entry);

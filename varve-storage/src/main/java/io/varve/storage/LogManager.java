@@ -5,14 +5,9 @@ import io.varve.storage.cleaner.CleaningResult;
 import io.varve.storage.cleaner.LogCleaner;
 import io.varve.storage.fs.DurableFiles;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -23,8 +18,6 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
@@ -51,19 +44,15 @@ public final class LogManager implements AutoCloseable {
 
   public static final String CLEAN_SHUTDOWN_FILE = ".varve-clean-shutdown";
   public static final String DELETE_DIR_SUFFIX = "-delete";
-  static final String LOCK_FILE = ".lock";
-  /** Raft owns the metadata log's directory; it is not a partition log. */
-  private static final String METADATA_TOPIC = "__cluster_metadata";
   /** Kafka's delay before the first retention pass after start-up, when the interval is longer. */
   private static final long INITIAL_TASK_DELAY_MS = 30_000L;
   private static final Logger log = LoggerFactory.getLogger(LogManager.class);
-  private static final int IO_THREADS = 8;
 
   private final List<Path> logDirs;
   private final LogConfig defaultConfig;
   private final LogManagerConfig managerConfig;
   private final LongSupplier clockMs;
-  private final Map<Path, FileChannel> dirLocks = new LinkedHashMap<>();
+  private final LogDirs dirs = new LogDirs();
   private final Map<Path, LogDirCheckpoints> checkpoints = new LinkedHashMap<>();
   private final ConcurrentHashMap<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
   /** Logs of cleanly shut down dirs not opened yet (see {@link DeferredLogs}); a partition is in one map or the other. */
@@ -74,12 +63,7 @@ public final class LogManager implements AutoCloseable {
   private final LogCleaner cleaner;
   /** Null when background tasks or the cleaner are off. */
   private final BackgroundTasks cleanerTasks;
-  /** Opens, creates and closes many logs at once; their cost is small file I/O and fsyncs, not CPU. */
-  private final ExecutorService ioPool = Executors.newFixedThreadPool(IO_THREADS, runnable -> {
-    Thread thread = new Thread(runnable, "varve-log-io");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final LogIoPool io = new LogIoPool();
   private volatile boolean closed;
 
   /** {@link #LogManager(List, LogConfig, LogManagerConfig, LongSupplier)} with default settings and the system clock. */
@@ -103,7 +87,7 @@ public final class LogManager implements AutoCloseable {
     try {
       for (Path dir : this.logDirs) {
         Files.createDirectories(dir);
-        lock(dir);
+        dirs.lock(dir);
         LogDirCheckpoints dirCheckpoints = new LogDirCheckpoints(dir);
         checkpoints.put(dir, dirCheckpoints);
         Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
@@ -157,46 +141,17 @@ public final class LogManager implements AutoCloseable {
     return started;
   }
 
-  private void lock(Path dir) throws IOException {
-    FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
-    }
-    if (lock == null) {
-      channel.close();
-      throw new KafkaStorageException("Log dir " + dir + " is in use by another broker");
-    }
-    dirLocks.put(dir, channel);
-  }
-
   private void loadDir(Path dir, boolean hadCleanShutdown, LogDirCheckpoints dirCheckpoints) throws IOException {
     long startNanos = System.nanoTime();
     Map<TopicPartition, Long> recoveryPoints = dirCheckpoints.readRecoveryPoints();
     Map<TopicPartition, Long> logStartOffsets = dirCheckpoints.readLogStartOffsets();
-    int loaded = 0;
-    Map<TopicPartition, Path> toLoad = new LinkedHashMap<>();
-    try (DirectoryStream<Path> children = Files.newDirectoryStream(dir, Files::isDirectory)) {
-      for (Path child : children) {
-        String dirName = child.getFileName().toString();
-        if (dirName.endsWith(DELETE_DIR_SUFFIX)) {
-          DurableFiles.deleteRecursively(child);
-          log.info("Deleted {} left from an earlier log deletion", child);
-          continue;
-        }
-        Optional<TopicPartition> parsed = parsePartitionDirName(dirName);
-        if (parsed.isEmpty() || parsed.get().topic().equals(METADATA_TOPIC)) {
-          continue;
-        }
-        TopicPartition tp = parsed.get();
-        PartitionLog existing = logs.get(tp);
-        if (existing != null || toLoad.containsKey(tp)) {
-          throw new KafkaStorageException("Partition " + tp + " found in both "
-              + (existing != null ? existing.dir() : toLoad.get(tp)) + " and " + child);
-        }
-        toLoad.put(tp, child);
+    Map<TopicPartition, Path> toLoad = LogDirs.listPartitionDirs(dir);
+    for (Map.Entry<TopicPartition, Path> e : toLoad.entrySet()) {
+      PartitionLog open = logs.get(e.getKey());
+      DeferredLogs.Entry notOpen = deferred.get(e.getKey());
+      if (open != null || notOpen != null) {
+        throw new KafkaStorageException("Partition " + e.getKey() + " found in both "
+            + (open != null ? open.dir() : notOpen.dir) + " and " + e.getValue());
       }
     }
     if (hadCleanShutdown && managerConfig.deferOpeningCleanLogs()) {
@@ -217,67 +172,11 @@ public final class LogManager implements AutoCloseable {
           logStartOffsets.getOrDefault(tp, -1L), clockMs.getAsLong());
       opens.add(() -> PartitionLog.open(e.getValue(), tp, null, defaultConfig, params, events, clockMs));
     }
-    for (PartitionLog opened : runInParallel(opens)) {
+    for (PartitionLog opened : io.runAll(opens, PartitionLog::close)) {
       logs.put(opened.topicPartition(), opened);
-      loaded++;
     }
-    log.info("Loaded {} partition logs from {} (clean shutdown {}) in {} ms", loaded, dir, hadCleanShutdown,
+    log.info("Loaded {} partition logs from {} (clean shutdown {}) in {} ms", toLoad.size(), dir, hadCleanShutdown,
         (System.nanoTime() - startNanos) / 1_000_000);
-  }
-
-  /**
-   * Runs the tasks on the I/O pool and returns their results in order; the first failure is rethrown after
-   * every task finished, and the logs the others opened are closed.
-   */
-  private List<PartitionLog> runInParallel(List<Callable<PartitionLog>> tasks) throws IOException {
-    List<Future<PartitionLog>> futures = new ArrayList<>();
-    for (Callable<PartitionLog> task : tasks) {
-      futures.add(ioPool.submit(task));
-    }
-    List<PartitionLog> results = new ArrayList<>();
-    Throwable failure = null;
-    for (Future<PartitionLog> f : futures) {
-      try {
-        results.add(f.get());
-      } catch (ExecutionException e) {
-        failure = failure == null ? e.getCause() : failure;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        failure = failure == null ? e : failure;
-      }
-    }
-    if (failure != null) {
-      for (PartitionLog opened : results) {
-        opened.close();
-      }
-      if (failure instanceof IOException io) {
-        throw io;
-      }
-      if (failure instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new KafkaStorageException("Opening logs failed", failure);
-    }
-    return results;
-  }
-
-  /** {@code "<topic>-<partition>"} to a TopicPartition, or empty when the name is not one. */
-  static Optional<TopicPartition> parsePartitionDirName(String dirName) {
-    int dash = dirName.lastIndexOf('-');
-    if (dash <= 0 || dash == dirName.length() - 1) {
-      return Optional.empty();
-    }
-    String partition = dirName.substring(dash + 1);
-    for (int i = 0; i < partition.length(); i++) {
-      if (!Character.isDigit(partition.charAt(i))) {
-        return Optional.empty();
-      }
-    }
-    try {
-      return Optional.of(new TopicPartition(dirName.substring(0, dash), Integer.parseInt(partition)));
-    } catch (NumberFormatException e) {
-      return Optional.empty();
-    }
   }
 
   /**
@@ -335,7 +234,7 @@ public final class LogManager implements AutoCloseable {
         }
       }
     }
-    openInParallel(tieredToOpen);
+    deferred.openAll(tieredToOpen, io);
     Map<TopicPartition, Path> toCreate = new LinkedHashMap<>();
     synchronized (this) {
       ensureOpen();
@@ -369,7 +268,7 @@ public final class LogManager implements AutoCloseable {
     }
     List<PartitionLog> created;
     try {
-      created = runInParallel(creates);
+      created = io.runAll(creates, PartitionLog::close);
       for (Path parent : new java.util.HashSet<>(toCreate.values())) {
         DurableFiles.fsyncDirectory(parent);
       }
@@ -416,7 +315,7 @@ public final class LogManager implements AutoCloseable {
 
   /** Every log, opening those start-up deferred first. */
   public Collection<PartitionLog> allLogs() {
-    openInParallel(deferred.all());
+    deferred.openAll(deferred.all(), io);
     return List.copyOf(logs.values());
   }
 
@@ -440,63 +339,13 @@ public final class LogManager implements AutoCloseable {
    * once they serve requests; a request for a log not opened yet opens it on the spot.
    */
   public void openDeferredLogsInBackground() {
-    Collection<DeferredLogs.Entry> entries = deferred.all();
-    if (entries.isEmpty()) {
-      return;
-    }
-    long startNanos = System.nanoTime();
-    java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(entries.size());
-    for (DeferredLogs.Entry entry : entries) {
-      try {
-        ioPool.execute(() -> {
-          try {
-            entry.openAndWait();
-          } catch (KafkaStorageException e) {
-            log.error("Could not open the log of {}; it is not served", entry.topicPartition, e);
-          }
-          if (remaining.decrementAndGet() == 0) {
-            log.info("Opened the {} partition logs deferred at start-up in {} ms", entries.size(),
-                (System.nanoTime() - startNanos) / 1_000_000);
-          }
-        });
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        return; // closing
-      }
-    }
+    deferred.openAllInBackground(io);
   }
 
   private void openIfDeferred(TopicPartition tp) {
     DeferredLogs.Entry entry = deferred.get(tp);
     if (entry != null) {
       entry.openAndWait();
-    }
-  }
-
-  /** Opens {@code entries} on the I/O threads and waits; the first failure is rethrown once all ended. */
-  private void openInParallel(Collection<DeferredLogs.Entry> entries) {
-    if (entries.isEmpty()) {
-      return;
-    }
-    List<Future<?>> opening = new ArrayList<>();
-    for (DeferredLogs.Entry entry : entries) {
-      opening.add(ioPool.submit(entry::openAndWait));
-    }
-    RuntimeException failure = null;
-    for (Future<?> f : opening) {
-      try {
-        f.get();
-      } catch (ExecutionException e) {
-        if (failure == null) {
-          failure = e.getCause() instanceof RuntimeException re ? re
-              : new KafkaStorageException("Could not open a log", e.getCause());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new KafkaStorageException("Interrupted while opening logs", e);
-      }
-    }
-    if (failure != null) {
-      throw failure;
     }
   }
 
@@ -672,7 +521,7 @@ public final class LogManager implements AutoCloseable {
     List<Path> uncleanDirs = java.util.Collections.synchronizedList(new ArrayList<>());
     List<Future<?>> closing = new ArrayList<>();
     for (PartitionLog partitionLog : logs.values()) {
-      closing.add(ioPool.submit(() -> {
+      closing.add(io.submit(() -> {
         try {
           if (partitionLog.isOffline()) {
             uncleanDirs.add(partitionLog.dir().getParent());
@@ -693,7 +542,7 @@ public final class LogManager implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    ioPool.shutdown();
+    io.shutdown();
     for (Path dir : logDirs) {
       try {
         checkpoints.get(dir).writeAll(logsIn(dir), deferred.in(dir));
@@ -714,7 +563,7 @@ public final class LogManager implements AutoCloseable {
         log.error("Could not write the clean-shutdown marker in {}", dir, e);
       }
     }
-    releaseLocks();
+    dirs.releaseLocks();
     log.info("Closed log manager for {}", logDirs);
   }
 
@@ -743,7 +592,7 @@ public final class LogManager implements AutoCloseable {
   }
 
   private void closeAfterFailedStart(Exception cause) {
-    ioPool.shutdown();
+    io.shutdown();
     for (PartitionLog partitionLog : logs.values()) {
       try {
         partitionLog.close();
@@ -752,19 +601,8 @@ public final class LogManager implements AutoCloseable {
       }
     }
     logs.clear();
-    releaseLocks();
+    dirs.releaseLocks();
     closed = true;
-  }
-
-  private void releaseLocks() {
-    for (FileChannel lockChannel : dirLocks.values()) {
-      try {
-        lockChannel.close(); // releases the lock
-      } catch (IOException e) {
-        log.warn("Could not release a log dir lock", e);
-      }
-    }
-    dirLocks.clear();
   }
 
   private void ensureOpen() {

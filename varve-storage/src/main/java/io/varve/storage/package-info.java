@@ -9,7 +9,9 @@
  * {@link io.varve.storage.LogManagerConfig}). Inside: {@code LogLoader} (loading and recovery),
  * {@code LogSegments} (the segment set: roll, retire, swap, delayed deletion), {@code LogReader} (lock-free
  * reads), {@code LogRetention} (which head segments go), {@code LogFlusher} (flush policy and recovery
- * point), {@code ProducerStateStore} (producer state and its snapshots), {@code LogDirCheckpoints}.
+ * point), {@code ProducerStateStore} (producer state and its snapshots), {@code LogDirCheckpoints},
+ * {@code DeferredLogs} (logs a clean start opens on first use or in the background), {@code LogDirs} (dir locks
+ * and partition directory listing), {@code LogIoPool} (the I/O threads).
  * Sub-packages: {@code batch} (v2 header format, produce validation), {@code segment} (files and
  * indexes), {@code producer} (idempotence state and snapshot files), {@code epoch} (leader epochs),
  * {@code checkpoint} (small metadata files), {@code fs} (durable file primitives), {@code cleaner} (the

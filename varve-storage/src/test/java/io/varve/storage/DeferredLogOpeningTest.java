@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.awaitility.Awaitility;
@@ -39,7 +40,11 @@ class DeferredLogOpeningTest {
   }
 
   private LogManager start(boolean deferOpening) {
-    manager = new LogManager(List.of(root), LogConfig.defaults(),
+    return start(root.resolve("data"), deferOpening);
+  }
+
+  private LogManager start(Path dir, boolean deferOpening) {
+    manager = new LogManager(List.of(dir), LogConfig.defaults(),
         LogManagerConfig.defaults().withoutBackgroundTasks().withDeferOpeningCleanLogs(deferOpening),
         System::currentTimeMillis);
     return manager;
@@ -138,14 +143,16 @@ class DeferredLogOpeningTest {
   @Test
   void aCrashWhileLogsAreDeferredRecoversThemFromTheCarriedRecoveryPoints() throws Exception {
     writeLogsAndStopCleanly();
-    LogManager crashed = start(true);
-    crashed.checkpoint();
-    assertThat(root.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).doesNotExist();
-    // Simulate a crash: release the dir lock without the clean close (no marker, no snapshots written).
-    releaseLockWithoutClosing(crashed);
-    manager = null;
-
     start(true);
+    manager.getLog(tp(3)).orElseThrow();
+    manager.checkpoint();
+    assertThat(root.resolve("data").resolve(LogManager.CLEAN_SHUTDOWN_FILE)).doesNotExist();
+    // What a crash leaves behind: the files as they are now, without what a clean close writes.
+    Path crashed = root.resolve("crashed");
+    copyTree(root.resolve("data"), crashed);
+    manager.close();
+
+    start(crashed, true);
     assertThat(manager.deferredPartitions()).as("an unclean dir is recovered before start-up ends").isEmpty();
     assertEveryLogIntact();
   }
@@ -157,7 +164,7 @@ class DeferredLogOpeningTest {
     manager.deleteLog(tp(5));
     assertThat(manager.isDeferred(tp(5))).isFalse();
     assertThat(manager.getLog(tp(5))).isEmpty();
-    assertThat(root.resolve("t-5")).doesNotExist();
+    assertThat(root.resolve("data").resolve("t-5")).doesNotExist();
     manager.close();
 
     start(true);
@@ -201,20 +208,17 @@ class DeferredLogOpeningTest {
     start(true);
     manager.getLog(tp(1)).orElseThrow();
     manager.close();
-    assertThat(root.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+    assertThat(root.resolve("data").resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
 
     start(false);
     assertEveryLogIntact();
   }
 
-  private static void releaseLockWithoutClosing(LogManager crashed) throws Exception {
-    java.lang.reflect.Field locks = LogManager.class.getDeclaredField("dirLocks");
-    locks.setAccessible(true);
-    @SuppressWarnings("unchecked")
-    Map<Path, java.nio.channels.FileChannel> channels = (Map<Path, java.nio.channels.FileChannel>) locks.get(crashed);
-    for (java.nio.channels.FileChannel channel : channels.values()) {
-      channel.close();
+  private static void copyTree(Path from, Path to) throws Exception {
+    try (Stream<Path> paths = Files.walk(from)) {
+      for (Path source : paths.toList()) {
+        Files.copy(source, to.resolve(from.relativize(source).toString()));
+      }
     }
-    assertThat(Files.exists(crashed.logDirs().get(0))).isTrue();
   }
 }

@@ -136,11 +136,11 @@ class LogManagerTest {
 
   @Test
   void partitionDirNamesSplitAtTheLastDash() {
-    assertThat(LogManager.parsePartitionDirName("my-topic-12")).contains(new TopicPartition("my-topic", 12));
-    assertThat(LogManager.parsePartitionDirName("topic")).isEmpty();
-    assertThat(LogManager.parsePartitionDirName("topic-")).isEmpty();
-    assertThat(LogManager.parsePartitionDirName("-3")).isEmpty();
-    assertThat(LogManager.parsePartitionDirName("topic-x1")).isEmpty();
+    assertThat(LogDirs.parsePartitionDirName("my-topic-12")).contains(new TopicPartition("my-topic", 12));
+    assertThat(LogDirs.parsePartitionDirName("topic")).isEmpty();
+    assertThat(LogDirs.parsePartitionDirName("topic-")).isEmpty();
+    assertThat(LogDirs.parsePartitionDirName("-3")).isEmpty();
+    assertThat(LogDirs.parsePartitionDirName("topic-x1")).isEmpty();
   }
 
   @Test
