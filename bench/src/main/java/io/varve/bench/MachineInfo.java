@@ -39,14 +39,6 @@ final class MachineInfo {
         return parts.length >= 3 ? parts[0] + " " + parts[1] + " " + parts[2] : "unknown";
     }
 
-    static double loadAverageOneMinute() {
-        try {
-            return Double.parseDouble(loadAverage().split(" ")[0]);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
-    }
-
     private static String memTotal() {
         String kb = firstValue(Path.of("/proc/meminfo"), "MemTotal").replace("kB", "").trim();
         try {

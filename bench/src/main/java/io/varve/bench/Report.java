@@ -36,9 +36,14 @@ final class Report {
         }
         md.append("> Load average (1/5/15 min) at start: ").append(loadAtStart).append("; at end: ").append(loadAtEnd)
                 .append(" on ").append(Runtime.getRuntime().availableProcessors()).append(" cores. ");
-        md.append(Double.isNaN(MachineInfo.loadAverageOneMinute()) || MachineInfo.loadAverageOneMinute() < 0.5
-                ? "Ratios from one run hold only if the load stayed low throughout.\n\n"
-                : "**The machine was busy with other work: treat every figure, and even the ratios, as noise.**\n\n");
+        // The load at the end is the benchmark's own (brokers and tools on every core); only the load before
+        // the first broker started says whether something else was running.
+        double oneMinuteAtStart = firstNumber(loadAtStart);
+        md.append("The load at the end is the benchmark's own (brokers and tools). ");
+        md.append(Double.isNaN(oneMinuteAtStart) || oneMinuteAtStart < 1.0
+                ? "Ratios from one run hold only if nothing else ran during it.\n\n"
+                : "**The machine was not idle when the run started: unless what ran before had ended, treat every "
+                        + "figure, and even the ratios, as noise.**\n\n");
         md.append("Command: `bench/run").append(options.smoke ? " --smoke" : "")
                 .append(" --scenarios ").append(options.scenarios.stream().map(String::valueOf)
                         .collect(Collectors.joining(",")))
@@ -140,5 +145,13 @@ final class Report {
         }
         int insertAt = at + RECORD_MARKER.length();
         Files.writeString(resultsFile, text.substring(0, insertAt) + "\n\n" + run.trim() + "\n" + text.substring(insertAt));
+    }
+
+    private static double firstNumber(String loadAverages) {
+        try {
+            return Double.parseDouble(loadAverages.trim().split("\\s+")[0]);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 }
