@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,8 +30,16 @@ final class DeferredLogs {
 
   private static final Logger log = LoggerFactory.getLogger(DeferredLogs.class);
 
-  /** One log not opened yet. Its open task runs once, on whichever thread gets to it first. */
+  /**
+   * One log not opened yet. Its open task runs once, on whichever thread gets to it first, unless the entry is
+   * cancelled first. The task's own phase, not {@link FutureTask#cancel}, decides between the two: a FutureTask
+   * cancelled while running reports cancelled at once, before the running open has ended.
+   */
   static final class Entry {
+    private static final int PENDING = 0;
+    private static final int OPENING = 1;
+    private static final int CANCELLED = 2;
+
     final TopicPartition topicPartition;
     final Path dir;
     /** The checkpointed recovery point and log start offset, or -1 when the checkpoint had none. */
@@ -38,27 +47,38 @@ final class DeferredLogs {
     final long logStartOffset;
     /** What the metadata wants this log to be (topic id, config), once reconciliation said so; null before. */
     volatile LogManager.LogSpec wanted;
-    final FutureTask<Void> open;
+    private final FutureTask<Void> open;
+    private final AtomicInteger phase = new AtomicInteger(PENDING);
+    /** Counted down when an open that started has ended, whatever its outcome. */
+    private final CountDownLatch opened = new CountDownLatch(1);
 
     Entry(TopicPartition topicPartition, Path dir, long recoveryPoint, long logStartOffset, Consumer<Entry> opener) {
       this.topicPartition = topicPartition;
       this.dir = dir;
       this.recoveryPoint = recoveryPoint;
       this.logStartOffset = logStartOffset;
-      this.open = new FutureTask<>(() -> opener.accept(this), null);
+      this.open = new FutureTask<>(() -> {
+        if (!phase.compareAndSet(PENDING, OPENING)) {
+          return; // cancelled before it started
+        }
+        try {
+          opener.accept(this);
+        } finally {
+          opened.countDown();
+        }
+      }, null);
     }
 
     /**
-     * Opens the log on this thread unless another thread is already at it, then waits for it. Returns false when
-     * the entry was cancelled (the log was deleted or the manager closed first).
+     * Opens the log on this thread unless another thread is already at it, then waits for that open to end. When
+     * the entry was cancelled first (the log was deleted or the manager closed), returns without opening.
      */
-    boolean openAndWait() {
+    void openAndWait() {
       open.run();
       try {
         open.get();
-        return true;
       } catch (CancellationException e) {
-        return false;
+        // cancelled before any thread ran it
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new KafkaStorageException("Interrupted while opening the log of " + topicPartition, e);
@@ -70,14 +90,22 @@ final class DeferredLogs {
       }
     }
 
-    /** Waits for a running open to end, whatever its outcome; an open not started yet no longer will. */
+    /** An open not started yet never will; one already running is waited for, whatever its outcome. */
     void cancelAndAwait() {
-      open.cancel(false);
-      try {
-        open.get();
-      } catch (CancellationException | ExecutionException e) {
-        // cancelled before it ran, or failed: either way it no longer runs
-      } catch (InterruptedException e) {
+      if (phase.compareAndSet(PENDING, CANCELLED)) {
+        open.cancel(false); // nothing runs it any more; wakes threads waiting in openAndWait
+        return;
+      }
+      boolean interrupted = false;
+      while (true) {
+        try {
+          opened.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true; // the open touches this log's files: never return while it runs
+        }
+      }
+      if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
@@ -92,7 +120,10 @@ final class DeferredLogs {
     }
     List<Callable<Boolean>> opens = new ArrayList<>();
     for (Entry entry : toOpen) {
-      opens.add(entry::openAndWait);
+      opens.add(() -> {
+        entry.openAndWait();
+        return true;
+      });
     }
     try {
       io.runAll(opens, opened -> { });
@@ -116,7 +147,7 @@ final class DeferredLogs {
         } catch (KafkaStorageException e) {
           log.error("Could not open the log of {}; it is not served", entry.topicPartition, e);
         }
-        if (remaining.decrementAndGet() == 0) {
+        if (remaining.decrementAndGet() == 0 && entries.isEmpty()) { // not when closing cancelled some
           log.info("Opened the {} partition logs deferred at start-up in {} ms", toOpen.size(),
               (System.nanoTime() - startNanos) / 1_000_000);
         }

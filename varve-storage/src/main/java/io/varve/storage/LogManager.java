@@ -96,7 +96,10 @@ public final class LogManager implements AutoCloseable {
         // From now on a crash must trigger recovery, so the marker goes before any write.
         Files.deleteIfExists(marker);
         DurableFiles.fsyncDirectory(dir);
-        dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir));
+        if (!logsIn(dir).isEmpty()) {
+          // recovery moved recovery points; deferred logs alone would rewrite the files as they were read
+          dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir));
+        }
       }
     } catch (IOException | RuntimeException e) {
       closeAfterFailedStart(e);

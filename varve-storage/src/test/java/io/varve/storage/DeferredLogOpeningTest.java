@@ -1,6 +1,7 @@
 package io.varve.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DeferredLogOpeningTest {
 
   private static final int PARTITIONS = 20;
+  /** Enough logs that the background pass is still opening some when a test closes or deletes. */
+  private static final int MANY_PARTITIONS = 200;
 
   @TempDir
   Path root;
@@ -56,8 +59,12 @@ class DeferredLogOpeningTest {
 
   /** Partition p holds p + 1 records, and its log start offset was moved to p / 2. */
   private void writeLogsAndStopCleanly() {
+    writeLogsAndStopCleanly(PARTITIONS);
+  }
+
+  private void writeLogsAndStopCleanly(int partitions) {
     start(true);
-    for (int p = 0; p < PARTITIONS; p++) {
+    for (int p = 0; p < partitions; p++) {
       PartitionLog log = manager.getOrCreateLog(tp(p), topicId, LogConfig.defaults());
       long nowMs = System.currentTimeMillis();
       log.appendAsLeader(TestBatches.batchAt("p" + p, p + 1, 10, nowMs, false), 0, nowMs);
@@ -68,7 +75,11 @@ class DeferredLogOpeningTest {
   }
 
   private void assertEveryLogIntact() {
-    for (int p = 0; p < PARTITIONS; p++) {
+    assertEveryLogIntact(PARTITIONS);
+  }
+
+  private void assertEveryLogIntact(int partitions) {
+    for (int p = 0; p < partitions; p++) {
       PartitionLog log = manager.getLog(tp(p)).orElseThrow();
       assertThat(log.logEndOffset()).as("end of %s", tp(p)).isEqualTo(p + 1);
       assertThat(log.logStartOffset()).as("start of %s", tp(p)).isEqualTo(p / 2);
@@ -88,7 +99,7 @@ class DeferredLogOpeningTest {
     assertThat(manager.openLogs()).containsExactly(log);
     assertThat(manager.isDeferred(tp(7))).isFalse();
     assertThat(manager.deferredPartitions()).hasSize(PARTITIONS - 1);
-    assertThat(manager.getLog(tp(99))).isEmpty();
+    assertThat(manager.getLog(tp(PARTITIONS))).isEmpty();
   }
 
   @Test
@@ -212,6 +223,35 @@ class DeferredLogOpeningTest {
 
     start(false);
     assertEveryLogIntact();
+  }
+
+  @Test
+  void closingWhileTheBackgroundPassIsOpeningLogsEndsAndLeavesEveryLogIntact() {
+    writeLogsAndStopCleanly(MANY_PARTITIONS);
+    for (int attempt = 0; attempt < 3; attempt++) {
+      start(true);
+      manager.openDeferredLogsInBackground();
+      LogManager closing = manager;
+      assertTimeoutPreemptively(Duration.ofSeconds(30), closing::close);
+      start(false);
+      assertEveryLogIntact(MANY_PARTITIONS);
+      manager.close();
+    }
+  }
+
+  @Test
+  void deletingALogWhileTheBackgroundPassOpensItRemovesIt() throws Exception {
+    writeLogsAndStopCleanly(MANY_PARTITIONS);
+    start(true);
+    manager.openDeferredLogsInBackground();
+    for (int p = 0; p < MANY_PARTITIONS; p += 2) {
+      manager.deleteLog(tp(p));
+    }
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> manager.deferredPartitions().isEmpty());
+    for (int p = 0; p < MANY_PARTITIONS; p++) {
+      assertThat(manager.getLog(tp(p)).isPresent()).as("%s", tp(p)).isEqualTo(p % 2 == 1);
+      assertThat(root.resolve("data").resolve("t-" + p).toFile().exists()).as("dir of %s", tp(p)).isEqualTo(p % 2 == 1);
+    }
   }
 
   private static void copyTree(Path from, Path to) throws Exception {
