@@ -96,6 +96,9 @@ final class DeferredLogs {
         open.cancel(false); // nothing runs it any more; wakes threads waiting in openAndWait
         return;
       }
+      if (phase.get() == CANCELLED) {
+        return; // cancelled by an earlier call: no open ever started
+      }
       boolean interrupted = false;
       while (true) {
         try {

@@ -240,6 +240,17 @@ class DeferredLogOpeningTest {
   }
 
   @Test
+  void closingTwiceWithDeferredLogsReturns() {
+    writeLogsAndStopCleanly();
+    start(true);
+    LogManager closing = manager;
+    assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+      closing.close();
+      closing.close();
+    });
+  }
+
+  @Test
   void deletingALogWhileTheBackgroundPassOpensItRemovesIt() throws Exception {
     writeLogsAndStopCleanly(MANY_PARTITIONS);
     start(true);
