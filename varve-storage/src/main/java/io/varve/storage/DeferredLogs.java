@@ -178,14 +178,6 @@ final class DeferredLogs {
     return entries.remove(tp);
   }
 
-  boolean isEmpty() {
-    return entries.isEmpty();
-  }
-
-  int size() {
-    return entries.size();
-  }
-
   Set<TopicPartition> partitions() {
     return Set.copyOf(entries.keySet());
   }

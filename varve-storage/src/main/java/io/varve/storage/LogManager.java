@@ -96,9 +96,10 @@ public final class LogManager implements AutoCloseable {
         // From now on a crash must trigger recovery, so the marker goes before any write.
         Files.deleteIfExists(marker);
         DurableFiles.fsyncDirectory(dir);
-        if (!logsIn(dir).isEmpty()) {
+        List<PartitionLog> opened = logsIn(dir);
+        if (!opened.isEmpty()) {
           // recovery moved recovery points; deferred logs alone would rewrite the files as they were read
-          dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir));
+          dirCheckpoints.writeAll(opened, deferred.in(dir));
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -195,10 +196,7 @@ public final class LogManager implements AutoCloseable {
     ensureOpen();
     PartitionLog existing = logs.get(tp);
     if (existing != null) {
-      existing.ensureTopicId(topicId);
-      if (!existing.config().equals(config)) {
-        existing.updateConfig(config);
-      }
+      applySpec(existing, new LogSpec(topicId, config));
       return existing;
     }
     Path parent = dirWithFewestLogs();
@@ -248,10 +246,7 @@ public final class LogManager implements AutoCloseable {
         }
         PartitionLog existing = logs.get(e.getKey());
         if (existing != null) {
-          existing.ensureTopicId(e.getValue().topicId());
-          if (!existing.config().equals(e.getValue().config())) {
-            existing.updateConfig(e.getValue().config());
-          }
+          applySpec(existing, e.getValue());
           continue;
         }
         Path parent = counts.entrySet().stream().min(Map.Entry.comparingByValue()).orElseThrow().getKey();
@@ -288,6 +283,14 @@ public final class LogManager implements AutoCloseable {
       }
     }
     log.info("Created {} logs in {}", created.size(), new java.util.TreeSet<>(toCreate.values()));
+  }
+
+  /** Records the topic id in an existing log (it must match one already there) and applies the config if it changed. */
+  private static void applySpec(PartitionLog existing, LogSpec spec) {
+    existing.ensureTopicId(spec.topicId());
+    if (!existing.config().equals(spec.config())) {
+      existing.updateConfig(spec.config());
+    }
   }
 
   private Path dirWithFewestLogs() {
@@ -375,10 +378,7 @@ public final class LogManager implements AutoCloseable {
       staleTopic = wanted != null && !opened.topicId().equals(Uuid.ZERO_UUID)
           && !opened.topicId().equals(wanted.topicId());
       if (wanted != null && !staleTopic) {
-        opened.ensureTopicId(wanted.topicId());
-        if (!opened.config().equals(wanted.config())) {
-          opened.updateConfig(wanted.config());
-        }
+        applySpec(opened, wanted);
       }
     }
     if (staleTopic) {
