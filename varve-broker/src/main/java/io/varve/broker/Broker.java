@@ -1,26 +1,15 @@
 package io.varve.broker;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import io.varve.broker.api.ApiRegistry;
 import io.varve.broker.api.ApiVersionsHandler;
 import io.varve.broker.api.CreateTopicsHandler;
 import io.varve.broker.api.DeleteTopicsHandler;
 import io.varve.broker.api.DescribeClusterHandler;
+import io.varve.broker.api.DroppedResponseFault;
 import io.varve.broker.api.FetchHandler;
 import io.varve.broker.api.KafkaRequestDispatcher;
 import io.varve.broker.api.ListOffsetsHandler;
 import io.varve.broker.api.MetadataHandler;
-import io.varve.broker.api.DroppedResponseFault;
 import io.varve.broker.api.ProduceHandler;
 import io.varve.broker.api.admin.AlterConfigsHandler;
 import io.varve.broker.api.admin.CreatePartitionsHandler;
@@ -29,13 +18,13 @@ import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
 import io.varve.broker.api.admin.IncrementalAlterConfigsHandler;
 import io.varve.broker.config.BrokerConfig;
-import io.varve.broker.group.GroupApis;
-import io.varve.broker.group.GroupCoordinatorRuntime;
-import io.varve.broker.group.GroupCoordinatorSettings;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ListenerConfig;
 import io.varve.broker.config.LogConfigs;
 import io.varve.broker.config.RemoteLogSettings;
+import io.varve.broker.group.GroupApis;
+import io.varve.broker.group.GroupCoordinatorRuntime;
+import io.varve.broker.group.GroupCoordinatorSettings;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
@@ -59,6 +48,15 @@ import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
 import io.varve.tiered.RemoteStorageFactory;
 import io.varve.tiered.manager.RemoteLogManager;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
@@ -81,6 +79,7 @@ public final class Broker implements AutoCloseable {
     private SocketServer socketServer;
     /** The network layer, created in the background during start-up. */
     private CompletableFuture<SocketServer> network;
+
     private MetadataCache metadataCache;
     private GroupCoordinatorRuntime groupCoordinator;
     private TransactionCoordinatorRuntime txnCoordinator;
@@ -88,6 +87,7 @@ public final class Broker implements AutoCloseable {
     private RemoteLogManager remoteLogManager;
     /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
     private TieredReads tieredReads;
+
     private volatile boolean closed;
 
     public Broker(BrokerConfig config) {
@@ -99,36 +99,51 @@ public final class Broker implements AutoCloseable {
         // Netty's and the protocol classes' one-time initialisation takes hundreds of milliseconds:
         // run it beside log loading and metadata replay.
         network = new CompletableFuture<>();
-        Thread networkInit = new Thread(() -> {
-            try {
-                ApiKeys.values();
-                network.complete(new SocketServer(new SocketServer.Settings(config.socketRequestMaxBytes(),
-                        config.connectionsMaxIdleMs(), config.numNetworkThreads(), config.socketSendBufferBytes(),
-                        config.socketReceiveBufferBytes())));
-            } catch (Throwable t) {
-                network.completeExceptionally(t);
-            }
-        }, "varve-network-init");
+        Thread networkInit = new Thread(
+                () -> {
+                    try {
+                        ApiKeys.values();
+                        network.complete(new SocketServer(new SocketServer.Settings(
+                                config.socketRequestMaxBytes(),
+                                config.connectionsMaxIdleMs(),
+                                config.numNetworkThreads(),
+                                config.socketSendBufferBytes(),
+                                config.socketReceiveBufferBytes())));
+                    } catch (Throwable t) {
+                        network.completeExceptionally(t);
+                    }
+                },
+                "varve-network-init");
         networkInit.setDaemon(true);
         networkInit.start();
         config.logWarnings();
         int nodeId = config.nodeId();
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
         LogConfigs logConfigs = new LogConfigs(config);
-        logManager = new LogManager(config.logDirs(), logConfigs.brokerDefaults(), logConfigs.logManagerConfig(),
+        logManager = new LogManager(
+                config.logDirs(),
+                logConfigs.brokerDefaults(),
+                logConfigs.logManagerConfig(),
                 System::currentTimeMillis);
         long logsLoadedNanos = System.nanoTime();
 
         requestExecutor = newRequestExecutor(config.numIoThreads());
         fetchPurgatory = new FetchPurgatory(requestExecutor);
         BrokerConfigLayers brokerConfigLayers = new BrokerConfigLayers(config);
-        ReplicaManager replicaManager = new ReplicaManager(nodeId, logManager, fetchPurgatory,
-                (snapshot, overrides) -> logConfigs.forTopic(brokerConfigLayers.layers(snapshot.dynamicBrokerConfigs(),
-                        snapshot.dynamicDefaultBrokerConfigs()).topicValues(overrides)));
+        ReplicaManager replicaManager = new ReplicaManager(
+                nodeId,
+                logManager,
+                fetchPurgatory,
+                (snapshot, overrides) -> logConfigs.forTopic(brokerConfigLayers
+                        .layers(snapshot.dynamicBrokerConfigs(), snapshot.dynamicDefaultBrokerConfigs())
+                        .topicValues(overrides)));
         metadataCache = new MetadataCache(nodeId, clusterId);
 
-        raft = new RaftNode(RaftConfig.builder().nodeId(nodeId).voters(Set.of(nodeId))
-                .logDir(config.metadataLogDir()).build());
+        raft = new RaftNode(RaftConfig.builder()
+                .nodeId(nodeId)
+                .voters(Set.of(nodeId))
+                .logDir(config.metadataLogDir())
+                .build());
         loader = new MetadataLoader();
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);
@@ -137,12 +152,16 @@ public final class Broker implements AutoCloseable {
         publisher.replayComplete(loader.image());
         startRemoteLogManager();
         if (remoteLogManager != null) {
-            tieredReads = TieredReads.start(remoteLogManager, config.originals(), config.logDirs().get(0));
+            tieredReads = TieredReads.start(
+                    remoteLogManager, config.originals(), config.logDirs().get(0));
             replicaManager.enableTieredReads(tieredReads);
         }
         long metadataReadyNanos = System.nanoTime();
-        controller = new QuorumController(new ControllerConfig(config.numPartitions(),
-                config.defaultReplicationFactor()), raft, loader, BrokerConfigLayers::isStaticOnly);
+        controller = new QuorumController(
+                new ControllerConfig(config.numPartitions(), config.defaultReplicationFactor()),
+                raft,
+                loader,
+                BrokerConfigLayers::isStaticOnly);
 
         ProducerIdManager producerIds = new ProducerIdManager(
                 blockSize -> controller.allocateProducerIds(nodeId, blockSize), config.producerIdBlockSize());
@@ -150,29 +169,52 @@ public final class Broker implements AutoCloseable {
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
                 // Kafka 4.x advertises Produce from v0 for old librdkafka (KAFKA-18659) but handles v3 and up.
-                .register(ApiKeys.PRODUCE, 0, 3, 13, DroppedResponseFault.wrap(new ProduceHandler(metadataCache, replicaManager),
-                        config.testProduceDropResponseEvery()))
+                .register(
+                        ApiKeys.PRODUCE,
+                        0,
+                        3,
+                        13,
+                        DroppedResponseFault.wrap(
+                                new ProduceHandler(metadataCache, replicaManager),
+                                config.testProduceDropResponseEvery()))
                 .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
-                .register(ApiKeys.METADATA, 0, 13, new MetadataHandler(metadataCache, controller, config.autoCreateTopicsEnable()))
+                .register(
+                        ApiKeys.METADATA,
+                        0,
+                        13,
+                        new MetadataHandler(metadataCache, controller, config.autoCreateTopicsEnable()))
                 .register(ApiKeys.CREATE_TOPICS, 2, 7, new CreateTopicsHandler(controller))
                 .register(ApiKeys.DELETE_TOPICS, 1, 6, new DeleteTopicsHandler(controller, config.deleteTopicEnable()))
                 .register(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(metadataCache));
-        registry.register(ApiKeys.DESCRIBE_CONFIGS, 1, 4, new DescribeConfigsHandler(nodeId, brokerConfigLayers, loader::image))
-                .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, new IncrementalAlterConfigsHandler(controller, nodeId))
+        registry.register(
+                        ApiKeys.DESCRIBE_CONFIGS,
+                        1,
+                        4,
+                        new DescribeConfigsHandler(nodeId, brokerConfigLayers, loader::image))
+                .register(
+                        ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, new IncrementalAlterConfigsHandler(controller, nodeId))
                 .register(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(controller, nodeId))
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(controller))
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager));
 
-        groupCoordinator = new GroupCoordinatorRuntime(nodeId, GroupCoordinatorSettings.from(config), metadataCache,
-                replicaManager, controller);
+        groupCoordinator = new GroupCoordinatorRuntime(
+                nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
         groupCoordinator.startup();
-        txnCoordinator = new TransactionCoordinatorRuntime(nodeId, TxnCoordinatorSettings.from(config), metadataCache,
-                replicaManager, controller, producerIds, groupCoordinator::onTransactionCompleted);
+        txnCoordinator = new TransactionCoordinatorRuntime(
+                nodeId,
+                TxnCoordinatorSettings.from(config),
+                metadataCache,
+                replicaManager,
+                controller,
+                producerIds,
+                groupCoordinator::onTransactionCompleted);
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
-        TxnApis.register(registry, txnCoordinator,
+        TxnApis.register(
+                registry,
+                txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
         GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
@@ -181,15 +223,22 @@ public final class Broker implements AutoCloseable {
         long networkReadyNanos = System.nanoTime();
         socketServer.start(config.listeners(), new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
 
-        controller.registerBroker(new RegisterBrokerRecord(nodeId, Uuid.randomUuid(), advertisedEndpoints(), null))
+        controller
+                .registerBroker(new RegisterBrokerRecord(nodeId, Uuid.randomUuid(), advertisedEndpoints(), null))
                 .get(30, TimeUnit.SECONDS);
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
         logManager.openDeferredLogsInBackground();
-        log.info("Varve node {} of cluster {} started in {} ms (logs {} ms, metadata {} ms, coordinators {} ms, "
-                + "network {} ms, registration {} ms)", nodeId, clusterId, millis(doneNanos - startNanos),
-                millis(logsLoadedNanos - startNanos), millis(metadataReadyNanos - logsLoadedNanos),
-                millis(coordinatorsReadyNanos - metadataReadyNanos), millis(networkReadyNanos - coordinatorsReadyNanos),
+        log.info(
+                "Varve node {} of cluster {} started in {} ms (logs {} ms, metadata {} ms, coordinators {} ms, "
+                        + "network {} ms, registration {} ms)",
+                nodeId,
+                clusterId,
+                millis(doneNanos - startNanos),
+                millis(logsLoadedNanos - startNanos),
+                millis(metadataReadyNanos - logsLoadedNanos),
+                millis(coordinatorsReadyNanos - metadataReadyNanos),
+                millis(networkReadyNanos - coordinatorsReadyNanos),
                 millis(doneNanos - networkReadyNanos));
     }
 
@@ -199,15 +248,21 @@ public final class Broker implements AutoCloseable {
             return;
         }
         LogManager logs = logManager;
-        remoteLogManager = RemoteLogManager.start(RemoteLogSettings.managerConfig(config),
-                RemoteStorageFactory.create(RemoteLogSettings.storageConfig(config)), config.logDirs(),
-                logs::openLogs, logs::isDeferred, this::cleanedUpTo,
-                System::currentTimeMillis, true);
+        remoteLogManager = RemoteLogManager.start(
+                RemoteLogSettings.managerConfig(config),
+                RemoteStorageFactory.create(RemoteLogSettings.storageConfig(config)),
+                config.logDirs(),
+                logs::openLogs,
+                logs::isDeferred,
+                this::cleanedUpTo,
+                System::currentTimeMillis,
+                true);
     }
 
     /** A compacted log's cleaner checkpoint (offsets below it are deduplicated), for uploads of compacted topics. */
     private long cleanedUpTo(PartitionLog partitionLog) {
-        return partitionLog.config().compacts() ? logManager.cleaner().checkpoint(partitionLog).orElse(0L)
+        return partitionLog.config().compacts()
+                ? logManager.cleaner().checkpoint(partitionLog).orElse(0L)
                 : Long.MAX_VALUE;
     }
 
@@ -287,7 +342,9 @@ public final class Broker implements AutoCloseable {
         closeQuietly("remote reads", tieredReads);
         closeQuietly("remote log manager", remoteLogManager);
         closeQuietly("log manager", logManager);
-        log.info("Varve node {} shut down in {} ms", config.nodeId(),
+        log.info(
+                "Varve node {} shut down in {} ms",
+                config.nodeId(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     }
 
@@ -305,5 +362,4 @@ public final class Broker implements AutoCloseable {
             log.error("Failed to close the {}", what, e);
         }
     }
-
 }

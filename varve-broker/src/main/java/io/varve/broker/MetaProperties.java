@@ -1,5 +1,6 @@
 package io.varve.broker;
 
+import io.varve.broker.config.ConfigException;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -9,8 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Properties;
-
-import io.varve.broker.config.ConfigException;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -21,8 +20,7 @@ import org.apache.kafka.common.Uuid;
 public final class MetaProperties {
     static final String FILE_NAME = "meta.properties";
 
-    private MetaProperties() {
-    }
+    private MetaProperties() {}
 
     /** Returns the cluster id shared by all dirs, writing meta.properties where it is missing. */
     public static String loadOrFormat(List<Path> dirs, int nodeId) throws IOException {
@@ -38,11 +36,13 @@ public final class MetaProperties {
             }
             String dirNode = p.getProperty("node.id");
             if (dirNode != null && !dirNode.equals(Integer.toString(nodeId))) {
-                throw new ConfigException("Log directory " + dir + " belongs to node " + dirNode + ", not to node.id " + nodeId + ".");
+                throw new ConfigException(
+                        "Log directory " + dir + " belongs to node " + dirNode + ", not to node.id " + nodeId + ".");
             }
             String dirCluster = p.getProperty("cluster.id");
             if (clusterId != null && dirCluster != null && !dirCluster.equals(clusterId)) {
-                throw new ConfigException("Log directories disagree on the cluster id (" + clusterId + " and " + dirCluster + ").");
+                throw new ConfigException(
+                        "Log directories disagree on the cluster id (" + clusterId + " and " + dirCluster + ").");
             }
             if (dirCluster != null) {
                 clusterId = dirCluster;

@@ -1,5 +1,7 @@
 package io.varve.cli;
 
+import io.varve.broker.Broker;
+import io.varve.broker.config.BrokerConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,9 +12,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-
-import io.varve.broker.Broker;
-import io.varve.broker.config.BrokerConfig;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -36,7 +35,9 @@ import picocli.CommandLine.Command;
  * into an application class-data-sharing archive that every later {@code bin/varve server} maps instead of
  * loading, parsing and verifying ~2,000 classes from jars: start-up is mostly class loading on a cold JVM.
  */
-@Command(name = "cds-training", hidden = true,
+@Command(
+        name = "cds-training",
+        hidden = true,
         description = "Run a short broker workload so the JVM can archive the classes a node uses (used by bin/varve).")
 public final class CdsTrainingCommand implements Callable<Integer> {
     private static final String TOPIC = "cds-training";
@@ -74,13 +75,20 @@ public final class CdsTrainingCommand implements Callable<Integer> {
 
     private static void exercise(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1),
-                    new NewTopic(TOPIC + "-compacted", 1, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
-                    .all().get();
+            admin.createTopics(List.of(
+                            new NewTopic(TOPIC, PARTITIONS, (short) 1),
+                            new NewTopic(TOPIC + "-compacted", 1, (short) 1)
+                                    .configs(Map.of("cleanup.policy", "compact"))))
+                    .all()
+                    .get();
             produce(bootstrap);
             consume(bootstrap);
-            admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC))).all().get();
-            admin.listOffsets(Map.of(new TopicPartition(TOPIC, 0), OffsetSpec.latest())).all().get();
+            admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC)))
+                    .all()
+                    .get();
+            admin.listOffsets(Map.of(new TopicPartition(TOPIC, 0), OffsetSpec.latest()))
+                    .all()
+                    .get();
             admin.describeConsumerGroups(List.of(TOPIC)).all().get();
         }
     }
@@ -89,8 +97,8 @@ public final class CdsTrainingCommand implements Callable<Integer> {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] value = new byte[512];
             for (int i = 0; i < RECORDS; i++) {
                 byte[] key = Integer.toString(i % 100).getBytes();
@@ -106,8 +114,8 @@ public final class CdsTrainingCommand implements Callable<Integer> {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, TOPIC);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(TOPIC));
             long deadlineNanos = System.nanoTime() + DEADLINE.toNanos();
             int read = 0;

@@ -1,23 +1,27 @@
 package io.varve.cli;
 
+import io.varve.broker.Broker;
+import io.varve.broker.config.BrokerConfig;
+import io.varve.broker.config.ConfigException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-
-import io.varve.broker.Broker;
-import io.varve.broker.config.BrokerConfig;
-import io.varve.broker.config.ConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code varve server [--config FILE] [--override key=value]...}: runs a node until SIGTERM or Ctrl-C. */
-@Command(name = "server", mixinStandardHelpOptions = true,
+@Command(
+        name = "server",
+        mixinStandardHelpOptions = true,
         description = "Start a Varve node (broker and controller) with Kafka-style server.properties.")
 public final class ServerCommand implements Callable<Integer> {
 
-    @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "A Kafka-style server.properties file.")
+    @Option(
+            names = {"-c", "--config"},
+            paramLabel = "FILE",
+            description = "A Kafka-style server.properties file.")
     Path configFile;
 
     @Option(names = "--override", paramLabel = "key=value", description = "Override one configuration key; repeatable.")
@@ -34,10 +38,12 @@ public final class ServerCommand implements Callable<Integer> {
         }
         Broker broker = new Broker(config);
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            broker.close();
-            stopped.countDown();
-        }, "varve-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    broker.close();
+                    stopped.countDown();
+                },
+                "varve-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             broker.start();

@@ -4,7 +4,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code varve} command. */
-@Command(name = "varve", mixinStandardHelpOptions = true, version = "Varve 0.1.0-SNAPSHOT",
+@Command(
+        name = "varve",
+        mixinStandardHelpOptions = true,
+        version = "Varve 0.1.0-SNAPSHOT",
         description = "A streaming platform that speaks the Apache Kafka protocol.",
         subcommands = {ServerCommand.class, CdsTrainingCommand.class})
 public final class Varve implements Runnable {

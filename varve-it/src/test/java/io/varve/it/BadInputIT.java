@@ -23,7 +23,6 @@ import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -59,6 +58,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BadInputIT {
     @TempDir
     static Path dataDir;
+
     static TestBroker broker;
     static Admin admin;
     static KafkaProducer<byte[], byte[]> healthProducer;
@@ -92,7 +92,8 @@ class BadInputIT {
     @AfterEach
     void brokerStillServesANormalProduceAndConsume() throws Exception {
         byte[] value = ("still serving after " + System.nanoTime()).getBytes(UTF_8);
-        RecordMetadata metadata = healthProducer.send(new ProducerRecord<>(healthTopic, 0, null, value))
+        RecordMetadata metadata = healthProducer
+                .send(new ProducerRecord<>(healthTopic, 0, null, value))
                 .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         TopicPartition tp = new TopicPartition(healthTopic, 0);
         healthConsumer.assign(List.of(tp));
@@ -106,7 +107,8 @@ class BadInputIT {
                 }
             }
         }
-        fail("the record produced at offset " + metadata.offset() + " of " + healthTopic + " was not consumed within " + TIMEOUT);
+        fail("the record produced at offset " + metadata.offset() + " of " + healthTopic + " was not consumed within "
+                + TIMEOUT);
     }
 
     @Test
@@ -116,7 +118,8 @@ class BadInputIT {
         byte[] bytes = bytesOf(MemoryRecords.withRecords(Compression.NONE, record("k1", "v1"), record("k2", "v2")));
         bytes[bytes.length - 1] ^= 0x5A; // inside the last record's value: only the CRC can notice
         try (RawClient client = new RawClient(broker.port())) {
-            PartitionProduceResponse response = produce(client, topic, 0, MemoryRecords.readableRecords(ByteBuffer.wrap(bytes)));
+            PartitionProduceResponse response =
+                    produce(client, topic, 0, MemoryRecords.readableRecords(ByteBuffer.wrap(bytes)));
             assertThat(errorOf(response)).isEqualTo(Errors.CORRUPT_MESSAGE);
             assertThat(latestOffset(client, topic, 0)).isZero();
             assertValidProduceSucceedsAt(client, topic, 0);
@@ -190,9 +193,13 @@ class BadInputIT {
     private static int createTopicWithSmallestAcceptedSegmentBytes(String topic) throws Exception {
         for (int segmentBytes : new int[] {16 * 1024, 1024 * 1024}) {
             try {
-                createTopic(admin, topic, 1, Map.of(
-                        "segment.bytes", Integer.toString(segmentBytes),
-                        "max.message.bytes", Integer.toString(2 * segmentBytes)));
+                createTopic(
+                        admin,
+                        topic,
+                        1,
+                        Map.of(
+                                "segment.bytes", Integer.toString(segmentBytes),
+                                "max.message.bytes", Integer.toString(2 * segmentBytes)));
                 return segmentBytes;
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof InvalidConfigurationException)) {
@@ -204,7 +211,8 @@ class BadInputIT {
     }
 
     @Test
-    void aSequenceGapFromAnIdempotentProducerFailsWithOutOfOrderSequenceAndTheNextInOrderBatchSucceeds() throws Exception {
+    void aSequenceGapFromAnIdempotentProducerFailsWithOutOfOrderSequenceAndTheNextInOrderBatchSucceeds()
+            throws Exception {
         String topic = uniqueTopic("sequence-gap");
         createTopic(admin, topic, 1);
         try (RawClient client = new RawClient(broker.port())) {
@@ -212,16 +220,18 @@ class BadInputIT {
             long producerId = producer.producerId();
             short epoch = producer.producerEpoch();
 
-            PartitionProduceResponse first = produce(client, topic, 0,
-                    idempotentBatch(producerId, epoch, 0, record("a", "0"), record("a", "1")));
+            PartitionProduceResponse first = produce(
+                    client, topic, 0, idempotentBatch(producerId, epoch, 0, record("a", "0"), record("a", "1")));
             assertThat(errorOf(first)).isEqualTo(Errors.NONE);
             assertThat(first.baseOffset()).isZero();
 
-            PartitionProduceResponse gap = produce(client, topic, 0, idempotentBatch(producerId, epoch, 5, record("a", "5")));
+            PartitionProduceResponse gap =
+                    produce(client, topic, 0, idempotentBatch(producerId, epoch, 5, record("a", "5")));
             assertThat(errorOf(gap)).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
             assertThat(latestOffset(client, topic, 0)).isEqualTo(2);
 
-            PartitionProduceResponse next = produce(client, topic, 0, idempotentBatch(producerId, epoch, 2, record("a", "2")));
+            PartitionProduceResponse next =
+                    produce(client, topic, 0, idempotentBatch(producerId, epoch, 2, record("a", "2")));
             assertThat(errorOf(next)).isEqualTo(Errors.NONE);
             assertThat(next.baseOffset()).isEqualTo(2);
         }
@@ -238,7 +248,8 @@ class BadInputIT {
             FetchResponseData.PartitionData atEnd = fetch(client, topic, 0, 0);
             assertThat(Errors.forCode(atEnd.errorCode())).isEqualTo(Errors.NONE);
             assertThat(atEnd.highWatermark()).isZero();
-            assertThat(atEnd.records() == null ? 0 : atEnd.records().sizeInBytes()).isZero();
+            assertThat(atEnd.records() == null ? 0 : atEnd.records().sizeInBytes())
+                    .isZero();
         }
     }
 
@@ -261,7 +272,8 @@ class BadInputIT {
             assertThat(response.getInt()).isEqualTo(4242); // ApiVersions responses always have header v0
             ApiVersionsResponseData data = new ApiVersionsResponseData(new ByteBufferAccessor(response), (short) 0);
             assertThat(Errors.forCode(data.errorCode())).isEqualTo(Errors.UNSUPPORTED_VERSION);
-            assertThat(data.apiKeys().find(ApiKeys.API_VERSIONS.id)).isNotNull()
+            assertThat(data.apiKeys().find(ApiKeys.API_VERSIONS.id))
+                    .isNotNull()
                     .satisfies(v -> assertThat(v.maxVersion()).isGreaterThanOrEqualTo((short) 3));
             assertThat(data.apiKeys().find(ApiKeys.PRODUCE.id)).isNotNull();
             assertThat(data.apiKeys().find(ApiKeys.FETCH.id)).isNotNull();
@@ -278,8 +290,12 @@ class BadInputIT {
         random[0] = 0x7F; // an API key no version of the protocol has
         byte[] produceHeaderThenGarbage = new byte[200];
         new Random(43).nextBytes(produceHeaderThenGarbage);
-        ByteBuffer.wrap(produceHeaderThenGarbage).putShort(ApiKeys.PRODUCE.id).putShort(WireRequests.PRODUCE_VERSION)
-                .putInt(1).putShort((short) 1).put((byte) 'x');
+        ByteBuffer.wrap(produceHeaderThenGarbage)
+                .putShort(ApiKeys.PRODUCE.id)
+                .putShort(WireRequests.PRODUCE_VERSION)
+                .putInt(1)
+                .putShort((short) 1)
+                .put((byte) 'x');
         return Stream.of(
                 Arguments.of("random bytes", random),
                 Arguments.of("a frame shorter than a request header", new byte[] {0, 18, 0}),
@@ -289,10 +305,13 @@ class BadInputIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("unparseableFrames")
     void anUnparseableFrameClosesOnlyTheConnectionThatSentIt(String description, byte[] frame) throws Exception {
-        try (RawClient bystander = new RawClient(broker.port()); RawClient offender = new RawClient(broker.port())) {
+        try (RawClient bystander = new RawClient(broker.port());
+                RawClient offender = new RawClient(broker.port())) {
             assertAnswersApiVersions(bystander);
             offender.writeFrame(frame);
-            assertThat(offender.isClosedByPeer(Duration.ofSeconds(10))).as("connection closed after " + description).isTrue();
+            assertThat(offender.isClosedByPeer(Duration.ofSeconds(10)))
+                    .as("connection closed after " + description)
+                    .isTrue();
             assertAnswersApiVersions(bystander);
         }
         try (RawClient newcomer = new RawClient(broker.port())) {
@@ -303,10 +322,13 @@ class BadInputIT {
     @Test
     void aLengthPrefixOverSocketRequestMaxBytesClosesOnlyThatConnection(@TempDir Path dir) throws Exception {
         try (TestBroker small = TestBroker.start(dir, Map.of("socket.request.max.bytes", "1048576"));
-             RawClient bystander = new RawClient(small.port());
-             RawClient offender = new RawClient(small.port())) {
+                RawClient bystander = new RawClient(small.port());
+                RawClient offender = new RawClient(small.port())) {
             assertAnswersApiVersions(bystander);
-            offender.writeRaw(ByteBuffer.allocate(12).putInt(1 << 30).putShort(ApiKeys.PRODUCE.id).array());
+            offender.writeRaw(ByteBuffer.allocate(12)
+                    .putInt(1 << 30)
+                    .putShort(ApiKeys.PRODUCE.id)
+                    .array());
             assertThat(offender.isClosedByPeer(Duration.ofSeconds(10))).isTrue();
             assertAnswersApiVersions(bystander);
         }
@@ -319,7 +341,8 @@ class BadInputIT {
     }
 
     /** The same connection still takes a valid batch, appended at {@code expectedOffset}. */
-    private static void assertValidProduceSucceedsAt(RawClient client, String topic, long expectedOffset) throws IOException {
+    private static void assertValidProduceSucceedsAt(RawClient client, String topic, long expectedOffset)
+            throws IOException {
         PartitionProduceResponse response = produce(client, topic, 0, validBatch());
         assertThat(errorOf(response)).isEqualTo(Errors.NONE);
         assertThat(response.baseOffset()).isEqualTo(expectedOffset);

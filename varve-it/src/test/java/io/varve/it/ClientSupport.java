@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -24,8 +23,7 @@ public final class ClientSupport {
     public static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final AtomicInteger TOPIC_SEQUENCE = new AtomicInteger();
 
-    private ClientSupport() {
-    }
+    private ClientSupport() {}
 
     /** A topic name no other test of this JVM uses. */
     public static String uniqueTopic(String prefix) {
@@ -33,8 +31,10 @@ public final class ClientSupport {
     }
 
     /** Creates a topic with replication factor 1 and returns its id. */
-    public static Uuid createTopic(Admin admin, String name, int partitions, Map<String, String> configs) throws Exception {
-        CreateTopicsResult result = admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)));
+    public static Uuid createTopic(Admin admin, String name, int partitions, Map<String, String> configs)
+            throws Exception {
+        CreateTopicsResult result =
+                admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)));
         result.all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         return result.topicId(name).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
@@ -44,7 +44,9 @@ public final class ClientSupport {
     }
 
     public static List<TopicPartition> partitions(String topic, int count) {
-        return IntStream.range(0, count).mapToObj(p -> new TopicPartition(topic, p)).toList();
+        return IntStream.range(0, count)
+                .mapToObj(p -> new TopicPartition(topic, p))
+                .toList();
     }
 
     /** Every record of partitions 0..partitions-1 from the start of the log to its end offset at the time of the call. */
@@ -55,7 +57,8 @@ public final class ClientSupport {
     }
 
     /** Like {@link #readAll(TestBroker, String, int)} with a consumer the caller owns (no group: assign and seek). */
-    public static List<ConsumerRecord<byte[], byte[]>> readAll(Consumer<byte[], byte[]> consumer, String topic, int partitions) {
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(
+            Consumer<byte[], byte[]> consumer, String topic, int partitions) {
         List<TopicPartition> tps = partitions(topic, partitions);
         consumer.assign(tps);
         consumer.seekToBeginning(tps);
@@ -82,7 +85,8 @@ public final class ClientSupport {
     }
 
     /** The records of one partition, in the order read. */
-    public static List<ConsumerRecord<byte[], byte[]>> ofPartition(List<ConsumerRecord<byte[], byte[]>> records, int partition) {
+    public static List<ConsumerRecord<byte[], byte[]>> ofPartition(
+            List<ConsumerRecord<byte[], byte[]>> records, int partition) {
         return records.stream().filter(r -> r.partition() == partition).toList();
     }
 }

@@ -24,7 +24,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -35,8 +34,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.FileRecords;
 import org.apache.kafka.common.record.FileLogInputStream.FileChannelRecordBatch;
+import org.apache.kafka.common.record.FileRecords;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -57,8 +56,7 @@ class CrashRecoveryIT {
     Path workDir;
 
     /** A record the broker acknowledged: partition, offset, and its "round-sequence" value prefix. */
-    private record Acked(int partition, long offset, String id) {
-    }
+    private record Acked(int partition, long offset, String id) {}
 
     @Test
     void acknowledgedRecordsSurviveRepeatedKillsAtDifferentPointsAndTornTailsAreTruncated() throws Exception {
@@ -67,8 +65,9 @@ class CrashRecoveryIT {
         List<Acked> allAcked = new ArrayList<>();
         int[] killAfterAcks = {300, 1500, 4000};
         for (int round = 0; round < killAfterAcks.length; round++) {
-            try (ServerProcess server = ServerProcess.startOnFreePort(workDir, "round" + round, logDir,
-                    "--override", "log.segment.bytes=1048576").awaitReady()) {
+            try (ServerProcess server = ServerProcess.startOnFreePort(
+                            workDir, "round" + round, logDir, "--override", "log.segment.bytes=1048576")
+                    .awaitReady()) {
                 if (round == 0) {
                     createTopic(server);
                 }
@@ -78,7 +77,8 @@ class CrashRecoveryIT {
                 appendGarbageToActiveSegment(logDir.resolve(TOPIC + "-0"), random);
             }
         }
-        try (ServerProcess server = ServerProcess.startOnFreePort(workDir, "final", logDir).awaitReady()) {
+        try (ServerProcess server =
+                ServerProcess.startOnFreePort(workDir, "final", logDir).awaitReady()) {
             Map<Integer, List<String>> read = readAll(server);
             assertEveryAckedRecordPresentOnceInOrder(allAcked, read);
             assertThat(server.terminate(Duration.ofSeconds(10))).isTrue();
@@ -92,7 +92,9 @@ class CrashRecoveryIT {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrap());
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 
@@ -136,7 +138,8 @@ class CrashRecoveryIT {
         Path active;
         try (Stream<Path> files = Files.list(partitionDir)) {
             active = files.filter(f -> f.getFileName().toString().endsWith(".log"))
-                    .max(Comparator.comparing(f -> f.getFileName().toString())).orElseThrow();
+                    .max(Comparator.comparing(f -> f.getFileName().toString()))
+                    .orElseThrow();
         }
         byte[] garbage = new byte[1 + random.nextInt(4000)];
         random.nextBytes(garbage);
@@ -160,13 +163,16 @@ class CrashRecoveryIT {
             consumer.assign(tps);
             consumer.seekToBeginning(tps);
             Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-            await().atMost(TIMEOUT).pollInSameThread().pollInterval(Duration.ZERO).until(() -> {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    String value = new String(r.value(), UTF_8);
-                    byPartition.get(r.partition()).add(value.substring(0, value.indexOf(':')));
-                }
-                return tps.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
-            });
+            await().atMost(TIMEOUT)
+                    .pollInSameThread()
+                    .pollInterval(Duration.ZERO)
+                    .until(() -> {
+                        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                            String value = new String(r.value(), UTF_8);
+                            byPartition.get(r.partition()).add(value.substring(0, value.indexOf(':')));
+                        }
+                        return tps.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
+                    });
         }
         return byPartition;
     }
@@ -175,15 +181,20 @@ class CrashRecoveryIT {
         for (Map.Entry<Integer, List<String>> e : read.entrySet()) {
             Set<String> seen = new HashSet<>();
             for (String id : e.getValue()) {
-                assertThat(seen.add(id)).as("record %s appears once in partition %d", id, e.getKey()).isTrue();
+                assertThat(seen.add(id))
+                        .as("record %s appears once in partition %d", id, e.getKey())
+                        .isTrue();
             }
         }
         for (int partition = 0; partition < PARTITIONS; partition++) {
             int p = partition;
             List<String> log = read.get(p);
-            List<Acked> ackedHere = acked.stream().filter(a -> a.partition() == p)
-                    .sorted(Comparator.comparingLong(Acked::offset)).toList();
-            assertThat(log).as("partition %d holds every acknowledged record", p)
+            List<Acked> ackedHere = acked.stream()
+                    .filter(a -> a.partition() == p)
+                    .sorted(Comparator.comparingLong(Acked::offset))
+                    .toList();
+            assertThat(log)
+                    .as("partition %d holds every acknowledged record", p)
                     .containsAll(ackedHere.stream().map(Acked::id).toList());
             // Send order per round is kept: within a round, sequence numbers increase along the log.
             Map<String, Integer> lastSeqOfRound = new HashMap<>();
@@ -191,7 +202,9 @@ class CrashRecoveryIT {
                 String[] parts = id.split("-");
                 int seq = Integer.parseInt(parts[1]);
                 Integer previous = lastSeqOfRound.put(parts[0], seq);
-                assertThat(previous == null || previous < seq).as("partition %d: %s after seq %s", p, id, previous).isTrue();
+                assertThat(previous == null || previous < seq)
+                        .as("partition %d: %s after seq %s", p, id, previous)
+                        .isTrue();
             }
         }
     }
@@ -200,27 +213,33 @@ class CrashRecoveryIT {
     private static void validateLog(Path partitionDir) throws IOException {
         List<Path> segments;
         try (Stream<Path> files = Files.list(partitionDir)) {
-            segments = files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().toList();
+            segments = files.filter(f -> f.getFileName().toString().endsWith(".log"))
+                    .sorted()
+                    .toList();
         }
         assertThat(segments).isNotEmpty();
         long nextOffset = -1;
         for (Path segment : segments) {
             long nameOffset = Long.parseLong(segment.getFileName().toString().replace(".log", ""));
-            assertThat(nameOffset).as("segment %s starts at or after offset %d", segment, nextOffset)
+            assertThat(nameOffset)
+                    .as("segment %s starts at or after offset %d", segment, nextOffset)
                     .isGreaterThanOrEqualTo(nextOffset);
             File file = segment.toFile();
             long bytes = 0;
             try (FileRecords records = FileRecords.open(file, false)) {
                 for (FileChannelRecordBatch batch : records.batches()) {
                     batch.ensureValid();
-                    assertThat(batch.baseOffset()).as("batch offsets increase in %s", segment)
+                    assertThat(batch.baseOffset())
+                            .as("batch offsets increase in %s", segment)
                             .isGreaterThanOrEqualTo(Math.max(nextOffset, nameOffset));
                     nextOffset = batch.nextOffset();
                     bytes += batch.sizeInBytes();
                 }
             }
             try (FileChannel channel = FileChannel.open(segment)) {
-                assertThat(bytes).as("no bytes after the last whole batch of %s", segment).isEqualTo(channel.size());
+                assertThat(bytes)
+                        .as("no bytes after the last whole batch of %s", segment)
+                        .isEqualTo(channel.size());
             }
         }
     }

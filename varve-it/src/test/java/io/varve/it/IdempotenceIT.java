@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -41,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 class IdempotenceIT {
     @TempDir
     static Path dataDir;
+
     static TcpProxy proxy;
     static TestBroker broker;
     static Admin admin;
@@ -73,11 +73,22 @@ class IdempotenceIT {
         createTopic(admin, topic, 1);
         try (RawClient client = new RawClient(broker.port())) {
             // Two plain records first, so the idempotent batch does not start at offset 0.
-            assertThat(produce(client, topic, 0, MemoryRecords.withRecords(Compression.NONE,
-                    record("plain", "0"), record("plain", "1"))).baseOffset()).isZero();
+            assertThat(produce(
+                                    client,
+                                    topic,
+                                    0,
+                                    MemoryRecords.withRecords(
+                                            Compression.NONE, record("plain", "0"), record("plain", "1")))
+                            .baseOffset())
+                    .isZero();
             InitProducerIdResponseData producer = WireRequests.initProducerId(client);
-            MemoryRecords first = idempotentBatch(producer.producerId(), producer.producerEpoch(), 0,
-                    record("k", "a"), record("k", "b"), record("k", "c"));
+            MemoryRecords first = idempotentBatch(
+                    producer.producerId(),
+                    producer.producerEpoch(),
+                    0,
+                    record("k", "a"),
+                    record("k", "b"),
+                    record("k", "c"));
 
             PartitionProduceResponse original = produce(client, topic, 0, first);
             assertThat(errorOf(original)).isEqualTo(Errors.NONE);
@@ -89,7 +100,10 @@ class IdempotenceIT {
             assertThat(repeated.baseOffset()).isEqualTo(2);
             assertThat(latestOffset(client, topic, 0)).isEqualTo(5);
 
-            PartitionProduceResponse second = produce(client, topic, 0,
+            PartitionProduceResponse second = produce(
+                    client,
+                    topic,
+                    0,
                     idempotentBatch(producer.producerId(), producer.producerEpoch(), 3, record("k", "d")));
             assertThat(errorOf(second)).isEqualTo(Errors.NONE);
             assertThat(second.baseOffset()).isEqualTo(5);
@@ -100,7 +114,8 @@ class IdempotenceIT {
             assertThat(late.baseOffset()).isEqualTo(2);
             assertThat(latestOffset(client, topic, 0)).isEqualTo(6);
         }
-        assertThat(readAll(broker, topic, 1)).extracting(r -> new String(r.value(), UTF_8))
+        assertThat(readAll(broker, topic, 1))
+                .extracting(r -> new String(r.value(), UTF_8))
                 .containsExactly("0", "1", "a", "b", "c", "d");
     }
 
@@ -121,7 +136,10 @@ class IdempotenceIT {
                 ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200"))) {
             proxy.cutConnectionsEvery(96 * 1024, 8);
             for (int i = 0; i < count; i++) {
-                acks.add(producer.send(new ProducerRecord<>(topic, i % partitions, null,
+                acks.add(producer.send(new ProducerRecord<>(
+                        topic,
+                        i % partitions,
+                        null,
                         String.format("record-%05d-%s", i, "x".repeat(80)).getBytes(UTF_8))));
             }
             producer.flush();
@@ -136,14 +154,19 @@ class IdempotenceIT {
         List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, topic, partitions);
         for (int p = 0; p < partitions; p++) {
             List<Integer> indexes = ofPartition(read, p).stream()
-                    .map(r -> Integer.parseInt(new String(r.value(), UTF_8).substring(7, 12))).toList();
+                    .map(r -> Integer.parseInt(new String(r.value(), UTF_8).substring(7, 12)))
+                    .toList();
             List<Integer> expected = new ArrayList<>();
             for (int i = p; i < count; i += partitions) {
                 expected.add(i);
             }
-            assertThat(indexes).as("partition %d: every record once (no loss, no duplicate)", p)
-                    .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(expected);
-            assertThat(firstOutOfOrder(indexes)).as("partition %d: records out of send order", p).isEmpty();
+            assertThat(indexes)
+                    .as("partition %d: every record once (no loss, no duplicate)", p)
+                    .doesNotHaveDuplicates()
+                    .containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(firstOutOfOrder(indexes))
+                    .as("partition %d: records out of send order", p)
+                    .isEmpty();
         }
     }
 

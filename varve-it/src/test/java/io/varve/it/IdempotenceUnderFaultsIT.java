@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -79,7 +78,8 @@ class IdempotenceUnderFaultsIT {
 
     private static double retries(KafkaProducer<byte[], byte[]> producer) {
         for (Map.Entry<MetricName, ? extends Metric> e : producer.metrics().entrySet()) {
-            if (e.getKey().name().equals("record-retry-total") && e.getKey().group().equals("producer-metrics")) {
+            if (e.getKey().name().equals("record-retry-total")
+                    && e.getKey().group().equals("producer-metrics")) {
                 return (Double) e.getValue().metricValue();
             }
         }
@@ -113,7 +113,8 @@ class IdempotenceUnderFaultsIT {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all()
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
+                    .all()
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         }
     }
@@ -127,12 +128,14 @@ class IdempotenceUnderFaultsIT {
     @Test
     void droppedProduceResponsesAreRetriedWithoutDuplicatesOrReordering() throws Exception {
         int count = 1200;
-        try (TestBroker broker = TestBroker.start(workDir.resolve("data"),
-                Map.of("varve.test.produce.drop.response.every", "3"))) {
+        try (TestBroker broker =
+                TestBroker.start(workDir.resolve("data"), Map.of("varve.test.produce.drop.response.every", "3"))) {
             createTopic(broker.bootstrap());
             try (KafkaProducer<byte[], byte[]> producer = idempotentProducer(broker.bootstrap())) {
                 awaitAll(send(producer, 0, count));
-                assertThat(retries(producer)).as("responses were dropped and batches retried").isPositive();
+                assertThat(retries(producer))
+                        .as("responses were dropped and batches retried")
+                        .isPositive();
             }
             assertThat(readAll(broker.bootstrap())).isEqualTo(expected(count));
         }
@@ -141,16 +144,23 @@ class IdempotenceUnderFaultsIT {
     @Test
     void droppedResponsesAcrossASigkillAndRestartAreStillWrittenExactlyOnce() throws Exception {
         int port = ServerProcess.freePort();
-        String[] args = {"--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
-                "--override", "log.dirs=" + workDir.resolve("data"),
-                "--override", "varve.test.produce.drop.response.every=4",
-                "--override", "log.segment.bytes=1048576"};
+        String[] args = {
+            "--override",
+            "listeners=PLAINTEXT://127.0.0.1:" + port,
+            "--override",
+            "log.dirs=" + workDir.resolve("data"),
+            "--override",
+            "varve.test.produce.drop.response.every=4",
+            "--override",
+            "log.segment.bytes=1048576"
+        };
         String bootstrap = "127.0.0.1:" + port;
         int half = 1200;
         int count = 2400;
         try (KafkaProducer<byte[], byte[]> producer = idempotentProducer(bootstrap)) {
             List<Future<RecordMetadata>> second;
-            try (ServerProcess server = ServerProcess.start(workDir, "before", port, args).awaitReady()) {
+            try (ServerProcess server =
+                    ServerProcess.start(workDir, "before", port, args).awaitReady()) {
                 createTopic(bootstrap);
                 awaitAll(send(producer, 0, half));
                 // More records in flight while the process dies: some are appended without an answer.

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -71,7 +70,8 @@ class KcatIT {
     void linesProducedWithKcatAreConsumedWithKcatWithTheirKeys() throws Exception {
         String topic = uniqueTopic("kcat-keys");
         createTopic(shared.admin(), topic, 1);
-        List<String> lines = IntStream.range(0, 50).mapToObj(i -> "key" + i + ":value " + i).toList();
+        List<String> lines =
+                IntStream.range(0, 50).mapToObj(i -> "key" + i + ":value " + i).toList();
         Result produced = kcat(String.join("\n", lines) + "\n", "-P", "-t", topic, "-p", "0", "-K:");
         assertThat(produced.exitCode()).as(produced.stderr()).isZero();
 
@@ -100,7 +100,8 @@ class KcatIT {
         try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of())) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
-                acks.add(producer.send(new ProducerRecord<>(topic, 0, ("k" + i).getBytes(UTF_8), ("v" + i).getBytes(UTF_8))));
+                acks.add(producer.send(
+                        new ProducerRecord<>(topic, 0, ("k" + i).getBytes(UTF_8), ("v" + i).getBytes(UTF_8))));
                 expected.add("k" + i + "=v" + i);
             }
             for (Future<RecordMetadata> ack : acks) {
@@ -115,12 +116,14 @@ class KcatIT {
     void recordsProducedWithKcatAreConsumedWithKafkaClients() throws Exception {
         String topic = uniqueTopic("kcat-to-java");
         createTopic(shared.admin(), topic, 1);
-        List<String> lines = IntStream.range(0, 30).mapToObj(i -> "k" + i + ":v" + i).toList();
+        List<String> lines =
+                IntStream.range(0, 30).mapToObj(i -> "k" + i + ":v" + i).toList();
         Result produced = kcat(String.join("\n", lines) + "\n", "-P", "-t", topic, "-p", "0", "-K:");
         assertThat(produced.exitCode()).as(produced.stderr()).isZero();
 
         List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
-        assertThat(read).extracting(r -> new String(r.key(), UTF_8) + ":" + new String(r.value(), UTF_8))
+        assertThat(read)
+                .extracting(r -> new String(r.key(), UTF_8) + ":" + new String(r.value(), UTF_8))
                 .containsExactlyInAnyOrderElementsOf(lines);
     }
 
@@ -130,15 +133,26 @@ class KcatIT {
         String topic = uniqueTopic("kcat-" + codec);
         createTopic(shared.admin(), topic, 1);
         List<String> lines = IntStream.range(0, 200)
-                .mapToObj(i -> "record " + i + " " + "compressible text ".repeat(1 + i % 10)).toList();
-        Result produced = kcat(String.join("\n", lines) + "\n", "-P", "-t", topic, "-p", "0",
-                "-X", "compression.codec=" + codec, "-X", "linger.ms=50");
+                .mapToObj(i -> "record " + i + " " + "compressible text ".repeat(1 + i % 10))
+                .toList();
+        Result produced = kcat(
+                String.join("\n", lines) + "\n",
+                "-P",
+                "-t",
+                topic,
+                "-p",
+                "0",
+                "-X",
+                "compression.codec=" + codec,
+                "-X",
+                "linger.ms=50");
         assertThat(produced.exitCode()).as(produced.stderr()).isZero();
 
         Result consumed = kcat(null, "-C", "-t", topic, "-o", "beginning", "-e", "-q");
         assertThat(consumed.exitCode()).as(consumed.stderr()).isZero();
         assertThat(consumed.lines()).containsExactlyInAnyOrderElementsOf(lines);
-        assertThat(readAll(shared.broker(), topic, 1)).extracting(r -> new String(r.value(), UTF_8))
+        assertThat(readAll(shared.broker(), topic, 1))
+                .extracting(r -> new String(r.value(), UTF_8))
                 .containsExactlyInAnyOrderElementsOf(lines);
     }
 
@@ -150,11 +164,15 @@ class KcatIT {
 
     /** Runs kcat against the shared broker with {@code stdin} (or none), waiting at most 30 s. */
     private Result kcat(String stdin, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(KCAT.toString(), "-b", shared.broker().bootstrap()));
+        List<String> command =
+                new ArrayList<>(List.of(KCAT.toString(), "-b", shared.broker().bootstrap()));
         command.addAll(List.of(args));
         File out = Files.createTempFile(workDir, "kcat", ".out").toFile();
         File err = Files.createTempFile(workDir, "kcat", ".err").toFile();
-        Process process = new ProcessBuilder(command).redirectOutput(out).redirectError(err).start();
+        Process process = new ProcessBuilder(command)
+                .redirectOutput(out)
+                .redirectError(err)
+                .start();
         try {
             try (OutputStream in = process.getOutputStream()) {
                 if (stdin != null) {

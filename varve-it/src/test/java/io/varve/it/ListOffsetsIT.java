@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -38,8 +37,12 @@ class ListOffsetsIT {
         createTopic(shared.admin(), topic, 1);
         TopicPartition tp = new TopicPartition(topic, 0);
         // Timestamps 0,10,...,90 s after BASE_TS except record 6, which carries the largest one; sent as one batch.
-        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, compression, ProducerConfig.LINGER_MS_CONFIG, "1000"))) {
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker()
+                .producer(Map.of(
+                        ProducerConfig.COMPRESSION_TYPE_CONFIG,
+                        compression,
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        "1000"))) {
             Future<RecordMetadata> last = null;
             for (int i = 0; i < 10; i++) {
                 long ts = i == 6 ? BASE_TS + 500_000 : BASE_TS + i * 10_000L;
@@ -49,15 +52,23 @@ class ListOffsetsIT {
             assertThat(last.get(30, TimeUnit.SECONDS).offset()).isEqualTo(9);
         }
         try (KafkaConsumer<byte[], byte[]> consumer = shared.broker().consumer(Map.of())) {
-            Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(Map.of(tp, BASE_TS + 25_000), TIMEOUT);
+            Map<TopicPartition, OffsetAndTimestamp> found =
+                    consumer.offsetsForTimes(Map.of(tp, BASE_TS + 25_000), TIMEOUT);
             assertThat(found.get(tp).offset()).isEqualTo(3);
             assertThat(found.get(tp).timestamp()).isEqualTo(BASE_TS + 30_000);
-            assertThat(consumer.offsetsForTimes(Map.of(tp, BASE_TS - 1), TIMEOUT).get(tp).offset()).isZero();
-            assertThat(consumer.offsetsForTimes(Map.of(tp, BASE_TS + 600_000), TIMEOUT).get(tp)).isNull();
+            assertThat(consumer.offsetsForTimes(Map.of(tp, BASE_TS - 1), TIMEOUT)
+                            .get(tp)
+                            .offset())
+                    .isZero();
+            assertThat(consumer.offsetsForTimes(Map.of(tp, BASE_TS + 600_000), TIMEOUT)
+                            .get(tp))
+                    .isNull();
             assertThat(consumer.beginningOffsets(List.of(tp), TIMEOUT).get(tp)).isZero();
             assertThat(consumer.endOffsets(List.of(tp), TIMEOUT).get(tp)).isEqualTo(10);
         }
-        ListOffsetsResultInfo max = shared.admin().listOffsets(Map.of(tp, OffsetSpec.maxTimestamp())).partitionResult(tp)
+        ListOffsetsResultInfo max = shared.admin()
+                .listOffsets(Map.of(tp, OffsetSpec.maxTimestamp()))
+                .partitionResult(tp)
                 .get(30, TimeUnit.SECONDS);
         assertThat(max.offset()).isEqualTo(6);
         assertThat(max.timestamp()).isEqualTo(BASE_TS + 500_000);

@@ -20,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
-
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -50,8 +49,9 @@ class ProduceConsumeIT {
         createTopic(shared.admin(), topic, 1);
         long ts = 1_700_000_000_000L;
         Headers headers = new RecordHeaders(new Header[] {
-                new RecordHeader("h1", bytes("x")), new RecordHeader("h1", bytes("repeated")),
-                new RecordHeader("null-valued", null), new RecordHeader("empty", new byte[0])});
+            new RecordHeader("h1", bytes("x")), new RecordHeader("h1", bytes("repeated")),
+            new RecordHeader("null-valued", null), new RecordHeader("empty", new byte[0])
+        });
         List<ProducerRecord<byte[], byte[]>> sent = List.of(
                 new ProducerRecord<>(topic, 0, ts, bytes("k1"), bytes("v1")),
                 new ProducerRecord<>(topic, 0, ts + 1, null, bytes("no key")),
@@ -60,9 +60,12 @@ class ProduceConsumeIT {
                 new ProducerRecord<>(topic, 0, ts + 4, bytes("k5"), new byte[0], headers));
 
         List<Long> offsets = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                shared.broker().producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
             for (ProducerRecord<byte[], byte[]> record : sent) {
-                offsets.add(producer.send(record).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset());
+                offsets.add(producer.send(record)
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .offset());
             }
         }
         assertThat(offsets).containsExactly(0L, 1L, 2L, 3L, 4L);
@@ -87,26 +90,33 @@ class ProduceConsumeIT {
         int perPartition = 200;
         createTopic(shared.admin(), topic, partitions);
         List<Future<RecordMetadata>> acks = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, "5"))) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                shared.broker().producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, "5"))) {
             for (int i = 0; i < partitions * perPartition; i++) {
                 acks.add(producer.send(new ProducerRecord<>(topic, i % partitions, null, bytes(Integer.toString(i)))));
             }
             producer.flush();
         }
         for (Future<RecordMetadata> ack : acks) {
-            assertThat(ack.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).hasOffset()).isTrue();
+            assertThat(ack.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).hasOffset())
+                    .isTrue();
         }
 
         List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, partitions);
         assertThat(read).hasSize(partitions * perPartition);
         for (int p = 0; p < partitions; p++) {
             List<ConsumerRecord<byte[], byte[]>> partition = ofPartition(read, p);
-            assertThat(partition).extracting(ConsumerRecord::offset)
-                    .containsExactlyElementsOf(LongStream.range(0, perPartition).boxed().toList());
+            assertThat(partition)
+                    .extracting(ConsumerRecord::offset)
+                    .containsExactlyElementsOf(
+                            LongStream.range(0, perPartition).boxed().toList());
             int first = p;
-            assertThat(partition).extracting(r -> Integer.parseInt(new String(r.value(), UTF_8)))
+            assertThat(partition)
+                    .extracting(r -> Integer.parseInt(new String(r.value(), UTF_8)))
                     .containsExactlyElementsOf(IntStream.range(0, perPartition)
-                            .map(i -> first + i * partitions).boxed().toList());
+                            .map(i -> first + i * partitions)
+                            .boxed()
+                            .toList());
         }
     }
 
@@ -119,17 +129,23 @@ class ProduceConsumeIT {
         List<byte[]> values = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
             // Half compress well (repeated text), half not at all (random bytes), of varied sizes.
-            byte[] value = i % 2 == 0 ? "varve compresses this text well. ".repeat(1 + i % 40).getBytes(UTF_8)
+            byte[] value = i % 2 == 0
+                    ? "varve compresses this text well. ".repeat(1 + i % 40).getBytes(UTF_8)
                     : randomBytes(random, 1 + random.nextInt(3000));
             values.add(value);
         }
-        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, compressionType,
-                ProducerConfig.LINGER_MS_CONFIG, "20",
-                ProducerConfig.BATCH_SIZE_CONFIG, "65536"))) {
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker()
+                .producer(Map.of(
+                        ProducerConfig.COMPRESSION_TYPE_CONFIG, compressionType,
+                        ProducerConfig.LINGER_MS_CONFIG, "20",
+                        ProducerConfig.BATCH_SIZE_CONFIG, "65536"))) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
             for (int i = 0; i < values.size(); i++) {
-                acks.add(producer.send(new ProducerRecord<>(topic, 0, bytes("key-" + i), values.get(i),
+                acks.add(producer.send(new ProducerRecord<>(
+                        topic,
+                        0,
+                        bytes("key-" + i),
+                        values.get(i),
                         List.of(new RecordHeader("index", bytes(Integer.toString(i)))))));
             }
             producer.flush();
@@ -140,8 +156,10 @@ class ProduceConsumeIT {
 
         // Order is the subject of another test: here each record is matched to what was sent by its key.
         List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
-        assertThat(read).extracting(ConsumerRecord::offset)
-                .containsExactlyElementsOf(LongStream.range(0, values.size()).boxed().toList());
+        assertThat(read)
+                .extracting(ConsumerRecord::offset)
+                .containsExactlyElementsOf(
+                        LongStream.range(0, values.size()).boxed().toList());
         Map<String, ConsumerRecord<byte[], byte[]>> byKey = new HashMap<>();
         read.forEach(r -> byKey.put(new String(r.key(), UTF_8), r));
         assertThat(byKey).hasSize(values.size());
@@ -158,8 +176,8 @@ class ProduceConsumeIT {
         String topic = uniqueTopic("large");
         createTopic(shared.admin(), topic, 1);
         byte[] value = randomBytes(new Random(7), 1_000_000);
-        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000000"))) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                shared.broker().producer(Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000000"))) {
             RecordMetadata metadata = producer.send(new ProducerRecord<>(topic, 0, bytes("big"), value))
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(metadata.offset()).isZero();
@@ -173,17 +191,20 @@ class ProduceConsumeIT {
     void aRecordLargerThanTheTopicsMaxMessageBytesFailsWithRecordTooLargeAndIsNotWritten() throws Exception {
         String topic = uniqueTopic("too-large");
         createTopic(shared.admin(), topic, 1, Map.of("max.message.bytes", "10000"));
-        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000000"))) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                shared.broker().producer(Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000000"))) {
             Future<RecordMetadata> tooLarge = producer.send(new ProducerRecord<>(topic, 0, null, new byte[20_000]));
-            assertThat(tooLarge).failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+            assertThat(tooLarge)
+                    .failsWithin(TIMEOUT)
+                    .withThrowableOfType(ExecutionException.class)
                     .withCauseInstanceOf(RecordTooLargeException.class);
 
             RecordMetadata small = producer.send(new ProducerRecord<>(topic, 0, null, new byte[1_000]))
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(small.offset()).isZero();
         }
-        assertThat(readAll(shared.broker(), topic, 1)).singleElement().satisfies(r -> assertThat(r.value()).hasSize(1_000));
+        assertThat(readAll(shared.broker(), topic, 1)).singleElement().satisfies(r -> assertThat(r.value())
+                .hasSize(1_000));
     }
 
     @ParameterizedTest(name = "acks={0}")
@@ -192,9 +213,9 @@ class ProduceConsumeIT {
         String topic = uniqueTopic("acks" + acks);
         createTopic(shared.admin(), topic, 1);
         int count = 100;
-        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
-                ProducerConfig.ACKS_CONFIG, acks,
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false"))) {
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker()
+                .producer(
+                        Map.of(ProducerConfig.ACKS_CONFIG, acks, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false"))) {
             List<Future<RecordMetadata>> futures = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 futures.add(producer.send(new ProducerRecord<>(topic, 0, null, bytes(Integer.toString(i)))));
@@ -206,12 +227,19 @@ class ProduceConsumeIT {
         }
         // With acks=0 the producer does not learn when the broker appended: wait for the log end offset.
         TopicPartition tp = new TopicPartition(topic, 0);
-        await().atMost(TIMEOUT).until(() -> shared.admin().listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp)
-                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset() == count);
+        await().atMost(TIMEOUT)
+                .until(() -> shared.admin()
+                                .listOffsets(Map.of(tp, OffsetSpec.latest()))
+                                .partitionResult(tp)
+                                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                                .offset()
+                        == count);
 
         List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
-        assertThat(read).extracting(r -> new String(r.value(), UTF_8))
-                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, count).mapToObj(Integer::toString).toList());
+        assertThat(read)
+                .extracting(r -> new String(r.value(), UTF_8))
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.range(0, count).mapToObj(Integer::toString).toList());
     }
 
     static byte[] bytes(String s) {

@@ -7,7 +7,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -45,7 +44,8 @@ public final class RawClient implements AutoCloseable {
         short responseHeaderVersion = apiKey.responseHeaderVersion(version);
         ResponseHeaderData header = new ResponseHeaderData(new ByteBufferAccessor(frame), responseHeaderVersion);
         if (header.correlationId() != correlationId) {
-            throw new IOException("correlation id " + header.correlationId() + " does not match request " + correlationId);
+            throw new IOException(
+                    "correlation id " + header.correlationId() + " does not match request " + correlationId);
         }
         ApiMessage response = apiKey.messageType.newResponse();
         response.read(new ByteBufferAccessor(frame), version);
@@ -57,8 +57,11 @@ public final class RawClient implements AutoCloseable {
         ApiKeys apiKey = ApiKeys.forId(request.apiKey());
         int id = ++correlationId;
         short headerVersion = apiKey.requestHeaderVersion(version);
-        RequestHeaderData header = new RequestHeaderData().setRequestApiKey(apiKey.id).setRequestApiVersion(version)
-                .setCorrelationId(id).setClientId("varve-raw-test");
+        RequestHeaderData header = new RequestHeaderData()
+                .setRequestApiKey(apiKey.id)
+                .setRequestApiVersion(version)
+                .setCorrelationId(id)
+                .setClientId("varve-raw-test");
         ObjectSerializationCache cache = new ObjectSerializationCache();
         int size = header.size(cache, headerVersion) + request.size(cache, version);
         ByteBuffer buffer = ByteBuffer.allocate(size);

@@ -17,7 +17,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
@@ -39,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RestartIT {
     @TempDir
     static Path dataDir;
+
     static TestBroker broker;
 
     @BeforeAll
@@ -71,16 +71,22 @@ class RestartIT {
             TopicDescription after = describe(admin, topic);
             assertThat(after.topicId()).isEqualTo(createdId);
             assertThat(after.partitions()).hasSize(partitions);
-            assertThat(admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).contains(topic);
+            assertThat(admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                    .contains(topic);
         }
         List<ConsumerRecord<byte[], byte[]>> read = readAll(broker, topic, partitions);
         assertThat(read).hasSize(partitions * perPartition);
         for (int p = 0; p < partitions; p++) {
             List<ConsumerRecord<byte[], byte[]>> records = ofPartition(read, p);
-            assertThat(records).extracting(ConsumerRecord::offset)
-                    .containsExactlyElementsOf(LongStream.range(0, perPartition).boxed().toList());
-            assertThat(records).extracting(r -> new String(r.value(), UTF_8))
-                    .containsExactlyInAnyOrderElementsOf(IntStream.range(0, perPartition).mapToObj(i -> "record-" + i).toList());
+            assertThat(records)
+                    .extracting(ConsumerRecord::offset)
+                    .containsExactlyElementsOf(
+                            LongStream.range(0, perPartition).boxed().toList());
+            assertThat(records)
+                    .extracting(r -> new String(r.value(), UTF_8))
+                    .containsExactlyInAnyOrderElementsOf(IntStream.range(0, perPartition)
+                            .mapToObj(i -> "record-" + i)
+                            .toList());
         }
 
         List<RecordMetadata> next = send(topic, partitions, 1, perPartition);
@@ -105,8 +111,10 @@ class RestartIT {
 
         try (Admin admin = broker.admin()) {
             assertThat(admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
-                    .contains(kept).doesNotContain(deleted);
-            assertThat(admin.describeTopics(List.of(deleted)).allTopicNames()).failsWithin(TIMEOUT)
+                    .contains(kept)
+                    .doesNotContain(deleted);
+            assertThat(admin.describeTopics(List.of(deleted)).allTopicNames())
+                    .failsWithin(TIMEOUT)
                     .withThrowableOfType(ExecutionException.class)
                     .withCauseInstanceOf(UnknownTopicOrPartitionException.class);
             // The name is free again: a new topic of that name starts empty.
@@ -119,8 +127,8 @@ class RestartIT {
     void topicConfigsGivenAtCreationAreReportedAndStillAppliedAfterARestart() throws Exception {
         String topic = uniqueTopic("configured");
         try (Admin admin = broker.admin()) {
-            CreateTopicsResult result = admin.createTopics(List.of(
-                    new NewTopic(topic, 1, (short) 1).configs(Map.of("max.message.bytes", "5000"))));
+            CreateTopicsResult result = admin.createTopics(
+                    List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("max.message.bytes", "5000"))));
             Config config = result.config(topic).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(config.get("max.message.bytes")).isNotNull();
             assertThat(config.get("max.message.bytes").value()).isEqualTo("5000");
@@ -130,10 +138,14 @@ class RestartIT {
 
         try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
             Future<RecordMetadata> tooLarge = producer.send(new ProducerRecord<>(topic, 0, null, new byte[10_000]));
-            assertThat(tooLarge).failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+            assertThat(tooLarge)
+                    .failsWithin(TIMEOUT)
+                    .withThrowableOfType(ExecutionException.class)
                     .withCauseInstanceOf(RecordTooLargeException.class);
             assertThat(producer.send(new ProducerRecord<>(topic, 0, null, new byte[1_000]))
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset()).isZero();
+                            .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                            .offset())
+                    .isZero();
         }
     }
 
@@ -167,11 +179,15 @@ class RestartIT {
     }
 
     private static TopicDescription describe(Admin admin, String topic) throws Exception {
-        return admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(topic);
+        return admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .get(topic);
     }
 
     /** Sends {@code perPartition} records "record-i" (i from {@code firstIndex}) to each partition; returns the acks. */
-    private static List<RecordMetadata> send(String topic, int partitions, int perPartition, int firstIndex) throws Exception {
+    private static List<RecordMetadata> send(String topic, int partitions, int perPartition, int firstIndex)
+            throws Exception {
         List<Future<RecordMetadata>> futures = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
             for (int i = firstIndex; i < firstIndex + perPartition; i++) {

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -38,22 +37,29 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess start(Path workDir, String name, int port, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"),
-                "io.varve.cli.Varve", "server"));
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.varve.cli.Varve",
+                "server"));
         command.addAll(List.of(args));
         Files.createDirectories(workDir);
         Path out = workDir.resolve(name + ".out");
         Path err = workDir.resolve(name + ".err");
-        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         return new ServerProcess(process, out, err, port);
     }
 
     /** Starts a server listening on a free loopback port with its data in {@code logDir}. */
-    public static ServerProcess startOnFreePort(Path workDir, String name, Path logDir, String... extraArgs) throws IOException {
+    public static ServerProcess startOnFreePort(Path workDir, String name, Path logDir, String... extraArgs)
+            throws IOException {
         int port = freePort();
-        List<String> args = new ArrayList<>(List.of("--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
-                "--override", "log.dirs=" + logDir));
+        List<String> args = new ArrayList<>(
+                List.of("--override", "listeners=PLAINTEXT://127.0.0.1:" + port, "--override", "log.dirs=" + logDir));
         args.addAll(List.of(extraArgs));
         return start(workDir, name, port, args.toArray(String[]::new));
     }
@@ -83,11 +89,14 @@ public final class ServerProcess implements AutoCloseable {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "3000");
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).pollInSameThread()
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(200))
+                    .pollInSameThread()
                     .failFast("the server process exited", () -> !process.isAlive())
                     .ignoreExceptions()
                     .until(() -> producer.send(new ProducerRecord<>("process-check", "ping".getBytes(UTF_8)))
-                            .get(5, TimeUnit.SECONDS).hasOffset());
+                            .get(5, TimeUnit.SECONDS)
+                            .hasOffset());
         }
         return this;
     }

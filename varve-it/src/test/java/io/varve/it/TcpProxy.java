@@ -87,7 +87,8 @@ final class TcpProxy implements AutoCloseable {
 
     private void pump(Socket from, Socket to, boolean clientToBroker) {
         byte[] buffer = new byte[8192];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) != -1) {
                 out.write(buffer, 0, n);

@@ -1,12 +1,11 @@
 package io.varve.it;
 
+import io.varve.broker.Broker;
+import io.varve.broker.config.BrokerConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
-
-import io.varve.broker.Broker;
-import io.varve.broker.config.BrokerConfig;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;

@@ -7,8 +7,7 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 final class TestFiles {
-    private TestFiles() {
-    }
+    private TestFiles() {}
 
     static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {

@@ -6,14 +6,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.storage.PartitionLog;
+import io.varve.tiered.manager.RemoteLogManager;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.varve.storage.PartitionLog;
-import io.varve.tiered.manager.RemoteLogManager;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -40,6 +39,7 @@ class TieredCompactedIT {
 
     @TempDir
     Path dataDir;
+
     private TestBroker broker;
 
     @BeforeAll
@@ -68,21 +68,38 @@ class TieredCompactedIT {
         broker = TestBroker.start(dataDir, config);
         String topic = uniqueTopic("tiered-compacted");
         try (var admin = broker.admin()) {
-            createTopic(admin, topic, 1, Map.of("cleanup.policy", "compact", "remote.storage.enable", "true",
-                    "segment.bytes", String.valueOf(1024 * 1024), "segment.ms", "500", "local.retention.ms", "1000",
-                    "min.cleanable.dirty.ratio", "0.01", "file.delete.delay.ms", "100"));
+            createTopic(
+                    admin,
+                    topic,
+                    1,
+                    Map.of(
+                            "cleanup.policy",
+                            "compact",
+                            "remote.storage.enable",
+                            "true",
+                            "segment.bytes",
+                            String.valueOf(1024 * 1024),
+                            "segment.ms",
+                            "500",
+                            "local.retention.ms",
+                            "1000",
+                            "min.cleanable.dirty.ratio",
+                            "0.01",
+                            "file.delete.delay.ms",
+                            "100"));
         }
 
         Map<String, String> latest = new HashMap<>();
         byte[] padding = new byte[300];
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, "5"))) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, "5"))) {
             for (int round = 0; round < ROUNDS; round++) {
                 for (int k = 0; k < KEYS; k++) {
                     String key = "key-" + k;
                     boolean delete = round == ROUNDS - 1 && k % 7 == 0;
                     String value = "round-" + round + "-" + k + new String(padding, UTF_8);
-                    producer.send(new ProducerRecord<>(topic, 0, key.getBytes(UTF_8), delete ? null : value.getBytes(UTF_8)));
+                    producer.send(
+                            new ProducerRecord<>(topic, 0, key.getBytes(UTF_8), delete ? null : value.getBytes(UTF_8)));
                     if (delete) {
                         latest.remove(key);
                     } else {
@@ -97,8 +114,8 @@ class TieredCompactedIT {
         PartitionLog log = broker.broker().logManager().getLog(tp).orElseThrow();
         RemoteLogManager rlm = broker.broker().remoteLogManager();
         // everything rolled (segment.ms), compacted, uploaded, and the local copies gone
-        await().atMost(Duration.ofSeconds(60)).until(() -> log.localLogStartOffset() == log.logEndOffset()
-                && TieredStorageIT.allRolledUploaded(log));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> log.localLogStartOffset() == log.logEndOffset() && TieredStorageIT.allRolledUploaded(log));
         assertThat(log.logStartOffset()).isZero();
         assertThat(rlm.stats().segmentsCopied()).isPositive();
 

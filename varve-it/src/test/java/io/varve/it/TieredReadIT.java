@@ -2,6 +2,7 @@ package io.varve.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.tiered.metadata.TopicIdPartition;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
-
-import io.varve.tiered.metadata.TopicIdPartition;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -69,8 +68,8 @@ class TieredReadIT {
 
     private static List<Long> produce(TestBroker broker, String topic, int partition, int count) throws Exception {
         List<Long> checksums = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.BATCH_SIZE_CONFIG, 4096))) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                broker.producer(Map.of(ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.BATCH_SIZE_CONFIG, 4096))) {
             List<Future<RecordMetadata>> sends = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 byte[] key = ("key-" + i).getBytes(StandardCharsets.UTF_8);
@@ -94,16 +93,22 @@ class TieredReadIT {
     }
 
     /** Reads the partition from offset 0 to {@code count} and checks every record against its checksum. */
-    private static void consumeAllFromZero(KafkaConsumer<byte[], byte[]> consumer, TopicPartition tp, List<Long> checksums) {
+    private static void consumeAllFromZero(
+            KafkaConsumer<byte[], byte[]> consumer, TopicPartition tp, List<Long> checksums) {
         consumer.assign(List.of(tp));
         consumer.seek(tp, 0);
         long next = 0;
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (next < checksums.size()) {
-            assertThat(System.nanoTime()).as("read up to offset %d of %d in time", next, checksums.size()).isLessThan(deadline);
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200)).records(tp)) {
+            assertThat(System.nanoTime())
+                    .as("read up to offset %d of %d in time", next, checksums.size())
+                    .isLessThan(deadline);
+            for (ConsumerRecord<byte[], byte[]> r :
+                    consumer.poll(Duration.ofMillis(200)).records(tp)) {
                 assertThat(r.offset()).isEqualTo(next);
-                assertThat(checksum(r.timestamp(), r.key(), r.value())).as("record %d", next).isEqualTo(checksums.get((int) next));
+                assertThat(checksum(r.timestamp(), r.key(), r.value()))
+                        .as("record %d", next)
+                        .isEqualTo(checksums.get((int) next));
                 next++;
             }
         }
@@ -115,14 +120,16 @@ class TieredReadIT {
 
     /** Waits until local retention dropped the local copies of at least {@code minOffset} offsets. */
     private static void awaitTiered(Admin admin, TopicPartition tp, long minOffset) {
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> offset(admin, tp, OffsetSpec.earliestLocal()) >= minOffset);
     }
 
     @Test
     void aConsumerFromOffsetZeroReadsEveryTieredRecordByteIdenticalAlsoAfterARestart() throws Exception {
         try (TestBroker broker = TestBroker.start(dir.resolve("data"), brokerConfig(dir.resolve("remote")));
-             Admin admin = broker.admin()) {
+                Admin admin = broker.admin()) {
             String topic = ClientSupport.uniqueTopic("tiered-read");
             ClientSupport.createTopic(admin, topic, 1, tieredTopic());
             TopicPartition tp = new TopicPartition(topic, 0);
@@ -137,7 +144,7 @@ class TieredReadIT {
 
             broker.restart();
             try (Admin afterRestart = broker.admin();
-                 KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of())) {
+                    KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of())) {
                 assertThat(offset(afterRestart, tp, OffsetSpec.earliest())).isZero();
                 assertThat(offset(afterRestart, tp, OffsetSpec.earliestLocal())).isGreaterThanOrEqualTo(10_000);
                 consumeAllFromZero(consumer, tp, checksums);
@@ -148,7 +155,7 @@ class TieredReadIT {
     @Test
     void aFetchReadsAtMostOnePartitionFromRemoteStorageAndAnswersTheOthersEmptyWithoutError() throws Exception {
         try (TestBroker broker = TestBroker.start(dir.resolve("data"), brokerConfig(dir.resolve("remote")));
-             Admin admin = broker.admin()) {
+                Admin admin = broker.admin()) {
             String topic = ClientSupport.uniqueTopic("tiered-two");
             ClientSupport.createTopic(admin, topic, 2, tieredTopic());
             for (int p = 0; p < 2; p++) {
@@ -157,9 +164,14 @@ class TieredReadIT {
             }
             FetchRequestData request = WireRequests.fetch(topic, 0, 0, 0);
             var fetchTopic = request.topics().get(0);
-            fetchTopic.setPartitions(List.of(fetchTopic.partitions().get(0),
-                    new FetchRequestData.FetchPartition().setPartition(1).setFetchOffset(0)
-                            .setPartitionMaxBytes(1 << 20).setCurrentLeaderEpoch(-1).setLogStartOffset(-1)));
+            fetchTopic.setPartitions(List.of(
+                    fetchTopic.partitions().get(0),
+                    new FetchRequestData.FetchPartition()
+                            .setPartition(1)
+                            .setFetchOffset(0)
+                            .setPartitionMaxBytes(1 << 20)
+                            .setCurrentLeaderEpoch(-1)
+                            .setLogStartOffset(-1)));
 
             try (RawClient client = new RawClient(broker.port())) {
                 FetchResponseData response = client.send(request, WireRequests.FETCH_VERSION);
@@ -179,7 +191,7 @@ class TieredReadIT {
     @Test
     void timestampLookupsLandOnRemoteRecordsAndMaxTimestampOnTheLastRecord() throws Exception {
         try (TestBroker broker = TestBroker.start(dir.resolve("data"), brokerConfig(dir.resolve("remote")));
-             Admin admin = broker.admin()) {
+                Admin admin = broker.admin()) {
             String topic = ClientSupport.uniqueTopic("tiered-times");
             ClientSupport.createTopic(admin, topic, 1, tieredTopic());
             TopicPartition tp = new TopicPartition(topic, 0);
@@ -188,13 +200,16 @@ class TieredReadIT {
             awaitTiered(admin, tp, 3_000);
             long localStart = offset(admin, tp, OffsetSpec.earliestLocal());
 
-            assertThat(offset(admin, tp, OffsetSpec.forTimestamp(BASE_TIMESTAMP_MS + 1234))).isEqualTo(1234);
-            assertThat(offset(admin, tp, OffsetSpec.forTimestamp(BASE_TIMESTAMP_MS))).isZero();
+            assertThat(offset(admin, tp, OffsetSpec.forTimestamp(BASE_TIMESTAMP_MS + 1234)))
+                    .isEqualTo(1234);
+            assertThat(offset(admin, tp, OffsetSpec.forTimestamp(BASE_TIMESTAMP_MS)))
+                    .isZero();
             assertThat(offset(admin, tp, OffsetSpec.forTimestamp(BASE_TIMESTAMP_MS + localStart + 5)))
                     .isEqualTo(localStart + 5);
             assertThat(offset(admin, tp, OffsetSpec.maxTimestamp())).isEqualTo(count - 1);
             try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of())) {
-                Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(Map.of(tp, BASE_TIMESTAMP_MS + 77));
+                Map<TopicPartition, OffsetAndTimestamp> found =
+                        consumer.offsetsForTimes(Map.of(tp, BASE_TIMESTAMP_MS + 77));
                 assertThat(found.get(tp).offset()).isEqualTo(77);
                 assertThat(found.get(tp).timestamp()).isEqualTo(BASE_TIMESTAMP_MS + 77);
             }
@@ -204,7 +219,7 @@ class TieredReadIT {
     @Test
     void deleteRecordsIntoRemoteDataMovesTheLogStartAndRemoteSegmentsBelowItGo() throws Exception {
         try (TestBroker broker = TestBroker.start(dir.resolve("data"), brokerConfig(dir.resolve("remote")));
-             Admin admin = broker.admin()) {
+                Admin admin = broker.admin()) {
             String topic = ClientSupport.uniqueTopic("tiered-delete");
             Uuid topicId = ClientSupport.createTopic(admin, topic, 1, tieredTopic());
             TopicPartition tp = new TopicPartition(topic, 0);
@@ -213,21 +228,29 @@ class TieredReadIT {
             long newStart = 1_500;
 
             long lowWatermark = admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(newStart)))
-                    .lowWatermarks().get(tp).get().lowWatermark();
+                    .lowWatermarks()
+                    .get(tp)
+                    .get()
+                    .lowWatermark();
 
             assertThat(lowWatermark).isEqualTo(newStart);
             assertThat(offset(admin, tp, OffsetSpec.earliest())).isEqualTo(newStart);
             TopicIdPartition remote = new TopicIdPartition(topicId, tp);
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> broker.broker().remoteLogManager()
-                    .copiedSegments(remote).stream().allMatch(m -> m.endOffset() >= newStart));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> broker.broker().remoteLogManager().copiedSegments(remote).stream()
+                            .allMatch(m -> m.endOffset() >= newStart));
             try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of())) {
                 consumer.assign(List.of(tp));
                 consumer.seek(tp, 100); // below the new start: OFFSET_OUT_OF_RANGE, then "earliest" = the new start
                 long next = newStart;
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while (next < checksums.size()) {
-                    assertThat(System.nanoTime()).as("read up to offset %d", next).isLessThan(deadline);
-                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200)).records(tp)) {
+                    assertThat(System.nanoTime())
+                            .as("read up to offset %d", next)
+                            .isLessThan(deadline);
+                    for (ConsumerRecord<byte[], byte[]> r :
+                            consumer.poll(Duration.ofMillis(200)).records(tp)) {
                         if (r.offset() < newStart) {
                             // the batch holding the new start may begin below it, as Kafka serves it
                             continue;
@@ -248,7 +271,7 @@ class TieredReadIT {
             config.putAll(s3.brokerConfig("read-outage"));
             config.put("remote.log.reader.chunk.size.bytes", "65536");
             try (TestBroker broker = TestBroker.start(dir.resolve("data"), config);
-                 Admin admin = broker.admin()) {
+                    Admin admin = broker.admin()) {
                 String topic = ClientSupport.uniqueTopic("tiered-outage");
                 String hotTopic = ClientSupport.uniqueTopic("hot");
                 ClientSupport.createTopic(admin, topic, 1, tieredTopic());
@@ -260,9 +283,9 @@ class TieredReadIT {
 
                 s3.stopProxy();
                 // "latest": an OFFSET_OUT_OF_RANGE answer would make the consumer jump to the end and lose records
-                try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of(
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"));
-                     KafkaProducer<byte[], byte[]> hotProducer = broker.producer(Map.of())) {
+                try (KafkaConsumer<byte[], byte[]> consumer =
+                                broker.consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"));
+                        KafkaProducer<byte[], byte[]> hotProducer = broker.producer(Map.of())) {
                     consumer.assign(List.of(tp, hot));
                     consumer.seek(tp, 0);
                     consumer.seek(hot, 0);
@@ -270,24 +293,35 @@ class TieredReadIT {
                     int hotReceived = 0;
                     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                     while (hotReceived < 50) {
-                        assertThat(System.nanoTime()).as("hot records keep flowing").isLessThan(deadline);
-                        hotProducer.send(new ProducerRecord<>(hotTopic, 0, null, ("hot-" + hotSent++).getBytes(StandardCharsets.UTF_8)));
+                        assertThat(System.nanoTime())
+                                .as("hot records keep flowing")
+                                .isLessThan(deadline);
+                        hotProducer.send(new ProducerRecord<>(
+                                hotTopic, 0, null, ("hot-" + hotSent++).getBytes(StandardCharsets.UTF_8)));
                         hotProducer.flush();
                         var records = consumer.poll(Duration.ofMillis(100));
-                        assertThat(records.records(tp)).as("no tiered record while the store is down").isEmpty();
+                        assertThat(records.records(tp))
+                                .as("no tiered record while the store is down")
+                                .isEmpty();
                         hotReceived += records.records(hot).size();
                     }
-                    assertThat(consumer.position(tp)).as("the tiered partition stays at offset 0").isZero();
+                    assertThat(consumer.position(tp))
+                            .as("the tiered partition stays at offset 0")
+                            .isZero();
 
                     s3.startProxy();
                     consumer.pause(List.of(hot));
                     long next = 0;
                     deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                     while (next < checksums.size()) {
-                        assertThat(System.nanoTime()).as("tiered reads resume, at offset %d", next).isLessThan(deadline);
-                        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200)).records(tp)) {
+                        assertThat(System.nanoTime())
+                                .as("tiered reads resume, at offset %d", next)
+                                .isLessThan(deadline);
+                        for (ConsumerRecord<byte[], byte[]> r :
+                                consumer.poll(Duration.ofMillis(200)).records(tp)) {
                             assertThat(r.offset()).isEqualTo(next);
-                            assertThat(checksum(r.timestamp(), r.key(), r.value())).isEqualTo(checksums.get((int) next));
+                            assertThat(checksum(r.timestamp(), r.key(), r.value()))
+                                    .isEqualTo(checksums.get((int) next));
                             next++;
                         }
                     }

@@ -1,5 +1,9 @@
 package io.varve.it;
 
+import io.varve.tiered.metadata.RemoteLogMetadataStore;
+import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import io.varve.tiered.metadata.TopicIdPartition;
+import io.varve.tiered.s3.S3ProxyProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,11 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-
-import io.varve.tiered.metadata.RemoteLogMetadataStore;
-import io.varve.tiered.metadata.RemoteSegmentMetadata;
-import io.varve.tiered.metadata.TopicIdPartition;
-import io.varve.tiered.s3.S3ProxyProcess;
 import org.junit.jupiter.api.Assumptions;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -44,8 +43,10 @@ final class TieredS3 implements AutoCloseable {
     /** Starts s3proxy and creates the bucket; skips the calling test class when s3proxy's jars are missing. */
     static TieredS3 start() throws Exception {
         Path lib = S3ProxyProcess.libDir().orElse(null);
-        Assumptions.assumeTrue(lib != null, "s3proxy jars are missing from varve-tiered/target/s3proxy-lib: run one "
-                + "online build of varve-tiered (it resolves them from src/test/s3proxy/pom.xml)");
+        Assumptions.assumeTrue(
+                lib != null,
+                "s3proxy jars are missing from varve-tiered/target/s3proxy-lib: run one "
+                        + "online build of varve-tiered (it resolves them from src/test/s3proxy/pom.xml)");
         TieredS3 s3 = new TieredS3(lib, Files.createTempDirectory("varve-it-s3"), S3ProxyProcess.freePort());
         s3.startProxy();
         try (S3Client client = s3.client()) {
@@ -64,7 +65,10 @@ final class TieredS3 implements AutoCloseable {
     }
 
     S3Client client() {
-        return S3Client.builder().endpointOverride(proxy.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
+        return S3Client.builder()
+                .endpointOverride(proxy.endpoint())
+                .region(Region.US_EAST_1)
+                .forcePathStyle(true)
                 .credentialsProvider(StaticCredentialsProvider.create(
                         AwsBasicCredentials.create(S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY)))
                 .build();
@@ -105,7 +109,9 @@ final class TieredS3 implements AutoCloseable {
     Set<String> keys(String keyPrefix) {
         Set<String> keys = new TreeSet<>();
         try (S3Client client = client()) {
-            for (S3Object object : client.listObjectsV2Paginator(r -> r.bucket(BUCKET).prefix(keyPrefix + "/")).contents()) {
+            for (S3Object object : client.listObjectsV2Paginator(
+                            r -> r.bucket(BUCKET).prefix(keyPrefix + "/"))
+                    .contents()) {
                 keys.add(object.key());
             }
         }
@@ -148,7 +154,9 @@ final class TieredS3 implements AutoCloseable {
     /** Bytes of live segment files ({@code .log}, not {@code .deleted}) in a partition directory. */
     static long localLogBytes(Path partitionDir) throws IOException {
         try (Stream<Path> files = Files.list(partitionDir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".log")).mapToLong(p -> p.toFile().length()).sum();
+            return files.filter(p -> p.getFileName().toString().endsWith(".log"))
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
         }
     }
 

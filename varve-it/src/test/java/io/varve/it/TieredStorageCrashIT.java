@@ -4,6 +4,8 @@ import static io.varve.it.ClientSupport.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import io.varve.tiered.metadata.RemoteSegmentState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,9 +19,6 @@ import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
-
-import io.varve.tiered.metadata.RemoteSegmentMetadata;
-import io.varve.tiered.metadata.RemoteSegmentState;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -87,9 +86,18 @@ class TieredStorageCrashIT {
     /** A tiered topic with 1 MiB segments that keeps everything locally too (so reads need no remote path). */
     private static void createTopic(ServerProcess server, String topic) throws Exception {
         try (Admin admin = admin(server)) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("remote.storage.enable", "true",
-                    "segment.bytes", String.valueOf(1024 * 1024), "retention.ms", "-1", "local.retention.ms", "-1"))))
-                    .all().get();
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)
+                            .configs(Map.of(
+                                    "remote.storage.enable",
+                                    "true",
+                                    "segment.bytes",
+                                    String.valueOf(1024 * 1024),
+                                    "retention.ms",
+                                    "-1",
+                                    "local.retention.ms",
+                                    "-1"))))
+                    .all()
+                    .get();
         }
     }
 
@@ -121,8 +129,8 @@ class TieredStorageCrashIT {
     }
 
     /** Reads the partition from its earliest offset to {@code endOffset}; checks offsets and value checksums. */
-    private static void readBack(ServerProcess server, String topic, Map<Long, Long> checksums, long fromOffset,
-                                 long endOffset) {
+    private static void readBack(
+            ServerProcess server, String topic, Map<Long, Long> checksums, long fromOffset, long endOffset) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrap());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -150,7 +158,9 @@ class TieredStorageCrashIT {
     /** Rolled (uploadable) segments in the partition directory: every .log file but the active (last) one. */
     private static long rolledSegments(Path logDir, String topic) throws Exception {
         try (Stream<Path> files = Files.list(logDir.resolve(topic + "-0"))) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".log")).count() - 1;
+            return files.filter(f -> f.getFileName().toString().endsWith(".log"))
+                            .count()
+                    - 1;
         }
     }
 
@@ -159,8 +169,10 @@ class TieredStorageCrashIT {
         List<RemoteSegmentMetadata> recorded = TieredS3.recordedSegments(logDir);
         assertThat(recorded).allMatch(m -> m.state() == RemoteSegmentState.COPY_SEGMENT_FINISHED);
         Set<String> ids = TieredS3.segmentIds(s3.keys(prefix));
-        assertThat(ids).containsExactlyInAnyOrderElementsOf(
-                recorded.stream().map(m -> m.segmentId().id().toString()).toList());
+        assertThat(ids)
+                .containsExactlyInAnyOrderElementsOf(recorded.stream()
+                        .map(m -> m.segmentId().id().toString())
+                        .toList());
     }
 
     private Map<String, String> config(String prefix, String pauseAt, Path marker) {
@@ -184,17 +196,21 @@ class TieredStorageCrashIT {
             createTopic(server, topic);
             checksums = produce(server, topic);
             await().atMost(TIMEOUT).until(() -> Files.exists(marker));
-            assertThat(s3.logKeys(prefix)).as("the paused upload's objects are written").hasSize(1);
+            assertThat(s3.logKeys(prefix))
+                    .as("the paused upload's objects are written")
+                    .hasSize(1);
             server.kill();
         }
-        assertThat(TieredS3.recordedSegments(logDir)).extracting(RemoteSegmentMetadata::state)
+        assertThat(TieredS3.recordedSegments(logDir))
+                .extracting(RemoteSegmentMetadata::state)
                 .containsExactly(RemoteSegmentState.COPY_SEGMENT_STARTED);
 
         try (ServerProcess server = startServer("upload-2", logDir, config(prefix, null, null))) {
             long rolled = rolledSegments(logDir, topic);
             assertThat(rolled).isGreaterThanOrEqualTo(2);
-            await().atMost(Duration.ofSeconds(60)).until(() -> s3.logKeys(prefix).size() == rolled
-                    && TieredS3.segmentIds(s3.keys(prefix)).size() == rolled);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> s3.logKeys(prefix).size() == rolled
+                            && TieredS3.segmentIds(s3.keys(prefix)).size() == rolled);
             readBack(server, topic, checksums, 0, RECORDS);
             assertThat(server.terminate(Duration.ofSeconds(30))).isTrue();
         }
@@ -215,20 +231,29 @@ class TieredStorageCrashIT {
             createTopic(server, topic);
             checksums = produce(server, topic);
             long rolled = rolledSegments(logDir, topic);
-            await().atMost(Duration.ofSeconds(60)).until(() -> s3.logKeys(prefix).size() == rolled);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> s3.logKeys(prefix).size() == rolled);
             List<String> segmentFiles;
             try (Stream<Path> files = Files.list(logDir.resolve(topic + "-0"))) {
-                segmentFiles = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".log")).sorted().toList();
+                segmentFiles = files.map(f -> f.getFileName().toString())
+                        .filter(n -> n.endsWith(".log"))
+                        .sorted()
+                        .toList();
             }
             deleteBefore = Long.parseLong(segmentFiles.get(1).substring(0, 20)) + 1; // just past the first segment
             try (Admin admin = admin(server)) {
-                admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(deleteBefore))).all().get();
+                admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(deleteBefore)))
+                        .all()
+                        .get();
             }
             await().atMost(TIMEOUT).until(() -> Files.exists(marker));
-            assertThat(s3.logKeys(prefix)).as("DELETE_SEGMENT_STARTED, objects still there").hasSize((int) rolled);
+            assertThat(s3.logKeys(prefix))
+                    .as("DELETE_SEGMENT_STARTED, objects still there")
+                    .hasSize((int) rolled);
             server.kill();
         }
-        assertThat(TieredS3.recordedSegments(logDir)).extracting(RemoteSegmentMetadata::state)
+        assertThat(TieredS3.recordedSegments(logDir))
+                .extracting(RemoteSegmentMetadata::state)
                 .contains(RemoteSegmentState.DELETE_SEGMENT_STARTED);
 
         try (ServerProcess server = startServer("delete-2", logDir, config(prefix, null, null))) {

@@ -6,6 +6,11 @@ import static io.varve.it.ClientSupport.uniqueTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.storage.PartitionLog;
+import io.varve.tiered.manager.RemoteLogManager;
+import io.varve.tiered.manager.UploadLag;
+import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import io.varve.tiered.metadata.TopicIdPartition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,12 +22,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.zip.CRC32;
-
-import io.varve.storage.PartitionLog;
-import io.varve.tiered.manager.RemoteLogManager;
-import io.varve.tiered.manager.UploadLag;
-import io.varve.tiered.metadata.RemoteSegmentMetadata;
-import io.varve.tiered.metadata.TopicIdPartition;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -53,6 +52,7 @@ class TieredStorageIT {
 
     @TempDir
     Path dataDir;
+
     private TestBroker broker;
 
     @BeforeAll
@@ -75,17 +75,31 @@ class TieredStorageIT {
     }
 
     private static Map<String, String> tieredTopicConfig() {
-        return Map.of("remote.storage.enable", "true", "segment.bytes", String.valueOf(SEGMENT_BYTES),
-                "local.retention.bytes", String.valueOf(LOCAL_RETENTION_BYTES), "retention.ms", "-1",
-                "file.delete.delay.ms", "100");
+        return Map.of(
+                "remote.storage.enable",
+                "true",
+                "segment.bytes",
+                String.valueOf(SEGMENT_BYTES),
+                "local.retention.bytes",
+                String.valueOf(LOCAL_RETENTION_BYTES),
+                "retention.ms",
+                "-1",
+                "file.delete.delay.ms",
+                "100");
     }
 
     /** Produces {@code count} records with random values from offset {@code first} on; returns value CRCs by offset. */
-    private static Map<Long, Long> produce(TestBroker broker, String topic, int first, int count, long seed) throws Exception {
+    private static Map<Long, Long> produce(TestBroker broker, String topic, int first, int count, long seed)
+            throws Exception {
         Map<Long, Long> checksums = new HashMap<>();
         Random random = new Random(seed);
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, "5", ProducerConfig.BATCH_SIZE_CONFIG, "65536"))) {
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.LINGER_MS_CONFIG,
+                "5",
+                ProducerConfig.BATCH_SIZE_CONFIG,
+                "65536"))) {
             List<Future<RecordMetadata>> sends = new ArrayList<>(count);
             List<Long> crcs = new ArrayList<>(count);
             for (int i = first; i < first + count; i++) {
@@ -124,7 +138,10 @@ class TieredStorageIT {
     private long earliestOffset(String topic) throws Exception {
         TopicPartition tp = new TopicPartition(topic, 0);
         try (var admin = broker.admin()) {
-            return admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp).get().offset();
+            return admin.listOffsets(Map.of(tp, OffsetSpec.earliest()))
+                    .partitionResult(tp)
+                    .get()
+                    .offset();
         }
     }
 
@@ -142,7 +159,9 @@ class TieredStorageIT {
                     assertThat(record.offset()).isEqualTo(next);
                     CRC32 crc = new CRC32();
                     crc.update(record.value());
-                    assertThat(crc.getValue()).as("value at offset %d", record.offset()).isEqualTo(checksums.get(next));
+                    assertThat(crc.getValue())
+                            .as("value at offset %d", record.offset())
+                            .isEqualTo(checksums.get(next));
                     next++;
                 }
             }
@@ -164,20 +183,30 @@ class TieredStorageIT {
         PartitionLog log = localLog(topic);
         Path partitionDir = log.dir();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> allRolledUploaded(log)
-                && TieredS3.localLogBytes(partitionDir) <= LOCAL_RETENTION_BYTES + SEGMENT_BYTES);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> allRolledUploaded(log)
+                        && TieredS3.localLogBytes(partitionDir) <= LOCAL_RETENTION_BYTES + SEGMENT_BYTES);
         List<RemoteSegmentMetadata> copied = rlm().copiedSegments(tip(topic, topicId));
         assertThat(copied).hasSizeGreaterThanOrEqualTo(8);
         assertThat(copied.get(0).startOffset()).isZero();
-        assertThat(copied.get(copied.size() - 1).endOffset() + 1).isEqualTo(log.rolledSegmentViews().isEmpty()
-                ? log.segmentBaseOffsets().get(0) : log.rolledSegmentViews().get(log.rolledSegmentViews().size() - 1).endOffset() + 1);
+        assertThat(copied.get(copied.size() - 1).endOffset() + 1)
+                .isEqualTo(
+                        log.rolledSegmentViews().isEmpty()
+                                ? log.segmentBaseOffsets().get(0)
+                                : log.rolledSegmentViews()
+                                                .get(log.rolledSegmentViews().size() - 1)
+                                                .endOffset()
+                                        + 1);
         for (int i = 1; i < copied.size(); i++) {
-            assertThat(copied.get(i).startOffset()).as("contiguous").isEqualTo(copied.get(i - 1).endOffset() + 1);
+            assertThat(copied.get(i).startOffset())
+                    .as("contiguous")
+                    .isEqualTo(copied.get(i - 1).endOffset() + 1);
         }
         Set<String> keys = s3.keys(prefix);
         assertThat(s3.logKeys(prefix)).hasSize(copied.size());
-        assertThat(TieredS3.segmentIds(keys)).containsExactlyInAnyOrderElementsOf(
-                copied.stream().map(m -> m.segmentId().id().toString()).toList());
+        assertThat(TieredS3.segmentIds(keys))
+                .containsExactlyInAnyOrderElementsOf(
+                        copied.stream().map(m -> m.segmentId().id().toString()).toList());
         assertThat(log.logStartOffset()).isZero();
         assertThat(log.localLogStartOffset()).isPositive();
         assertThat(earliestOffset(topic)).isZero();
@@ -186,8 +215,10 @@ class TieredStorageIT {
 
         broker.restart();
         PartitionLog reopened = localLog(topic);
-        await().atMost(TIMEOUT).until(() -> rlm().copiedSegments(tip(topic, topicId)).size() == copied.size()
-                && reopened.highestUploadedOffset() == copied.get(copied.size() - 1).endOffset());
+        await().atMost(TIMEOUT)
+                .until(() -> rlm().copiedSegments(tip(topic, topicId)).size() == copied.size()
+                        && reopened.highestUploadedOffset()
+                                == copied.get(copied.size() - 1).endOffset());
         assertThat(reopened.logStartOffset()).isZero();
         assertThat(reopened.localLogStartOffset()).isEqualTo(localStart);
         assertThat(reopened.segmentBaseOffsets()).isEqualTo(localSegments);
@@ -217,7 +248,8 @@ class TieredStorageIT {
             await().atMost(TIMEOUT).until(() -> rlm().stats().failedRuns() > 0);
             assertThat(log.segmentCount()).isGreaterThan(4);
             assertThat(log.localLogStartOffset()).isZero();
-            await().atMost(TIMEOUT).until(() -> rlm().uploadLag(log.topicPartition()).segments() == log.segmentCount() - 1);
+            await().atMost(TIMEOUT)
+                    .until(() -> rlm().uploadLag(log.topicPartition()).segments() == log.segmentCount() - 1);
             assertThat(rlm().copiedSegments(tip(topic, topicId))).isEmpty();
             // hot data is still served
             TopicPartition tp = log.topicPartition();
@@ -229,17 +261,22 @@ class TieredStorageIT {
                 while (tail.size() < 10 && System.nanoTime() < deadline) {
                     consumer.poll(Duration.ofMillis(100)).forEach(tail::add);
                 }
-                assertThat(tail).extracting(ConsumerRecord::offset).startsWith(29_990L).hasSize(10);
+                assertThat(tail)
+                        .extracting(ConsumerRecord::offset)
+                        .startsWith(29_990L)
+                        .hasSize(10);
             }
         } finally {
             s3.startProxy();
         }
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> allRolledUploaded(log)
-                && TieredS3.localLogBytes(log.dir()) <= LOCAL_RETENTION_BYTES + SEGMENT_BYTES);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> allRolledUploaded(log)
+                        && TieredS3.localLogBytes(log.dir()) <= LOCAL_RETENTION_BYTES + SEGMENT_BYTES);
         assertThat(log.logStartOffset()).isZero();
         assertThat(log.localLogStartOffset()).isPositive();
-        assertThat(s3.logKeys(prefix)).hasSize(rlm().copiedSegments(tip(topic, topicId)).size());
+        assertThat(s3.logKeys(prefix))
+                .hasSize(rlm().copiedSegments(tip(topic, topicId)).size());
         assertThat(Files.exists(log.dir())).isTrue();
         readBackFromZero(topic, checksums, 30_000);
     }
@@ -248,8 +285,8 @@ class TieredStorageIT {
     void withNoBrokerConfigATopicIsTieredToTheFilesystemBackendBesideTheDataDir() throws Exception {
         Path logDir = dataDir.resolve("data");
         Path remoteDir = dataDir.resolve("data-remote");
-        broker = TestBroker.start(logDir, Map.of("log.retention.check.interval.ms", "200",
-                "remote.log.manager.task.interval.ms", "200"));
+        broker = TestBroker.start(
+                logDir, Map.of("log.retention.check.interval.ms", "200", "remote.log.manager.task.interval.ms", "200"));
         String topic = uniqueTopic("tiered-default");
         try (var admin = broker.admin()) {
             createTopic(admin, topic, 1, tieredTopicConfig());
@@ -258,14 +295,16 @@ class TieredStorageIT {
         produce(broker, topic, 0, 15_000, 3);
         PartitionLog log = localLog(topic);
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> allRolledUploaded(log)
-                && log.localLogStartOffset() > 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> allRolledUploaded(log) && log.localLogStartOffset() > 0);
         List<RemoteSegmentMetadata> copied = rlm().copiedSegments(tip(topic, log.topicId()));
         assertThat(copied).isNotEmpty();
         try (var files = Files.walk(remoteDir)) {
-            assertThat(files.filter(f -> f.getFileName().toString().endsWith(".log")).count()).isEqualTo(copied.size());
+            assertThat(files.filter(f -> f.getFileName().toString().endsWith(".log"))
+                            .count())
+                    .isEqualTo(copied.size());
         }
-        await().atMost(TIMEOUT).until(() -> rlm().uploadLag(log.topicPartition()).equals(UploadLag.NONE));
+        await().atMost(TIMEOUT)
+                .until(() -> rlm().uploadLag(log.topicPartition()).equals(UploadLag.NONE));
         assertThat(log.logStartOffset()).isZero();
     }
 }

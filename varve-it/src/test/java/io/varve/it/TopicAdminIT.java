@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -55,8 +54,11 @@ class TopicAdminIT {
         Uuid id = createTopic(shared.admin(), topic, 3);
         assertThat(id).isNotNull().isNotEqualTo(Uuid.ZERO_UUID);
         assertThat(topicNames()).contains(topic);
-        TopicDescription description = shared.admin().describeTopics(List.of(topic)).allTopicNames()
-                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(topic);
+        TopicDescription description = shared.admin()
+                .describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .get(topic);
         assertThat(description.topicId()).isEqualTo(id);
         assertThat(description.partitions()).hasSize(3).allSatisfy(p -> {
             assertThat(p.leader().id()).isEqualTo(1);
@@ -67,40 +69,64 @@ class TopicAdminIT {
         shared.admin().deleteTopics(List.of(topic)).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 
         assertThat(topicNames()).doesNotContain(topic);
-        assertFails(shared.admin().describeTopics(List.of(topic)).allTopicNames(), UnknownTopicOrPartitionException.class);
+        assertFails(
+                shared.admin().describeTopics(List.of(topic)).allTopicNames(), UnknownTopicOrPartitionException.class);
     }
 
     @Test
     void aTopicIsDescribedByIdAndOnceDeletedByIdIsGoneWithItsIdUnknown() throws Exception {
         String topic = uniqueTopic("by-id");
         Uuid id = createTopic(shared.admin(), topic, 1);
-        TopicDescription byId = shared.admin().describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds()
-                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(id);
+        TopicDescription byId = shared.admin()
+                .describeTopics(TopicCollection.ofTopicIds(List.of(id)))
+                .allTopicIds()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .get(id);
         assertThat(byId.name()).isEqualTo(topic);
 
-        shared.admin().deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        shared.admin()
+                .deleteTopics(TopicCollection.ofTopicIds(List.of(id)))
+                .all()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 
         assertThat(topicNames()).doesNotContain(topic);
-        assertFails(shared.admin().describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds(),
+        assertFails(
+                shared.admin()
+                        .describeTopics(TopicCollection.ofTopicIds(List.of(id)))
+                        .allTopicIds(),
                 UnknownTopicIdException.class);
-        assertFails(shared.admin().deleteTopics(TopicCollection.ofTopicIds(List.of(id))).all(), UnknownTopicIdException.class);
+        assertFails(
+                shared.admin()
+                        .deleteTopics(TopicCollection.ofTopicIds(List.of(id)))
+                        .all(),
+                UnknownTopicIdException.class);
     }
 
     @Test
     void deletingAMissingTopicByNameFailsWithUnknownTopicOrPartition() {
-        assertFails(shared.admin().deleteTopics(List.of(uniqueTopic("never-created"))).all(),
+        assertFails(
+                shared.admin()
+                        .deleteTopics(List.of(uniqueTopic("never-created")))
+                        .all(),
                 UnknownTopicOrPartitionException.class);
     }
 
     @Test
     void validateOnlyChecksTheRequestButCreatesNothing() throws Exception {
         String topic = uniqueTopic("validate-only");
-        shared.admin().createTopics(List.of(new NewTopic(topic, 2, (short) 1)), new CreateTopicsOptions().validateOnly(true))
-                .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        shared.admin()
+                .createTopics(List.of(new NewTopic(topic, 2, (short) 1)), new CreateTopicsOptions().validateOnly(true))
+                .all()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         assertThat(topicNames()).doesNotContain(topic);
 
-        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 0, (short) 1)),
-                new CreateTopicsOptions().validateOnly(true)).all(), InvalidPartitionsException.class);
+        assertFails(
+                shared.admin()
+                        .createTopics(
+                                List.of(new NewTopic(topic, 0, (short) 1)),
+                                new CreateTopicsOptions().validateOnly(true))
+                        .all(),
+                InvalidPartitionsException.class);
         // The name is still free.
         createTopic(shared.admin(), topic, 2);
         assertThat(topicNames()).contains(topic);
@@ -110,30 +136,49 @@ class TopicAdminIT {
     void creatingAnExistingTopicFailsWithTopicExists() throws Exception {
         String topic = uniqueTopic("exists");
         createTopic(shared.admin(), topic, 1);
-        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all(), TopicExistsException.class);
-        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 1, (short) 1)),
-                new CreateTopicsOptions().validateOnly(true)).all(), TopicExistsException.class);
+        assertFails(
+                shared.admin()
+                        .createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
+                        .all(),
+                TopicExistsException.class);
+        assertFails(
+                shared.admin()
+                        .createTopics(
+                                List.of(new NewTopic(topic, 1, (short) 1)),
+                                new CreateTopicsOptions().validateOnly(true))
+                        .all(),
+                TopicExistsException.class);
     }
 
     @ParameterizedTest(name = "\"{0}\"")
     @ValueSource(strings = {"bad name!", ".", "..", "slash/in/name", "LONG"})
     void invalidTopicNamesFailWithInvalidTopic(String name) {
         String topic = name.equals("LONG") ? "a".repeat(250) : name;
-        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all(), InvalidTopicException.class);
+        assertFails(
+                shared.admin()
+                        .createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
+                        .all(),
+                InvalidTopicException.class);
     }
 
     @Test
     void aNameThatCollidesWithAnExistingTopicOnDotAndUnderscoreFailsWithInvalidTopic() throws Exception {
         String suffix = uniqueTopic("");
         createTopic(shared.admin(), "collide.x" + suffix, 1);
-        assertFails(shared.admin().createTopics(List.of(new NewTopic("collide_x" + suffix, 1, (short) 1))).all(),
+        assertFails(
+                shared.admin()
+                        .createTopics(List.of(new NewTopic("collide_x" + suffix, 1, (short) 1)))
+                        .all(),
                 InvalidTopicException.class);
         assertThat(topicNames()).doesNotContain("collide_x" + suffix);
     }
 
     @Test
     void zeroPartitionsFailsWithInvalidPartitions() {
-        assertFails(shared.admin().createTopics(List.of(new NewTopic(uniqueTopic("zero-partitions"), 0, (short) 1))).all(),
+        assertFails(
+                shared.admin()
+                        .createTopics(List.of(new NewTopic(uniqueTopic("zero-partitions"), 0, (short) 1)))
+                        .all(),
                 InvalidPartitionsException.class);
     }
 
@@ -141,7 +186,10 @@ class TopicAdminIT {
     @ValueSource(shorts = {3, 0})
     void aReplicationFactorThisClusterCannotMeetFailsWithInvalidReplicationFactor(short replicationFactor) {
         String topic = uniqueTopic("rf" + replicationFactor);
-        assertFails(shared.admin().createTopics(List.of(new NewTopic(topic, 1, replicationFactor))).all(),
+        assertFails(
+                shared.admin()
+                        .createTopics(List.of(new NewTopic(topic, 1, replicationFactor)))
+                        .all(),
                 InvalidReplicationFactorException.class);
     }
 
@@ -161,35 +209,37 @@ class TopicAdminIT {
     @Test
     void producingToAMissingTopicCreatesItWhenAutoCreationIsOn() throws Exception {
         String topic = uniqueTopic("auto-created");
-        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000"))) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                shared.broker().producer(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000"))) {
             RecordMetadata metadata = producer.send(new ProducerRecord<>(topic, "hello".getBytes(UTF_8)))
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(metadata.offset()).isZero();
         }
         assertThat(topicNames()).contains(topic);
         // num.partitions defaults to 1.
-        assertThat(readAll(shared.broker(), topic, 1)).singleElement()
-                .satisfies(r -> assertThat(r.value()).isEqualTo("hello".getBytes(UTF_8)));
+        assertThat(readAll(shared.broker(), topic, 1)).singleElement().satisfies(r -> assertThat(r.value())
+                .isEqualTo("hello".getBytes(UTF_8)));
     }
 
     @Test
-    void withAutoCreationOffAMissingTopicIsNeitherCreatedByProducersNorByConsumers(@TempDir Path dir)
-            throws Exception {
+    void withAutoCreationOffAMissingTopicIsNeitherCreatedByProducersNorByConsumers(@TempDir Path dir) throws Exception {
         String topic = uniqueTopic("not-auto-created");
         try (TestBroker noAutoCreate = TestBroker.start(dir, Map.of("auto.create.topics.enable", "false"));
-             Admin noAutoAdmin = noAutoCreate.admin()) {
-            try (KafkaProducer<byte[], byte[]> producer = noAutoCreate.producer(Map.of(
-                    ProducerConfig.MAX_BLOCK_MS_CONFIG, "1500"))) {
+                Admin noAutoAdmin = noAutoCreate.admin()) {
+            try (KafkaProducer<byte[], byte[]> producer =
+                    noAutoCreate.producer(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, "1500"))) {
                 Throwable failure = catchThrowable(() -> producer.send(new ProducerRecord<>(topic, "x".getBytes(UTF_8)))
                         .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
                 Throwable cause = failure instanceof ExecutionException ? failure.getCause() : failure;
                 assertThat(cause).isInstanceOf(TimeoutException.class);
             }
-            try (KafkaConsumer<byte[], byte[]> consumer = noAutoCreate.consumer(Map.of(
-                    ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000"))) {
-                assertThat(Optional.ofNullable(consumer.partitionsFor(topic)).orElse(List.of())).isEmpty();
+            try (KafkaConsumer<byte[], byte[]> consumer =
+                    noAutoCreate.consumer(Map.of(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000"))) {
+                assertThat(Optional.ofNullable(consumer.partitionsFor(topic)).orElse(List.of()))
+                        .isEmpty();
             }
-            assertThat(noAutoAdmin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).doesNotContain(topic);
+            assertThat(noAutoAdmin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                    .doesNotContain(topic);
         }
     }
 
@@ -198,7 +248,9 @@ class TopicAdminIT {
     }
 
     private static void assertFails(KafkaFuture<?> future, Class<? extends Throwable> expected) {
-        assertThat(future).failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+        assertThat(future)
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(expected);
     }
 }

@@ -4,7 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.IOException;
 import java.util.List;
-
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
@@ -34,14 +33,20 @@ final class WireRequests {
     /** ListOffsets' timestamp for "the log end offset" (the high watermark for a consumer). */
     static final long LATEST_TIMESTAMP = -1L;
 
-    private WireRequests() {
-    }
+    private WireRequests() {}
 
     static ProduceRequestData produce(String topic, int partition, short acks, MemoryRecords records) {
         ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
-        topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(List.of(
-                new ProduceRequestData.PartitionProduceData().setIndex(partition).setRecords(records))));
-        return new ProduceRequestData().setTransactionalId(null).setAcks(acks).setTimeoutMs(10_000).setTopicData(topics);
+        topics.add(new ProduceRequestData.TopicProduceData()
+                .setName(topic)
+                .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData()
+                        .setIndex(partition)
+                        .setRecords(records))));
+        return new ProduceRequestData()
+                .setTransactionalId(null)
+                .setAcks(acks)
+                .setTimeoutMs(10_000)
+                .setTopicData(topics);
     }
 
     /** Sends one single-partition produce request with acks=all and returns that partition's answer. */
@@ -50,8 +55,8 @@ final class WireRequests {
         return produce(client, topic, partition, (short) -1, records);
     }
 
-    static PartitionProduceResponse produce(RawClient client, String topic, int partition, short acks,
-                                            MemoryRecords records) throws IOException {
+    static PartitionProduceResponse produce(
+            RawClient client, String topic, int partition, short acks, MemoryRecords records) throws IOException {
         ProduceResponseData response = client.send(produce(topic, partition, acks, records), PRODUCE_VERSION);
         return response.responses().iterator().next().partitionResponses().get(0);
     }
@@ -69,9 +74,14 @@ final class WireRequests {
                 .setIsolationLevel((byte) 0)
                 .setSessionId(0)
                 .setSessionEpoch(-1)
-                .setTopics(List.of(new FetchRequestData.FetchTopic().setTopic(topic).setPartitions(List.of(
-                        new FetchRequestData.FetchPartition().setPartition(partition).setFetchOffset(fetchOffset)
-                                .setPartitionMaxBytes(1 << 20).setCurrentLeaderEpoch(-1).setLogStartOffset(-1)))));
+                .setTopics(List.of(new FetchRequestData.FetchTopic()
+                        .setTopic(topic)
+                        .setPartitions(List.of(new FetchRequestData.FetchPartition()
+                                .setPartition(partition)
+                                .setFetchOffset(fetchOffset)
+                                .setPartitionMaxBytes(1 << 20)
+                                .setCurrentLeaderEpoch(-1)
+                                .setLogStartOffset(-1)))));
     }
 
     /** Fetches one partition without waiting and returns that partition's answer. */
@@ -85,26 +95,36 @@ final class WireRequests {
         return new ListOffsetsRequestData()
                 .setReplicaId(-1)
                 .setIsolationLevel((byte) 0)
-                .setTopics(List.of(new ListOffsetsRequestData.ListOffsetsTopic().setName(topic).setPartitions(List.of(
-                        new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(partition)
-                                .setTimestamp(timestamp).setCurrentLeaderEpoch(-1)))));
+                .setTopics(List.of(new ListOffsetsRequestData.ListOffsetsTopic()
+                        .setName(topic)
+                        .setPartitions(List.of(new ListOffsetsRequestData.ListOffsetsPartition()
+                                .setPartitionIndex(partition)
+                                .setTimestamp(timestamp)
+                                .setCurrentLeaderEpoch(-1)))));
     }
 
     /** The log end offset a consumer sees (ListOffsets LATEST); fails on an error answer. */
     static long latestOffset(RawClient client, String topic, int partition) throws IOException {
-        ListOffsetsResponseData response = client.send(listOffsets(topic, partition, LATEST_TIMESTAMP), LIST_OFFSETS_VERSION);
-        ListOffsetsResponseData.ListOffsetsPartitionResponse p = response.topics().get(0).partitions().get(0);
+        ListOffsetsResponseData response =
+                client.send(listOffsets(topic, partition, LATEST_TIMESTAMP), LIST_OFFSETS_VERSION);
+        ListOffsetsResponseData.ListOffsetsPartitionResponse p =
+                response.topics().get(0).partitions().get(0);
         if (p.errorCode() != Errors.NONE.code()) {
-            throw new IllegalStateException("ListOffsets for " + topic + "-" + partition + " failed: " + Errors.forCode(p.errorCode()));
+            throw new IllegalStateException(
+                    "ListOffsets for " + topic + "-" + partition + " failed: " + Errors.forCode(p.errorCode()));
         }
         return p.offset();
     }
 
     /** A fresh idempotent producer id and epoch from InitProducerId. */
     static InitProducerIdResponseData initProducerId(RawClient client) throws IOException {
-        InitProducerIdResponseData response = client.send(new InitProducerIdRequestData()
-                .setTransactionalId(null).setTransactionTimeoutMs(60_000)
-                .setProducerId(-1L).setProducerEpoch((short) -1), INIT_PRODUCER_ID_VERSION);
+        InitProducerIdResponseData response = client.send(
+                new InitProducerIdRequestData()
+                        .setTransactionalId(null)
+                        .setTransactionTimeoutMs(60_000)
+                        .setProducerId(-1L)
+                        .setProducerEpoch((short) -1),
+                INIT_PRODUCER_ID_VERSION);
         if (response.errorCode() != Errors.NONE.code()) {
             throw new IllegalStateException("InitProducerId failed: " + Errors.forCode(response.errorCode()));
         }

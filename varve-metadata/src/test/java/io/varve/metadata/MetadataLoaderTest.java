@@ -61,14 +61,17 @@ class MetadataLoaderTest {
     @Test
     void aPublisherInstalledLateFirstReceivesTheWholeCurrentImage() {
         try (TestMetadataNode node = TestMetadataNode.startWithBroker(dir)) {
-            node.controller.createTopics(List.of(CreateTopicRequest.withDefaults("orders")), false).join();
+            node.controller
+                    .createTopics(List.of(CreateTopicRequest.withDefaults("orders")), false)
+                    .join();
             RecordingPublisher late = new RecordingPublisher("late", new ArrayList<>());
 
             node.loader.installPublisher(late);
 
             assertThat(late.images).containsExactly(node.loader.image());
             assertThat(late.deltas.get(0).topicsDelta().createdTopicIds())
-                    .containsExactly(node.loader.image().topics().getTopic("orders").id());
+                    .containsExactly(
+                            node.loader.image().topics().getTopic("orders").id());
         }
     }
 
@@ -90,10 +93,13 @@ class MetadataLoaderTest {
     @Test
     void anUndecodableRecordIsFatalToTheRaftNode() {
         try (TestMetadataNode node = TestMetadataNode.start(dir)) {
-            assertThatThrownBy(() -> node.raft.append(List.of(new byte[] {99, 0})).join())
+            assertThatThrownBy(
+                            () -> node.raft.append(List.of(new byte[] {99, 0})).join())
                     .hasRootCauseMessage("unknown metadata record type id 99");
-            assertThatThrownBy(() -> node.raft.append(List.of(MetadataRecordSerde.serialize(new ProducerIdsRecord(1, 5))))
-                    .join()).hasCauseInstanceOf(RaftClosedException.class);
+            assertThatThrownBy(() -> node.raft
+                            .append(List.of(MetadataRecordSerde.serialize(new ProducerIdsRecord(1, 5))))
+                            .join())
+                    .hasCauseInstanceOf(RaftClosedException.class);
             assertThat(node.loader.image().isEmpty()).isTrue();
         }
     }

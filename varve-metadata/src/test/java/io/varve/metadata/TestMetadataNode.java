@@ -21,7 +21,11 @@ public final class TestMetadataNode implements AutoCloseable {
     public final QuorumController controller;
 
     private TestMetadataNode(Path dir, ControllerConfig config, List<MetadataPublisher> publishers) {
-        raft = new RaftNode(RaftConfig.builder().nodeId(NODE_ID).voters(Set.of(NODE_ID)).logDir(dir).build());
+        raft = new RaftNode(RaftConfig.builder()
+                .nodeId(NODE_ID)
+                .voters(Set.of(NODE_ID))
+                .logDir(dir)
+                .build());
         loader = new MetadataLoader();
         publishers.forEach(loader::installPublisher);
         raft.register(loader);
@@ -45,8 +49,11 @@ public final class TestMetadataNode implements AutoCloseable {
     }
 
     public static RegisterBrokerRecord registration(int brokerId) {
-        return new RegisterBrokerRecord(brokerId, Uuid.randomUuid(),
-                List.of(new Endpoint("PLAINTEXT", "localhost", 9092 + brokerId, "PLAINTEXT")), null);
+        return new RegisterBrokerRecord(
+                brokerId,
+                Uuid.randomUuid(),
+                List.of(new Endpoint("PLAINTEXT", "localhost", 9092 + brokerId, "PLAINTEXT")),
+                null);
     }
 
     @Override

@@ -40,8 +40,8 @@ public final class RaftConfig {
             throw new IllegalArgumentException("voters must not be empty");
         }
         if (!voters.contains(nodeId)) {
-            throw new IllegalArgumentException("node " + nodeId + " is not one of the voters " + voters
-                    + " (observers are not supported yet)");
+            throw new IllegalArgumentException(
+                    "node " + nodeId + " is not one of the voters " + voters + " (observers are not supported yet)");
         }
         requirePositive("maxBatchBytes", maxBatchBytes);
         requirePositive("maxPendingAppends", maxPendingAppends);
@@ -104,8 +104,7 @@ public final class RaftConfig {
         private int maxPendingAppends = DEFAULT_MAX_PENDING_APPENDS;
         private int maxRecordsPerDelivery = DEFAULT_MAX_RECORDS_PER_DELIVERY;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder nodeId(int nodeId) {
             this.nodeId = nodeId;

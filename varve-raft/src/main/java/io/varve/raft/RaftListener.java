@@ -18,6 +18,5 @@ public interface RaftListener {
     void handleCommit(List<RaftRecord> records);
 
     /** Called after the node learns of a new leader (or, with {@code leaderId == -1}, of none). */
-    default void handleLeaderChange(int leaderId, int epoch) {
-    }
+    default void handleLeaderChange(int leaderId, int epoch) {}
 }

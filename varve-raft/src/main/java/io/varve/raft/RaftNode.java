@@ -41,8 +41,8 @@ public final class RaftNode implements AutoCloseable {
     public RaftNode(RaftConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         if (config.voters().size() != 1) {
-            throw new IllegalArgumentException("only a single-voter quorum is supported yet, got voters "
-                    + config.voters());
+            throw new IllegalArgumentException(
+                    "only a single-voter quorum is supported yet, got voters " + config.voters());
         }
         this.pendingAppends = new ArrayBlockingQueue<>(config.maxPendingAppends());
         this.raftThread = Executors.newSingleThreadExecutor(runnable -> {
@@ -79,10 +79,12 @@ public final class RaftNode implements AutoCloseable {
         RaftDriver newDriver = new RaftDriver(config, listeners);
         driver = newDriver;
         try {
-            raftThread.submit(() -> {
-                newDriver.start();
-                return null;
-            }).get();
+            raftThread
+                    .submit(() -> {
+                        newDriver.start();
+                        return null;
+                    })
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RaftException("interrupted while starting", e);
@@ -108,8 +110,8 @@ public final class RaftNode implements AutoCloseable {
         List<byte[]> batch = List.copyOf(payloads);
         int batchBytes = BatchFrameCodec.frameSizeInBytes(batch);
         if (batchBytes > config.maxBatchBytes()) {
-            throw new IllegalArgumentException("batch of " + batchBytes + " bytes exceeds maxBatchBytes "
-                    + config.maxBatchBytes());
+            throw new IllegalArgumentException(
+                    "batch of " + batchBytes + " bytes exceeds maxBatchBytes " + config.maxBatchBytes());
         }
         CompletableFuture<Long> future = new CompletableFuture<>();
         if (closed) {
@@ -121,8 +123,8 @@ public final class RaftNode implements AutoCloseable {
             return future;
         }
         if (!pendingAppends.offer(new PendingAppend(batch, future))) {
-            future.completeExceptionally(new RaftException("append queue is full (" + config.maxPendingAppends()
-                    + " pending appends)"));
+            future.completeExceptionally(
+                    new RaftException("append queue is full (" + config.maxPendingAppends() + " pending appends)"));
             return future;
         }
         scheduleDrain();
@@ -137,7 +139,8 @@ public final class RaftNode implements AutoCloseable {
                 drainScheduled.set(false);
                 List<PendingAppend> left = new ArrayList<>();
                 pendingAppends.drainTo(left);
-                RaftClosedException closedError = new RaftClosedException("Raft node " + config.nodeId() + " is closed");
+                RaftClosedException closedError =
+                        new RaftClosedException("Raft node " + config.nodeId() + " is closed");
                 left.forEach(append -> append.future().completeExceptionally(closedError));
             }
         }

@@ -39,7 +39,11 @@ class RaftNodeTest {
     }
 
     private RaftNode startNode(RaftListener... listeners) {
-        RaftNode node = new RaftNode(RaftConfig.builder().nodeId(NODE_ID).voters(Set.of(NODE_ID)).logDir(dir).build());
+        RaftNode node = new RaftNode(RaftConfig.builder()
+                .nodeId(NODE_ID)
+                .voters(Set.of(NODE_ID))
+                .logDir(dir)
+                .build());
         nodes.add(node);
         for (RaftListener listener : listeners) {
             node.register(listener);
@@ -49,7 +53,9 @@ class RaftNodeTest {
     }
 
     private static List<byte[]> payloads(String... values) {
-        return java.util.Arrays.stream(values).map(v -> v.getBytes(StandardCharsets.UTF_8)).toList();
+        return java.util.Arrays.stream(values)
+                .map(v -> v.getBytes(StandardCharsets.UTF_8))
+                .toList();
     }
 
     private Path segmentFile() {
@@ -99,9 +105,11 @@ class RaftNodeTest {
             List<CompletableFuture<List<CompletableFuture<Long>>>> submitted = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int thread = t;
-                submitted.add(CompletableFuture.supplyAsync(() -> IntStream.range(0, appendsPerThread)
-                        .mapToObj(i -> node.append(payloads(thread + "-" + i + "-x", thread + "-" + i + "-y")))
-                        .toList(), pool));
+                submitted.add(CompletableFuture.supplyAsync(
+                        () -> IntStream.range(0, appendsPerThread)
+                                .mapToObj(i -> node.append(payloads(thread + "-" + i + "-x", thread + "-" + i + "-y")))
+                                .toList(),
+                        pool));
             }
             for (CompletableFuture<List<CompletableFuture<Long>>> s : submitted) {
                 futures.addAll(s.join());
@@ -112,7 +120,8 @@ class RaftNodeTest {
         CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).join();
 
         int total = threads * appendsPerThread * 2;
-        assertThat(listener.offsets()).containsExactlyElementsOf(LongStream.range(0, total).boxed().toList());
+        assertThat(listener.offsets())
+                .containsExactlyElementsOf(LongStream.range(0, total).boxed().toList());
         List<String> values = listener.payloadsAsStrings();
         for (int i = 0; i < total; i += 2) {
             // the two entries of one batch stay adjacent
@@ -120,7 +129,10 @@ class RaftNodeTest {
             assertThat(values.get(i + 1)).isEqualTo(values.get(i).replace("-x", "-y"));
         }
         assertThat(futures.stream().map(CompletableFuture::join).sorted().toList())
-                .containsExactlyElementsOf(LongStream.range(0, total / 2).map(i -> i * 2 + 1).boxed().toList());
+                .containsExactlyElementsOf(LongStream.range(0, total / 2)
+                        .map(i -> i * 2 + 1)
+                        .boxed()
+                        .toList());
         assertThat(node.highWatermark()).isEqualTo(total);
     }
 
@@ -150,8 +162,12 @@ class RaftNodeTest {
         first.close();
 
         RecordingListener listener = new RecordingListener();
-        RaftNode node = new RaftNode(RaftConfig.builder().nodeId(NODE_ID).voters(Set.of(NODE_ID)).logDir(dir)
-                .maxRecordsPerDelivery(7).build());
+        RaftNode node = new RaftNode(RaftConfig.builder()
+                .nodeId(NODE_ID)
+                .voters(Set.of(NODE_ID))
+                .logDir(dir)
+                .maxRecordsPerDelivery(7)
+                .build());
         nodes.add(node);
         node.register(listener);
         node.start();
@@ -168,7 +184,9 @@ class RaftNodeTest {
             assertThat(node.epoch()).isEqualTo(expectedEpoch);
             node.append(payloads("e" + expectedEpoch)).join();
             node.close();
-            assertThat(new FileQuorumStateStore(dir.resolve("__cluster_metadata-0")).read().orElseThrow())
+            assertThat(new FileQuorumStateStore(dir.resolve("__cluster_metadata-0"))
+                            .read()
+                            .orElseThrow())
                     .satisfies(state -> {
                         assertThat(state.leaderId()).isEqualTo(NODE_ID);
                         assertThat(state.votedId()).isEqualTo(NODE_ID);
@@ -245,7 +263,11 @@ class RaftNodeTest {
 
     @Test
     void appendBeforeStartFailsWithNotLeader() {
-        RaftNode node = new RaftNode(RaftConfig.builder().nodeId(NODE_ID).voters(Set.of(NODE_ID)).logDir(dir).build());
+        RaftNode node = new RaftNode(RaftConfig.builder()
+                .nodeId(NODE_ID)
+                .voters(Set.of(NODE_ID))
+                .logDir(dir)
+                .build());
         nodes.add(node);
 
         assertThatThrownBy(() -> node.append(payloads("x")).join())
@@ -258,8 +280,7 @@ class RaftNodeTest {
         RaftNode node = startNode();
         node.close();
 
-        assertThatThrownBy(() -> node.append(payloads("x")).join())
-                .hasCauseInstanceOf(RaftClosedException.class);
+        assertThatThrownBy(() -> node.append(payloads("x")).join()).hasCauseInstanceOf(RaftClosedException.class);
         assertThat(node.leaderId()).isEqualTo(-1);
     }
 
@@ -267,25 +288,31 @@ class RaftNodeTest {
     void registeringAfterStartIsRejected() {
         RaftNode node = startNode();
 
-        assertThatThrownBy(() -> node.register(records -> { }))
-                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> node.register(records -> {})).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void multiVoterQuorumIsRejectedUntilReplicationExists() {
-        assertThatThrownBy(() -> new RaftNode(RaftConfig.builder().nodeId(1).voters(Set.of(1, 2, 3)).logDir(dir).build()))
+        assertThatThrownBy(() -> new RaftNode(RaftConfig.builder()
+                        .nodeId(1)
+                        .voters(Set.of(1, 2, 3))
+                        .logDir(dir)
+                        .build()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void batchLargerThanMaxBatchBytesIsRejected() {
-        RaftNode node = new RaftNode(RaftConfig.builder().nodeId(NODE_ID).voters(Set.of(NODE_ID)).logDir(dir)
-                .maxBatchBytes(100).build());
+        RaftNode node = new RaftNode(RaftConfig.builder()
+                .nodeId(NODE_ID)
+                .voters(Set.of(NODE_ID))
+                .logDir(dir)
+                .maxBatchBytes(100)
+                .build());
         nodes.add(node);
         node.start();
 
-        assertThatThrownBy(() -> node.append(List.of(new byte[200])))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> node.append(List.of(new byte[200]))).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -308,7 +335,11 @@ class RaftNodeTest {
         first.append(payloads("x")).join();
         first.close();
 
-        RaftNode node = new RaftNode(RaftConfig.builder().nodeId(NODE_ID).voters(Set.of(NODE_ID)).logDir(dir).build());
+        RaftNode node = new RaftNode(RaftConfig.builder()
+                .nodeId(NODE_ID)
+                .voters(Set.of(NODE_ID))
+                .logDir(dir)
+                .build());
         nodes.add(node);
         node.register(records -> {
             throw new IllegalStateException("cannot apply");

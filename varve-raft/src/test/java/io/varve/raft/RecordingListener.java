@@ -24,7 +24,9 @@ final class RecordingListener implements RaftListener {
 
     List<String> payloadsAsStrings() {
         synchronized (records) {
-            return records.stream().map(r -> new String(r.payload(), java.nio.charset.StandardCharsets.UTF_8)).toList();
+            return records.stream()
+                    .map(r -> new String(r.payload(), java.nio.charset.StandardCharsets.UTF_8))
+                    .toList();
         }
     }
 

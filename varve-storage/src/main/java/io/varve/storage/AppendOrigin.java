@@ -5,8 +5,8 @@ package io.varve.storage;
  * COMMIT and ABORT markers (control batches) through the same leader append.
  */
 public enum AppendOrigin {
-  /** A Produce request. */
-  CLIENT,
-  /** A coordinator of this broker: transaction markers (control batches) are accepted. */
-  COORDINATOR
+    /** A Produce request. */
+    CLIENT,
+    /** A coordinator of this broker: transaction markers (control batches) are accepted. */
+    COORDINATOR
 }

@@ -9,7 +9,8 @@ package io.varve.storage;
  * @param logStartOffset  the log start offset at the time of the append
  * @param duplicate       true for an idempotent retry: nothing was appended, offsets are the original ones
  */
-public record AppendResult(long baseOffset, long lastOffset, long logAppendTimeMs, long logStartOffset, boolean duplicate) {
+public record AppendResult(
+        long baseOffset, long lastOffset, long logAppendTimeMs, long logStartOffset, boolean duplicate) {
 
-  public static final long NO_TIMESTAMP = -1L;
+    public static final long NO_TIMESTAMP = -1L;
 }

@@ -16,60 +16,62 @@ import org.slf4j.LoggerFactory;
  */
 final class BackgroundTasks {
 
-  private static final int THREADS = 2;
-  private static final long SHUTDOWN_WAIT_MS = 30_000L;
-  private static final Logger log = LoggerFactory.getLogger(BackgroundTasks.class);
+    private static final int THREADS = 2;
+    private static final long SHUTDOWN_WAIT_MS = 30_000L;
+    private static final Logger log = LoggerFactory.getLogger(BackgroundTasks.class);
 
-  private final ScheduledThreadPoolExecutor executor;
+    private final ScheduledThreadPoolExecutor executor;
 
-  BackgroundTasks(String threadNamePrefix) {
-    this(threadNamePrefix, THREADS);
-  }
-
-  BackgroundTasks(String threadNamePrefix, int threads) {
-    AtomicInteger threadNumber = new AtomicInteger();
-    ThreadFactory threadFactory = runnable -> {
-      Thread thread = new Thread(runnable, threadNamePrefix + "-" + threadNumber.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-    executor = new ScheduledThreadPoolExecutor(threads, threadFactory);
-    executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
-    executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    executor.setRemoveOnCancelPolicy(true);
-  }
-
-  void schedulePeriodic(String name, long initialDelayMs, long periodMs, Runnable task) {
-    executor.scheduleWithFixedDelay(guarded(name, task), initialDelayMs, periodMs, TimeUnit.MILLISECONDS);
-  }
-
-  /** Runs {@code task} once after {@code delayMs}; dropped once shutting down (the next start-up does the work). */
-  void scheduleOnce(String name, long delayMs, Runnable task) {
-    try {
-      executor.schedule(guarded(name, task), delayMs, TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
-      log.debug("Not scheduling {}: the log manager is shutting down", name);
+    BackgroundTasks(String threadNamePrefix) {
+        this(threadNamePrefix, THREADS);
     }
-  }
 
-  void shutdown() {
-    executor.shutdown();
-    try {
-      if (!executor.awaitTermination(SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS)) {
-        log.warn("Log manager background tasks still running after {} ms; continuing shutdown", SHUTDOWN_WAIT_MS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    BackgroundTasks(String threadNamePrefix, int threads) {
+        AtomicInteger threadNumber = new AtomicInteger();
+        ThreadFactory threadFactory = runnable -> {
+            Thread thread = new Thread(runnable, threadNamePrefix + "-" + threadNumber.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+        executor = new ScheduledThreadPoolExecutor(threads, threadFactory);
+        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setRemoveOnCancelPolicy(true);
     }
-  }
 
-  private static Runnable guarded(String name, Runnable task) {
-    return () -> {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        log.error("Log manager task {} failed", name, e);
-      }
-    };
-  }
+    void schedulePeriodic(String name, long initialDelayMs, long periodMs, Runnable task) {
+        executor.scheduleWithFixedDelay(guarded(name, task), initialDelayMs, periodMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs {@code task} once after {@code delayMs}; dropped once shutting down (the next start-up does the work). */
+    void scheduleOnce(String name, long delayMs, Runnable task) {
+        try {
+            executor.schedule(guarded(name, task), delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            log.debug("Not scheduling {}: the log manager is shutting down", name);
+        }
+    }
+
+    void shutdown() {
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(SHUTDOWN_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                log.warn(
+                        "Log manager background tasks still running after {} ms; continuing shutdown",
+                        SHUTDOWN_WAIT_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Runnable guarded(String name, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log.error("Log manager task {} failed", name, e);
+            }
+        };
+    }
 }

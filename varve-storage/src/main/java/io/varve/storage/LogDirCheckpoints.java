@@ -17,66 +17,69 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class LogDirCheckpoints {
 
-  private final Path dir;
-  private final OffsetCheckpointFile recoveryPoints;
-  private final OffsetCheckpointFile logStartOffsets;
-  private final AtomicBoolean logStartOffsetsDirty = new AtomicBoolean();
+    private final Path dir;
+    private final OffsetCheckpointFile recoveryPoints;
+    private final OffsetCheckpointFile logStartOffsets;
+    private final AtomicBoolean logStartOffsetsDirty = new AtomicBoolean();
 
-  LogDirCheckpoints(Path dir) {
-    this.dir = dir;
-    this.recoveryPoints = new OffsetCheckpointFile(dir, OffsetCheckpointFile.RECOVERY_POINT_FILE);
-    this.logStartOffsets = new OffsetCheckpointFile(dir, OffsetCheckpointFile.LOG_START_OFFSET_FILE);
-  }
-
-  Path dir() {
-    return dir;
-  }
-
-  Map<TopicPartition, Long> readRecoveryPoints() {
-    return recoveryPoints.read();
-  }
-
-  Map<TopicPartition, Long> readLogStartOffsets() {
-    return logStartOffsets.read();
-  }
-
-  /** Remembers that a log start offset moved; the next {@link #writeLogStartOffsetsIfDirty} persists it. */
-  void markLogStartOffsetsDirty() {
-    logStartOffsetsDirty.set(true);
-  }
-
-  /** Writes both files: the open logs' offsets, and the deferred logs' offsets as they were read. */
-  synchronized void writeAll(Collection<PartitionLog> logsInDir, Collection<DeferredLogs.Entry> deferredInDir) {
-    recoveryPoints.write(offsets(logsInDir, PartitionLog::recoveryPoint, deferredInDir, e -> e.recoveryPoint));
-    writeLogStartOffsets(logsInDir, deferredInDir);
-  }
-
-  synchronized void writeLogStartOffsets(Collection<PartitionLog> logsInDir,
-      Collection<DeferredLogs.Entry> deferredInDir) {
-    logStartOffsetsDirty.set(false);
-    logStartOffsets.write(offsets(logsInDir, PartitionLog::logStartOffsetToCheckpoint, deferredInDir,
-        e -> e.logStartOffset));
-  }
-
-  void writeLogStartOffsetsIfDirty(Collection<PartitionLog> logsInDir, Collection<DeferredLogs.Entry> deferredInDir) {
-    if (logStartOffsetsDirty.get()) {
-      writeLogStartOffsets(logsInDir, deferredInDir);
+    LogDirCheckpoints(Path dir) {
+        this.dir = dir;
+        this.recoveryPoints = new OffsetCheckpointFile(dir, OffsetCheckpointFile.RECOVERY_POINT_FILE);
+        this.logStartOffsets = new OffsetCheckpointFile(dir, OffsetCheckpointFile.LOG_START_OFFSET_FILE);
     }
-  }
 
-  private static Map<TopicPartition, Long> offsets(Collection<PartitionLog> logs, ToLongFunction<PartitionLog> offset,
-      Collection<DeferredLogs.Entry> deferred, ToLongFunction<DeferredLogs.Entry> carried) {
-    Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
-    for (DeferredLogs.Entry entry : deferred) {
-      long value = carried.applyAsLong(entry);
-      if (value >= 0) {
-        offsets.put(entry.topicPartition, value);
-      }
+    Path dir() {
+        return dir;
     }
-    // an open log's own value wins over what its entry carried (both exist for a moment while it is published)
-    for (PartitionLog log : logs) {
-      offsets.put(log.topicPartition(), offset.applyAsLong(log));
+
+    Map<TopicPartition, Long> readRecoveryPoints() {
+        return recoveryPoints.read();
     }
-    return offsets;
-  }
+
+    Map<TopicPartition, Long> readLogStartOffsets() {
+        return logStartOffsets.read();
+    }
+
+    /** Remembers that a log start offset moved; the next {@link #writeLogStartOffsetsIfDirty} persists it. */
+    void markLogStartOffsetsDirty() {
+        logStartOffsetsDirty.set(true);
+    }
+
+    /** Writes both files: the open logs' offsets, and the deferred logs' offsets as they were read. */
+    synchronized void writeAll(Collection<PartitionLog> logsInDir, Collection<DeferredLogs.Entry> deferredInDir) {
+        recoveryPoints.write(offsets(logsInDir, PartitionLog::recoveryPoint, deferredInDir, e -> e.recoveryPoint));
+        writeLogStartOffsets(logsInDir, deferredInDir);
+    }
+
+    synchronized void writeLogStartOffsets(
+            Collection<PartitionLog> logsInDir, Collection<DeferredLogs.Entry> deferredInDir) {
+        logStartOffsetsDirty.set(false);
+        logStartOffsets.write(
+                offsets(logsInDir, PartitionLog::logStartOffsetToCheckpoint, deferredInDir, e -> e.logStartOffset));
+    }
+
+    void writeLogStartOffsetsIfDirty(Collection<PartitionLog> logsInDir, Collection<DeferredLogs.Entry> deferredInDir) {
+        if (logStartOffsetsDirty.get()) {
+            writeLogStartOffsets(logsInDir, deferredInDir);
+        }
+    }
+
+    private static Map<TopicPartition, Long> offsets(
+            Collection<PartitionLog> logs,
+            ToLongFunction<PartitionLog> offset,
+            Collection<DeferredLogs.Entry> deferred,
+            ToLongFunction<DeferredLogs.Entry> carried) {
+        Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+        for (DeferredLogs.Entry entry : deferred) {
+            long value = carried.applyAsLong(entry);
+            if (value >= 0) {
+                offsets.put(entry.topicPartition, value);
+            }
+        }
+        // an open log's own value wins over what its entry carried (both exist for a moment while it is published)
+        for (PartitionLog log : logs) {
+            offsets.put(log.topicPartition(), offset.applyAsLong(log));
+        }
+        return offsets;
+    }
 }

@@ -23,79 +23,81 @@ import org.slf4j.LoggerFactory;
  */
 final class LogDirs {
 
-  static final String LOCK_FILE = ".lock";
-  /** Raft owns the metadata log's directory; it is not a partition log. */
-  private static final String METADATA_TOPIC = "__cluster_metadata";
-  private static final Logger log = LoggerFactory.getLogger(LogDirs.class);
+    static final String LOCK_FILE = ".lock";
+    /** Raft owns the metadata log's directory; it is not a partition log. */
+    private static final String METADATA_TOPIC = "__cluster_metadata";
 
-  private final Map<Path, FileChannel> locks = new LinkedHashMap<>();
+    private static final Logger log = LoggerFactory.getLogger(LogDirs.class);
 
-  /** Takes {@code dir}'s lock file; fails when another process (or this one) holds it. */
-  void lock(Path dir) throws IOException {
-    FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
-    }
-    if (lock == null) {
-      channel.close();
-      throw new KafkaStorageException("Log dir " + dir + " is in use by another broker");
-    }
-    locks.put(dir, channel);
-  }
+    private final Map<Path, FileChannel> locks = new LinkedHashMap<>();
 
-  void releaseLocks() {
-    for (FileChannel lockChannel : locks.values()) {
-      try {
-        lockChannel.close(); // releases the lock
-      } catch (IOException e) {
-        log.warn("Could not release a log dir lock", e);
-      }
-    }
-    locks.clear();
-  }
-
-  /**
-   * The partition directories in {@code dir} by partition. Directories ending in {@link LogManager#DELETE_DIR_SUFFIX}
-   * (renamed by a deletion a crash interrupted) are deleted; other names are ignored.
-   */
-  static Map<TopicPartition, Path> listPartitionDirs(Path dir) throws IOException {
-    Map<TopicPartition, Path> found = new LinkedHashMap<>();
-    try (DirectoryStream<Path> children = Files.newDirectoryStream(dir, Files::isDirectory)) {
-      for (Path child : children) {
-        String dirName = child.getFileName().toString();
-        if (dirName.endsWith(LogManager.DELETE_DIR_SUFFIX)) {
-          DurableFiles.deleteRecursively(child);
-          log.info("Deleted {} left from an earlier log deletion", child);
-          continue;
+    /** Takes {@code dir}'s lock file; fails when another process (or this one) holds it. */
+    void lock(Path dir) throws IOException {
+        FileChannel channel =
+                FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
         }
-        Optional<TopicPartition> parsed = parsePartitionDirName(dirName);
-        if (parsed.isPresent() && !parsed.get().topic().equals(METADATA_TOPIC)) {
-          found.put(parsed.get(), child);
+        if (lock == null) {
+            channel.close();
+            throw new KafkaStorageException("Log dir " + dir + " is in use by another broker");
         }
-      }
+        locks.put(dir, channel);
     }
-    return found;
-  }
 
-  /** {@code "<topic>-<partition>"} to a TopicPartition, or empty when the name is not one. */
-  static Optional<TopicPartition> parsePartitionDirName(String dirName) {
-    int dash = dirName.lastIndexOf('-');
-    if (dash <= 0 || dash == dirName.length() - 1) {
-      return Optional.empty();
+    void releaseLocks() {
+        for (FileChannel lockChannel : locks.values()) {
+            try {
+                lockChannel.close(); // releases the lock
+            } catch (IOException e) {
+                log.warn("Could not release a log dir lock", e);
+            }
+        }
+        locks.clear();
     }
-    String partition = dirName.substring(dash + 1);
-    for (int i = 0; i < partition.length(); i++) {
-      if (!Character.isDigit(partition.charAt(i))) {
-        return Optional.empty();
-      }
+
+    /**
+     * The partition directories in {@code dir} by partition. Directories ending in {@link LogManager#DELETE_DIR_SUFFIX}
+     * (renamed by a deletion a crash interrupted) are deleted; other names are ignored.
+     */
+    static Map<TopicPartition, Path> listPartitionDirs(Path dir) throws IOException {
+        Map<TopicPartition, Path> found = new LinkedHashMap<>();
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(dir, Files::isDirectory)) {
+            for (Path child : children) {
+                String dirName = child.getFileName().toString();
+                if (dirName.endsWith(LogManager.DELETE_DIR_SUFFIX)) {
+                    DurableFiles.deleteRecursively(child);
+                    log.info("Deleted {} left from an earlier log deletion", child);
+                    continue;
+                }
+                Optional<TopicPartition> parsed = parsePartitionDirName(dirName);
+                if (parsed.isPresent() && !parsed.get().topic().equals(METADATA_TOPIC)) {
+                    found.put(parsed.get(), child);
+                }
+            }
+        }
+        return found;
     }
-    try {
-      return Optional.of(new TopicPartition(dirName.substring(0, dash), Integer.parseInt(partition)));
-    } catch (NumberFormatException e) {
-      return Optional.empty();
+
+    /** {@code "<topic>-<partition>"} to a TopicPartition, or empty when the name is not one. */
+    static Optional<TopicPartition> parsePartitionDirName(String dirName) {
+        int dash = dirName.lastIndexOf('-');
+        if (dash <= 0 || dash == dirName.length() - 1) {
+            return Optional.empty();
+        }
+        String partition = dirName.substring(dash + 1);
+        for (int i = 0; i < partition.length(); i++) {
+            if (!Character.isDigit(partition.charAt(i))) {
+                return Optional.empty();
+            }
+        }
+        try {
+            return Optional.of(new TopicPartition(dirName.substring(0, dash), Integer.parseInt(partition)));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
-  }
 }

@@ -3,20 +3,20 @@ package io.varve.storage;
 /** What a partition log tells its owner (the log manager) about changes that reach beyond the log. */
 interface LogEvents {
 
-  /**
-   * The log start offset moved. With {@code persistNow} (DeleteRecords) the owner persists the log dir's
-   * log-start-offset checkpoint before returning; otherwise at its next periodic checkpoint.
-   */
-  void logStartOffsetMoved(PartitionLog log, boolean persistNow);
+    /**
+     * The log start offset moved. With {@code persistNow} (DeleteRecords) the owner persists the log dir's
+     * log-start-offset checkpoint before returning; otherwise at its next periodic checkpoint.
+     */
+    void logStartOffsetMoved(PartitionLog log, boolean persistNow);
 
-  /** Segments were retired; their files must be deleted in {@code deleteDelayMs} via {@link PartitionLog#deleteRetiredSegments}. */
-  void segmentsRetired(PartitionLog log, long deleteDelayMs);
+    /** Segments were retired; their files must be deleted in {@code deleteDelayMs} via {@link PartitionLog#deleteRetiredSegments}. */
+    void segmentsRetired(PartitionLog log, long deleteDelayMs);
 
-  LogEvents NONE = new LogEvents() {
-    @Override
-    public void logStartOffsetMoved(PartitionLog log, boolean persistNow) {}
+    LogEvents NONE = new LogEvents() {
+        @Override
+        public void logStartOffsetMoved(PartitionLog log, boolean persistNow) {}
 
-    @Override
-    public void segmentsRetired(PartitionLog log, long deleteDelayMs) {}
-  };
+        @Override
+        public void segmentsRetired(PartitionLog log, long deleteDelayMs) {}
+    };
 }

@@ -11,57 +11,57 @@ import java.io.IOException;
  */
 final class LogFlusher {
 
-  private final Object lock = new Object();
-  private volatile long recoveryPoint;
-  /** -1 until the first append or scheduler check starts the flush.ms clock. */
-  private volatile long lastFlushMs = -1;
+    private final Object lock = new Object();
+    private volatile long recoveryPoint;
+    /** -1 until the first append or scheduler check starts the flush.ms clock. */
+    private volatile long lastFlushMs = -1;
 
-  LogFlusher(long recoveryPoint) {
-    this.recoveryPoint = recoveryPoint;
-  }
-
-  long recoveryPoint() {
-    return recoveryPoint;
-  }
-
-  /** Rolled segments are fsynced before the next one exists: the recovery point may move to its base. */
-  void advanceRecoveryPoint(long offset) {
-    synchronized (lock) {
-      recoveryPoint = Math.max(recoveryPoint, offset);
+    LogFlusher(long recoveryPoint) {
+        this.recoveryPoint = recoveryPoint;
     }
-  }
 
-  /** After an append at {@code nowMs}: flush.messages unflushed offsets or flush.ms since the last flush. */
-  boolean dueAfterAppend(long logEndOffset, LogConfig config, long nowMs) {
-    startClock(nowMs);
-    return logEndOffset - recoveryPoint >= config.flushMessages() || nowMs - lastFlushMs >= config.flushMs();
-  }
-
-  /** For the flush scheduler: unflushed data and flush.ms since the last flush. */
-  boolean dueOnSchedule(long logEndOffset, LogConfig config, long nowMs) {
-    startClock(nowMs);
-    return logEndOffset > recoveryPoint && nowMs - lastFlushMs >= config.flushMs();
-  }
-
-  private void startClock(long nowMs) {
-    if (lastFlushMs < 0) {
-      lastFlushMs = nowMs;
+    long recoveryPoint() {
+        return recoveryPoint;
     }
-  }
 
-  /**
-   * Fsyncs {@code active} when {@code logEndOffset} (read before {@code active}, so every byte below it is
-   * in that segment or an older, already fsynced one) is past the recovery point, then moves the point.
-   */
-  void flush(long logEndOffset, LogSegment active, long nowMs) throws IOException {
-    synchronized (lock) {
-      if (logEndOffset > recoveryPoint) {
-        active.flush();
-        recoveryPoint = Math.max(recoveryPoint, logEndOffset);
-      }
-      if (nowMs >= 0) {
-        lastFlushMs = nowMs;
-      }
+    /** Rolled segments are fsynced before the next one exists: the recovery point may move to its base. */
+    void advanceRecoveryPoint(long offset) {
+        synchronized (lock) {
+            recoveryPoint = Math.max(recoveryPoint, offset);
+        }
     }
-  }
+
+    /** After an append at {@code nowMs}: flush.messages unflushed offsets or flush.ms since the last flush. */
+    boolean dueAfterAppend(long logEndOffset, LogConfig config, long nowMs) {
+        startClock(nowMs);
+        return logEndOffset - recoveryPoint >= config.flushMessages() || nowMs - lastFlushMs >= config.flushMs();
+    }
+
+    /** For the flush scheduler: unflushed data and flush.ms since the last flush. */
+    boolean dueOnSchedule(long logEndOffset, LogConfig config, long nowMs) {
+        startClock(nowMs);
+        return logEndOffset > recoveryPoint && nowMs - lastFlushMs >= config.flushMs();
+    }
+
+    private void startClock(long nowMs) {
+        if (lastFlushMs < 0) {
+            lastFlushMs = nowMs;
+        }
+    }
+
+    /**
+     * Fsyncs {@code active} when {@code logEndOffset} (read before {@code active}, so every byte below it is
+     * in that segment or an older, already fsynced one) is past the recovery point, then moves the point.
+     */
+    void flush(long logEndOffset, LogSegment active, long nowMs) throws IOException {
+        synchronized (lock) {
+            if (logEndOffset > recoveryPoint) {
+                active.flush();
+                recoveryPoint = Math.max(recoveryPoint, logEndOffset);
+            }
+            if (nowMs >= 0) {
+                lastFlushMs = nowMs;
+            }
+        }
+    }
 }

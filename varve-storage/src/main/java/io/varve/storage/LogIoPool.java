@@ -19,64 +19,64 @@ import org.apache.kafka.common.errors.KafkaStorageException;
  */
 final class LogIoPool {
 
-  private static final int THREADS = 8;
+    private static final int THREADS = 8;
 
-  private final ExecutorService pool = Executors.newFixedThreadPool(THREADS, runnable -> {
-    Thread thread = new Thread(runnable, "varve-log-io");
-    thread.setDaemon(true);
-    return thread;
-  });
+    private final ExecutorService pool = Executors.newFixedThreadPool(THREADS, runnable -> {
+        Thread thread = new Thread(runnable, "varve-log-io");
+        thread.setDaemon(true);
+        return thread;
+    });
 
-  /**
-   * Runs the tasks and returns their results in order. The first failure is rethrown once every task ended, after
-   * {@code discard} was given each result the other tasks produced (for example to close the logs they opened).
-   */
-  <T> List<T> runAll(Collection<? extends Callable<T>> tasks, Consumer<T> discard) throws IOException {
-    List<Future<T>> futures = new ArrayList<>();
-    for (Callable<T> task : tasks) {
-      futures.add(pool.submit(task));
+    /**
+     * Runs the tasks and returns their results in order. The first failure is rethrown once every task ended, after
+     * {@code discard} was given each result the other tasks produced (for example to close the logs they opened).
+     */
+    <T> List<T> runAll(Collection<? extends Callable<T>> tasks, Consumer<T> discard) throws IOException {
+        List<Future<T>> futures = new ArrayList<>();
+        for (Callable<T> task : tasks) {
+            futures.add(pool.submit(task));
+        }
+        List<T> results = new ArrayList<>();
+        Throwable failure = null;
+        for (Future<T> f : futures) {
+            try {
+                results.add(f.get());
+            } catch (ExecutionException e) {
+                failure = failure == null ? e.getCause() : failure;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (failure == null) {
+            return results;
+        }
+        results.forEach(discard);
+        if (failure instanceof IOException io) {
+            throw io;
+        }
+        if (failure instanceof RuntimeException re) {
+            throw re;
+        }
+        throw new KafkaStorageException("A log I/O task failed", failure);
     }
-    List<T> results = new ArrayList<>();
-    Throwable failure = null;
-    for (Future<T> f : futures) {
-      try {
-        results.add(f.get());
-      } catch (ExecutionException e) {
-        failure = failure == null ? e.getCause() : failure;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        failure = failure == null ? e : failure;
-      }
-    }
-    if (failure == null) {
-      return results;
-    }
-    results.forEach(discard);
-    if (failure instanceof IOException io) {
-      throw io;
-    }
-    if (failure instanceof RuntimeException re) {
-      throw re;
-    }
-    throw new KafkaStorageException("A log I/O task failed", failure);
-  }
 
-  /** Runs {@code task} in the background; false when the pool is shutting down. */
-  boolean execute(Runnable task) {
-    try {
-      pool.execute(task);
-      return true;
-    } catch (RejectedExecutionException e) {
-      return false;
+    /** Runs {@code task} in the background; false when the pool is shutting down. */
+    boolean execute(Runnable task) {
+        try {
+            pool.execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
     }
-  }
 
-  Future<?> submit(Runnable task) {
-    return pool.submit(task);
-  }
+    Future<?> submit(Runnable task) {
+        return pool.submit(task);
+    }
 
-  /** Lets queued tasks finish and accepts no more. */
-  void shutdown() {
-    pool.shutdown();
-  }
+    /** Lets queued tasks finish and accepts no more. */
+    void shutdown() {
+        pool.shutdown();
+    }
 }

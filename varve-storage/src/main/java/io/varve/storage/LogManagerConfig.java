@@ -23,62 +23,116 @@ import io.varve.storage.cleaner.CleanerConfig;
  *                                            before the constructor returns
  */
 public record LogManagerConfig(
-    long retentionCheckIntervalMs,
-    long checkpointIntervalMs,
-    long flushSchedulerIntervalMs,
-    long producerIdExpirationMs,
-    long producerIdExpirationCheckIntervalMs,
-    boolean backgroundTasks,
-    CleanerConfig cleaner,
-    boolean deferOpeningCleanLogs) {
+        long retentionCheckIntervalMs,
+        long checkpointIntervalMs,
+        long flushSchedulerIntervalMs,
+        long producerIdExpirationMs,
+        long producerIdExpirationCheckIntervalMs,
+        boolean backgroundTasks,
+        CleanerConfig cleaner,
+        boolean deferOpeningCleanLogs) {
 
-  public LogManagerConfig {
-    if (retentionCheckIntervalMs < 1 || checkpointIntervalMs < 1 || flushSchedulerIntervalMs < 1
-        || producerIdExpirationMs < 1 || producerIdExpirationCheckIntervalMs < 1) {
-      throw new IllegalArgumentException("Log manager intervals must be at least 1 ms: " + this);
+    public LogManagerConfig {
+        if (retentionCheckIntervalMs < 1
+                || checkpointIntervalMs < 1
+                || flushSchedulerIntervalMs < 1
+                || producerIdExpirationMs < 1
+                || producerIdExpirationCheckIntervalMs < 1) {
+            throw new IllegalArgumentException("Log manager intervals must be at least 1 ms: " + this);
+        }
+        if (cleaner == null) {
+            throw new IllegalArgumentException("cleaner must not be null");
+        }
     }
-    if (cleaner == null) {
-      throw new IllegalArgumentException("cleaner must not be null");
+
+    /** Settings that defer opening clean logs. */
+    public LogManagerConfig(
+            long retentionCheckIntervalMs,
+            long checkpointIntervalMs,
+            long flushSchedulerIntervalMs,
+            long producerIdExpirationMs,
+            long producerIdExpirationCheckIntervalMs,
+            boolean backgroundTasks,
+            CleanerConfig cleaner) {
+        this(
+                retentionCheckIntervalMs,
+                checkpointIntervalMs,
+                flushSchedulerIntervalMs,
+                producerIdExpirationMs,
+                producerIdExpirationCheckIntervalMs,
+                backgroundTasks,
+                cleaner,
+                true);
     }
-  }
 
-  /** Settings that defer opening clean logs. */
-  public LogManagerConfig(long retentionCheckIntervalMs, long checkpointIntervalMs, long flushSchedulerIntervalMs,
-      long producerIdExpirationMs, long producerIdExpirationCheckIntervalMs, boolean backgroundTasks,
-      CleanerConfig cleaner) {
-    this(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs, producerIdExpirationMs,
-        producerIdExpirationCheckIntervalMs, backgroundTasks, cleaner, true);
-  }
+    /** Settings with the default cleaner. */
+    public LogManagerConfig(
+            long retentionCheckIntervalMs,
+            long checkpointIntervalMs,
+            long flushSchedulerIntervalMs,
+            long producerIdExpirationMs,
+            long producerIdExpirationCheckIntervalMs,
+            boolean backgroundTasks) {
+        this(
+                retentionCheckIntervalMs,
+                checkpointIntervalMs,
+                flushSchedulerIntervalMs,
+                producerIdExpirationMs,
+                producerIdExpirationCheckIntervalMs,
+                backgroundTasks,
+                CleanerConfig.defaults());
+    }
 
-  /** Settings with the default cleaner. */
-  public LogManagerConfig(long retentionCheckIntervalMs, long checkpointIntervalMs, long flushSchedulerIntervalMs,
-      long producerIdExpirationMs, long producerIdExpirationCheckIntervalMs, boolean backgroundTasks) {
-    this(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs, producerIdExpirationMs,
-        producerIdExpirationCheckIntervalMs, backgroundTasks, CleanerConfig.defaults());
-  }
+    public static LogManagerConfig defaults() {
+        return new LogManagerConfig(300_000L, 60_000L, Long.MAX_VALUE, 86_400_000L, 600_000L, true);
+    }
 
-  public static LogManagerConfig defaults() {
-    return new LogManagerConfig(300_000L, 60_000L, Long.MAX_VALUE, 86_400_000L, 600_000L, true);
-  }
+    /** These settings with no background tasks (tests drive the work). */
+    public LogManagerConfig withoutBackgroundTasks() {
+        return new LogManagerConfig(
+                retentionCheckIntervalMs,
+                checkpointIntervalMs,
+                flushSchedulerIntervalMs,
+                producerIdExpirationMs,
+                producerIdExpirationCheckIntervalMs,
+                false,
+                cleaner,
+                deferOpeningCleanLogs);
+    }
 
-  /** These settings with no background tasks (tests drive the work). */
-  public LogManagerConfig withoutBackgroundTasks() {
-    return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs,
-        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, false, cleaner, deferOpeningCleanLogs);
-  }
+    public LogManagerConfig withProducerIdExpirationMs(long v) {
+        return new LogManagerConfig(
+                retentionCheckIntervalMs,
+                checkpointIntervalMs,
+                flushSchedulerIntervalMs,
+                v,
+                producerIdExpirationCheckIntervalMs,
+                backgroundTasks,
+                cleaner,
+                deferOpeningCleanLogs);
+    }
 
-  public LogManagerConfig withProducerIdExpirationMs(long v) {
-    return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs, v,
-        producerIdExpirationCheckIntervalMs, backgroundTasks, cleaner, deferOpeningCleanLogs);
-  }
+    public LogManagerConfig withCleaner(CleanerConfig v) {
+        return new LogManagerConfig(
+                retentionCheckIntervalMs,
+                checkpointIntervalMs,
+                flushSchedulerIntervalMs,
+                producerIdExpirationMs,
+                producerIdExpirationCheckIntervalMs,
+                backgroundTasks,
+                v,
+                deferOpeningCleanLogs);
+    }
 
-  public LogManagerConfig withCleaner(CleanerConfig v) {
-    return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs,
-        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, backgroundTasks, v, deferOpeningCleanLogs);
-  }
-
-  public LogManagerConfig withDeferOpeningCleanLogs(boolean v) {
-    return new LogManagerConfig(retentionCheckIntervalMs, checkpointIntervalMs, flushSchedulerIntervalMs,
-        producerIdExpirationMs, producerIdExpirationCheckIntervalMs, backgroundTasks, cleaner, v);
-  }
+    public LogManagerConfig withDeferOpeningCleanLogs(boolean v) {
+        return new LogManagerConfig(
+                retentionCheckIntervalMs,
+                checkpointIntervalMs,
+                flushSchedulerIntervalMs,
+                producerIdExpirationMs,
+                producerIdExpirationCheckIntervalMs,
+                backgroundTasks,
+                cleaner,
+                v);
+    }
 }

@@ -28,243 +28,258 @@ import org.slf4j.LoggerFactory;
  */
 final class LogSegments {
 
-  private static final Logger log = LoggerFactory.getLogger(LogSegments.class);
+    private static final Logger log = LoggerFactory.getLogger(LogSegments.class);
 
-  /** A segment out of the log, waiting for its files to be deleted. */
-  private record RetiredSegment(LogSegment segment, long deleteAtMs) {}
+    /** A segment out of the log, waiting for its files to be deleted. */
+    private record RetiredSegment(LogSegment segment, long deleteAtMs) {}
 
-  /** Where a read found its batches; {@link #NONE} when no segment holds any. */
-  record Found(LogSegment segment, LogSegment.Slice slice) {
-    static final Found NONE = new Found(null, null);
-  }
-
-  private final Path dir;
-  private final String name;
-  private final ConcurrentSkipListMap<Long, LogSegment> segments;
-  private final ConcurrentLinkedQueue<RetiredSegment> retired = new ConcurrentLinkedQueue<>();
-  private volatile LogSegment active;
-  private volatile SwapFaults swapFaults = SwapFaults.NONE;
-
-  LogSegments(Path dir, String name, ConcurrentSkipListMap<Long, LogSegment> loaded) {
-    if (loaded.isEmpty()) {
-      throw new IllegalArgumentException(name + ": a log has at least its active segment");
+    /** Where a read found its batches; {@link #NONE} when no segment holds any. */
+    record Found(LogSegment segment, LogSegment.Slice slice) {
+        static final Found NONE = new Found(null, null);
     }
-    this.dir = dir;
-    this.name = name;
-    this.segments = loaded;
-    this.active = loaded.lastEntry().getValue();
-  }
 
-  LogSegment active() {
-    return active;
-  }
+    private final Path dir;
+    private final String name;
+    private final ConcurrentSkipListMap<Long, LogSegment> segments;
+    private final ConcurrentLinkedQueue<RetiredSegment> retired = new ConcurrentLinkedQueue<>();
+    private volatile LogSegment active;
+    private volatile SwapFaults swapFaults = SwapFaults.NONE;
 
-  /** The live segments by base offset; callers only read it. */
-  NavigableMap<Long, LogSegment> map() {
-    return segments;
-  }
-
-  int count() {
-    return segments.size();
-  }
-
-  List<Long> baseOffsets() {
-    return List.copyOf(segments.keySet());
-  }
-
-  long sizeBytes() {
-    return LogRetention.sizeBytes(segments);
-  }
-
-  /** The segments before the active one, oldest first. */
-  List<LogSegment> rolled() {
-    return List.copyOf(segments.headMap(active.baseOffset()).values());
-  }
-
-  /** {@link RolledSegment} views of the rolled segments, oldest first, each ending before its successor. */
-  List<RolledSegment> rolledViews() {
-    List<LogSegment> rolled = rolled();
-    List<RolledSegment> views = new ArrayList<>(rolled.size());
-    for (LogSegment segment : rolled) {
-      Long next = segments.higherKey(segment.baseOffset());
-      if (next == null) {
-        break; // retired or swapped meanwhile: the next call sees the new layout
-      }
-      views.add(new RolledSegment(segment.baseOffset(), next - 1, largestTimestampMs(segment), segment.sizeBytes(),
-          segment.logFile(), segment.index().file(), segment.timeIndex().file(), ProducerSnapshotFiles.path(dir, next)));
-    }
-    return views;
-  }
-
-  /** What retention compares (the file's mtime when no batch carries a timestamp); -1 when even that fails. */
-  private static long largestTimestampMs(LogSegment segment) {
-    try {
-      return segment.largestTimestampMs();
-    } catch (IOException e) {
-      return -1; // retired meanwhile: the next call sees the new layout
-    }
-  }
-
-  /**
-   * Finishes the active segment (final time-index entry, fsync) and makes a new empty one at
-   * {@code newBaseOffset}: the old one is durable before the new one exists.
-   */
-  LogSegment roll(long newBaseOffset) throws IOException {
-    active.finish();
-    LogSegment rolled = LogSegment.create(dir, newBaseOffset);
-    DurableFiles.fsyncDirectory(dir);
-    segments.put(newBaseOffset, rolled);
-    active = rolled;
-    return rolled;
-  }
-
-  /**
-   * Takes head segments (never the active one) out of the map, renames their files to {@code .deleted}
-   * and deletes the producer snapshots named after them. The channels stay open until
-   * {@link #deleteRetired} passes {@code deleteAtMs}.
-   */
-  void retire(List<LogSegment> doomed, long deleteAtMs) throws IOException {
-    for (LogSegment segment : doomed) {
-      if (segment == active || segments.firstEntry().getValue() != segment) {
-        throw new IllegalStateException(name + ": only head segments before the active one can be retired: " + segment);
-      }
-      segments.remove(segment.baseOffset());
-      segment.changeStateSuffix(SegmentFiles.DELETED_SUFFIX);
-      Files.deleteIfExists(ProducerSnapshotFiles.path(dir, segment.baseOffset()));
-      retired.add(new RetiredSegment(segment, deleteAtMs));
-    }
-    DurableFiles.fsyncDirectory(dir);
-  }
-
-  /** Closes and deletes the files of retired segments whose time has come; returns how many. */
-  int deleteRetired(long nowMs) {
-    int deleted = 0;
-    synchronized (retired) {
-      for (Iterator<RetiredSegment> it = retired.iterator(); it.hasNext(); ) {
-        RetiredSegment next = it.next();
-        if (next.deleteAtMs() <= nowMs) {
-          it.remove();
-          try {
-            next.segment().closeAndDelete();
-          } catch (IOException e) {
-            log.warn("{}: could not delete {}; the next start-up will", name, next.segment().logFile(), e);
-          }
-          deleted++;
+    LogSegments(Path dir, String name, ConcurrentSkipListMap<Long, LogSegment> loaded) {
+        if (loaded.isEmpty()) {
+            throw new IllegalArgumentException(name + ": a log has at least its active segment");
         }
-      }
+        this.dir = dir;
+        this.name = name;
+        this.segments = loaded;
+        this.active = loaded.lastEntry().getValue();
     }
-    return deleted;
-  }
 
-  /**
-   * The segment and slice holding whole batches from {@code fetchOffset} (see {@link LogSegment#locate});
-   * null when no segment starts at or below {@code fetchOffset} any more (retention removed it).
-   */
-  Found locate(long fetchOffset, long maxOffsetExclusive, int maxBytes, boolean minOneBatch) throws IOException {
-    Map.Entry<Long, LogSegment> entry = segments.floorEntry(fetchOffset);
-    if (entry == null) {
-      return null;
+    LogSegment active() {
+        return active;
     }
-    for (; entry != null; entry = segments.higherEntry(entry.getKey())) {
-      LogSegment.Slice slice = entry.getValue().locate(fetchOffset, maxOffsetExclusive, maxBytes, minOneBatch);
-      if (slice != null) {
-        return new Found(entry.getValue(), slice);
-      }
-    }
-    return Found.NONE;
-  }
 
-  /**
-   * Replaces a contiguous run of rolled segments by cleaned ones with the {@link SegmentSwap} protocol;
-   * the replaced ones are retired until {@code deleteAtMs}.
-   *
-   * @throws IllegalArgumentException the run or the cleaned segments do not qualify (nothing changed)
-   */
-  void swap(List<LogSegment> cleaned, List<Long> replacedBaseOffsets, long deleteAtMs) throws IOException {
-    List<LogSegment> replaced = checkSwap(cleaned, replacedBaseOffsets);
-    List<Long> cleanedBaseOffsets = cleaned.stream().map(LogSegment::baseOffset).toList();
-    SwapFaults faults = swapFaults;
-    faults.before("flush cleaned segments");
-    for (LogSegment segment : cleaned) {
-      segment.flush();
+    /** The live segments by base offset; callers only read it. */
+    NavigableMap<Long, LogSegment> map() {
+        return segments;
     }
-    faults.before("write manifest");
-    SegmentSwap.writeManifest(dir, new SegmentSwap.Manifest(replacedBaseOffsets, cleanedBaseOffsets));
-    for (LogSegment segment : replaced) {
-      faults.before("retire replaced segment " + segment.baseOffset());
-      segment.changeStateSuffix(SegmentFiles.DELETED_SUFFIX);
-    }
-    for (LogSegment segment : cleaned) {
-      faults.before("promote cleaned segment " + segment.baseOffset());
-      segment.changeStateSuffix("");
-    }
-    faults.before("fsync directory");
-    DurableFiles.fsyncDirectory(dir);
-    // new ones in before old ones out: a reader in between still finds valid (old) batches
-    for (LogSegment segment : cleaned) {
-      segments.put(segment.baseOffset(), segment);
-    }
-    Set<Long> reused = new HashSet<>(cleanedBaseOffsets);
-    for (LogSegment segment : replaced) {
-      if (!reused.contains(segment.baseOffset())) {
-        segments.remove(segment.baseOffset());
-      }
-      retired.add(new RetiredSegment(segment, deleteAtMs));
-    }
-    faults.before("delete manifest");
-    SegmentSwap.deleteManifest(dir);
-  }
 
-  void injectSwapFaults(SwapFaults faults) {
-    swapFaults = faults;
-  }
+    int count() {
+        return segments.size();
+    }
 
-  private List<LogSegment> checkSwap(List<LogSegment> cleaned, List<Long> replacedBaseOffsets) {
-    if (cleaned.isEmpty() || replacedBaseOffsets.isEmpty()) {
-      throw new IllegalArgumentException(name + ": a swap needs cleaned and replaced segments");
+    List<Long> baseOffsets() {
+        return List.copyOf(segments.keySet());
     }
-    List<LogSegment> replaced = new ArrayList<>();
-    Long expected = replacedBaseOffsets.get(0);
-    for (long base : replacedBaseOffsets) {
-      LogSegment segment = segments.get(base);
-      if (segment == null || segment == active || expected == null || base != expected) {
-        throw new IllegalArgumentException(name + ": " + replacedBaseOffsets + " is not a contiguous run of rolled "
-            + "segments of " + segments.keySet());
-      }
-      replaced.add(segment);
-      expected = segments.higherKey(base);
-    }
-    long runStart = replacedBaseOffsets.get(0);
-    long runEnd = expected;
-    long previous = Long.MIN_VALUE;
-    for (LogSegment segment : cleaned) {
-      if (segment.baseOffset() < runStart || segment.baseOffset() >= runEnd || segment.baseOffset() <= previous
-          || !segment.logFile().getFileName().toString().endsWith(SegmentFiles.CLEANED_SUFFIX)) {
-        throw new IllegalArgumentException(name + ": cleaned segment " + segment + " is not a .cleaned segment "
-            + "ascending within [" + runStart + ", " + runEnd + ")");
-      }
-      previous = segment.baseOffset();
-    }
-    if (cleaned.get(0).baseOffset() != runStart) {
-      throw new IllegalArgumentException(name + ": the first cleaned segment must start at " + runStart);
-    }
-    return replaced;
-  }
 
-  /** Closes every segment, retired ones included (their files are deleted at the next start-up). */
-  void closeAll() throws IOException {
-    IOException failure = null;
-    List<LogSegment> all = new ArrayList<>(segments.values());
-    retired.forEach(next -> all.add(next.segment()));
-    for (LogSegment segment : all) {
-      try {
-        segment.close();
-      } catch (IOException e) {
-        failure = failure == null ? e : failure;
-      }
+    long sizeBytes() {
+        return LogRetention.sizeBytes(segments);
     }
-    if (failure != null) {
-      throw failure;
+
+    /** The segments before the active one, oldest first. */
+    List<LogSegment> rolled() {
+        return List.copyOf(segments.headMap(active.baseOffset()).values());
     }
-  }
+
+    /** {@link RolledSegment} views of the rolled segments, oldest first, each ending before its successor. */
+    List<RolledSegment> rolledViews() {
+        List<LogSegment> rolled = rolled();
+        List<RolledSegment> views = new ArrayList<>(rolled.size());
+        for (LogSegment segment : rolled) {
+            Long next = segments.higherKey(segment.baseOffset());
+            if (next == null) {
+                break; // retired or swapped meanwhile: the next call sees the new layout
+            }
+            views.add(new RolledSegment(
+                    segment.baseOffset(),
+                    next - 1,
+                    largestTimestampMs(segment),
+                    segment.sizeBytes(),
+                    segment.logFile(),
+                    segment.index().file(),
+                    segment.timeIndex().file(),
+                    ProducerSnapshotFiles.path(dir, next)));
+        }
+        return views;
+    }
+
+    /** What retention compares (the file's mtime when no batch carries a timestamp); -1 when even that fails. */
+    private static long largestTimestampMs(LogSegment segment) {
+        try {
+            return segment.largestTimestampMs();
+        } catch (IOException e) {
+            return -1; // retired meanwhile: the next call sees the new layout
+        }
+    }
+
+    /**
+     * Finishes the active segment (final time-index entry, fsync) and makes a new empty one at
+     * {@code newBaseOffset}: the old one is durable before the new one exists.
+     */
+    LogSegment roll(long newBaseOffset) throws IOException {
+        active.finish();
+        LogSegment rolled = LogSegment.create(dir, newBaseOffset);
+        DurableFiles.fsyncDirectory(dir);
+        segments.put(newBaseOffset, rolled);
+        active = rolled;
+        return rolled;
+    }
+
+    /**
+     * Takes head segments (never the active one) out of the map, renames their files to {@code .deleted}
+     * and deletes the producer snapshots named after them. The channels stay open until
+     * {@link #deleteRetired} passes {@code deleteAtMs}.
+     */
+    void retire(List<LogSegment> doomed, long deleteAtMs) throws IOException {
+        for (LogSegment segment : doomed) {
+            if (segment == active || segments.firstEntry().getValue() != segment) {
+                throw new IllegalStateException(
+                        name + ": only head segments before the active one can be retired: " + segment);
+            }
+            segments.remove(segment.baseOffset());
+            segment.changeStateSuffix(SegmentFiles.DELETED_SUFFIX);
+            Files.deleteIfExists(ProducerSnapshotFiles.path(dir, segment.baseOffset()));
+            retired.add(new RetiredSegment(segment, deleteAtMs));
+        }
+        DurableFiles.fsyncDirectory(dir);
+    }
+
+    /** Closes and deletes the files of retired segments whose time has come; returns how many. */
+    int deleteRetired(long nowMs) {
+        int deleted = 0;
+        synchronized (retired) {
+            for (Iterator<RetiredSegment> it = retired.iterator(); it.hasNext(); ) {
+                RetiredSegment next = it.next();
+                if (next.deleteAtMs() <= nowMs) {
+                    it.remove();
+                    try {
+                        next.segment().closeAndDelete();
+                    } catch (IOException e) {
+                        log.warn(
+                                "{}: could not delete {}; the next start-up will",
+                                name,
+                                next.segment().logFile(),
+                                e);
+                    }
+                    deleted++;
+                }
+            }
+        }
+        return deleted;
+    }
+
+    /**
+     * The segment and slice holding whole batches from {@code fetchOffset} (see {@link LogSegment#locate});
+     * null when no segment starts at or below {@code fetchOffset} any more (retention removed it).
+     */
+    Found locate(long fetchOffset, long maxOffsetExclusive, int maxBytes, boolean minOneBatch) throws IOException {
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(fetchOffset);
+        if (entry == null) {
+            return null;
+        }
+        for (; entry != null; entry = segments.higherEntry(entry.getKey())) {
+            LogSegment.Slice slice = entry.getValue().locate(fetchOffset, maxOffsetExclusive, maxBytes, minOneBatch);
+            if (slice != null) {
+                return new Found(entry.getValue(), slice);
+            }
+        }
+        return Found.NONE;
+    }
+
+    /**
+     * Replaces a contiguous run of rolled segments by cleaned ones with the {@link SegmentSwap} protocol;
+     * the replaced ones are retired until {@code deleteAtMs}.
+     *
+     * @throws IllegalArgumentException the run or the cleaned segments do not qualify (nothing changed)
+     */
+    void swap(List<LogSegment> cleaned, List<Long> replacedBaseOffsets, long deleteAtMs) throws IOException {
+        List<LogSegment> replaced = checkSwap(cleaned, replacedBaseOffsets);
+        List<Long> cleanedBaseOffsets =
+                cleaned.stream().map(LogSegment::baseOffset).toList();
+        SwapFaults faults = swapFaults;
+        faults.before("flush cleaned segments");
+        for (LogSegment segment : cleaned) {
+            segment.flush();
+        }
+        faults.before("write manifest");
+        SegmentSwap.writeManifest(dir, new SegmentSwap.Manifest(replacedBaseOffsets, cleanedBaseOffsets));
+        for (LogSegment segment : replaced) {
+            faults.before("retire replaced segment " + segment.baseOffset());
+            segment.changeStateSuffix(SegmentFiles.DELETED_SUFFIX);
+        }
+        for (LogSegment segment : cleaned) {
+            faults.before("promote cleaned segment " + segment.baseOffset());
+            segment.changeStateSuffix("");
+        }
+        faults.before("fsync directory");
+        DurableFiles.fsyncDirectory(dir);
+        // new ones in before old ones out: a reader in between still finds valid (old) batches
+        for (LogSegment segment : cleaned) {
+            segments.put(segment.baseOffset(), segment);
+        }
+        Set<Long> reused = new HashSet<>(cleanedBaseOffsets);
+        for (LogSegment segment : replaced) {
+            if (!reused.contains(segment.baseOffset())) {
+                segments.remove(segment.baseOffset());
+            }
+            retired.add(new RetiredSegment(segment, deleteAtMs));
+        }
+        faults.before("delete manifest");
+        SegmentSwap.deleteManifest(dir);
+    }
+
+    void injectSwapFaults(SwapFaults faults) {
+        swapFaults = faults;
+    }
+
+    private List<LogSegment> checkSwap(List<LogSegment> cleaned, List<Long> replacedBaseOffsets) {
+        if (cleaned.isEmpty() || replacedBaseOffsets.isEmpty()) {
+            throw new IllegalArgumentException(name + ": a swap needs cleaned and replaced segments");
+        }
+        List<LogSegment> replaced = new ArrayList<>();
+        Long expected = replacedBaseOffsets.get(0);
+        for (long base : replacedBaseOffsets) {
+            LogSegment segment = segments.get(base);
+            if (segment == null || segment == active || expected == null || base != expected) {
+                throw new IllegalArgumentException(name + ": " + replacedBaseOffsets
+                        + " is not a contiguous run of rolled " + "segments of " + segments.keySet());
+            }
+            replaced.add(segment);
+            expected = segments.higherKey(base);
+        }
+        long runStart = replacedBaseOffsets.get(0);
+        long runEnd = expected;
+        long previous = Long.MIN_VALUE;
+        for (LogSegment segment : cleaned) {
+            if (segment.baseOffset() < runStart
+                    || segment.baseOffset() >= runEnd
+                    || segment.baseOffset() <= previous
+                    || !segment.logFile().getFileName().toString().endsWith(SegmentFiles.CLEANED_SUFFIX)) {
+                throw new IllegalArgumentException(name + ": cleaned segment " + segment + " is not a .cleaned segment "
+                        + "ascending within [" + runStart + ", " + runEnd + ")");
+            }
+            previous = segment.baseOffset();
+        }
+        if (cleaned.get(0).baseOffset() != runStart) {
+            throw new IllegalArgumentException(name + ": the first cleaned segment must start at " + runStart);
+        }
+        return replaced;
+    }
+
+    /** Closes every segment, retired ones included (their files are deleted at the next start-up). */
+    void closeAll() throws IOException {
+        IOException failure = null;
+        List<LogSegment> all = new ArrayList<>(segments.values());
+        retired.forEach(next -> all.add(next.segment()));
+        for (LogSegment segment : all) {
+            try {
+                segment.close();
+            } catch (IOException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
 }

@@ -17,16 +17,28 @@ import java.nio.channels.FileChannel;
  * @param nextOffset       the offset after the slice's last batch (an upper bound for the aborted transactions
  *                         a read_committed reader needs), the fetch offset when the slice is empty
  */
-public record LogSlice(FileChannel channel, long position, int sizeBytes, long highWatermark, long logStartOffset,
-    long logEndOffset, long lastStableOffset, long nextOffset) {
+public record LogSlice(
+        FileChannel channel,
+        long position,
+        int sizeBytes,
+        long highWatermark,
+        long logStartOffset,
+        long logEndOffset,
+        long lastStableOffset,
+        long nextOffset) {
 
-  /** A slice of a log without transactions: the last stable offset is the high watermark. */
-  public LogSlice(FileChannel channel, long position, int sizeBytes, long highWatermark, long logStartOffset,
-      long logEndOffset) {
-    this(channel, position, sizeBytes, highWatermark, logStartOffset, logEndOffset, highWatermark, -1);
-  }
+    /** A slice of a log without transactions: the last stable offset is the high watermark. */
+    public LogSlice(
+            FileChannel channel,
+            long position,
+            int sizeBytes,
+            long highWatermark,
+            long logStartOffset,
+            long logEndOffset) {
+        this(channel, position, sizeBytes, highWatermark, logStartOffset, logEndOffset, highWatermark, -1);
+    }
 
-  public boolean isEmpty() {
-    return sizeBytes == 0;
-  }
+    public boolean isEmpty() {
+        return sizeBytes == 0;
+    }
 }

@@ -25,91 +25,99 @@ import org.slf4j.LoggerFactory;
  */
 final class ProducerStateStore {
 
-  static final int RETAINED_SNAPSHOTS = 3;
-  private static final Logger log = LoggerFactory.getLogger(ProducerStateStore.class);
+    static final int RETAINED_SNAPSHOTS = 3;
+    private static final Logger log = LoggerFactory.getLogger(ProducerStateStore.class);
 
-  private final Path dir;
-  private final String name;
-  private final ProducerStateManager state;
-  /** The newest snapshot on disk, or null. */
-  private ProducerSnapshot newestSnapshot;
-  private boolean expiredSinceSnapshot;
-  /** First offset of the oldest open transaction, or -1: published after each append, read without the lock. */
-  private volatile long firstUnstableOffset;
+    private final Path dir;
+    private final String name;
+    private final ProducerStateManager state;
+    /** The newest snapshot on disk, or null. */
+    private ProducerSnapshot newestSnapshot;
 
-  ProducerStateStore(Path dir, String name, ProducerStateManager loaded, ProducerSnapshot newestSnapshot) {
-    this.dir = dir;
-    this.name = name;
-    this.state = loaded;
-    this.newestSnapshot = newestSnapshot;
-    this.firstUnstableOffset = loaded.firstUnstableOffset();
-  }
+    private boolean expiredSinceSnapshot;
+    /** First offset of the oldest open transaction, or -1: published after each append, read without the lock. */
+    private volatile long firstUnstableOffset;
 
-  /** The first offset of the oldest open transaction, or -1 (what the last stable offset derives from). */
-  long firstUnstableOffset() {
-    return firstUnstableOffset;
-  }
-
-  /**
-   * After an append's staged state was committed: records the aborts among {@code completed} in the transaction
-   * index of {@code segment} (where their markers went) and publishes the first unstable offset.
-   */
-  void afterCommit(List<ProducerStateManager.CompletedTxn> completed, LogSegment segment) throws IOException {
-    for (ProducerStateManager.CompletedTxn txn : completed) {
-      if (txn.aborted()) {
-        segment.txnIndex().append(new AbortedTxn(txn.producerId(), txn.firstOffset(), txn.lastOffset(),
-            state.lastStableOffsetAfter(txn)));
-      }
+    ProducerStateStore(Path dir, String name, ProducerStateManager loaded, ProducerSnapshot newestSnapshot) {
+        this.dir = dir;
+        this.name = name;
+        this.state = loaded;
+        this.newestSnapshot = newestSnapshot;
+        this.firstUnstableOffset = loaded.firstUnstableOffset();
     }
-    firstUnstableOffset = state.firstUnstableOffset();
-  }
 
-  ProducerStateManager state() {
-    return state;
-  }
-
-  /** Snapshots the state as of {@code logEndOffset}, ending in {@code active}; drops the oldest beyond the few kept. */
-  void takeSnapshot(long logEndOffset, LogSegment active) throws IOException {
-    takeSnapshot(logEndOffset, active, Long.MAX_VALUE);
-  }
-
-  /**
-   * {@link #takeSnapshot(long, LogSegment)} that never drops a snapshot above {@code pruneUpToOffset}: a tiered
-   * log keeps the snapshot at each segment's end until that segment is uploaded with it.
-   */
-  void takeSnapshot(long logEndOffset, LogSegment active, long pruneUpToOffset) throws IOException {
-    ProducerSnapshot snapshot = new ProducerSnapshot(logEndOffset, active.baseOffset(), active.sizeBytes(),
-        state.snapshot());
-    ProducerSnapshotFiles.write(dir, snapshot);
-    newestSnapshot = snapshot;
-    expiredSinceSnapshot = false;
-    NavigableMap<Long, Path> all = ProducerSnapshotFiles.list(dir);
-    int count = all.size();
-    for (Map.Entry<Long, Path> oldest : all.entrySet()) {
-      if (count <= RETAINED_SNAPSHOTS || oldest.getKey() > pruneUpToOffset) {
-        break;
-      }
-      if (oldest.getKey() != active.baseOffset()) {
-        Files.deleteIfExists(oldest.getValue());
-        count--;
-      }
+    /** The first offset of the oldest open transaction, or -1 (what the last stable offset derives from). */
+    long firstUnstableOffset() {
+        return firstUnstableOffset;
     }
-  }
 
-  /** True when the newest snapshot is exactly the state at {@code logEndOffset} with {@code active} as it is. */
-  boolean snapshotIsCurrent(long logEndOffset, LogSegment active) {
-    ProducerSnapshot newest = newestSnapshot;
-    return newest != null && !expiredSinceSnapshot && newest.offset() == logEndOffset
-        && newest.segmentBaseOffset() == active.baseOffset() && newest.segmentSizeBytes() == active.sizeBytes();
-  }
-
-  /** Forgets producers idle for {@code expirationMs}; returns how many. */
-  int expire(long nowMs, long expirationMs) {
-    int removed = state.removeExpiredProducers(nowMs, expirationMs);
-    if (removed > 0) {
-      expiredSinceSnapshot = true;
-      log.info("{}: expired {} producers idle for {} ms", name, removed, expirationMs);
+    /**
+     * After an append's staged state was committed: records the aborts among {@code completed} in the transaction
+     * index of {@code segment} (where their markers went) and publishes the first unstable offset.
+     */
+    void afterCommit(List<ProducerStateManager.CompletedTxn> completed, LogSegment segment) throws IOException {
+        for (ProducerStateManager.CompletedTxn txn : completed) {
+            if (txn.aborted()) {
+                segment.txnIndex()
+                        .append(new AbortedTxn(
+                                txn.producerId(),
+                                txn.firstOffset(),
+                                txn.lastOffset(),
+                                state.lastStableOffsetAfter(txn)));
+            }
+        }
+        firstUnstableOffset = state.firstUnstableOffset();
     }
-    return removed;
-  }
+
+    ProducerStateManager state() {
+        return state;
+    }
+
+    /** Snapshots the state as of {@code logEndOffset}, ending in {@code active}; drops the oldest beyond the few kept. */
+    void takeSnapshot(long logEndOffset, LogSegment active) throws IOException {
+        takeSnapshot(logEndOffset, active, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #takeSnapshot(long, LogSegment)} that never drops a snapshot above {@code pruneUpToOffset}: a tiered
+     * log keeps the snapshot at each segment's end until that segment is uploaded with it.
+     */
+    void takeSnapshot(long logEndOffset, LogSegment active, long pruneUpToOffset) throws IOException {
+        ProducerSnapshot snapshot =
+                new ProducerSnapshot(logEndOffset, active.baseOffset(), active.sizeBytes(), state.snapshot());
+        ProducerSnapshotFiles.write(dir, snapshot);
+        newestSnapshot = snapshot;
+        expiredSinceSnapshot = false;
+        NavigableMap<Long, Path> all = ProducerSnapshotFiles.list(dir);
+        int count = all.size();
+        for (Map.Entry<Long, Path> oldest : all.entrySet()) {
+            if (count <= RETAINED_SNAPSHOTS || oldest.getKey() > pruneUpToOffset) {
+                break;
+            }
+            if (oldest.getKey() != active.baseOffset()) {
+                Files.deleteIfExists(oldest.getValue());
+                count--;
+            }
+        }
+    }
+
+    /** True when the newest snapshot is exactly the state at {@code logEndOffset} with {@code active} as it is. */
+    boolean snapshotIsCurrent(long logEndOffset, LogSegment active) {
+        ProducerSnapshot newest = newestSnapshot;
+        return newest != null
+                && !expiredSinceSnapshot
+                && newest.offset() == logEndOffset
+                && newest.segmentBaseOffset() == active.baseOffset()
+                && newest.segmentSizeBytes() == active.sizeBytes();
+    }
+
+    /** Forgets producers idle for {@code expirationMs}; returns how many. */
+    int expire(long nowMs, long expirationMs) {
+        int removed = state.removeExpiredProducers(nowMs, expirationMs);
+        if (removed > 0) {
+            expiredSinceSnapshot = true;
+            log.info("{}: expired {} producers idle for {} ms", name, removed, expirationMs);
+        }
+        return removed;
+    }
 }

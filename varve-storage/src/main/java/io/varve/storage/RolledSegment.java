@@ -12,20 +12,27 @@ import java.util.Optional;
  * files. {@code producerSnapshotFile} is where the producer state at the
  * segment's end is snapshotted; it may be missing (a segment rolled before the log was tiered).
  */
-public record RolledSegment(long baseOffset, long endOffset, long maxTimestampMs, int sizeBytes, Path logFile,
-    Path offsetIndexFile, Path timeIndexFile, Path producerSnapshotFile) {
+public record RolledSegment(
+        long baseOffset,
+        long endOffset,
+        long maxTimestampMs,
+        int sizeBytes,
+        Path logFile,
+        Path offsetIndexFile,
+        Path timeIndexFile,
+        Path producerSnapshotFile) {
 
-  public RolledSegment {
-    if (baseOffset < 0 || endOffset < baseOffset || sizeBytes < 0) {
-      throw new IllegalArgumentException("bad rolled segment [" + baseOffset + ", " + endOffset + "], " + sizeBytes
-          + " bytes");
+    public RolledSegment {
+        if (baseOffset < 0 || endOffset < baseOffset || sizeBytes < 0) {
+            throw new IllegalArgumentException(
+                    "bad rolled segment [" + baseOffset + ", " + endOffset + "], " + sizeBytes + " bytes");
+        }
     }
-  }
 
-  /** The aborted-transaction index of the segment, when it has one. */
-  public Optional<Path> txnIndexFile() {
-    // LogSegment creates the file beside the log only once the segment holds an aborted transaction.
-    Path file = logFile.resolveSibling(SegmentFiles.fileName(baseOffset, SegmentFiles.TXN_INDEX_SUFFIX));
-    return Files.exists(file) ? Optional.of(file) : Optional.empty();
-  }
+    /** The aborted-transaction index of the segment, when it has one. */
+    public Optional<Path> txnIndexFile() {
+        // LogSegment creates the file beside the log only once the segment holds an aborted transaction.
+        Path file = logFile.resolveSibling(SegmentFiles.fileName(baseOffset, SegmentFiles.TXN_INDEX_SUFFIX));
+        return Files.exists(file) ? Optional.of(file) : Optional.empty();
+    }
 }

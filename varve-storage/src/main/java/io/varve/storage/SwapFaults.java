@@ -11,7 +11,7 @@ import java.io.IOException;
 @FunctionalInterface
 interface SwapFaults {
 
-  SwapFaults NONE = step -> {};
+    SwapFaults NONE = step -> {};
 
-  void before(String step) throws IOException;
+    void before(String step) throws IOException;
 }

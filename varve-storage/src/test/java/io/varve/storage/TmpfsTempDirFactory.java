@@ -14,14 +14,14 @@ import org.junit.jupiter.api.io.TempDirFactory;
  */
 public final class TmpfsTempDirFactory implements TempDirFactory {
 
-  private static final Path TMPFS = Path.of("/dev/shm");
+    private static final Path TMPFS = Path.of("/dev/shm");
 
-  @Override
-  public Path createTempDirectory(AnnotatedElementContext elementContext, ExtensionContext extensionContext)
-      throws IOException {
-    if (Files.isDirectory(TMPFS) && Files.isWritable(TMPFS)) {
-      return Files.createTempDirectory(TMPFS, "varve-storage-test-");
+    @Override
+    public Path createTempDirectory(AnnotatedElementContext elementContext, ExtensionContext extensionContext)
+            throws IOException {
+        if (Files.isDirectory(TMPFS) && Files.isWritable(TMPFS)) {
+            return Files.createTempDirectory(TMPFS, "varve-storage-test-");
+        }
+        return Files.createTempDirectory("varve-storage-test-");
     }
-    return Files.createTempDirectory("varve-storage-test-");
-  }
 }

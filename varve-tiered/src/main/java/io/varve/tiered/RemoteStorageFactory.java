@@ -20,8 +20,7 @@ public final class RemoteStorageFactory {
     public static final String FILESYSTEM = "filesystem";
     public static final String S3 = "s3";
 
-    private RemoteStorageFactory() {
-    }
+    private RemoteStorageFactory() {}
 
     public static RemoteStorage create(Map<String, ?> brokerConfig) {
         String prefix = stringValue(brokerConfig, IMPL_PREFIX_CONFIG, DEFAULT_IMPL_PREFIX);
@@ -49,14 +48,18 @@ public final class RemoteStorageFactory {
         try {
             Class<?> type = Class.forName(className);
             if (!RemoteStorage.class.isAssignableFrom(type)) {
-                throw new IllegalArgumentException(CLASS_NAME_CONFIG + "=" + className + " is not a " + RemoteStorage.class.getName() + ".");
+                throw new IllegalArgumentException(
+                        CLASS_NAME_CONFIG + "=" + className + " is not a " + RemoteStorage.class.getName() + ".");
             }
             return (RemoteStorage) type.getConstructor(Map.class).newInstance(backendConfig);
         } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException(CLASS_NAME_CONFIG + "=" + className
-                    + " is neither 'filesystem', 's3' nor a class on the classpath.", e);
+            throw new IllegalArgumentException(
+                    CLASS_NAME_CONFIG + "=" + className
+                            + " is neither 'filesystem', 's3' nor a class on the classpath.",
+                    e);
         } catch (NoSuchMethodException | InstantiationException | IllegalAccessException e) {
-            throw new IllegalArgumentException(className + " needs a public constructor taking Map<String, String>.", e);
+            throw new IllegalArgumentException(
+                    className + " needs a public constructor taking Map<String, String>.", e);
         } catch (InvocationTargetException e) {
             throw new IllegalArgumentException(className + " could not be created: " + e.getCause(), e.getCause());
         }

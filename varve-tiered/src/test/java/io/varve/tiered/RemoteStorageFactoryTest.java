@@ -16,17 +16,17 @@ class RemoteStorageFactoryTest {
 
     @Test
     void filesystemIsTheDefaultAndGetsItsKeysWithThePrefixStripped() {
-        try (RemoteStorage storage = RemoteStorageFactory.create(Map.of("rsm.config.fs.root.dir", dir.toString(),
-                "log.dirs", "/ignored"))) {
-            assertThat(storage).isInstanceOfSatisfying(FileSystemRemoteStorage.class,
-                    fs -> assertThat(fs.root()).isEqualTo(dir.toAbsolutePath().normalize()));
+        try (RemoteStorage storage =
+                RemoteStorageFactory.create(Map.of("rsm.config.fs.root.dir", dir.toString(), "log.dirs", "/ignored"))) {
+            assertThat(storage).isInstanceOfSatisfying(FileSystemRemoteStorage.class, fs -> assertThat(fs.root())
+                    .isEqualTo(dir.toAbsolutePath().normalize()));
         }
     }
 
     @Test
     void aCustomPrefixSelectsTheBackendKeys() {
-        try (RemoteStorage storage = RemoteStorageFactory.create(Map.of(
-                RemoteStorageFactory.IMPL_PREFIX_CONFIG, "tiering.", "tiering.fs.root.dir", dir.toString()))) {
+        try (RemoteStorage storage = RemoteStorageFactory.create(
+                Map.of(RemoteStorageFactory.IMPL_PREFIX_CONFIG, "tiering.", "tiering.fs.root.dir", dir.toString()))) {
             assertThat(storage).isInstanceOf(FileSystemRemoteStorage.class);
         }
     }
@@ -34,10 +34,15 @@ class RemoteStorageFactoryTest {
     @Test
     void missingRootDirOrUnknownBackendIsOneClearSentence() {
         assertThatThrownBy(() -> RemoteStorageFactory.create(Map.of()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rsm.config.fs.root.dir");
-        assertThatThrownBy(() -> RemoteStorageFactory.create(Map.of(RemoteStorageFactory.CLASS_NAME_CONFIG, "com.example.Nope")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("neither 'filesystem', 's3'");
-        assertThatThrownBy(() -> RemoteStorageFactory.create(Map.of(RemoteStorageFactory.CLASS_NAME_CONFIG, "java.lang.String")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("rsm.config.fs.root.dir");
+        assertThatThrownBy(() ->
+                        RemoteStorageFactory.create(Map.of(RemoteStorageFactory.CLASS_NAME_CONFIG, "com.example.Nope")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("neither 'filesystem', 's3'");
+        assertThatThrownBy(() ->
+                        RemoteStorageFactory.create(Map.of(RemoteStorageFactory.CLASS_NAME_CONFIG, "java.lang.String")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is not a");
     }
 }

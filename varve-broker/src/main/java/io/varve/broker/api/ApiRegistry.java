@@ -4,7 +4,6 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
-
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
@@ -28,10 +27,12 @@ public final class ApiRegistry {
 
     public ApiRegistry register(ApiKeys key, int advertisedMin, int minVersion, int maxVersion, ApiHandler handler) {
         if (minVersion < key.oldestVersion() || maxVersion > key.latestVersion(true) || advertisedMin > minVersion) {
-            throw new IllegalArgumentException(key + " range " + minVersion + ".." + maxVersion
-                    + " is outside what the protocol classes know (" + key.oldestVersion() + ".." + key.latestVersion(true) + ")");
+            throw new IllegalArgumentException(
+                    key + " range " + minVersion + ".." + maxVersion + " is outside what the protocol classes know ("
+                            + key.oldestVersion() + ".." + key.latestVersion(true) + ")");
         }
-        if (apis.put(key, new Api(key, (short) advertisedMin, (short) minVersion, (short) maxVersion, handler)) != null) {
+        if (apis.put(key, new Api(key, (short) advertisedMin, (short) minVersion, (short) maxVersion, handler))
+                != null) {
             throw new IllegalStateException(key + " registered twice");
         }
         return this;

@@ -1,8 +1,7 @@
 package io.varve.broker.api;
 
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.protocol.RequestContext;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
 import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
@@ -25,10 +24,11 @@ public final class ApiVersionsHandler implements ApiHandler {
     /** Also the answer (sent as v0) to an ApiVersions request of a version newer than ours (KIP-511). */
     public ApiVersionsResponseData response(Errors error) {
         ApiVersionCollection keys = new ApiVersionCollection();
-        registry.all().forEach(api -> keys.add(new ApiVersion()
-                .setApiKey(api.key().id)
-                .setMinVersion(api.advertisedMin())
-                .setMaxVersion(api.maxVersion())));
+        registry.all()
+                .forEach(api -> keys.add(new ApiVersion()
+                        .setApiKey(api.key().id)
+                        .setMinVersion(api.advertisedMin())
+                        .setMaxVersion(api.maxVersion())));
         return new ApiVersionsResponseData()
                 .setErrorCode(error.code())
                 .setApiKeys(keys)

@@ -1,5 +1,9 @@
 package io.varve.broker.api;
 
+import io.varve.broker.protocol.RequestContext;
+import io.varve.metadata.controller.CreateTopicRequest;
+import io.varve.metadata.controller.CreateTopicResult;
+import io.varve.metadata.controller.QuorumController;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -8,11 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-
-import io.varve.broker.protocol.RequestContext;
-import io.varve.metadata.controller.CreateTopicRequest;
-import io.varve.metadata.controller.CreateTopicResult;
-import io.varve.metadata.controller.QuorumController;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableReplicaAssignment;
@@ -52,7 +51,9 @@ public final class CreateTopicsHandler implements ApiHandler {
         List<CreateTopicRequest> creates = new ArrayList<>();
         for (CreatableTopic topic : data.topics()) {
             if (duplicates.contains(topic.name())) {
-                results.put(topic.name(), error(topic.name(), Errors.INVALID_REQUEST, "Found multiple entries for this topic."));
+                results.put(
+                        topic.name(),
+                        error(topic.name(), Errors.INVALID_REQUEST, "Found multiple entries for this topic."));
                 continue;
             }
             Map<Integer, List<Integer>> assignments = new HashMap<>();
@@ -63,7 +64,8 @@ public final class CreateTopicsHandler implements ApiHandler {
             for (CreatableTopicConfig c : topic.configs()) {
                 configs.put(c.name(), c.value());
             }
-            creates.add(new CreateTopicRequest(topic.name(), topic.numPartitions(), topic.replicationFactor(), assignments, configs));
+            creates.add(new CreateTopicRequest(
+                    topic.name(), topic.numPartitions(), topic.replicationFactor(), assignments, configs));
             results.put(topic.name(), null);
         }
         if (creates.isEmpty()) {
@@ -94,15 +96,24 @@ public final class CreateTopicsHandler implements ApiHandler {
                 .setNumPartitions(r.numPartitions())
                 .setReplicationFactor(r.replicationFactor());
         List<CreatableTopicConfigs> configs = new ArrayList<>();
-        r.configs().forEach((k, v) -> configs.add(new CreatableTopicConfigs()
-                .setName(k).setValue(v).setReadOnly(false).setConfigSource(SOURCE_TOPIC_CONFIG).setIsSensitive(false)));
+        r.configs()
+                .forEach((k, v) -> configs.add(new CreatableTopicConfigs()
+                        .setName(k)
+                        .setValue(v)
+                        .setReadOnly(false)
+                        .setConfigSource(SOURCE_TOPIC_CONFIG)
+                        .setIsSensitive(false)));
         return result.setConfigs(configs);
     }
 
     private static CreatableTopicResult error(String name, Errors error, String message) {
-        return new CreatableTopicResult().setName(name).setErrorCode(error.code())
+        return new CreatableTopicResult()
+                .setName(name)
+                .setErrorCode(error.code())
                 .setErrorMessage(message != null ? message : error.message())
-                .setTopicId(Uuid.ZERO_UUID).setNumPartitions(-1).setReplicationFactor((short) -1)
+                .setTopicId(Uuid.ZERO_UUID)
+                .setNumPartitions(-1)
+                .setReplicationFactor((short) -1)
                 .setTopicConfigErrorCode(error.code());
     }
 }

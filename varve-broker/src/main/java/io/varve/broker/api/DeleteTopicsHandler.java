@@ -1,12 +1,11 @@
 package io.varve.broker.api;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.controller.DeleteTopicResult;
 import io.varve.metadata.controller.QuorumController;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData.DeleteTopicState;
@@ -43,7 +42,8 @@ public final class DeleteTopicsHandler implements ApiHandler {
         }
         DeleteTopicsResponseData response = new DeleteTopicsResponseData();
         if (!deleteTopicEnable) {
-            names.forEach(n -> response.responses().add(result(n, Uuid.ZERO_UUID, Errors.TOPIC_DELETION_DISABLED, null)));
+            names.forEach(
+                    n -> response.responses().add(result(n, Uuid.ZERO_UUID, Errors.TOPIC_DELETION_DISABLED, null)));
             ids.forEach(id -> response.responses().add(result(null, id, Errors.TOPIC_DELETION_DISABLED, null)));
             return CompletableFuture.completedFuture(response);
         }
@@ -56,7 +56,10 @@ public final class DeleteTopicsHandler implements ApiHandler {
     }
 
     private static DeletableTopicResult result(String name, Uuid id, Errors error, String message) {
-        return new DeletableTopicResult().setName(name).setTopicId(id == null ? Uuid.ZERO_UUID : id)
-                .setErrorCode(error.code()).setErrorMessage(error == Errors.NONE ? null : message);
+        return new DeletableTopicResult()
+                .setName(name)
+                .setTopicId(id == null ? Uuid.ZERO_UUID : id)
+                .setErrorCode(error.code())
+                .setErrorMessage(error == Errors.NONE ? null : message);
     }
 }

@@ -1,10 +1,9 @@
 package io.varve.broker.api;
 
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot.BrokerInfo;
 import io.varve.broker.protocol.RequestContext;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
 import org.apache.kafka.common.message.DescribeClusterResponseData.DescribeClusterBroker;
@@ -33,13 +32,18 @@ public final class DescribeClusterHandler implements ApiHandler {
         if (request.apiVersion() >= 1 && data.endpointType() != ENDPOINT_BROKER) {
             // This node is broker and controller at once; controllers are asked for on a controller listener.
             response.setErrorCode(Errors.MISMATCHED_ENDPOINT_TYPE.code())
-                    .setErrorMessage("The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER");
+                    .setErrorMessage(
+                            "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER");
             return CompletableFuture.completedFuture(response);
         }
         for (BrokerInfo broker : cache.snapshot().brokers()) {
-            broker.endpoint(request.listenerName()).ifPresent(ep -> response.brokers().add(new DescribeClusterBroker()
-                    .setBrokerId(broker.nodeId()).setHost(ep.host()).setPort(ep.port()).setRack(broker.rack())
-                    .setIsFenced(false)));
+            broker.endpoint(request.listenerName()).ifPresent(ep -> response.brokers()
+                    .add(new DescribeClusterBroker()
+                            .setBrokerId(broker.nodeId())
+                            .setHost(ep.host())
+                            .setPort(ep.port())
+                            .setRack(broker.rack())
+                            .setIsFenced(false)));
         }
         return CompletableFuture.completedFuture(response);
     }

@@ -1,9 +1,8 @@
 package io.varve.broker.api;
 
+import io.varve.broker.protocol.RequestContext;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-
-import io.varve.broker.protocol.RequestContext;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +46,8 @@ public final class DroppedResponseFault implements ApiHandler {
         if (requests.incrementAndGet() % every != 0) {
             return response;
         }
-        return response.thenCompose(r -> CompletableFuture.failedFuture(new DropConnection(
-                "test fault: dropped the response to " + request.apiKey() + " correlation id " + request.correlationId())));
+        return response.thenCompose(
+                r -> CompletableFuture.failedFuture(new DropConnection("test fault: dropped the response to "
+                        + request.apiKey() + " correlation id " + request.correlationId())));
     }
 }

@@ -1,9 +1,5 @@
 package io.varve.broker.api;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
@@ -15,6 +11,9 @@ import io.varve.broker.tiered.TieredReads;
 import io.varve.storage.LogSlice;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.segment.AbortedTxn;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -51,26 +50,30 @@ public final class FetchHandler implements ApiHandler {
     }
 
     /** One requested partition, resolved against the metadata. */
-    private record Target(FetchTopic topic, FetchPartition partition, TopicInfo topicInfo, TopicPartition tp) {
-    }
+    private record Target(FetchTopic topic, FetchPartition partition, TopicInfo topicInfo, TopicPartition tp) {}
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
         FetchRequestData data = request.body();
         if (data.sessionId() != NO_SESSION) {
             return CompletableFuture.completedFuture(new FetchResponseData()
-                    .setErrorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).setSessionId(NO_SESSION));
+                    .setErrorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code())
+                    .setSessionId(NO_SESSION));
         }
         boolean byId = request.apiVersion() >= FIRST_TOPIC_ID_VERSION;
         MetadataSnapshot snapshot = cache.snapshot();
         List<Target> targets = new ArrayList<>();
         for (FetchTopic topic : data.topics()) {
-            TopicInfo info = byId ? snapshot.topicsById().get(topic.topicId()) : snapshot.topicsByName().get(topic.topic());
+            TopicInfo info = byId
+                    ? snapshot.topicsById().get(topic.topicId())
+                    : snapshot.topicsByName().get(topic.topic());
             for (FetchPartition p : topic.partitions()) {
-                targets.add(new Target(topic, p, info, info == null ? null : new TopicPartition(info.name(), p.partition())));
+                targets.add(new Target(
+                        topic, p, info, info == null ? null : new TopicPartition(info.name(), p.partition())));
             }
         }
-        boolean readCommitted = request.apiVersion() >= 4 && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
+        boolean readCommitted =
+                request.apiVersion() >= 4 && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
         Read first = read(data, targets, byId, readCommitted, snapshot);
         if (first.remote != null) {
             // remote data is there to read: no long poll (Kafka does the same), the read completes the response
@@ -80,28 +83,39 @@ public final class FetchHandler implements ApiHandler {
             return CompletableFuture.completedFuture(first.response);
         }
         CompletableFuture<ApiMessage> result = new CompletableFuture<>();
-        List<TopicPartition> watched = targets.stream().filter(t -> t.tp != null).map(Target::tp).distinct().toList();
-        replicaManager.fetchPurgatory().watch(watched, data.minBytes() - first.bytes, data.maxWaitMs(),
-                () -> !anyAdvanced(first, targets, readCommitted),
-                () -> {
-                    try {
-                        Read again = read(data, targets, byId, readCommitted, cache.snapshot());
-                        if (again.remote == null) {
-                            result.complete(again.response);
-                        } else {
-                            replicaManager.tieredReads().complete(again.response, again.remote)
-                                    .whenComplete((r, e) -> {
-                                        if (e != null) {
-                                            result.completeExceptionally(e);
-                                        } else {
-                                            result.complete(r);
-                                        }
-                                    });
-                        }
-                    } catch (RuntimeException e) {
-                        result.completeExceptionally(e);
-                    }
-                });
+        List<TopicPartition> watched = targets.stream()
+                .filter(t -> t.tp != null)
+                .map(Target::tp)
+                .distinct()
+                .toList();
+        replicaManager
+                .fetchPurgatory()
+                .watch(
+                        watched,
+                        data.minBytes() - first.bytes,
+                        data.maxWaitMs(),
+                        () -> !anyAdvanced(first, targets, readCommitted),
+                        () -> {
+                            try {
+                                Read again = read(data, targets, byId, readCommitted, cache.snapshot());
+                                if (again.remote == null) {
+                                    result.complete(again.response);
+                                } else {
+                                    replicaManager
+                                            .tieredReads()
+                                            .complete(again.response, again.remote)
+                                            .whenComplete((r, e) -> {
+                                                if (e != null) {
+                                                    result.completeExceptionally(e);
+                                                } else {
+                                                    result.complete(r);
+                                                }
+                                            });
+                                }
+                            } catch (RuntimeException e) {
+                                result.completeExceptionally(e);
+                            }
+                        });
         return result;
     }
 
@@ -127,17 +141,23 @@ public final class FetchHandler implements ApiHandler {
     }
 
     private static final class Read {
-        final FetchResponseData response = new FetchResponseData().setSessionId(NO_SESSION).setErrorCode(Errors.NONE.code());
+        final FetchResponseData response =
+                new FetchResponseData().setSessionId(NO_SESSION).setErrorCode(Errors.NONE.code());
         /** Per target, where reading stopped: the high watermark, or the last stable offset for read_committed. */
         long[] readableEnds;
+
         long bytes;
         boolean hasError;
         /** The one partition of this response read from remote storage (KIP-405), or null. */
         TieredReads.RemoteFetch remote;
     }
 
-    private Read read(FetchRequestData data, List<Target> targets, boolean byId, boolean readCommitted,
-                      MetadataSnapshot snapshot) {
+    private Read read(
+            FetchRequestData data,
+            List<Target> targets,
+            boolean byId,
+            boolean readCommitted,
+            MetadataSnapshot snapshot) {
         Read read = new Read();
         read.readableEnds = new long[targets.size()];
         long budget = data.maxBytes() > 0 ? data.maxBytes() : Integer.MAX_VALUE;
@@ -147,13 +167,17 @@ public final class FetchHandler implements ApiHandler {
             Target t = targets.get(i);
             if (current == null || currentRequestTopic != t.topic) {
                 currentRequestTopic = t.topic;
-                current = new FetchableTopicResponse().setTopic(byId ? "" : t.topic.topic()).setTopicId(
-                        byId ? t.topic.topicId() : (t.topicInfo != null ? t.topicInfo.id() : Uuid.ZERO_UUID));
+                current = new FetchableTopicResponse()
+                        .setTopic(byId ? "" : t.topic.topic())
+                        .setTopicId(
+                                byId ? t.topic.topicId() : (t.topicInfo != null ? t.topicInfo.id() : Uuid.ZERO_UUID));
                 read.response.responses().add(current);
             }
             PartitionData out = new PartitionData()
                     .setPartitionIndex(t.partition.partition())
-                    .setHighWatermark(-1).setLastStableOffset(-1).setLogStartOffset(-1)
+                    .setHighWatermark(-1)
+                    .setLastStableOffset(-1)
+                    .setLogStartOffset(-1)
                     .setAbortedTransactions(readCommitted ? new ArrayList<>() : null)
                     .setRecords(MemoryRecords.EMPTY);
             current.partitions().add(out);
@@ -191,20 +215,23 @@ public final class FetchHandler implements ApiHandler {
                         .setHighWatermark(slice.highWatermark())
                         .setLastStableOffset(slice.lastStableOffset())
                         .setLogStartOffset(slice.logStartOffset())
-                        .setRecords(size == 0 ? MemoryRecords.EMPTY
-                                : new FileSliceRecords(slice.channel(), slice.position(), size));
+                        .setRecords(
+                                size == 0
+                                        ? MemoryRecords.EMPTY
+                                        : new FileSliceRecords(slice.channel(), slice.position(), size));
                 if (readCommitted && size > 0) {
                     for (AbortedTxn aborted : log.abortedTransactions(fetchOffset, slice.nextOffset())) {
-                        out.abortedTransactions().add(new FetchResponseData.AbortedTransaction()
-                                .setProducerId(aborted.producerId()).setFirstOffset(aborted.firstOffset()));
+                        out.abortedTransactions()
+                                .add(new FetchResponseData.AbortedTransaction()
+                                        .setProducerId(aborted.producerId())
+                                        .setFirstOffset(aborted.firstOffset()));
                     }
                 }
             } catch (ApiException e) {
                 Errors error = Errors.forException(e);
                 out.setErrorCode(error.code());
                 read.hasError = true;
-                replicaManager.localLog(t.tp).ifPresent(log -> out
-                        .setHighWatermark(log.highWatermark())
+                replicaManager.localLog(t.tp).ifPresent(log -> out.setHighWatermark(log.highWatermark())
                         .setLastStableOffset(log.lastStableOffset())
                         .setLogStartOffset(log.logStartOffset()));
             }
@@ -219,15 +246,17 @@ public final class FetchHandler implements ApiHandler {
      *
      * @return the bytes reserved from the response budget
      */
-    private long planRemote(Read read, PartitionData out, PartitionLog log, long fetchOffset, int maxBytes,
-                            boolean readCommitted) {
-        out.setErrorCode(Errors.NONE.code()).setHighWatermark(log.highWatermark())
-                .setLastStableOffset(log.lastStableOffset()).setLogStartOffset(log.logStartOffset());
+    private long planRemote(
+            Read read, PartitionData out, PartitionLog log, long fetchOffset, int maxBytes, boolean readCommitted) {
+        out.setErrorCode(Errors.NONE.code())
+                .setHighWatermark(log.highWatermark())
+                .setLastStableOffset(log.lastStableOffset())
+                .setLogStartOffset(log.logStartOffset());
         if (read.remote != null) {
             return 0;
         }
-        read.remote = replicaManager.tieredReads().plan(out, log, fetchOffset, maxBytes, read.bytes == 0,
-                readCommitted);
+        read.remote =
+                replicaManager.tieredReads().plan(out, log, fetchOffset, maxBytes, read.bytes == 0, readCommitted);
         read.bytes += maxBytes; // later partitions: no min-one-batch exception (KAFKA-19795)
         return maxBytes;
     }
@@ -237,12 +266,12 @@ public final class FetchHandler implements ApiHandler {
             return;
         }
         if (requestEpoch > partition.leaderEpoch()) {
-            throw new org.apache.kafka.common.errors.UnknownLeaderEpochException("Leader epoch " + requestEpoch
-                    + " is newer than the broker's " + partition.leaderEpoch() + ".");
+            throw new org.apache.kafka.common.errors.UnknownLeaderEpochException(
+                    "Leader epoch " + requestEpoch + " is newer than the broker's " + partition.leaderEpoch() + ".");
         }
         if (requestEpoch < partition.leaderEpoch()) {
-            throw new org.apache.kafka.common.errors.FencedLeaderEpochException("Leader epoch " + requestEpoch
-                    + " is older than the broker's " + partition.leaderEpoch() + ".");
+            throw new org.apache.kafka.common.errors.FencedLeaderEpochException(
+                    "Leader epoch " + requestEpoch + " is older than the broker's " + partition.leaderEpoch() + ".");
         }
     }
 }

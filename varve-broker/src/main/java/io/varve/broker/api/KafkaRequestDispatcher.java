@@ -1,10 +1,5 @@
 package io.varve.broker.api;
 
-import java.nio.ByteBuffer;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
-
 import io.varve.broker.network.ConnectionInfo;
 import io.varve.broker.network.RequestDispatcher;
 import io.varve.broker.network.ResponseFrame;
@@ -12,9 +7,12 @@ import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.RequestParser;
 import io.varve.broker.protocol.ResponseWriter;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.slf4j.Logger;
@@ -46,19 +44,27 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
         int correlationId = parsed.header().correlationId();
         ApiRegistry.Api api = registry.get(apiKey);
         if (api == null) {
-            throw new InvalidFrameException("unsupported API " + apiKey + " from client " + parsed.header().clientId());
+            throw new InvalidFrameException("unsupported API " + apiKey + " from client "
+                    + parsed.header().clientId());
         }
         if (!api.handles(version)) {
             if (apiKey == ApiKeys.API_VERSIONS && version > api.maxVersion()) {
                 ApiVersionsResponseData answer = apiVersions.response(Errors.UNSUPPORTED_VERSION);
-                return CompletableFuture.completedFuture(ResponseWriter.write(apiKey, (short) 0, correlationId, answer));
+                return CompletableFuture.completedFuture(
+                        ResponseWriter.write(apiKey, (short) 0, correlationId, answer));
             }
             throw new InvalidFrameException("unsupported " + apiKey + " version " + version + " from client "
                     + parsed.header().clientId() + " (supported " + api.minVersion() + ".." + api.maxVersion() + ")");
         }
         AbstractRequest body = RequestParser.parseBody(apiKey, version, parsed.body());
-        RequestContext request = new RequestContext(parsed.header(), apiKey, version, body,
-                connection.listenerName(), connection.remoteAddress(), System.nanoTime());
+        RequestContext request = new RequestContext(
+                parsed.header(),
+                apiKey,
+                version,
+                body,
+                connection.listenerName(),
+                connection.remoteAddress(),
+                System.nanoTime());
         return CompletableFuture.supplyAsync(() -> api.handler().handle(request), requestExecutor)
                 .thenCompose(f -> f)
                 .exceptionally(e -> {
@@ -69,7 +75,7 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                     log.error("{} v{} from client {} failed", apiKey, version, request.clientId(), cause);
                     return request.errorResponse(cause);
                 })
-                .thenApply(response -> response == null ? null
-                        : ResponseWriter.write(apiKey, version, correlationId, response));
+                .thenApply(response ->
+                        response == null ? null : ResponseWriter.write(apiKey, version, correlationId, response));
     }
 }

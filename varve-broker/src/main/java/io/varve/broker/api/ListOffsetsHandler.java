@@ -1,8 +1,5 @@
 package io.varve.broker.api;
 
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.protocol.RequestContext;
@@ -13,6 +10,8 @@ import io.varve.storage.TimestampAndOffset;
 import io.varve.tiered.read.RemoteBatch;
 import io.varve.tiered.read.RemoteLogReader;
 import io.varve.tiered.spi.RemoteStorageException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -66,7 +65,8 @@ public final class ListOffsetsHandler implements ApiHandler {
         for (ListOffsetsTopic topic : data.topics()) {
             for (ListOffsetsPartition p : topic.partitions()) {
                 if (p.timestamp() >= 0 || p.timestamp() == MAX_TIMESTAMP) {
-                    Optional<PartitionLog> log = replicaManager.localLog(new TopicPartition(topic.name(), p.partitionIndex()));
+                    Optional<PartitionLog> log =
+                            replicaManager.localLog(new TopicPartition(topic.name(), p.partitionIndex()));
                     if (log.isPresent() && tiered.hasRemoteOnlyData(log.get())) {
                         return true;
                     }
@@ -77,16 +77,16 @@ public final class ListOffsetsHandler implements ApiHandler {
     }
 
     /** @param reader the remote reader when running on a reader thread, else null (no remote search) */
-    private ApiMessage respond(RequestContext request, ListOffsetsRequestData data, MetadataSnapshot snapshot,
-                               RemoteLogReader reader) {
+    private ApiMessage respond(
+            RequestContext request, ListOffsetsRequestData data, MetadataSnapshot snapshot, RemoteLogReader reader) {
         ListOffsetsResponseData response = new ListOffsetsResponseData();
         boolean readCommitted = request.apiVersion() >= FIRST_ISOLATION_LEVEL_VERSION
                 && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
         for (ListOffsetsTopic topic : data.topics()) {
             ListOffsetsTopicResponse topicResponse = new ListOffsetsTopicResponse().setName(topic.name());
             for (ListOffsetsPartition p : topic.partitions()) {
-                ListOffsetsPartitionResponse answer = lookup(snapshot, new TopicPartition(topic.name(), p.partitionIndex()), p,
-                        readCommitted, reader);
+                ListOffsetsPartitionResponse answer = lookup(
+                        snapshot, new TopicPartition(topic.name(), p.partitionIndex()), p, readCommitted, reader);
                 if (request.apiVersion() < FIRST_LEADER_EPOCH_VERSION) {
                     answer.setLeaderEpoch(-1);
                 }
@@ -97,10 +97,17 @@ public final class ListOffsetsHandler implements ApiHandler {
         return response;
     }
 
-    private ListOffsetsPartitionResponse lookup(MetadataSnapshot snapshot, TopicPartition tp, ListOffsetsPartition p,
-                                                boolean readCommitted, RemoteLogReader reader) {
+    private ListOffsetsPartitionResponse lookup(
+            MetadataSnapshot snapshot,
+            TopicPartition tp,
+            ListOffsetsPartition p,
+            boolean readCommitted,
+            RemoteLogReader reader) {
         ListOffsetsPartitionResponse out = new ListOffsetsPartitionResponse()
-                .setPartitionIndex(p.partitionIndex()).setTimestamp(-1).setOffset(-1).setLeaderEpoch(-1);
+                .setPartitionIndex(p.partitionIndex())
+                .setTimestamp(-1)
+                .setOffset(-1)
+                .setLeaderEpoch(-1);
         try {
             PartitionLog log = replicaManager.leaderLog(snapshot, tp);
             int leaderEpoch = log.latestLeaderEpoch();
@@ -118,9 +125,11 @@ public final class ListOffsetsHandler implements ApiHandler {
                 TieredReads.OffsetAndEpoch tiered = replicaManager.tieredReads().latestTiered(log);
                 out.setOffset(tiered.offset()).setLeaderEpoch(tiered.leaderEpoch());
             } else if (ts == MAX_TIMESTAMP || ts >= 0) {
-                Optional<TimestampAndOffset> found = ts == MAX_TIMESTAMP ? maxTimestamp(log, reader)
-                        : offsetForTimestamp(log, ts, reader);
-                found.filter(f -> f.offset() < readableEnd).ifPresent(f -> out.setTimestamp(f.timestamp()).setOffset(f.offset()).setLeaderEpoch(f.leaderEpoch()));
+                Optional<TimestampAndOffset> found =
+                        ts == MAX_TIMESTAMP ? maxTimestamp(log, reader) : offsetForTimestamp(log, ts, reader);
+                found.filter(f -> f.offset() < readableEnd).ifPresent(f -> out.setTimestamp(f.timestamp())
+                        .setOffset(f.offset())
+                        .setLeaderEpoch(f.leaderEpoch()));
             } else {
                 out.setErrorCode(Errors.INVALID_REQUEST.code());
                 return out;
@@ -150,14 +159,14 @@ public final class ListOffsetsHandler implements ApiHandler {
     /** The larger of the remote and local maxima; on a tie the earlier (remote) record, as Kafka answers. */
     private Optional<TimestampAndOffset> maxTimestamp(PartitionLog log, RemoteLogReader reader)
             throws RemoteStorageException {
-        Optional<TimestampAndOffset> local = log.maxTimestampAndOffset()
-                .map(batch -> RecordLookup.maxTimestampRecord(log, batch));
+        Optional<TimestampAndOffset> local =
+                log.maxTimestampAndOffset().map(batch -> RecordLookup.maxTimestampRecord(log, batch));
         TieredReads tiered = replicaManager.tieredReads();
         if (reader == null || !tiered.hasRemoteOnlyData(log)) {
             return local;
         }
-        Optional<TimestampAndOffset> remote = tiered.remoteMaxTimestampBatch(reader, log)
-                .map(RecordLookup::maxTimestampRecord);
+        Optional<TimestampAndOffset> remote =
+                tiered.remoteMaxTimestampBatch(reader, log).map(RecordLookup::maxTimestampRecord);
         if (remote.isEmpty() || local.isEmpty()) {
             return remote.isPresent() ? remote : local;
         }

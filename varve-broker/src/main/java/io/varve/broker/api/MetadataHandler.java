@@ -1,12 +1,5 @@
 package io.varve.broker.api;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.BrokerInfo;
@@ -17,6 +10,12 @@ import io.varve.metadata.controller.CreateTopicRequest;
 import io.varve.metadata.controller.CreateTopicResult;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.TopicNames;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataRequestData.MetadataRequestTopic;
@@ -48,7 +47,10 @@ public final class MetadataHandler implements ApiHandler {
         if (data.topics() != null && allowAutoCreate) {
             for (MetadataRequestTopic t : data.topics()) {
                 boolean byId = t.topicId() != null && !t.topicId().equals(Uuid.ZERO_UUID);
-                if (!byId && t.name() != null && snapshot.topic(t.name()).isEmpty() && TopicNames.validate(t.name()).isEmpty()) {
+                if (!byId
+                        && t.name() != null
+                        && snapshot.topic(t.name()).isEmpty()
+                        && TopicNames.validate(t.name()).isEmpty()) {
                     toCreate.add(t.name());
                 }
             }
@@ -56,8 +58,10 @@ public final class MetadataHandler implements ApiHandler {
         if (toCreate.isEmpty()) {
             return CompletableFuture.completedFuture(response(request, data, snapshot, Map.of()));
         }
-        List<CreateTopicRequest> creates = toCreate.stream().distinct()
-                .map(name -> new CreateTopicRequest(name, -1, (short) -1, Map.of(), Map.of())).toList();
+        List<CreateTopicRequest> creates = toCreate.stream()
+                .distinct()
+                .map(name -> new CreateTopicRequest(name, -1, (short) -1, Map.of(), Map.of()))
+                .toList();
         return controller.createTopics(creates, false).thenApply(results -> {
             Map<String, Errors> createErrors = new LinkedHashMap<>();
             for (CreateTopicResult r : results) {
@@ -69,14 +73,20 @@ public final class MetadataHandler implements ApiHandler {
         });
     }
 
-    private ApiMessage response(RequestContext request, MetadataRequestData data, MetadataSnapshot snapshot,
-                                Map<String, Errors> createErrors) {
-        MetadataResponseData response = new MetadataResponseData()
-                .setClusterId(cache.clusterId())
-                .setControllerId(cache.controllerId());
+    private ApiMessage response(
+            RequestContext request,
+            MetadataRequestData data,
+            MetadataSnapshot snapshot,
+            Map<String, Errors> createErrors) {
+        MetadataResponseData response =
+                new MetadataResponseData().setClusterId(cache.clusterId()).setControllerId(cache.controllerId());
         for (BrokerInfo broker : snapshot.brokers()) {
-            broker.endpoint(request.listenerName()).ifPresent(ep -> response.brokers().add(new MetadataResponseBroker()
-                    .setNodeId(broker.nodeId()).setHost(ep.host()).setPort(ep.port()).setRack(broker.rack())));
+            broker.endpoint(request.listenerName()).ifPresent(ep -> response.brokers()
+                    .add(new MetadataResponseBroker()
+                            .setNodeId(broker.nodeId())
+                            .setHost(ep.host())
+                            .setPort(ep.port())
+                            .setRack(broker.rack())));
         }
         if (data.topics() == null) {
             snapshot.topics().forEach(t -> response.topics().add(topic(t)));
@@ -86,8 +96,14 @@ public final class MetadataHandler implements ApiHandler {
             Uuid id = requested.topicId();
             if (requested.name() == null || (id != null && !id.equals(Uuid.ZERO_UUID))) {
                 TopicInfo topic = id == null ? null : snapshot.topicsById().get(id);
-                response.topics().add(topic != null ? topic(topic) : new MetadataResponseTopic()
-                        .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setTopicId(id).setName(null));
+                response.topics()
+                        .add(
+                                topic != null
+                                        ? topic(topic)
+                                        : new MetadataResponseTopic()
+                                                .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code())
+                                                .setTopicId(id)
+                                                .setName(null));
                 continue;
             }
             String name = requested.name();
@@ -98,11 +114,16 @@ public final class MetadataHandler implements ApiHandler {
                 }
                 continue;
             }
-            Errors error = TopicNames.validate(name).isPresent() ? Errors.INVALID_TOPIC_EXCEPTION
+            Errors error = TopicNames.validate(name).isPresent()
+                    ? Errors.INVALID_TOPIC_EXCEPTION
                     : createErrors.getOrDefault(name, Errors.UNKNOWN_TOPIC_OR_PARTITION);
             if (response.topics().find(name) == null) {
-                response.topics().add(new MetadataResponseTopic().setName(name).setErrorCode(error.code())
-                        .setTopicId(Uuid.ZERO_UUID).setIsInternal(false));
+                response.topics()
+                        .add(new MetadataResponseTopic()
+                                .setName(name)
+                                .setErrorCode(error.code())
+                                .setTopicId(Uuid.ZERO_UUID)
+                                .setIsInternal(false));
             }
         }
         return response;
@@ -115,14 +136,15 @@ public final class MetadataHandler implements ApiHandler {
                 .setIsInternal(topic.isInternal())
                 .setErrorCode(Errors.NONE.code());
         for (PartitionInfo p : topic.partitions().values()) {
-            t.partitions().add(new MetadataResponsePartition()
-                    .setPartitionIndex(p.partition())
-                    .setErrorCode(Errors.NONE.code())
-                    .setLeaderId(p.leader())
-                    .setLeaderEpoch(p.leaderEpoch())
-                    .setReplicaNodes(toList(p.replicas()))
-                    .setIsrNodes(toList(p.isr()))
-                    .setOfflineReplicas(new ArrayList<>()));
+            t.partitions()
+                    .add(new MetadataResponsePartition()
+                            .setPartitionIndex(p.partition())
+                            .setErrorCode(Errors.NONE.code())
+                            .setLeaderId(p.leader())
+                            .setLeaderEpoch(p.leaderEpoch())
+                            .setReplicaNodes(toList(p.replicas()))
+                            .setIsrNodes(toList(p.isr()))
+                            .setOfflineReplicas(new ArrayList<>()));
         }
         return t;
     }

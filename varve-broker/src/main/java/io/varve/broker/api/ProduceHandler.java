@@ -1,8 +1,5 @@
 package io.varve.broker.api;
 
-import java.nio.ByteBuffer;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
@@ -10,6 +7,8 @@ import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.storage.AppendResult;
 import io.varve.storage.PartitionLog;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ProduceRequestData;
@@ -49,14 +48,18 @@ public final class ProduceHandler implements ApiHandler {
         short acks = data.acks();
         ProduceResponseData response = new ProduceResponseData();
         for (TopicProduceData topicData : data.topicData()) {
-            TopicInfo topic = byId ? snapshot.topicsById().get(topicData.topicId()) : snapshot.topicsByName().get(topicData.name());
+            TopicInfo topic = byId
+                    ? snapshot.topicsById().get(topicData.topicId())
+                    : snapshot.topicsByName().get(topicData.name());
             TopicProduceResponse topicResponse = new TopicProduceResponse()
                     .setName(byId ? "" : topicData.name())
                     .setTopicId(topicData.topicId());
             for (PartitionProduceData partitionData : topicData.partitionData()) {
                 PartitionProduceResponse p = new PartitionProduceResponse()
                         .setIndex(partitionData.index())
-                        .setBaseOffset(-1).setLogAppendTimeMs(-1).setLogStartOffset(-1);
+                        .setBaseOffset(-1)
+                        .setLogAppendTimeMs(-1)
+                        .setLogStartOffset(-1);
                 if (acks != 0 && acks != 1 && acks != -1) {
                     p.setErrorCode(Errors.INVALID_REQUIRED_ACKS.code());
                 } else if (topic == null) {
@@ -75,14 +78,20 @@ public final class ProduceHandler implements ApiHandler {
         return CompletableFuture.completedFuture(acks == 0 ? null : response);
     }
 
-    private void append(MetadataSnapshot snapshot, TopicPartition tp, PartitionProduceData data, PartitionProduceResponse out) {
+    private void append(
+            MetadataSnapshot snapshot, TopicPartition tp, PartitionProduceData data, PartitionProduceResponse out) {
         try {
             if (!(data.records() instanceof MemoryRecords records) || records.sizeInBytes() == 0) {
-                out.setErrorCode(Errors.INVALID_RECORD.code()).setErrorMessage("The produce request carries no record batch.");
+                out.setErrorCode(Errors.INVALID_RECORD.code())
+                        .setErrorMessage("The produce request carries no record batch.");
                 return;
             }
             PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
-            int leaderEpoch = snapshot.topicsByName().get(tp.topic()).partitions().get(tp.partition()).leaderEpoch();
+            int leaderEpoch = snapshot.topicsByName()
+                    .get(tp.topic())
+                    .partitions()
+                    .get(tp.partition())
+                    .leaderEpoch();
             ByteBuffer buffer = records.buffer().duplicate();
             AppendResult result = replicaManager.appendAsLeader(partitionLog, buffer, leaderEpoch);
             out.setErrorCode(Errors.NONE.code())

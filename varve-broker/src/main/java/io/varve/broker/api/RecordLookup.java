@@ -25,8 +25,8 @@ final class RecordLookup {
         return firstRecordAtOrAfter(batchOf(remote), batchAnswer(remote), targetMs, logStartOffset);
     }
 
-    private static TimestampAndOffset firstRecordAtOrAfter(RecordBatch batch, TimestampAndOffset batchAnswer,
-                                                           long targetMs, long logStartOffset) {
+    private static TimestampAndOffset firstRecordAtOrAfter(
+            RecordBatch batch, TimestampAndOffset batchAnswer, long targetMs, long logStartOffset) {
         if (batch == null) {
             return batchAnswer;
         }
@@ -47,8 +47,8 @@ final class RecordLookup {
     /** The same for a batch read from remote storage. */
     static TimestampAndOffset maxTimestampRecord(RemoteBatch remote) {
         BatchHeader h = remote.header();
-        return maxTimestampRecord(batchOf(remote), new TimestampAndOffset(h.maxTimestamp(), h.lastOffset(),
-                h.partitionLeaderEpoch()));
+        return maxTimestampRecord(
+                batchOf(remote), new TimestampAndOffset(h.maxTimestamp(), h.lastOffset(), h.partitionLeaderEpoch()));
     }
 
     private static TimestampAndOffset maxTimestampRecord(RecordBatch batch, TimestampAndOffset batchAnswer) {
@@ -65,7 +65,8 @@ final class RecordLookup {
 
     private static long recordTimestamp(RecordBatch batch, Record record) {
         return batch.timestampType() == org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME
-                ? batch.maxTimestamp() : record.timestamp();
+                ? batch.maxTimestamp()
+                : record.timestamp();
     }
 
     /** A remote time lookup's batch answer before narrowing: the batch's max timestamp at its base offset. */
@@ -75,7 +76,8 @@ final class RecordLookup {
     }
 
     private static RecordBatch batchOf(RemoteBatch remote) {
-        for (RecordBatch batch : MemoryRecords.readableRecords(remote.bytes().duplicate()).batches()) {
+        for (RecordBatch batch :
+                MemoryRecords.readableRecords(remote.bytes().duplicate()).batches()) {
             return batch;
         }
         return null;
@@ -91,6 +93,5 @@ final class RecordLookup {
         return null;
     }
 
-    private RecordLookup() {
-    }
+    private RecordLookup() {}
 }

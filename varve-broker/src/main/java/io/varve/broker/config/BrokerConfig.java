@@ -1,5 +1,14 @@
 package io.varve.broker.config;
 
+import static io.varve.broker.config.ConfigDef.Type.BOOLEAN;
+import static io.varve.broker.config.ConfigDef.Type.CLASS;
+import static io.varve.broker.config.ConfigDef.Type.DOUBLE;
+import static io.varve.broker.config.ConfigDef.Type.INT;
+import static io.varve.broker.config.ConfigDef.Type.LIST;
+import static io.varve.broker.config.ConfigDef.Type.LONG;
+import static io.varve.broker.config.ConfigDef.Type.PASSWORD;
+import static io.varve.broker.config.ConfigDef.Type.STRING;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -11,18 +20,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import static io.varve.broker.config.ConfigDef.Type.BOOLEAN;
-import static io.varve.broker.config.ConfigDef.Type.CLASS;
-import static io.varve.broker.config.ConfigDef.Type.DOUBLE;
-import static io.varve.broker.config.ConfigDef.Type.INT;
-import static io.varve.broker.config.ConfigDef.Type.LIST;
-import static io.varve.broker.config.ConfigDef.Type.LONG;
-import static io.varve.broker.config.ConfigDef.Type.PASSWORD;
-import static io.varve.broker.config.ConfigDef.Type.STRING;
 
 /**
  * Broker configuration with Kafka's key names ({@code server.properties}) and Kafka's defaults,
@@ -36,8 +35,15 @@ public final class BrokerConfig {
             .define("process.roles", LIST, List.of("broker", "controller"))
             .define("listeners", LIST, List.of("PLAINTEXT://localhost:9092"))
             .define("advertised.listeners", LIST, null)
-            .define("listener.security.protocol.map", LIST,
-                    List.of("PLAINTEXT:PLAINTEXT", "SSL:SSL", "SASL_PLAINTEXT:SASL_PLAINTEXT", "SASL_SSL:SASL_SSL", "CONTROLLER:PLAINTEXT"))
+            .define(
+                    "listener.security.protocol.map",
+                    LIST,
+                    List.of(
+                            "PLAINTEXT:PLAINTEXT",
+                            "SSL:SSL",
+                            "SASL_PLAINTEXT:SASL_PLAINTEXT",
+                            "SASL_SSL:SASL_SSL",
+                            "CONTROLLER:PLAINTEXT"))
             .define("controller.listener.names", LIST, List.of("CONTROLLER"))
             .define("inter.broker.listener.name", STRING, null)
             .define("controller.quorum.voters", LIST, List.of())
@@ -168,10 +174,12 @@ public final class BrokerConfig {
         Map<String, String> protocolMap = parseProtocolMap(list("listener.security.protocol.map"));
         this.listeners = ListenerConfig.parseList("listeners", list("listeners"), protocolMap);
         if (listeners.isEmpty()) {
-            throw new ConfigException("listeners must name at least one listener, for example PLAINTEXT://localhost:9092.");
+            throw new ConfigException(
+                    "listeners must name at least one listener, for example PLAINTEXT://localhost:9092.");
         }
         List<String> advertised = list("advertised.listeners");
-        this.advertisedListeners = advertised == null ? listeners
+        this.advertisedListeners = advertised == null
+                ? listeners
                 : ListenerConfig.parseList("advertised.listeners", advertised, protocolMap);
         for (ListenerConfig l : listeners) {
             if (!l.securityProtocol().equals("PLAINTEXT")) {
@@ -205,7 +213,8 @@ public final class BrokerConfig {
             if (eq <= 0) {
                 throw new ConfigException("Invalid override '" + override + "': expected key=value.");
             }
-            props.put(override.substring(0, eq).trim(), override.substring(eq + 1).trim());
+            props.put(
+                    override.substring(0, eq).trim(), override.substring(eq + 1).trim());
         }
         return new BrokerConfig(props);
     }
@@ -215,7 +224,8 @@ public final class BrokerConfig {
         for (String entry : entries) {
             String[] parts = entry.split(":");
             if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
-                throw new ConfigException("Invalid entry '" + entry + "' in listener.security.protocol.map: expected NAME:PROTOCOL.");
+                throw new ConfigException(
+                        "Invalid entry '" + entry + "' in listener.security.protocol.map: expected NAME:PROTOCOL.");
             }
             map.put(parts[0].trim().toUpperCase(Locale.ROOT), parts[1].trim().toUpperCase(Locale.ROOT));
         }
@@ -332,7 +342,8 @@ public final class BrokerConfig {
     public long logRetentionMs() {
         Object ms = values.get("log.retention.ms");
         Object minutes = values.get("log.retention.minutes");
-        long millis = ms != null ? (Long) ms
+        long millis = ms != null
+                ? (Long) ms
                 : minutes != null ? 60_000L * (Integer) minutes : 3_600_000L * intValue("log.retention.hours");
         return millis < 0 ? -1 : millis;
     }
@@ -448,7 +459,8 @@ public final class BrokerConfig {
 
     /** Remote log manager keys ({@code remote.log.*}, {@code log.local.retention.*}), typed as defined. */
     public Object remoteLogValue(String key) {
-        if (!key.startsWith("remote.log.") && !key.startsWith("log.local.retention.")
+        if (!key.startsWith("remote.log.")
+                && !key.startsWith("log.local.retention.")
                 && !key.startsWith("varve.test.remote.log.")) {
             throw new IllegalArgumentException(key + " is not a remote log key");
         }
@@ -484,6 +496,8 @@ public final class BrokerConfig {
     }
 
     public List<String> controllerListenerNames() {
-        return list("controller.listener.names").stream().map(s -> s.toUpperCase(Locale.ROOT)).toList();
+        return list("controller.listener.names").stream()
+                .map(s -> s.toUpperCase(Locale.ROOT))
+                .toList();
     }
 }

@@ -1,17 +1,16 @@
 package io.varve.broker.config;
 
+import io.varve.metadata.config.ConfigLayers;
+import io.varve.metadata.config.DynamicBrokerConfigDef;
+import io.varve.metadata.image.ConfigResource;
+import io.varve.metadata.image.MetadataImage;
+import io.varve.metadata.record.ConfigResourceType;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-
-import io.varve.metadata.config.ConfigLayers;
-import io.varve.metadata.config.DynamicBrokerConfigDef;
-import io.varve.metadata.image.ConfigResource;
-import io.varve.metadata.image.MetadataImage;
-import io.varve.metadata.record.ConfigResourceType;
 
 /**
  * The broker-level config keys this node knows (its {@code server.properties} keys and the dynamic
@@ -46,7 +45,9 @@ public final class BrokerConfigLayers {
 
     /** The layers as of this metadata image. */
     public ConfigLayers layers(MetadataImage image) {
-        return layers(image.configs().configs(ConfigResource.broker(config.nodeId())), image.configs().configs(CLUSTER_DEFAULT));
+        return layers(
+                image.configs().configs(ConfigResource.broker(config.nodeId())),
+                image.configs().configs(CLUSTER_DEFAULT));
     }
 
     /**
@@ -76,10 +77,15 @@ public final class BrokerConfigLayers {
     public static KeyInfo keyInfo(String name) {
         Optional<DynamicBrokerConfigDef.Key> dynamicKey = DynamicBrokerConfigDef.key(name);
         ConfigDef.Key staticKey = BrokerConfig.DEF.key(name);
-        ConfigDef.Type type = staticKey != null ? staticKey.type()
+        ConfigDef.Type type = staticKey != null
+                ? staticKey.type()
                 : dynamicKey.map(k -> ConfigDef.Type.valueOf(k.type().name())).orElse(null);
         boolean dynamic = dynamicKey.map(DynamicBrokerConfigDef.Key::dynamic).orElse(staticKey == null);
-        return new KeyInfo(name, type, dynamic, dynamicKey.map(DynamicBrokerConfigDef.Key::documentation).orElse(null));
+        return new KeyInfo(
+                name,
+                type,
+                dynamic,
+                dynamicKey.map(DynamicBrokerConfigDef.Key::documentation).orElse(null));
     }
 
     private static String asString(Object value) {

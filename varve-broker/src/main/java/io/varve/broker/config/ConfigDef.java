@@ -14,25 +14,48 @@ import java.util.Map;
  */
 public final class ConfigDef {
 
-    public enum Type { INT, LONG, DOUBLE, BOOLEAN, STRING, LIST, CLASS, PASSWORD }
+    public enum Type {
+        INT,
+        LONG,
+        DOUBLE,
+        BOOLEAN,
+        STRING,
+        LIST,
+        CLASS,
+        PASSWORD
+    }
 
     /** One key. {@code applied} is false for Kafka keys we accept and ignore for now (logged once at start-up). */
-    public record Key(String name, Type type, Object defaultValue, Number min, Number max, List<String> allowed, boolean applied) {
+    public record Key(
+            String name,
+            Type type,
+            Object defaultValue,
+            Number min,
+            Number max,
+            List<String> allowed,
+            boolean applied) {
         Object parse(String raw) {
             String value = raw.trim();
             try {
-                Object parsed = switch (type) {
-                    case INT -> Integer.parseInt(value);
-                    case LONG -> Long.parseLong(value);
-                    case DOUBLE -> Double.parseDouble(value);
-                    case BOOLEAN -> parseBoolean(value);
-                    case LIST -> value.isEmpty() ? List.of() : Arrays.stream(value.split(",")).map(String::trim).toList();
-                    case STRING, CLASS, PASSWORD -> value;
-                };
+                Object parsed =
+                        switch (type) {
+                            case INT -> Integer.parseInt(value);
+                            case LONG -> Long.parseLong(value);
+                            case DOUBLE -> Double.parseDouble(value);
+                            case BOOLEAN -> parseBoolean(value);
+                            case LIST ->
+                                value.isEmpty()
+                                        ? List.of()
+                                        : Arrays.stream(value.split(","))
+                                                .map(String::trim)
+                                                .toList();
+                            case STRING, CLASS, PASSWORD -> value;
+                        };
                 check(parsed);
                 return parsed;
             } catch (NumberFormatException e) {
-                throw new ConfigException("Invalid value '" + raw + "' for configuration " + name + ": expected " + typeName() + ".");
+                throw new ConfigException(
+                        "Invalid value '" + raw + "' for configuration " + name + ": expected " + typeName() + ".");
             }
         }
 
@@ -43,21 +66,26 @@ public final class ConfigDef {
             if (value.equalsIgnoreCase("false")) {
                 return Boolean.FALSE;
             }
-            throw new ConfigException("Invalid value '" + value + "' for configuration " + name + ": expected true or false.");
+            throw new ConfigException(
+                    "Invalid value '" + value + "' for configuration " + name + ": expected true or false.");
         }
 
         private void check(Object parsed) {
             if (parsed instanceof Number n) {
                 if (min != null && n.doubleValue() < min.doubleValue()) {
-                    throw new ConfigException("Invalid value " + parsed + " for configuration " + name + ": must be at least " + min + ".");
+                    throw new ConfigException("Invalid value " + parsed + " for configuration " + name
+                            + ": must be at least " + min + ".");
                 }
                 if (max != null && n.doubleValue() > max.doubleValue()) {
-                    throw new ConfigException("Invalid value " + parsed + " for configuration " + name + ": must be at most " + max + ".");
+                    throw new ConfigException("Invalid value " + parsed + " for configuration " + name
+                            + ": must be at most " + max + ".");
                 }
             }
-            if (allowed != null && parsed instanceof String s
+            if (allowed != null
+                    && parsed instanceof String s
                     && allowed.stream().noneMatch(a -> a.equalsIgnoreCase(s))) {
-                throw new ConfigException("Invalid value '" + s + "' for configuration " + name + ": must be one of " + allowed + ".");
+                throw new ConfigException(
+                        "Invalid value '" + s + "' for configuration " + name + ": must be one of " + allowed + ".");
             }
         }
 

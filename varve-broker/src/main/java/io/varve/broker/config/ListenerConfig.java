@@ -15,13 +15,15 @@ public record ListenerConfig(String name, String host, int port, String security
     private static final Pattern ENTRY = Pattern.compile("^([A-Za-z0-9_]+)://(\\[[^\\]]*\\]|[^:/\\[\\]]*):(-?\\d+)$");
 
     /** Parses a comma separated listener list; {@code key} names the config in error messages. */
-    public static List<ListenerConfig> parseList(String key, List<String> entries, Map<String, String> securityProtocolMap) {
+    public static List<ListenerConfig> parseList(
+            String key, List<String> entries, Map<String, String> securityProtocolMap) {
         List<ListenerConfig> result = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
         for (String entry : entries) {
             Matcher m = ENTRY.matcher(entry.trim());
             if (!m.matches()) {
-                throw new ConfigException("Invalid listener '" + entry + "' in " + key + ": expected NAME://host:port.");
+                throw new ConfigException(
+                        "Invalid listener '" + entry + "' in " + key + ": expected NAME://host:port.");
             }
             String name = m.group(1).toUpperCase(Locale.ROOT);
             String host = m.group(2);

@@ -1,12 +1,11 @@
 package io.varve.broker.config;
 
-import java.util.Map;
-import java.util.Set;
-
 import io.varve.storage.CleanupPolicy;
 import io.varve.storage.LogConfig;
 import io.varve.storage.LogManagerConfig;
 import io.varve.storage.cleaner.CleanerConfig;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Effective storage config of a topic: its overrides (topic-level keys) over the broker's log.* defaults,
@@ -43,14 +42,17 @@ public final class LogConfigs {
                 .build();
         this.remoteStorageSystemEnable = config.remoteLogStorageSystemEnable();
         this.logManagerConfig = new LogManagerConfig(
-                config.logRetentionCheckIntervalMs(),
-                Math.max(1, config.logFlushOffsetCheckpointIntervalMs()),
-                Math.max(1, config.logFlushSchedulerIntervalMs()),
-                config.producerIdExpirationMs(),
-                LogManagerConfig.defaults().producerIdExpirationCheckIntervalMs(),
-                true)
-                .withCleaner(new CleanerConfig(config.logCleanerEnable(), config.logCleanerThreads(),
-                        config.logCleanerBackoffMs(), config.logCleanerDedupeBufferSize()));
+                        config.logRetentionCheckIntervalMs(),
+                        Math.max(1, config.logFlushOffsetCheckpointIntervalMs()),
+                        Math.max(1, config.logFlushSchedulerIntervalMs()),
+                        config.producerIdExpirationMs(),
+                        LogManagerConfig.defaults().producerIdExpirationCheckIntervalMs(),
+                        true)
+                .withCleaner(new CleanerConfig(
+                        config.logCleanerEnable(),
+                        config.logCleanerThreads(),
+                        config.logCleanerBackoffMs(),
+                        config.logCleanerDedupeBufferSize()));
     }
 
     public LogConfig brokerDefaults() {

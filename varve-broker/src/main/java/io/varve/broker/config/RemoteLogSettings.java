@@ -1,13 +1,12 @@
 package io.varve.broker.config;
 
+import io.varve.tiered.RemoteStorageFactory;
+import io.varve.tiered.manager.RemoteLogManagerConfig;
+import io.varve.tiered.manager.RetryBackoff;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-
-import io.varve.tiered.RemoteStorageFactory;
-import io.varve.tiered.manager.RemoteLogManagerConfig;
-import io.varve.tiered.manager.RetryBackoff;
 
 /**
  * The remote log manager's settings and its storage backend's config, from the broker's {@code remote.log.*} keys.
@@ -18,22 +17,23 @@ public final class RemoteLogSettings {
     /** Suffix of the default filesystem backend's directory, next to the first log dir. */
     public static final String DEFAULT_FS_ROOT_SUFFIX = "-remote";
 
-    private RemoteLogSettings() {
-    }
+    private RemoteLogSettings() {}
 
     public static RemoteLogManagerConfig managerConfig(BrokerConfig config) {
         String pauseAt = (String) config.remoteLogValue("varve.test.remote.log.pause.at");
         String marker = (String) config.remoteLogValue("varve.test.remote.log.pause.marker");
-        Optional<RemoteLogManagerConfig.TestPause> pause = pauseAt == null || pauseAt.isBlank() ? Optional.empty()
-                : Optional.of(new RemoteLogManagerConfig.TestPause(pauseAt.trim(),
-                        Path.of(marker == null ? "remote-log-pause.marker" : marker)));
+        Optional<RemoteLogManagerConfig.TestPause> pause = pauseAt == null || pauseAt.isBlank()
+                ? Optional.empty()
+                : Optional.of(new RemoteLogManagerConfig.TestPause(
+                        pauseAt.trim(), Path.of(marker == null ? "remote-log-pause.marker" : marker)));
         return new RemoteLogManagerConfig(
                 (Integer) config.remoteLogValue("remote.log.manager.copier.thread.pool.size"),
                 (Long) config.remoteLogValue("remote.log.manager.task.interval.ms"),
                 (Long) config.remoteLogValue("remote.log.manager.copy.max.bytes.per.second"),
-                new RetryBackoff((Long) config.remoteLogValue("remote.log.manager.task.retry.backoff.ms"),
-                        Math.max((Long) config.remoteLogValue("remote.log.manager.task.retry.backoff.ms"),
-                                (Long) config.remoteLogValue("remote.log.manager.task.retry.backoff.max.ms")),
+                new RetryBackoff(
+                        (Long) config.remoteLogValue("remote.log.manager.task.retry.backoff.ms"),
+                        Math.max((Long) config.remoteLogValue("remote.log.manager.task.retry.backoff.ms"), (Long)
+                                config.remoteLogValue("remote.log.manager.task.retry.backoff.max.ms")),
                         (Double) config.remoteLogValue("remote.log.manager.task.retry.jitter")),
                 pause);
     }
@@ -43,11 +43,14 @@ public final class RemoteLogSettings {
         Map<String, String> result = new HashMap<>(config.originals());
         String prefix = (String) config.remoteLogValue(RemoteStorageFactory.IMPL_PREFIX_CONFIG);
         result.put(RemoteStorageFactory.IMPL_PREFIX_CONFIG, prefix);
-        result.putIfAbsent(RemoteStorageFactory.CLASS_NAME_CONFIG,
-                (String) config.remoteLogValue(RemoteStorageFactory.CLASS_NAME_CONFIG));
+        result.putIfAbsent(RemoteStorageFactory.CLASS_NAME_CONFIG, (String)
+                config.remoteLogValue(RemoteStorageFactory.CLASS_NAME_CONFIG));
         Path firstLogDir = config.logDirs().get(0).toAbsolutePath().normalize();
-        result.putIfAbsent(prefix + "fs.root.dir",
-                firstLogDir.resolveSibling(firstLogDir.getFileName() + DEFAULT_FS_ROOT_SUFFIX).toString());
+        result.putIfAbsent(
+                prefix + "fs.root.dir",
+                firstLogDir
+                        .resolveSibling(firstLogDir.getFileName() + DEFAULT_FS_ROOT_SUFFIX)
+                        .toString());
         return result;
     }
 }

@@ -1,10 +1,5 @@
 package io.varve.broker.group;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
@@ -16,6 +11,10 @@ import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.producer.ProducerStateEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
@@ -43,9 +42,15 @@ public final class CoordinatorTopic {
     private CompletableFuture<Void> creation;
 
     /** {@code configs} are the topic-level configs it is created with (always compacted). */
-    public CoordinatorTopic(String name, int nodeId, int defaultPartitions, short replicationFactor,
-                            Map<String, String> configs, MetadataCache cache, ReplicaManager replicaManager,
-                            QuorumController controller) {
+    public CoordinatorTopic(
+            String name,
+            int nodeId,
+            int defaultPartitions,
+            short replicationFactor,
+            Map<String, String> configs,
+            MetadataCache cache,
+            ReplicaManager replicaManager,
+            QuorumController controller) {
         this.name = name;
         this.nodeId = nodeId;
         this.defaultPartitions = defaultPartitions;
@@ -67,7 +72,9 @@ public final class CoordinatorTopic {
 
     public int numPartitions() {
         TopicInfo topic = info();
-        return topic == null || topic.partitions().isEmpty() ? defaultPartitions : topic.partitions().size();
+        return topic == null || topic.partitions().isEmpty()
+                ? defaultPartitions
+                : topic.partitions().size();
     }
 
     /** Kafka's mapping of a group or transactional id to its partition. */
@@ -124,7 +131,8 @@ public final class CoordinatorTopic {
     public void append(int partition, List<CoordinatorRecord> records) {
         MetadataSnapshot snapshot = cache.snapshot();
         PartitionLog partitionLog = replicaManager.leaderLog(snapshot, new TopicPartition(name, partition));
-        int leaderEpoch = snapshot.topicsByName().get(name).partitions().get(partition).leaderEpoch();
+        int leaderEpoch =
+                snapshot.topicsByName().get(name).partitions().get(partition).leaderEpoch();
         for (MemoryRecords batch : OffsetsPartitionIo.toBatches(records, System.currentTimeMillis())) {
             replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
         }
@@ -136,16 +144,20 @@ public final class CoordinatorTopic {
      * producer's sequence in this partition (0 in a new epoch); only this coordinator writes data of the producer
      * here, from the partition's one coordinator thread.
      */
-    public void appendTransactional(int partition, long producerId, short producerEpoch,
-                                    List<CoordinatorRecord> records) {
+    public void appendTransactional(
+            int partition, long producerId, short producerEpoch, List<CoordinatorRecord> records) {
         MetadataSnapshot snapshot = cache.snapshot();
         PartitionLog partitionLog = replicaManager.leaderLog(snapshot, new TopicPartition(name, partition));
-        int leaderEpoch = snapshot.topicsByName().get(name).partitions().get(partition).leaderEpoch();
+        int leaderEpoch =
+                snapshot.topicsByName().get(name).partitions().get(partition).leaderEpoch();
         ProducerStateEntry entry = partitionLog.producerStates().get(producerId);
-        int baseSequence = entry == null || entry.producerEpoch() != producerEpoch ? 0
-                : entry.lastSequence().map(seq -> RecordBatchV2.incrementSequence(seq, 1)).orElse(0);
-        for (MemoryRecords batch : OffsetsPartitionIo.toBatches(records, System.currentTimeMillis(), producerId,
-                producerEpoch, baseSequence)) {
+        int baseSequence = entry == null || entry.producerEpoch() != producerEpoch
+                ? 0
+                : entry.lastSequence()
+                        .map(seq -> RecordBatchV2.incrementSequence(seq, 1))
+                        .orElse(0);
+        for (MemoryRecords batch : OffsetsPartitionIo.toBatches(
+                records, System.currentTimeMillis(), producerId, producerEpoch, baseSequence)) {
             replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
         }
     }
@@ -166,15 +178,20 @@ public final class CoordinatorTopic {
         if (creation != null && !creation.isDone()) {
             return creation;
         }
-        CreateTopicRequest request = new CreateTopicRequest(name, defaultPartitions, replicationFactor, Map.of(), configs);
+        CreateTopicRequest request =
+                new CreateTopicRequest(name, defaultPartitions, replicationFactor, Map.of(), configs);
         creation = controller.createTopics(List.of(request), false).thenAccept(results -> {
             Errors error = results.get(0).error();
             if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
-                log.error("Creating {} failed: {} {}", name, error, results.get(0).errorMessage());
+                log.error(
+                        "Creating {} failed: {} {}", name, error, results.get(0).errorMessage());
                 throw new CoordinatorNotAvailableException("Creating " + name + " failed: " + error + ".");
             }
             if (error == Errors.NONE) {
-                log.info("Created {} with {} partitions and replication factor {}", name, defaultPartitions,
+                log.info(
+                        "Created {} with {} partitions and replication factor {}",
+                        name,
+                        defaultPartitions,
                         replicationFactor);
             }
             afterCreation.run();

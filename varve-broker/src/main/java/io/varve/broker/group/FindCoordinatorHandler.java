@@ -1,13 +1,12 @@
 package io.varve.broker.group;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.protocol.RequestContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
@@ -60,7 +59,9 @@ public final class FindCoordinatorHandler implements ApiHandler {
         if (keyType == GROUP) {
             ready = runtime.ensureTopic().handle((v, e) -> e == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
         } else if (keyType == TRANSACTION && transactions != null) {
-            ready = transactions.ensureTopic().handle((v, e) -> e == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
+            ready = transactions
+                    .ensureTopic()
+                    .handle((v, e) -> e == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
         } else if (keyType == TRANSACTION) {
             ready = CompletableFuture.completedFuture(Errors.COORDINATOR_NOT_AVAILABLE);
         } else {
@@ -75,16 +76,23 @@ public final class FindCoordinatorHandler implements ApiHandler {
                 return new FindCoordinatorResponseData().setCoordinators(coordinators);
             }
             Coordinator c = coordinators.get(0);
-            return new FindCoordinatorResponseData().setErrorCode(c.errorCode()).setErrorMessage(c.errorMessage())
-                    .setNodeId(c.nodeId()).setHost(c.host()).setPort(c.port());
+            return new FindCoordinatorResponseData()
+                    .setErrorCode(c.errorCode())
+                    .setErrorMessage(c.errorMessage())
+                    .setNodeId(c.nodeId())
+                    .setHost(c.host())
+                    .setPort(c.port());
         });
     }
 
     private Coordinator coordinator(String key, Errors error, byte keyType, String listenerName) {
         Coordinator c = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
         if (error != Errors.NONE) {
-            String message = keyType == SHARE ? "Share groups are not supported."
-                    : keyType == TRANSACTION && transactions == null ? "Transactions are not supported yet." : error.message();
+            String message = keyType == SHARE
+                    ? "Share groups are not supported."
+                    : keyType == TRANSACTION && transactions == null
+                            ? "Transactions are not supported yet."
+                            : error.message();
             return c.setErrorCode(error.code()).setErrorMessage(message);
         }
         int node = keyType == TRANSACTION ? transactions.coordinatorNode(key) : runtime.coordinatorNode(key);
@@ -93,8 +101,11 @@ public final class FindCoordinatorHandler implements ApiHandler {
             if (b.nodeId() == node) {
                 var endpoint = b.endpoint(listenerName);
                 if (endpoint.isPresent()) {
-                    return c.setErrorCode(Errors.NONE.code()).setErrorMessage(null).setNodeId(node)
-                            .setHost(endpoint.get().host()).setPort(endpoint.get().port());
+                    return c.setErrorCode(Errors.NONE.code())
+                            .setErrorMessage(null)
+                            .setNodeId(node)
+                            .setHost(endpoint.get().host())
+                            .setPort(endpoint.get().port());
                 }
             }
         }

@@ -1,5 +1,8 @@
 package io.varve.broker.group;
 
+import io.varve.broker.protocol.RequestContext;
+import io.varve.coordinator.group.GroupCoordinatorShard.ListedGroup;
+import io.varve.coordinator.group.classic.ClassicApi;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -7,10 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-
-import io.varve.broker.protocol.RequestContext;
-import io.varve.coordinator.group.GroupCoordinatorShard.ListedGroup;
-import io.varve.coordinator.group.classic.ClassicApi;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResult;
@@ -29,6 +28,7 @@ final class GroupAdminHandlers {
     static final int OPERATIONS_NOT_REQUESTED = Integer.MIN_VALUE;
     /** Without ACLs every group operation is allowed: READ (3), DELETE (6), DESCRIBE (8), DESCRIBE_CONFIGS (10), ALTER_CONFIGS (11). */
     static final int ALL_GROUP_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11);
+
     private static final short FIRST_GROUP_ID_NOT_FOUND_VERSION = 6;
 
     private final GroupCoordinatorRuntime runtime;
@@ -44,29 +44,48 @@ final class GroupAdminHandlers {
         List<CompletableFuture<DescribedGroup>> futures = new ArrayList<>();
         for (String groupId : data.groups()) {
             futures.add(runtime.run(groupId, shard -> shard.describeGroup(groupId))
-                    .handle((d, e) -> described(groupId, e == null ? d : ClassicApi.GroupDescription.error(groupId,
-                            GroupCoordinatorRuntime.errorOf(e), null), version, withOperations)));
+                    .handle((d, e) -> described(
+                            groupId,
+                            e == null
+                                    ? d
+                                    : ClassicApi.GroupDescription.error(
+                                            groupId, GroupCoordinatorRuntime.errorOf(e), null),
+                            version,
+                            withOperations)));
         }
-        return CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
-            DescribeGroupsResponseData response = new DescribeGroupsResponseData();
-            futures.forEach(f -> response.groups().add(f.join()));
-            return response;
-        });
+        return CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0]))
+                .thenApply(v -> {
+                    DescribeGroupsResponseData response = new DescribeGroupsResponseData();
+                    futures.forEach(f -> response.groups().add(f.join()));
+                    return response;
+                });
     }
 
-    private static DescribedGroup described(String groupId, ClassicApi.GroupDescription d, short version,
-                                            boolean withOperations) {
-        DescribedGroup g = new DescribedGroup().setGroupId(groupId)
+    private static DescribedGroup described(
+            String groupId, ClassicApi.GroupDescription d, short version, boolean withOperations) {
+        DescribedGroup g = new DescribedGroup()
+                .setGroupId(groupId)
                 .setAuthorizedOperations(withOperations ? ALL_GROUP_OPERATIONS : OPERATIONS_NOT_REQUESTED);
         if (d.error() == Errors.GROUP_ID_NOT_FOUND && version < FIRST_GROUP_ID_NOT_FOUND_VERSION) {
-            return g.setErrorCode(Errors.NONE.code()).setGroupState("Dead").setProtocolType("").setProtocolData("");
+            return g.setErrorCode(Errors.NONE.code())
+                    .setGroupState("Dead")
+                    .setProtocolType("")
+                    .setProtocolData("");
         }
-        g.setErrorCode(d.error().code()).setErrorMessage(version >= FIRST_GROUP_ID_NOT_FOUND_VERSION ? d.errorMessage() : null)
-                .setGroupState(d.state()).setProtocolType(d.protocolType()).setProtocolData(d.protocolData());
+        g.setErrorCode(d.error().code())
+                .setErrorMessage(version >= FIRST_GROUP_ID_NOT_FOUND_VERSION ? d.errorMessage() : null)
+                .setGroupState(d.state())
+                .setProtocolType(d.protocolType())
+                .setProtocolData(d.protocolData());
         for (ClassicApi.DescribedMember m : d.members()) {
-            g.members().add(new DescribedGroupMember().setMemberId(m.memberId()).setGroupInstanceId(m.groupInstanceId())
-                    .setClientId(m.clientId()).setClientHost(m.clientHost()).setMemberMetadata(m.metadata())
-                    .setMemberAssignment(m.assignment()));
+            g.members()
+                    .add(new DescribedGroupMember()
+                            .setMemberId(m.memberId())
+                            .setGroupInstanceId(m.groupInstanceId())
+                            .setClientId(m.clientId())
+                            .setClientHost(m.clientHost())
+                            .setMemberMetadata(m.metadata())
+                            .setMemberAssignment(m.assignment()));
         }
         return g;
     }
@@ -83,8 +102,12 @@ final class GroupAdminHandlers {
             }
             for (List<ListedGroup> list : lists) {
                 for (ListedGroup g : list) {
-                    response.groups().add(new ListGroupsResponseData.ListedGroup().setGroupId(g.groupId())
-                            .setProtocolType(g.protocolType()).setGroupState(g.state()).setGroupType(g.type()));
+                    response.groups()
+                            .add(new ListGroupsResponseData.ListedGroup()
+                                    .setGroupId(g.groupId())
+                                    .setProtocolType(g.protocolType())
+                                    .setGroupState(g.state())
+                                    .setGroupType(g.type()));
                 }
             }
             return response.setErrorCode(Errors.NONE.code());
@@ -95,7 +118,9 @@ final class GroupAdminHandlers {
         DeleteGroupsRequestData data = request.body();
         Map<Integer, List<String>> byPartition = new LinkedHashMap<>();
         for (String groupId : data.groupsNames()) {
-            byPartition.computeIfAbsent(runtime.partitionFor(groupId), p -> new ArrayList<>()).add(groupId);
+            byPartition
+                    .computeIfAbsent(runtime.partitionFor(groupId), p -> new ArrayList<>())
+                    .add(groupId);
         }
         Map<String, CompletableFuture<Map<String, Errors>>> futures = new HashMap<>();
         List<CompletableFuture<?>> all = new ArrayList<>();
@@ -114,8 +139,13 @@ final class GroupAdminHandlers {
             DeleteGroupsResponseData response = new DeleteGroupsResponseData();
             for (String groupId : data.groupsNames()) {
                 if (response.results().find(groupId) == null) {
-                    response.results().add(new DeletableGroupResult().setGroupId(groupId)
-                            .setErrorCode(futures.get(groupId).join().get(groupId).code()));
+                    response.results()
+                            .add(new DeletableGroupResult()
+                                    .setGroupId(groupId)
+                                    .setErrorCode(futures.get(groupId)
+                                            .join()
+                                            .get(groupId)
+                                            .code()));
                 }
             }
             return response;

@@ -6,8 +6,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 
 /** Registers the group APIs with the version ranges this broker implements (Kafka 4.1's, without unstable ones). */
 public final class GroupApis {
-    private GroupApis() {
-    }
+    private GroupApis() {}
 
     public static void register(ApiRegistry registry, GroupCoordinatorRuntime runtime, MetadataCache cache) {
         register(registry, runtime, cache, null, null);
@@ -18,8 +17,12 @@ public final class GroupApis {
      * {@code verifier}: the transaction coordinator's check behind TxnOffsetCommit (null: TxnOffsetCommit is not
      * served).
      */
-    public static void register(ApiRegistry registry, GroupCoordinatorRuntime runtime, MetadataCache cache,
-                                FindCoordinatorHandler.Coordinators transactions, TransactionVerifier verifier) {
+    public static void register(
+            ApiRegistry registry,
+            GroupCoordinatorRuntime runtime,
+            MetadataCache cache,
+            FindCoordinatorHandler.Coordinators transactions,
+            TransactionVerifier verifier) {
         if (verifier != null) {
             registry.register(ApiKeys.TXN_OFFSET_COMMIT, 0, 5, new TxnOffsetCommitHandler(runtime, cache, verifier));
         }

@@ -1,5 +1,15 @@
 package io.varve.broker.group;
 
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.MetadataSnapshot;
+import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.replica.ReplicaManager;
+import io.varve.coordinator.group.GroupCoordinatorShard;
+import io.varve.coordinator.group.Outbox;
+import io.varve.coordinator.group.TopicsSnapshot;
+import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.metadata.controller.QuorumController;
+import io.varve.storage.PartitionLog;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,17 +21,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-
-import io.varve.broker.metadata.MetadataCache;
-import io.varve.broker.metadata.MetadataSnapshot;
-import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
-import io.varve.broker.replica.ReplicaManager;
-import io.varve.coordinator.group.GroupCoordinatorShard;
-import io.varve.coordinator.group.Outbox;
-import io.varve.coordinator.group.TopicsSnapshot;
-import io.varve.coordinator.group.record.CoordinatorRecord;
-import io.varve.metadata.controller.QuorumController;
-import io.varve.storage.PartitionLog;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
@@ -42,7 +41,11 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
     public static final String TOPIC = "__consumer_offsets";
     private static final Logger log = LoggerFactory.getLogger(GroupCoordinatorRuntime.class);
 
-    private enum State { LOADING, ACTIVE, FAILED }
+    private enum State {
+        LOADING,
+        ACTIVE,
+        FAILED
+    }
 
     /** A shard and its scheduling; fields other than {@code state} are confined to the shard's thread. */
     private static final class Holder {
@@ -59,8 +62,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         }
     }
 
-    private record CachedTopics(MetadataSnapshot source, TopicsSnapshot topics) {
-    }
+    private record CachedTopics(MetadataSnapshot source, TopicsSnapshot topics) {}
 
     private final GroupCoordinatorSettings settings;
     private final MetadataCache cache;
@@ -71,16 +73,27 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
     private volatile CachedTopics topicsCache;
     private volatile boolean closed;
 
-    public GroupCoordinatorRuntime(int nodeId, GroupCoordinatorSettings settings, MetadataCache cache,
-                                   ReplicaManager replicaManager, QuorumController controller) {
+    public GroupCoordinatorRuntime(
+            int nodeId,
+            GroupCoordinatorSettings settings,
+            MetadataCache cache,
+            ReplicaManager replicaManager,
+            QuorumController controller) {
         this.settings = settings;
         this.cache = cache;
         this.replicaManager = replicaManager;
-        this.topic = new CoordinatorTopic(TOPIC, nodeId, settings.offsetsTopicPartitions(),
-                settings.offsetsTopicReplicationFactor(), Map.of(
-                "cleanup.policy", "compact",
-                "compression.type", "producer",
-                "segment.bytes", Integer.toString(settings.offsetsTopicSegmentBytes())), cache, replicaManager, controller);
+        this.topic = new CoordinatorTopic(
+                TOPIC,
+                nodeId,
+                settings.offsetsTopicPartitions(),
+                settings.offsetsTopicReplicationFactor(),
+                Map.of(
+                        "cleanup.policy", "compact",
+                        "compression.type", "producer",
+                        "segment.bytes", Integer.toString(settings.offsetsTopicSegmentBytes())),
+                cache,
+                replicaManager,
+                controller);
         this.threads = new ScheduledThreadPoolExecutor[settings.threads()];
         for (int i = 0; i < threads.length; i++) {
             int id = i;
@@ -122,7 +135,8 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         if (cached == null || cached.source != s) {
             List<TopicsSnapshot.Topic> list = new ArrayList<>();
             for (TopicInfo t : s.topics()) {
-                list.add(new TopicsSnapshot.Topic(t.name(), t.id(), t.partitions().size(), t.isInternal()));
+                list.add(new TopicsSnapshot.Topic(
+                        t.name(), t.id(), t.partitions().size(), t.isInternal()));
             }
             cached = new CachedTopics(s, new TopicsSnapshot(s.offset(), list));
             topicsCache = cached;
@@ -147,9 +161,12 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         }
         execute(h, result, () -> {
             if (h.state != State.ACTIVE) {
-                result.completeExceptionally(h.state == State.LOADING
-                        ? new CoordinatorLoadInProgressException("__consumer_offsets-" + partition + " is loading.")
-                        : new NotCoordinatorException("This broker no longer coordinates __consumer_offsets-" + partition + "."));
+                result.completeExceptionally(
+                        h.state == State.LOADING
+                                ? new CoordinatorLoadInProgressException(
+                                        "__consumer_offsets-" + partition + " is loading.")
+                                : new NotCoordinatorException(
+                                        "This broker no longer coordinates __consumer_offsets-" + partition + "."));
                 return;
             }
             try {
@@ -219,10 +236,11 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         TopicPartition tp = new TopicPartition(TOPIC, h.partition);
         try {
             PartitionLog partitionLog = topic.leaderLog(h.partition);
-            GroupCoordinatorShard shard = new GroupCoordinatorShard(h.partition, settings.coordinator(),
-                    System::currentTimeMillis, () -> Uuid.randomUuid().toString());
-            long records = OffsetsPartitionIo.replay(partitionLog, partitionLog.logEndOffset(),
-                    new OffsetsPartitionIo.ReplaySink() {
+            GroupCoordinatorShard shard = new GroupCoordinatorShard(
+                    h.partition, settings.coordinator(), System::currentTimeMillis, () -> Uuid.randomUuid()
+                            .toString());
+            long records = OffsetsPartitionIo.replay(
+                    partitionLog, partitionLog.logEndOffset(), new OffsetsPartitionIo.ReplaySink() {
                         @Override
                         public void record(CoordinatorRecord record, long producerId) {
                             shard.replay(record, producerId);
@@ -237,7 +255,10 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
             h.shard = shard;
             h.state = State.ACTIVE;
             flush(h);
-            log.info("Loaded {} ({} records) in {} ms", tp, records,
+            log.info(
+                    "Loaded {} ({} records) in {} ms",
+                    tp,
+                    records,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
         } catch (RuntimeException e) {
             log.error("Loading {} failed; it will be retried on the next request", tp, e);
@@ -264,8 +285,13 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
                     }
                 }
             } catch (RuntimeException e) {
-                log.error("Writing {} group coordinator records to {}-{} failed: unloading the shard, it reloads "
-                        + "from the log on the next request", out.records().size(), TOPIC, h.partition, e);
+                log.error(
+                        "Writing {} group coordinator records to {}-{} failed: unloading the shard, it reloads "
+                                + "from the log on the next request",
+                        out.records().size(),
+                        TOPIC,
+                        h.partition,
+                        e);
                 out.fail(new NotCoordinatorException("Writing to " + TOPIC + "-" + h.partition + " failed."));
                 h.state = State.FAILED;
                 shards.remove(h.partition, h);
@@ -328,11 +354,17 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
      * reads the marker from the log when it loads.
      */
     public void onTransactionCompleted(int partition, long producerId, boolean commit) {
-        run(partition, shard -> shard.onTransactionCompleted(producerId, commit)).whenComplete((v, e) -> {
-            if (e != null && !(unwrap(e) instanceof ApiException)) {
-                log.error("Completing the transaction of producer {} in {}-{} failed", producerId, TOPIC, partition, e);
-            }
-        });
+        run(partition, shard -> shard.onTransactionCompleted(producerId, commit))
+                .whenComplete((v, e) -> {
+                    if (e != null && !(unwrap(e) instanceof ApiException)) {
+                        log.error(
+                                "Completing the transaction of producer {} in {}-{} failed",
+                                producerId,
+                                TOPIC,
+                                partition,
+                                e);
+                    }
+                });
     }
 
     private static Throwable unwrap(Throwable e) {
@@ -354,8 +386,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
     // ---------------------------------------------------------------- lag
 
     /** Committed offset, log end offset (the high watermark a consumer can read to) and lag of one partition. */
-    public record PartitionLag(TopicPartition partition, long committedOffset, long logEndOffset, long lag) {
-    }
+    public record PartitionLag(TopicPartition partition, long committedOffset, long logEndOffset, long lag) {}
 
     /**
      * The lag of every partition the group has committed offsets for, sorted by topic and partition. A partition

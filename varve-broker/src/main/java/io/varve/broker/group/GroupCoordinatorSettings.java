@@ -6,20 +6,30 @@ import io.varve.coordinator.group.GroupCoordinatorConfig;
 import io.varve.coordinator.group.assignor.PartitionAssignor;
 
 /** The group coordinator's broker settings: the internal topic's shape, threads, and the coordinator's own config. */
-public record GroupCoordinatorSettings(int offsetsTopicPartitions, short offsetsTopicReplicationFactor,
-                                       int offsetsTopicSegmentBytes, int threads, GroupCoordinatorConfig coordinator) {
+public record GroupCoordinatorSettings(
+        int offsetsTopicPartitions,
+        short offsetsTopicReplicationFactor,
+        int offsetsTopicSegmentBytes,
+        int threads,
+        GroupCoordinatorConfig coordinator) {
 
     public static GroupCoordinatorSettings from(BrokerConfig c) {
         int consumerSessionMs = c.groupInt("group.consumer.session.timeout.ms");
         int heartbeatMs = c.groupInt("group.consumer.heartbeat.interval.ms");
-        requireWithin("group.consumer.session.timeout.ms", consumerSessionMs,
-                c.groupInt("group.consumer.min.session.timeout.ms"), c.groupInt("group.consumer.max.session.timeout.ms"));
-        requireWithin("group.consumer.heartbeat.interval.ms", heartbeatMs,
-                c.groupInt("group.consumer.min.heartbeat.interval.ms"), c.groupInt("group.consumer.max.heartbeat.interval.ms"));
+        requireWithin(
+                "group.consumer.session.timeout.ms",
+                consumerSessionMs,
+                c.groupInt("group.consumer.min.session.timeout.ms"),
+                c.groupInt("group.consumer.max.session.timeout.ms"));
+        requireWithin(
+                "group.consumer.heartbeat.interval.ms",
+                heartbeatMs,
+                c.groupInt("group.consumer.min.heartbeat.interval.ms"),
+                c.groupInt("group.consumer.max.heartbeat.interval.ms"));
         for (String assignor : c.groupConsumerAssignors()) {
             if (PartitionAssignor.forName(assignor) == null) {
-                throw new ConfigException("Invalid value '" + assignor + "' in group.consumer.assignors: Varve provides "
-                        + "the uniform and range assignors.");
+                throw new ConfigException("Invalid value '" + assignor
+                        + "' in group.consumer.assignors: Varve provides " + "the uniform and range assignors.");
             }
         }
         GroupCoordinatorConfig coordinator;
@@ -39,9 +49,12 @@ public record GroupCoordinatorSettings(int offsetsTopicPartitions, short offsets
         } catch (IllegalArgumentException e) {
             throw new ConfigException("Invalid group coordinator configuration: " + e.getMessage() + ".");
         }
-        return new GroupCoordinatorSettings(c.groupInt("offsets.topic.num.partitions"),
-                (short) c.groupInt("offsets.topic.replication.factor"), c.groupInt("offsets.topic.segment.bytes"),
-                c.groupInt("group.coordinator.threads"), coordinator);
+        return new GroupCoordinatorSettings(
+                c.groupInt("offsets.topic.num.partitions"),
+                (short) c.groupInt("offsets.topic.replication.factor"),
+                c.groupInt("offsets.topic.segment.bytes"),
+                c.groupInt("group.coordinator.threads"),
+                coordinator);
     }
 
     private static void requireWithin(String key, int value, int min, int max) {

@@ -1,17 +1,16 @@
 package io.varve.broker.group;
 
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.MetadataSnapshot;
+import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.coordinator.group.offset.OffsetApi;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-
-import io.varve.broker.metadata.MetadataCache;
-import io.varve.broker.metadata.MetadataSnapshot;
-import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
-import io.varve.broker.protocol.RequestContext;
-import io.varve.coordinator.group.offset.OffsetApi;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
@@ -60,7 +59,8 @@ final class OffsetHandlers {
      * Fills a commit's per-partition errors: each partition's result from the shard, or, when the whole commit
      * failed, the failure for every partition that had no error of its own yet.
      */
-    static void recordResults(Map<TopicPartition, Errors> errors, List<OffsetApi.PartitionResult> results, Throwable e) {
+    static void recordResults(
+            Map<TopicPartition, Errors> errors, List<OffsetApi.PartitionResult> results, Throwable e) {
         if (e != null) {
             Errors error = GroupCoordinatorRuntime.errorOf(e);
             errors.replaceAll((tp, existing) -> existing == null ? error : existing);
@@ -81,17 +81,25 @@ final class OffsetHandlers {
             for (OffsetCommitRequestPartition p : t.partitions()) {
                 TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
                 if (exists(snapshot, tp)) {
-                    partitions.add(new OffsetApi.CommitPartition(tp, p.committedOffset(),
-                            version >= 6 ? p.committedLeaderEpoch() : -1, p.committedMetadata()));
+                    partitions.add(new OffsetApi.CommitPartition(
+                            tp,
+                            p.committedOffset(),
+                            version >= 6 ? p.committedLeaderEpoch() : -1,
+                            p.committedMetadata()));
                     errors.put(tp, null);
                 } else {
                     errors.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
                 }
             }
         }
-        OffsetApi.CommitRequest commit = new OffsetApi.CommitRequest(data.groupId(), data.generationIdOrMemberEpoch(),
-                data.memberId(), version >= 7 ? data.groupInstanceId() : null,
-                version <= 4 ? data.retentionTimeMs() : -1, partitions, version >= FIRST_CONSUMER_PROTOCOL_VERSION);
+        OffsetApi.CommitRequest commit = new OffsetApi.CommitRequest(
+                data.groupId(),
+                data.generationIdOrMemberEpoch(),
+                data.memberId(),
+                version >= 7 ? data.groupInstanceId() : null,
+                version <= 4 ? data.retentionTimeMs() : -1,
+                partitions,
+                version >= FIRST_CONSUMER_PROTOCOL_VERSION);
         CompletableFuture<List<OffsetApi.PartitionResult>> result = partitions.isEmpty()
                 ? CompletableFuture.completedFuture(List.of())
                 : runtime.run(data.groupId(), shard -> shard.commitOffsets(commit));
@@ -100,11 +108,14 @@ final class OffsetHandlers {
             OffsetCommitResponseData response = new OffsetCommitResponseData();
             Map<String, OffsetCommitResponseTopic> topics = new LinkedHashMap<>();
             errors.forEach((tp, error) -> topics.computeIfAbsent(tp.topic(), n -> {
-                OffsetCommitResponseTopic topic = new OffsetCommitResponseTopic().setName(n);
-                response.topics().add(topic);
-                return topic;
-            }).partitions().add(new OffsetCommitResponsePartition().setPartitionIndex(tp.partition())
-                    .setErrorCode(error.code())));
+                        OffsetCommitResponseTopic topic = new OffsetCommitResponseTopic().setName(n);
+                        response.topics().add(topic);
+                        return topic;
+                    })
+                    .partitions()
+                    .add(new OffsetCommitResponsePartition()
+                            .setPartitionIndex(tp.partition())
+                            .setErrorCode(error.code())));
             return response;
         });
     }
@@ -112,8 +123,7 @@ final class OffsetHandlers {
     // ---------------------------------------------------------------- OffsetFetch
 
     /** One group of a fetch: its partitions (null for all), and the KIP-848 member identity when given. */
-    private record GroupFetch(String groupId, String memberId, int memberEpoch, List<TopicPartition> partitions) {
-    }
+    private record GroupFetch(String groupId, String memberId, int memberEpoch, List<TopicPartition> partitions) {}
 
     CompletableFuture<ApiMessage> fetch(RequestContext request) {
         OffsetFetchRequestData data = request.body();
@@ -131,7 +141,8 @@ final class OffsetHandlers {
                     }
                 }
                 boolean member = version >= FIRST_CONSUMER_PROTOCOL_VERSION;
-                groups.add(new GroupFetch(g.groupId(), member ? g.memberId() : null, member ? g.memberEpoch() : -1, tps));
+                groups.add(
+                        new GroupFetch(g.groupId(), member ? g.memberId() : null, member ? g.memberEpoch() : -1, tps));
             }
         } else {
             List<TopicPartition> tps = null;
@@ -148,40 +159,50 @@ final class OffsetHandlers {
         boolean requireStable = version >= 7 && data.requireStable();
         List<CompletableFuture<OffsetApi.FetchResponse>> futures = new ArrayList<>();
         for (GroupFetch g : groups) {
-            OffsetApi.FetchRequest fetch = new OffsetApi.FetchRequest(g.groupId, g.memberId, g.memberEpoch,
-                    g.partitions, requireStable);
+            OffsetApi.FetchRequest fetch =
+                    new OffsetApi.FetchRequest(g.groupId, g.memberId, g.memberEpoch, g.partitions, requireStable);
             futures.add(runtime.run(g.groupId, shard -> shard.fetchOffsets(fetch))
                     .exceptionally(e -> new OffsetApi.FetchResponse(GroupCoordinatorRuntime.errorOf(e), List.of())));
         }
-        return CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
-            OffsetFetchResponseData response = new OffsetFetchResponseData();
-            if (version >= FIRST_MULTI_GROUP_FETCH_VERSION) {
-                for (int i = 0; i < groups.size(); i++) {
-                    response.groups().add(group(groups.get(i), futures.get(i).join()));
-                }
-                return response;
-            }
-            OffsetApi.FetchResponse r = futures.get(0).join();
-            if (r.error() != Errors.NONE) {
-                response.setErrorCode(r.error().code());
-                // Version 1 has no group-level error: every requested partition carries it.
-                if (version < 2 && groups.get(0).partitions != null) {
-                    for (TopicPartition tp : groups.get(0).partitions) {
-                        legacyTopic(response, tp.topic()).partitions().add(new OffsetFetchResponsePartition()
-                                .setPartitionIndex(tp.partition()).setCommittedOffset(-1).setMetadata("")
-                                .setErrorCode(r.error().code()));
+        return CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0]))
+                .thenApply(v -> {
+                    OffsetFetchResponseData response = new OffsetFetchResponseData();
+                    if (version >= FIRST_MULTI_GROUP_FETCH_VERSION) {
+                        for (int i = 0; i < groups.size(); i++) {
+                            response.groups()
+                                    .add(group(groups.get(i), futures.get(i).join()));
+                        }
+                        return response;
                     }
-                }
-                return response;
-            }
-            for (OffsetApi.FetchedOffset o : r.offsets()) {
-                legacyTopic(response, o.partition().topic()).partitions().add(new OffsetFetchResponsePartition()
-                        .setPartitionIndex(o.partition().partition()).setCommittedOffset(o.offset())
-                        .setCommittedLeaderEpoch(o.leaderEpoch()).setMetadata(o.metadata())
-                        .setErrorCode(o.error().code()));
-            }
-            return response;
-        });
+                    OffsetApi.FetchResponse r = futures.get(0).join();
+                    if (r.error() != Errors.NONE) {
+                        response.setErrorCode(r.error().code());
+                        // Version 1 has no group-level error: every requested partition carries it.
+                        if (version < 2 && groups.get(0).partitions != null) {
+                            for (TopicPartition tp : groups.get(0).partitions) {
+                                legacyTopic(response, tp.topic())
+                                        .partitions()
+                                        .add(new OffsetFetchResponsePartition()
+                                                .setPartitionIndex(tp.partition())
+                                                .setCommittedOffset(-1)
+                                                .setMetadata("")
+                                                .setErrorCode(r.error().code()));
+                            }
+                        }
+                        return response;
+                    }
+                    for (OffsetApi.FetchedOffset o : r.offsets()) {
+                        legacyTopic(response, o.partition().topic())
+                                .partitions()
+                                .add(new OffsetFetchResponsePartition()
+                                        .setPartitionIndex(o.partition().partition())
+                                        .setCommittedOffset(o.offset())
+                                        .setCommittedLeaderEpoch(o.leaderEpoch())
+                                        .setMetadata(o.metadata())
+                                        .setErrorCode(o.error().code()));
+                    }
+                    return response;
+                });
     }
 
     private static OffsetFetchResponseTopic legacyTopic(OffsetFetchResponseData response, String name) {
@@ -196,17 +217,23 @@ final class OffsetHandlers {
     }
 
     private static OffsetFetchResponseGroup group(GroupFetch request, OffsetApi.FetchResponse r) {
-        OffsetFetchResponseGroup group = new OffsetFetchResponseGroup().setGroupId(request.groupId)
+        OffsetFetchResponseGroup group = new OffsetFetchResponseGroup()
+                .setGroupId(request.groupId)
                 .setErrorCode(r.error().code());
         Map<String, OffsetFetchResponseTopics> topics = new HashMap<>();
         for (OffsetApi.FetchedOffset o : r.offsets()) {
             topics.computeIfAbsent(o.partition().topic(), n -> {
-                OffsetFetchResponseTopics t = new OffsetFetchResponseTopics().setName(n);
-                group.topics().add(t);
-                return t;
-            }).partitions().add(new OffsetFetchResponsePartitions().setPartitionIndex(o.partition().partition())
-                    .setCommittedOffset(o.offset()).setCommittedLeaderEpoch(o.leaderEpoch()).setMetadata(o.metadata())
-                    .setErrorCode(o.error().code()));
+                        OffsetFetchResponseTopics t = new OffsetFetchResponseTopics().setName(n);
+                        group.topics().add(t);
+                        return t;
+                    })
+                    .partitions()
+                    .add(new OffsetFetchResponsePartitions()
+                            .setPartitionIndex(o.partition().partition())
+                            .setCommittedOffset(o.offset())
+                            .setCommittedLeaderEpoch(o.leaderEpoch())
+                            .setMetadata(o.metadata())
+                            .setErrorCode(o.error().code()));
         }
         return group;
     }
@@ -229,23 +256,26 @@ final class OffsetHandlers {
                 }
             }
         }
-        return runtime.run(data.groupId(), shard -> shard.deleteOffsets(data.groupId(), known)).handle((r, e) -> {
-            OffsetDeleteResponseData response = new OffsetDeleteResponseData();
-            Errors groupError = e != null ? GroupCoordinatorRuntime.errorOf(e) : r.error();
-            if (groupError != Errors.NONE) {
-                return response.setErrorCode(groupError.code());
-            }
-            r.partitions().forEach(p -> errors.put(p.partition(), p.error()));
-            errors.forEach((tp, error) -> {
-                OffsetDeleteResponseTopic topic = response.topics().find(tp.topic());
-                if (topic == null) {
-                    topic = new OffsetDeleteResponseTopic().setName(tp.topic());
-                    response.topics().add(topic);
-                }
-                topic.partitions().add(new OffsetDeleteResponsePartition().setPartitionIndex(tp.partition())
-                        .setErrorCode(error.code()));
-            });
-            return response;
-        });
+        return runtime.run(data.groupId(), shard -> shard.deleteOffsets(data.groupId(), known))
+                .handle((r, e) -> {
+                    OffsetDeleteResponseData response = new OffsetDeleteResponseData();
+                    Errors groupError = e != null ? GroupCoordinatorRuntime.errorOf(e) : r.error();
+                    if (groupError != Errors.NONE) {
+                        return response.setErrorCode(groupError.code());
+                    }
+                    r.partitions().forEach(p -> errors.put(p.partition(), p.error()));
+                    errors.forEach((tp, error) -> {
+                        OffsetDeleteResponseTopic topic = response.topics().find(tp.topic());
+                        if (topic == null) {
+                            topic = new OffsetDeleteResponseTopic().setName(tp.topic());
+                            response.topics().add(topic);
+                        }
+                        topic.partitions()
+                                .add(new OffsetDeleteResponsePartition()
+                                        .setPartitionIndex(tp.partition())
+                                        .setErrorCode(error.code()));
+                    });
+                    return response;
+                });
     }
 }

@@ -1,15 +1,14 @@
 package io.varve.broker.group;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
-
 import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.storage.LogReadResult;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.batch.RecordBatchV2;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.ControlRecordType;
 import org.apache.kafka.common.record.MemoryRecords;
@@ -34,10 +33,10 @@ public final class OffsetsPartitionIo {
 
     /** Records of one event are split into batches of about this size (well under max.message.bytes). */
     static final int MAX_BATCH_BYTES = 512 * 1024;
+
     private static final int READ_BYTES = 1024 * 1024;
 
-    private OffsetsPartitionIo() {
-    }
+    private OffsetsPartitionIo() {}
 
     /** Reads every keyed record from the log start to {@code endOffset}, in order; for logs without transactions. */
     public static long replay(PartitionLog log, long endOffset, Consumer<CoordinatorRecord> sink) {
@@ -73,12 +72,14 @@ public final class OffsetsPartitionIo {
                 long producerId = batch.isTransactional() ? batch.producerId() : Outbox.NO_PRODUCER_ID;
                 for (Record r : batch) {
                     if (batch.isControlBatch()) {
-                        ControlRecordType type = r.hasKey() ? ControlRecordType.parse(r.key()) : ControlRecordType.UNKNOWN;
+                        ControlRecordType type =
+                                r.hasKey() ? ControlRecordType.parse(r.key()) : ControlRecordType.UNKNOWN;
                         if (type == ControlRecordType.COMMIT || type == ControlRecordType.ABORT) {
                             sink.marker(batch.producerId(), type == ControlRecordType.COMMIT);
                         }
                     } else if (r.hasKey()) {
-                        sink.record(new CoordinatorRecord(copy(r.key()), r.hasValue() ? copy(r.value()) : null),
+                        sink.record(
+                                new CoordinatorRecord(copy(r.key()), r.hasValue() ? copy(r.value()) : null),
                                 producerId);
                         records++;
                     }
@@ -108,8 +109,8 @@ public final class OffsetsPartitionIo {
      * The records as batches of at most about {@link #MAX_BATCH_BYTES} each; with a producer id, transactional
      * batches of that producer and epoch whose sequences continue from {@code baseSequence}.
      */
-    public static List<MemoryRecords> toBatches(List<CoordinatorRecord> records, long nowMs, long producerId,
-                                                short producerEpoch, int baseSequence) {
+    public static List<MemoryRecords> toBatches(
+            List<CoordinatorRecord> records, long nowMs, long producerId, short producerEpoch, int baseSequence) {
         List<MemoryRecords> batches = new ArrayList<>();
         List<SimpleRecord> current = new ArrayList<>();
         int bytes = 0;
@@ -131,10 +132,12 @@ public final class OffsetsPartitionIo {
         return batches;
     }
 
-    private static MemoryRecords batch(List<SimpleRecord> records, long producerId, short producerEpoch,
-                                       int baseSequence) {
+    private static MemoryRecords batch(
+            List<SimpleRecord> records, long producerId, short producerEpoch, int baseSequence) {
         SimpleRecord[] array = records.toArray(new SimpleRecord[0]);
-        return producerId == Outbox.NO_PRODUCER_ID ? MemoryRecords.withRecords(Compression.NONE, array)
-                : MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, producerEpoch, baseSequence, array);
+        return producerId == Outbox.NO_PRODUCER_ID
+                ? MemoryRecords.withRecords(Compression.NONE, array)
+                : MemoryRecords.withTransactionalRecords(
+                        Compression.NONE, producerId, producerEpoch, baseSequence, array);
     }
 }

@@ -1,7 +1,6 @@
 package io.varve.broker.group;
 
 import java.util.concurrent.CompletableFuture;
-
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 
@@ -12,6 +11,6 @@ public interface TransactionVerifier {
      * Kafka's error: INVALID_TXN_STATE, PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, INVALID_PRODUCER_ID_MAPPING,
      * NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS.
      */
-    CompletableFuture<Errors> verifyInTransaction(String transactionalId, long producerId, short producerEpoch,
-                                                 TopicPartition partition);
+    CompletableFuture<Errors> verifyInTransaction(
+            String transactionalId, long producerId, short producerEpoch, TopicPartition partition);
 }

@@ -1,16 +1,15 @@
 package io.varve.broker.group;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.coordinator.group.offset.OffsetApi;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition;
@@ -54,7 +53,9 @@ final class TxnOffsetCommitHandler implements ApiHandler {
             for (TxnOffsetCommitRequestPartition p : t.partitions()) {
                 TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
                 if (OffsetHandlers.exists(snapshot, tp)) {
-                    partitions.add(new OffsetApi.CommitPartition(tp, p.committedOffset(),
+                    partitions.add(new OffsetApi.CommitPartition(
+                            tp,
+                            p.committedOffset(),
                             version >= FIRST_LEADER_EPOCH_VERSION ? p.committedLeaderEpoch() : -1,
                             p.committedMetadata()));
                     errors.put(tp, null);
@@ -67,16 +68,23 @@ final class TxnOffsetCommitHandler implements ApiHandler {
             return CompletableFuture.completedFuture(response(errors));
         }
         boolean member = version >= FIRST_MEMBER_VERSION;
-        OffsetApi.TxnCommitRequest commit = new OffsetApi.TxnCommitRequest(data.groupId(), data.producerId(),
-                data.producerEpoch(), member ? data.generationId() : -1, member ? data.memberId() : "",
-                member ? data.groupInstanceId() : null, partitions);
-        TopicPartition offsetsPartition = new TopicPartition(GroupCoordinatorRuntime.TOPIC,
-                runtime.partitionFor(data.groupId()));
-        CompletableFuture<List<OffsetApi.PartitionResult>> result = transactions.verifyInTransaction(
-                data.transactionalId(), data.producerId(), data.producerEpoch(), offsetsPartition).thenCompose(error -> {
+        OffsetApi.TxnCommitRequest commit = new OffsetApi.TxnCommitRequest(
+                data.groupId(),
+                data.producerId(),
+                data.producerEpoch(),
+                member ? data.generationId() : -1,
+                member ? data.memberId() : "",
+                member ? data.groupInstanceId() : null,
+                partitions);
+        TopicPartition offsetsPartition =
+                new TopicPartition(GroupCoordinatorRuntime.TOPIC, runtime.partitionFor(data.groupId()));
+        CompletableFuture<List<OffsetApi.PartitionResult>> result = transactions
+                .verifyInTransaction(data.transactionalId(), data.producerId(), data.producerEpoch(), offsetsPartition)
+                .thenCompose(error -> {
                     if (error != Errors.NONE) {
                         return CompletableFuture.completedFuture(partitions.stream()
-                                .map(p -> new OffsetApi.PartitionResult(p.partition(), error)).toList());
+                                .map(p -> new OffsetApi.PartitionResult(p.partition(), error))
+                                .toList());
                     }
                     return runtime.run(data.groupId(), shard -> shard.commitTransactionalOffsets(commit));
                 });
@@ -90,11 +98,14 @@ final class TxnOffsetCommitHandler implements ApiHandler {
         TxnOffsetCommitResponseData response = new TxnOffsetCommitResponseData();
         Map<String, TxnOffsetCommitResponseTopic> topics = new LinkedHashMap<>();
         errors.forEach((tp, error) -> topics.computeIfAbsent(tp.topic(), n -> {
-            TxnOffsetCommitResponseTopic topic = new TxnOffsetCommitResponseTopic().setName(n);
-            response.topics().add(topic);
-            return topic;
-        }).partitions().add(new TxnOffsetCommitResponsePartition().setPartitionIndex(tp.partition())
-                .setErrorCode(error.code())));
+                    TxnOffsetCommitResponseTopic topic = new TxnOffsetCommitResponseTopic().setName(n);
+                    response.topics().add(topic);
+                    return topic;
+                })
+                .partitions()
+                .add(new TxnOffsetCommitResponsePartition()
+                        .setPartitionIndex(tp.partition())
+                        .setErrorCode(error.code())));
         return response;
     }
 }

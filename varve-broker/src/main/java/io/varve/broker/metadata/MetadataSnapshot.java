@@ -4,7 +4,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -12,14 +11,18 @@ import org.apache.kafka.common.Uuid;
  * Built once per image; handlers take the current snapshot and never lock. The dynamic broker configs are this
  * node's ({@code dynamicBrokerConfigs}) and the cluster-wide defaults ({@code dynamicDefaultBrokerConfigs}).
  */
-public record MetadataSnapshot(long offset, Map<String, TopicInfo> topicsByName, Map<Uuid, TopicInfo> topicsById,
-                               List<BrokerInfo> brokers, Map<String, String> dynamicBrokerConfigs,
-                               Map<String, String> dynamicDefaultBrokerConfigs) {
+public record MetadataSnapshot(
+        long offset,
+        Map<String, TopicInfo> topicsByName,
+        Map<Uuid, TopicInfo> topicsById,
+        List<BrokerInfo> brokers,
+        Map<String, String> dynamicBrokerConfigs,
+        Map<String, String> dynamicDefaultBrokerConfigs) {
 
-    public static final MetadataSnapshot EMPTY = new MetadataSnapshot(-1, Map.of(), Map.of(), List.of(), Map.of(), Map.of());
+    public static final MetadataSnapshot EMPTY =
+            new MetadataSnapshot(-1, Map.of(), Map.of(), List.of(), Map.of(), Map.of());
 
-    public record PartitionInfo(int partition, int leader, int leaderEpoch, int[] replicas, int[] isr) {
-    }
+    public record PartitionInfo(int partition, int leader, int leaderEpoch, int[] replicas, int[] isr) {}
 
     public record TopicInfo(String name, Uuid id, Map<Integer, PartitionInfo> partitions, Map<String, String> configs) {
         public boolean isInternal() {
@@ -27,12 +30,13 @@ public record MetadataSnapshot(long offset, Map<String, TopicInfo> topicsByName,
         }
     }
 
-    public record Endpoint(String listenerName, String host, int port) {
-    }
+    public record Endpoint(String listenerName, String host, int port) {}
 
     public record BrokerInfo(int nodeId, String rack, List<Endpoint> endpoints) {
         public Optional<Endpoint> endpoint(String listenerName) {
-            return endpoints.stream().filter(e -> e.listenerName().equals(listenerName)).findFirst();
+            return endpoints.stream()
+                    .filter(e -> e.listenerName().equals(listenerName))
+                    .findFirst();
         }
     }
 

@@ -1,11 +1,5 @@
 package io.varve.broker.metadata;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
 import io.varve.broker.metadata.MetadataSnapshot.BrokerInfo;
 import io.varve.broker.metadata.MetadataSnapshot.Endpoint;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
@@ -19,6 +13,11 @@ import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.image.PartitionImage;
 import io.varve.metadata.image.TopicImage;
 import io.varve.metadata.record.ConfigResourceType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -74,17 +73,28 @@ public final class SnapshotPublisher implements MetadataPublisher {
         for (TopicImage topic : image.topics().topicsById().values()) {
             Map<Integer, PartitionInfo> partitions = new TreeMap<>();
             topic.partitions().forEach((index, p) -> partitions.put(index, partition(index, p)));
-            TopicInfo info = new TopicInfo(topic.name(), topic.id(), partitions,
+            TopicInfo info = new TopicInfo(
+                    topic.name(),
+                    topic.id(),
+                    partitions,
                     Map.copyOf(image.configs().topicConfigs(topic.name())));
             byName.put(info.name(), info);
             byId.put(info.id(), info);
         }
         List<BrokerInfo> brokers = new ArrayList<>();
         for (BrokerRegistration b : image.cluster().brokers().values()) {
-            brokers.add(new BrokerInfo(b.id(), b.rack(), b.endpoints().stream()
-                    .map(e -> new Endpoint(e.listenerName(), e.host(), e.port())).toList()));
+            brokers.add(new BrokerInfo(
+                    b.id(),
+                    b.rack(),
+                    b.endpoints().stream()
+                            .map(e -> new Endpoint(e.listenerName(), e.host(), e.port()))
+                            .toList()));
         }
-        return new MetadataSnapshot(image.offset(), Map.copyOf(byName), Map.copyOf(byId), List.copyOf(brokers),
+        return new MetadataSnapshot(
+                image.offset(),
+                Map.copyOf(byName),
+                Map.copyOf(byId),
+                List.copyOf(brokers),
                 Map.copyOf(image.configs().configs(ConfigResource.broker(nodeId))),
                 Map.copyOf(image.configs().configs(new ConfigResource(ConfigResourceType.BROKER, ""))));
     }

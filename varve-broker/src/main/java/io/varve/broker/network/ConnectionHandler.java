@@ -1,18 +1,17 @@
 package io.varve.broker.network;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.concurrent.CompletableFuture;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +36,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     /** The frame of the request being handled; released when its response is complete. */
     private ByteBuf inProgress;
+
     private ConnectionInfo info;
 
     ConnectionHandler(RequestDispatcher dispatcher, String listenerName, long connectionId, int maxQueuedRequests) {
@@ -49,7 +49,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         SocketAddress remote = ctx.channel().remoteAddress();
-        InetSocketAddress address = remote instanceof InetSocketAddress inet ? inet
+        InetSocketAddress address = remote instanceof InetSocketAddress inet
+                ? inet
                 : InetSocketAddress.createUnresolved(String.valueOf(remote), 0);
         info = new ConnectionInfo(listenerName, address, connectionId);
         super.channelActive(ctx);
@@ -156,8 +157,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (cause instanceof IOException) {
             log.debug("Connection {} from {} failed: {}", connectionId, remote(ctx), cause.getMessage());
         } else if (cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException) {
-            log.warn("Closing connection {} from {}: request frame larger than socket.request.max.bytes ({})",
-                    connectionId, remote(ctx), cause.getMessage());
+            log.warn(
+                    "Closing connection {} from {}: request frame larger than socket.request.max.bytes ({})",
+                    connectionId,
+                    remote(ctx),
+                    cause.getMessage());
         } else {
             log.warn("Closing connection {} from {}: {}", connectionId, remote(ctx), cause.toString());
         }

@@ -18,9 +18,11 @@ final class RequestFramer extends ChannelInboundHandlerAdapter {
     private final int maxFrameBytes;
     /** The size field while it is incomplete (a read may end inside it). */
     private int sizeBytesRead;
+
     private int size;
     /** The frame being filled, or null between frames. */
     private ByteBuf frame;
+
     private boolean failed;
 
     RequestFramer(int maxFrameBytes) {
@@ -62,8 +64,8 @@ final class RequestFramer extends ChannelInboundHandlerAdapter {
         size = 0;
         if (frameBytes < 0 || frameBytes > maxFrameBytes) {
             failed = true;
-            ctx.fireExceptionCaught(new TooLongFrameException("frame of " + Integer.toUnsignedString(frameBytes)
-                    + " bytes, the limit is " + maxFrameBytes));
+            ctx.fireExceptionCaught(new TooLongFrameException(
+                    "frame of " + Integer.toUnsignedString(frameBytes) + " bytes, the limit is " + maxFrameBytes));
             return;
         }
         frame = ctx.alloc().directBuffer(frameBytes, frameBytes);

@@ -10,15 +10,12 @@ import java.util.List;
  */
 public record ResponseFrame(List<Part> parts) {
 
-    public sealed interface Part permits Bytes, FileRegionPart {
-    }
+    public sealed interface Part permits Bytes, FileRegionPart {}
 
-    public record Bytes(ByteBuffer buffer) implements Part {
-    }
+    public record Bytes(ByteBuffer buffer) implements Part {}
 
     /** {@code sizeBytes} bytes of {@code channel} from {@code position}; the channel is not closed by the write. */
-    public record FileRegionPart(FileChannel channel, long position, int sizeBytes) implements Part {
-    }
+    public record FileRegionPart(FileChannel channel, long position, int sizeBytes) implements Part {}
 
     public static ResponseFrame of(ByteBuffer buffer) {
         return new ResponseFrame(List.of(new Bytes(buffer)));

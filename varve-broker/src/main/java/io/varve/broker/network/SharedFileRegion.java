@@ -1,8 +1,7 @@
 package io.varve.broker.network;
 
-import java.nio.channels.FileChannel;
-
 import io.netty.channel.DefaultFileRegion;
+import java.nio.channels.FileChannel;
 
 /**
  * A file region over a channel that the log owns: releasing the region must not close the segment file.

@@ -1,13 +1,5 @@
 package io.varve.broker.network;
 
-import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -25,6 +17,13 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.varve.broker.config.ListenerConfig;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,9 +33,12 @@ public final class SocketServer implements AutoCloseable {
     /** Requests one connection may have queued before the broker stops reading from it. */
     static final int MAX_QUEUED_REQUESTS_PER_CONNECTION = 64;
 
-    public record Settings(int maxFrameBytes, long connectionsMaxIdleMs, int networkThreads,
-                           int sendBufferBytes, int receiveBufferBytes) {
-    }
+    public record Settings(
+            int maxFrameBytes,
+            long connectionsMaxIdleMs,
+            int networkThreads,
+            int sendBufferBytes,
+            int receiveBufferBytes) {}
 
     private final Settings settings;
     private final EventLoopGroup bossGroup;
@@ -57,8 +59,8 @@ public final class SocketServer implements AutoCloseable {
             channelClass = NioServerSocketChannel.class;
         }
         bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("varve-acceptor", true), ioFactory);
-        workerGroup = new MultiThreadIoEventLoopGroup(settings.networkThreads(),
-                new DefaultThreadFactory("varve-network", true), ioFactory);
+        workerGroup = new MultiThreadIoEventLoopGroup(
+                settings.networkThreads(), new DefaultThreadFactory("varve-network", true), ioFactory);
     }
 
     /** Binds every listener; throws if one cannot be bound. */
@@ -79,12 +81,21 @@ public final class SocketServer implements AutoCloseable {
                                 ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
                             }
                             if (settings.connectionsMaxIdleMs() > 0) {
-                                ch.pipeline().addLast("idle",
-                                        new IdleStateHandler(0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
+                                ch.pipeline()
+                                        .addLast(
+                                                "idle",
+                                                new IdleStateHandler(
+                                                        0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
                             }
                             ch.pipeline().addLast("framer", new RequestFramer(settings.maxFrameBytes()));
-                            ch.pipeline().addLast("requests", new ConnectionHandler(dispatcher, listener.name(),
-                                    connectionIds.incrementAndGet(), MAX_QUEUED_REQUESTS_PER_CONNECTION));
+                            ch.pipeline()
+                                    .addLast(
+                                            "requests",
+                                            new ConnectionHandler(
+                                                    dispatcher,
+                                                    listener.name(),
+                                                    connectionIds.incrementAndGet(),
+                                                    MAX_QUEUED_REQUESTS_PER_CONNECTION));
                         }
                     });
             InetSocketAddress address = listener.host().isEmpty()

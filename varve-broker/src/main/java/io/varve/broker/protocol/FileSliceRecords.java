@@ -1,7 +1,6 @@
 package io.varve.broker.protocol;
 
 import java.nio.channels.FileChannel;
-
 import org.apache.kafka.common.record.BaseRecords;
 import org.apache.kafka.common.record.RecordsSend;
 

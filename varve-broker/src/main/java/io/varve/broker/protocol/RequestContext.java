@@ -1,15 +1,20 @@
 package io.varve.broker.protocol;
 
 import java.net.InetSocketAddress;
-
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.requests.AbstractRequest;
 
 /** A parsed request and where it came from. {@code data} is the generated message class for the API. */
-public record RequestContext(RequestHeaderData header, ApiKeys apiKey, short apiVersion, AbstractRequest request,
-                             String listenerName, InetSocketAddress clientAddress, long receivedNanos) {
+public record RequestContext(
+        RequestHeaderData header,
+        ApiKeys apiKey,
+        short apiVersion,
+        AbstractRequest request,
+        String listenerName,
+        InetSocketAddress clientAddress,
+        long receivedNanos) {
 
     public ApiMessage data() {
         return request.data();

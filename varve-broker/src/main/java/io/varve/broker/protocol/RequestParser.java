@@ -1,7 +1,6 @@
 package io.varve.broker.protocol;
 
 import java.nio.ByteBuffer;
-
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -16,7 +15,8 @@ public final class RequestParser {
     /** The header alone; throws {@link InvalidFrameException} when it cannot be read. */
     public static Parsed parseHeader(ByteBuffer frame) {
         if (frame.remaining() < 8) {
-            throw new InvalidFrameException("request of " + frame.remaining() + " bytes is shorter than a request header");
+            throw new InvalidFrameException(
+                    "request of " + frame.remaining() + " bytes is shorter than a request header");
         }
         short apiKeyId = frame.getShort(frame.position());
         short apiVersion = frame.getShort(frame.position() + 2);
@@ -29,7 +29,8 @@ public final class RequestParser {
             RequestHeaderData header = new RequestHeaderData(new ByteBufferAccessor(frame), headerVersion);
             return new Parsed(header, apiKey, apiVersion, frame);
         } catch (RuntimeException e) {
-            throw new InvalidFrameException("malformed request header for " + apiKey + " v" + apiVersion + ": " + e.getMessage());
+            throw new InvalidFrameException(
+                    "malformed request header for " + apiKey + " v" + apiVersion + ": " + e.getMessage());
         }
     }
 
@@ -43,9 +44,7 @@ public final class RequestParser {
     }
 
     /** Header plus the buffer positioned at the body. */
-    public record Parsed(RequestHeaderData header, ApiKeys apiKey, short apiVersion, ByteBuffer body) {
-    }
+    public record Parsed(RequestHeaderData header, ApiKeys apiKey, short apiVersion, ByteBuffer body) {}
 
-    private RequestParser() {
-    }
+    private RequestParser() {}
 }

@@ -1,10 +1,9 @@
 package io.varve.broker.protocol;
 
+import io.varve.broker.network.ResponseFrame;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.varve.broker.network.ResponseFrame;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -36,8 +35,8 @@ public final class ResponseWriter {
         header.write(out, cache, headerVersion);
         response.write(out, cache, apiVersion);
         if (buffer.hasRemaining()) {
-            throw new IllegalStateException(apiKey + " v" + apiVersion + " response wrote " + buffer.position()
-                    + " of " + buffer.capacity() + " heap bytes");
+            throw new IllegalStateException(apiKey + " v" + apiVersion + " response wrote " + buffer.position() + " of "
+                    + buffer.capacity() + " heap bytes");
         }
         return out.finish();
     }
@@ -65,14 +64,16 @@ public final class ResponseWriter {
                     parts.add(new ResponseFrame.Bytes(memory.buffer().duplicate()));
                 }
             } else {
-                throw new IllegalArgumentException("Cannot write records of type " + records.getClass().getName());
+                throw new IllegalArgumentException(
+                        "Cannot write records of type " + records.getClass().getName());
             }
         }
 
         private void cutChunk() {
             int end = buffer.position();
             if (end > chunkStart) {
-                parts.add(new ResponseFrame.Bytes(buffer.duplicate().position(chunkStart).limit(end).slice()));
+                parts.add(new ResponseFrame.Bytes(
+                        buffer.duplicate().position(chunkStart).limit(end).slice()));
             }
             chunkStart = end;
         }
@@ -138,6 +139,5 @@ public final class ResponseWriter {
         }
     }
 
-    private ResponseWriter() {
-    }
+    private ResponseWriter() {}
 }

@@ -9,7 +9,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -76,8 +75,12 @@ public final class FetchPurgatory implements AutoCloseable {
      * Parks a fetch. {@code stillWaiting} is re-checked after registration so an append that raced with the
      * first read is not missed: when it returns false the fetch completes at once.
      */
-    public DelayedFetch watch(Collection<TopicPartition> partitions, long bytesNeeded, long maxWaitMs,
-                              java.util.function.BooleanSupplier stillWaiting, Runnable onComplete) {
+    public DelayedFetch watch(
+            Collection<TopicPartition> partitions,
+            long bytesNeeded,
+            long maxWaitMs,
+            java.util.function.BooleanSupplier stillWaiting,
+            Runnable onComplete) {
         DelayedFetch fetch = new DelayedFetch(partitions, Math.max(1, bytesNeeded), onComplete);
         for (TopicPartition tp : partitions) {
             watchers.computeIfAbsent(tp, k -> ConcurrentHashMap.newKeySet()).add(fetch);

@@ -1,11 +1,5 @@
 package io.varve.broker.replica;
 
-import java.nio.ByteBuffer;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Optional;
-import java.util.function.BiFunction;
-
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
@@ -15,6 +9,11 @@ import io.varve.storage.AppendResult;
 import io.varve.storage.LogConfig;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiFunction;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
@@ -38,8 +37,11 @@ public final class ReplicaManager {
     private volatile TieredReads tieredReads = TieredReads.disabled();
 
     /** {@code logConfigs} gives a topic's effective log config from the snapshot's broker configs and its overrides. */
-    public ReplicaManager(int nodeId, LogManager logManager, FetchPurgatory fetchPurgatory,
-                          BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs) {
+    public ReplicaManager(
+            int nodeId,
+            LogManager logManager,
+            FetchPurgatory fetchPurgatory,
+            BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs) {
         this.nodeId = nodeId;
         this.logManager = logManager;
         this.fetchPurgatory = fetchPurgatory;
@@ -59,8 +61,10 @@ public final class ReplicaManager {
         for (PartitionLog existing : logManager.openLogs()) {
             Uuid id = wanted.get(existing.topicPartition());
             if (id == null || !id.equals(existing.topicId())) {
-                log.info("Deleting log of {} (topic id {}): no longer in the metadata image",
-                        existing.topicPartition(), existing.topicId());
+                log.info(
+                        "Deleting log of {} (topic id {}): no longer in the metadata image",
+                        existing.topicPartition(),
+                        existing.topicId());
                 logManager.deleteLog(existing.topicPartition());
             }
         }
@@ -75,7 +79,8 @@ public final class ReplicaManager {
         Map<TopicPartition, LogManager.LogSpec> specs = new HashMap<>();
         for (Map.Entry<TopicPartition, Uuid> e : wanted.entrySet()) {
             TopicInfo topic = snapshot.topicsByName().get(e.getKey().topic());
-            LogConfig config = configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
+            LogConfig config =
+                    configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
             specs.put(e.getKey(), new LogManager.LogSpec(e.getValue(), config));
         }
         // Creates the missing logs and applies the topic id and config to the others (deferred ones when they open).
@@ -101,8 +106,9 @@ public final class ReplicaManager {
         if (partition.leader() != nodeId) {
             throw new NotLeaderOrFollowerException("This broker is not the leader of " + tp + ".");
         }
-        return logManager.getLog(tp).orElseThrow(
-                () -> new NotLeaderOrFollowerException("The log of " + tp + " is not open yet."));
+        return logManager
+                .getLog(tp)
+                .orElseThrow(() -> new NotLeaderOrFollowerException("The log of " + tp + " is not open yet."));
     }
 
     /** Appends as leader; on a single node the write is committed at once, so the high watermark follows. */
@@ -114,8 +120,8 @@ public final class ReplicaManager {
      * {@link #appendAsLeader(PartitionLog, ByteBuffer, int)} for {@code origin}: a coordinator may append transaction
      * markers (control batches). Waiting fetches are woken, so read_committed ones see the last stable offset move.
      */
-    public AppendResult appendAsLeader(PartitionLog partitionLog, ByteBuffer records, int leaderEpoch,
-                                       AppendOrigin origin) {
+    public AppendResult appendAsLeader(
+            PartitionLog partitionLog, ByteBuffer records, int leaderEpoch, AppendOrigin origin) {
         int bytes = records.remaining();
         AppendResult result;
         // The log's own monitor serialises appends; holding it while moving the high watermark keeps it monotonic.

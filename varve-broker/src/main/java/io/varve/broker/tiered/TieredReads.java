@@ -1,15 +1,5 @@
 package io.varve.broker.tiered;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-
 import io.varve.storage.PartitionLog;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
 import io.varve.storage.segment.AbortedTxn;
@@ -25,6 +15,15 @@ import io.varve.tiered.read.RemoteReadConfig;
 import io.varve.tiered.read.RemoteReadService;
 import io.varve.tiered.read.RemoteSegmentSource;
 import io.varve.tiered.spi.RemoteStorageException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.FetchResponseData.PartitionData;
@@ -48,6 +47,7 @@ public final class TieredReads implements AutoCloseable {
 
     /** Null when remote storage is off on this broker. */
     private final RemoteReadService service;
+
     private final RemoteSegmentSource segments;
 
     private TieredReads(RemoteReadService service, RemoteSegmentSource segments) {
@@ -64,8 +64,9 @@ public final class TieredReads implements AutoCloseable {
     public static TieredReads start(RemoteLogManager manager, java.util.Map<String, String> props, Path firstLogDir)
             throws IOException {
         RemoteSegmentSource segments = segmentsOf(manager);
-        return new TieredReads(new RemoteReadService(manager.remoteStorage(), segments,
-                RemoteReadConfig.from(props, firstLogDir)), segments);
+        return new TieredReads(
+                new RemoteReadService(manager.remoteStorage(), segments, RemoteReadConfig.from(props, firstLogDir)),
+                segments);
     }
 
     private static RemoteSegmentSource segmentsOf(RemoteLogManager manager) {
@@ -76,7 +77,8 @@ public final class TieredReads implements AutoCloseable {
             }
 
             @Override
-            public Optional<RemoteSegmentMetadata> segmentForOffset(TopicIdPartition partition, int leaderEpoch, long offset) {
+            public Optional<RemoteSegmentMetadata> segmentForOffset(
+                    TopicIdPartition partition, int leaderEpoch, long offset) {
                 return manager.segmentForOffset(partition, leaderEpoch, offset);
             }
 
@@ -106,26 +108,42 @@ public final class TieredReads implements AutoCloseable {
             return new OffsetAndEpoch(-1, -1);
         }
         long highest = segments.copiedSegments(partitionOf(log)).stream()
-                .mapToLong(RemoteSegmentMetadata::endOffset).max().orElse(-1);
-        return new OffsetAndEpoch(highest, highest < 0 ? -1 : epochOf(log.leaderEpochEntries(), highest).orElse(-1));
+                .mapToLong(RemoteSegmentMetadata::endOffset)
+                .max()
+                .orElse(-1);
+        return new OffsetAndEpoch(
+                highest,
+                highest < 0 ? -1 : epochOf(log.leaderEpochEntries(), highest).orElse(-1));
     }
 
     /** An offset and the leader epoch of its record (-1 when unknown). */
-    public record OffsetAndEpoch(long offset, int leaderEpoch) {
-    }
+    public record OffsetAndEpoch(long offset, int leaderEpoch) {}
 
     /**
      * The remote read of one fetch partition, to start once the rest of the response is built. {@code out} already
      * carries the partition's offsets; the read fills its records or error.
      */
-    public RemoteFetch plan(PartitionData out, PartitionLog log, long fetchOffset, int maxBytes, boolean minOneBatch,
-                            boolean readCommitted) {
+    public RemoteFetch plan(
+            PartitionData out,
+            PartitionLog log,
+            long fetchOffset,
+            int maxBytes,
+            boolean minOneBatch,
+            boolean readCommitted) {
         if (service == null) {
             throw new IllegalStateException("remote reads are disabled");
         }
         TopicIdPartition partition = new TopicIdPartition(log.topicId(), log.topicPartition());
-        return new RemoteFetch(out, new RemoteFetchRequest(partition, fetchOffset, maxBytes, minOneBatch,
-                epochOf(log.leaderEpochEntries(), fetchOffset), log.logStartOffset()), readCommitted ? log : null);
+        return new RemoteFetch(
+                out,
+                new RemoteFetchRequest(
+                        partition,
+                        fetchOffset,
+                        maxBytes,
+                        minOneBatch,
+                        epochOf(log.leaderEpochEntries(), fetchOffset),
+                        log.logStartOffset()),
+                readCommitted ? log : null);
     }
 
     /** One pending remote partition of a fetch response. */
@@ -143,25 +161,25 @@ public final class TieredReads implements AutoCloseable {
     }
 
     /** What a remote read brought back: the batches, and for read_committed the aborted transactions among them. */
-    private record RemoteRead(RemoteFetchResult result, List<AbortedTxn> aborted) {
-    }
+    private record RemoteRead(RemoteFetchResult result, List<AbortedTxn> aborted) {}
 
     /**
      * The aborted transactions overlapping the batches read: from the remote segments' transaction indexes, then
      * (when an abort may have its marker above the last remote segment) the local log's. Runs on a reader thread.
      */
-    private static List<AbortedTxn> abortedTransactions(RemoteLogReader reader, RemoteFetch fetch,
-                                                        RemoteFetchResult result) throws RemoteStorageException {
+    private static List<AbortedTxn> abortedTransactions(
+            RemoteLogReader reader, RemoteFetch fetch, RemoteFetchResult result) throws RemoteStorageException {
         if (result.sizeBytes() == 0) {
             return List.of();
         }
         long upperBoundOffset = -1;
-        for (RecordBatch batch : MemoryRecords.readableRecords(result.records().duplicate()).batches()) {
+        for (RecordBatch batch :
+                MemoryRecords.readableRecords(result.records().duplicate()).batches()) {
             upperBoundOffset = batch.lastOffset() + 1;
         }
         long fetchOffset = fetch.request.fetchOffset();
-        TransactionIndex.Collected remote = reader.abortedTransactions(fetch.request.partition(), fetchOffset,
-                upperBoundOffset);
+        TransactionIndex.Collected remote =
+                reader.abortedTransactions(fetch.request.partition(), fetchOffset, upperBoundOffset);
         if (remote.complete()) {
             return remote.aborted();
         }
@@ -177,20 +195,22 @@ public final class TieredReads implements AutoCloseable {
     public CompletableFuture<ApiMessage> complete(FetchResponseData response, RemoteFetch fetch) {
         CompletableFuture<RemoteRead> read = service.submit(reader -> {
             RemoteFetchResult result = reader.read(fetch.request);
-            return new RemoteRead(result,
-                    fetch.readCommittedLog == null ? null : abortedTransactions(reader, fetch, result));
+            return new RemoteRead(
+                    result, fetch.readCommittedLog == null ? null : abortedTransactions(reader, fetch, result));
         });
         return read.completeOnTimeout(null, service.config().fetchMaxWaitMs(), TimeUnit.MILLISECONDS)
                 .handle((done, error) -> {
                     if (error != null) {
                         fetch.out.setErrorCode(errorFor(error).code()).setRecords(MemoryRecords.EMPTY);
                     } else if (done != null && done.result().sizeBytes() > 0) {
-                        fetch.out.setRecords(MemoryRecords.readableRecords(done.result().records()));
+                        fetch.out.setRecords(
+                                MemoryRecords.readableRecords(done.result().records()));
                         if (done.aborted() != null) {
                             List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>();
                             for (AbortedTxn txn : done.aborted()) {
                                 aborted.add(new FetchResponseData.AbortedTransaction()
-                                        .setProducerId(txn.producerId()).setFirstOffset(txn.firstOffset()));
+                                        .setProducerId(txn.producerId())
+                                        .setFirstOffset(txn.firstOffset()));
                             }
                             fetch.out.setAbortedTransactions(aborted);
                         }
@@ -210,8 +230,8 @@ public final class TieredReads implements AutoCloseable {
      */
     public Optional<RemoteBatch> firstRemoteBatchAtOrAfter(RemoteLogReader reader, PartitionLog log, long timestampMs)
             throws RemoteStorageException {
-        return reader.firstBatchWithTimestampAtLeast(partitionOf(log), timestampMs, log.logStartOffset(),
-                log.localLogStartOffset());
+        return reader.firstBatchWithTimestampAtLeast(
+                partitionOf(log), timestampMs, log.logStartOffset(), log.localLogStartOffset());
     }
 
     /** The remote batch with the largest timestamp below the local log start (blocking, on a reader thread). */

@@ -1,16 +1,15 @@
 package io.varve.broker.txn;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.storage.producer.ProducerStateEntry;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
@@ -54,19 +53,22 @@ public final class DescribeProducersHandler implements ApiHandler {
         PartitionResponse out = new PartitionResponse().setPartitionIndex(tp.partition());
         List<ProducerStateEntry> entries;
         try {
-            entries = new ArrayList<>(replicaManager.leaderLog(snapshot, tp).producerStates().values());
+            entries = new ArrayList<>(
+                    replicaManager.leaderLog(snapshot, tp).producerStates().values());
         } catch (ApiException e) {
             Errors error = Errors.forException(e);
             return out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
         }
         entries.sort(Comparator.comparingLong(ProducerStateEntry::producerId));
         for (ProducerStateEntry e : entries) {
-            out.activeProducers().add(new ProducerState().setProducerId(e.producerId())
-                    .setProducerEpoch(e.producerEpoch())
-                    .setLastSequence(e.lastSequence().orElse(-1))
-                    .setLastTimestamp(e.lastTimestampMs() == Long.MIN_VALUE ? -1 : e.lastTimestampMs())
-                    .setCoordinatorEpoch(e.coordinatorEpoch())
-                    .setCurrentTxnStartOffset(e.currentTxnFirstOffset()));
+            out.activeProducers()
+                    .add(new ProducerState()
+                            .setProducerId(e.producerId())
+                            .setProducerEpoch(e.producerEpoch())
+                            .setLastSequence(e.lastSequence().orElse(-1))
+                            .setLastTimestamp(e.lastTimestampMs() == Long.MIN_VALUE ? -1 : e.lastTimestampMs())
+                            .setCoordinatorEpoch(e.coordinatorEpoch())
+                            .setCurrentTxnStartOffset(e.currentTxnFirstOffset()));
         }
         return out.setErrorCode(Errors.NONE.code());
     }

@@ -1,19 +1,5 @@
 package io.varve.broker.txn;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
-
 import io.varve.broker.group.CoordinatorTopic;
 import io.varve.broker.group.FindCoordinatorHandler;
 import io.varve.broker.group.OffsetsPartitionIo;
@@ -27,6 +13,19 @@ import io.varve.coordinator.txn.TxnApi;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
@@ -44,14 +43,18 @@ import org.slf4j.LoggerFactory;
  * transactions found there get their markers again. The internal topic is created through the controller on the
  * first FindCoordinator of a transactional id, as Kafka does.
  */
-public final class TransactionCoordinatorRuntime implements AutoCloseable, FindCoordinatorHandler.Coordinators,
-        TransactionVerifier {
+public final class TransactionCoordinatorRuntime
+        implements AutoCloseable, FindCoordinatorHandler.Coordinators, TransactionVerifier {
     public static final String TOPIC = "__transaction_state";
     private static final Logger log = LoggerFactory.getLogger(TransactionCoordinatorRuntime.class);
     private static final long MARKER_RETRY_MS = 500;
     private static final long PRODUCER_ID_TIMEOUT_MS = 30_000;
 
-    private enum State { LOADING, ACTIVE, FAILED }
+    private enum State {
+        LOADING,
+        ACTIVE,
+        FAILED
+    }
 
     /** A shard; fields other than {@code state} are confined to the coordinator thread. */
     private static final class Holder {
@@ -73,14 +76,24 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
     private volatile boolean closed;
 
     /** {@code offsetsMarkers}: told of every marker written to a {@code __consumer_offsets} partition. */
-    public TransactionCoordinatorRuntime(int nodeId, TxnCoordinatorSettings settings, MetadataCache cache,
-                                         ReplicaManager replicaManager, QuorumController controller,
-                                         ProducerIdManager producerIds,
-                                         TxnMarkerWriter.OffsetsMarkerListener offsetsMarkers) {
+    public TransactionCoordinatorRuntime(
+            int nodeId,
+            TxnCoordinatorSettings settings,
+            MetadataCache cache,
+            ReplicaManager replicaManager,
+            QuorumController controller,
+            ProducerIdManager producerIds,
+            TxnMarkerWriter.OffsetsMarkerListener offsetsMarkers) {
         this.settings = settings;
-        this.topic = new CoordinatorTopic(TOPIC, nodeId, settings.topicPartitions(), settings.topicReplicationFactor(),
+        this.topic = new CoordinatorTopic(
+                TOPIC,
+                nodeId,
+                settings.topicPartitions(),
+                settings.topicReplicationFactor(),
                 Map.of("cleanup.policy", "compact", "segment.bytes", Integer.toString(settings.topicSegmentBytes())),
-                cache, replicaManager, controller);
+                cache,
+                replicaManager,
+                controller);
         this.producerIds = producerIds;
         this.markerWriter = new TxnMarkerWriter(cache, replicaManager, offsetsMarkers);
         this.thread = new ScheduledThreadPoolExecutor(1, r -> {
@@ -119,12 +132,13 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
     }
 
     /** Runs an event on the shard of {@code transactionalId}; NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS otherwise. */
-    public <T> CompletableFuture<T> run(String transactionalId,
-                                        Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
+    public <T> CompletableFuture<T> run(
+            String transactionalId, Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
         return run(partitionFor(transactionalId), event);
     }
 
-    public <T> CompletableFuture<T> run(int partition, Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
+    public <T> CompletableFuture<T> run(
+            int partition, Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
         CompletableFuture<T> result = new CompletableFuture<>();
         Holder h;
         try {
@@ -135,9 +149,11 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
         }
         execute(result, () -> {
             if (h.state != State.ACTIVE) {
-                result.completeExceptionally(h.state == State.LOADING
-                        ? new CoordinatorLoadInProgressException(TOPIC + "-" + partition + " is loading.")
-                        : new NotCoordinatorException("This broker no longer coordinates " + TOPIC + "-" + partition + "."));
+                result.completeExceptionally(
+                        h.state == State.LOADING
+                                ? new CoordinatorLoadInProgressException(TOPIC + "-" + partition + " is loading.")
+                                : new NotCoordinatorException(
+                                        "This broker no longer coordinates " + TOPIC + "-" + partition + "."));
                 return;
             }
             try {
@@ -208,14 +224,22 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
         try {
             PartitionLog partitionLog = topic.leaderLog(h.partition);
             int coordinatorEpoch = topic.leaderEpoch(h.partition);
-            TransactionCoordinatorShard shard = new TransactionCoordinatorShard(h.partition, coordinatorEpoch,
-                    settings.coordinator(), System::currentTimeMillis, this::nextProducerId);
+            TransactionCoordinatorShard shard = new TransactionCoordinatorShard(
+                    h.partition,
+                    coordinatorEpoch,
+                    settings.coordinator(),
+                    System::currentTimeMillis,
+                    this::nextProducerId);
             long records = OffsetsPartitionIo.replay(partitionLog, partitionLog.logEndOffset(), shard::replay);
             shard.onLoadComplete();
             h.shard = shard;
             h.state = State.ACTIVE;
             flush(h);
-            log.info("Loaded {} ({} records, {} transactional ids) in {} ms", tp, records, shard.size(),
+            log.info(
+                    "Loaded {} ({} records, {} transactional ids) in {} ms",
+                    tp,
+                    records,
+                    shard.size(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
         } catch (RuntimeException e) {
             log.error("Loading {} failed; it will be retried on the next request", tp, e);
@@ -245,8 +269,13 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
             try {
                 topic.append(h.partition, out.records());
             } catch (RuntimeException e) {
-                log.error("Writing {} transaction coordinator records to {}-{} failed: unloading the shard, it "
-                        + "reloads from the log on the next request", out.records().size(), TOPIC, h.partition, e);
+                log.error(
+                        "Writing {} transaction coordinator records to {}-{} failed: unloading the shard, it "
+                                + "reloads from the log on the next request",
+                        out.records().size(),
+                        TOPIC,
+                        h.partition,
+                        e);
                 out.fail(new NotCoordinatorException("Writing to " + TOPIC + "-" + h.partition + " failed."));
                 h.state = State.FAILED;
                 shards.remove(h.partition, h);
@@ -281,21 +310,29 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
             if (remaining.isEmpty()) {
                 h.shard.markersWritten(m);
             } else {
-                log.warn("Writing the {} markers of {} to {} of {} partitions failed ({}); retrying in {} ms",
-                        m.commit() ? "COMMIT" : "ABORT", m.transactionalId(), remaining.size(), m.partitions().size(),
-                        lastError.toString(), MARKER_RETRY_MS);
-                failed.add(new MarkerRequest(m.transactionalId(), m.producerId(), m.epoch(), m.coordinatorEpoch(),
-                        m.commit(), remaining));
+                log.warn(
+                        "Writing the {} markers of {} to {} of {} partitions failed ({}); retrying in {} ms",
+                        m.commit() ? "COMMIT" : "ABORT",
+                        m.transactionalId(),
+                        remaining.size(),
+                        m.partitions().size(),
+                        lastError.toString(),
+                        MARKER_RETRY_MS);
+                failed.add(new MarkerRequest(
+                        m.transactionalId(), m.producerId(), m.epoch(), m.coordinatorEpoch(), m.commit(), remaining));
             }
         }
         flush(h);
         if (!failed.isEmpty() && !closed) {
             try {
-                thread.schedule(() -> {
-                    if (h.state == State.ACTIVE && shards.get(h.partition) == h) {
-                        writeMarkers(h, failed);
-                    }
-                }, MARKER_RETRY_MS, TimeUnit.MILLISECONDS);
+                thread.schedule(
+                        () -> {
+                            if (h.state == State.ACTIVE && shards.get(h.partition) == h) {
+                                writeMarkers(h, failed);
+                            }
+                        },
+                        MARKER_RETRY_MS,
+                        TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
                 // shutting down: the markers are resumed from the PREPARE_* records at the next load
             }
@@ -323,12 +360,12 @@ public final class TransactionCoordinatorRuntime implements AutoCloseable, FindC
      * NONE, INVALID_TXN_STATE, or the producer's error (PRODUCER_FENCED, INVALID_PRODUCER_ID_MAPPING...).
      */
     @Override
-    public CompletableFuture<Errors> verifyInTransaction(String transactionalId, long producerId, short producerEpoch,
-                                                        TopicPartition partition) {
-        TxnApi.AddPartitionsRequest r = new TxnApi.AddPartitionsRequest(transactionalId, producerId, producerEpoch,
-                Set.of(partition));
-        return run(transactionalId, shard -> shard.verifyPartitions(r)).handle((errors, e) ->
-                e != null ? TxnHandlers.errorOf(e) : errors.get(partition));
+    public CompletableFuture<Errors> verifyInTransaction(
+            String transactionalId, long producerId, short producerEpoch, TopicPartition partition) {
+        TxnApi.AddPartitionsRequest r =
+                new TxnApi.AddPartitionsRequest(transactionalId, producerId, producerEpoch, Set.of(partition));
+        return run(transactionalId, shard -> shard.verifyPartitions(r))
+                .handle((errors, e) -> e != null ? TxnHandlers.errorOf(e) : errors.get(partition));
     }
 
     // ---------------------------------------------------------------- the internal topic

@@ -9,12 +9,14 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * verifyOnly), not v5; EndTxn up to v4. TxnOffsetCommit is the group coordinator's (GroupApis).
  */
 public final class TxnApis {
-    private TxnApis() {
-    }
+    private TxnApis() {}
 
     /** Registers InitProducerId, the transaction APIs and DescribeProducers. */
-    public static void register(ApiRegistry registry, TransactionCoordinatorRuntime runtime, TxnHandlers handlers,
-                                DescribeProducersHandler describeProducers) {
+    public static void register(
+            ApiRegistry registry,
+            TransactionCoordinatorRuntime runtime,
+            TxnHandlers handlers,
+            DescribeProducersHandler describeProducers) {
         registry.register(ApiKeys.INIT_PRODUCER_ID, 0, 5, handlers::initProducerId)
                 .register(ApiKeys.ADD_PARTITIONS_TO_TXN, 0, 4, handlers::addPartitions)
                 .register(ApiKeys.ADD_OFFSETS_TO_TXN, 0, 4, handlers::addOffsets)

@@ -10,15 +10,17 @@ import io.varve.coordinator.txn.TxnCoordinatorConfig;
  * (100 MiB), {@code transaction.max.timeout.ms} (900000),
  * {@code transaction.abort.timed.out.transaction.cleanup.interval.ms} (10000).
  */
-public record TxnCoordinatorSettings(int topicPartitions, short topicReplicationFactor, int topicSegmentBytes,
-                                     TxnCoordinatorConfig coordinator) {
+public record TxnCoordinatorSettings(
+        int topicPartitions, short topicReplicationFactor, int topicSegmentBytes, TxnCoordinatorConfig coordinator) {
 
     public static TxnCoordinatorSettings from(BrokerConfig c) {
         try {
-            return new TxnCoordinatorSettings(c.transactionInt("transaction.state.log.num.partitions"),
+            return new TxnCoordinatorSettings(
+                    c.transactionInt("transaction.state.log.num.partitions"),
                     (short) c.transactionInt("transaction.state.log.replication.factor"),
                     c.transactionInt("transaction.state.log.segment.bytes"),
-                    new TxnCoordinatorConfig(c.transactionInt("transaction.max.timeout.ms"),
+                    new TxnCoordinatorConfig(
+                            c.transactionInt("transaction.max.timeout.ms"),
                             c.transactionInt("transaction.abort.timed.out.transaction.cleanup.interval.ms")));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("Invalid transaction coordinator configuration: " + e.getMessage() + ".");

@@ -1,5 +1,10 @@
 package io.varve.broker.txn;
 
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.broker.replica.ProducerIdManager;
+import io.varve.coordinator.txn.TxnApi;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -12,12 +17,6 @@ import java.util.concurrent.CompletionException;
 import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-
-import io.varve.broker.metadata.MetadataCache;
-import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
-import io.varve.broker.protocol.RequestContext;
-import io.varve.broker.replica.ProducerIdManager;
-import io.varve.coordinator.txn.TxnApi;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
@@ -52,8 +51,11 @@ public final class TxnHandlers {
     private final ToIntFunction<String> offsetsPartitionForGroup;
 
     /** {@code offsetsPartitionForGroup}: the {@code __consumer_offsets} partition of a group id. */
-    public TxnHandlers(TransactionCoordinatorRuntime runtime, ProducerIdManager producerIds, MetadataCache cache,
-                       ToIntFunction<String> offsetsPartitionForGroup) {
+    public TxnHandlers(
+            TransactionCoordinatorRuntime runtime,
+            ProducerIdManager producerIds,
+            MetadataCache cache,
+            ToIntFunction<String> offsetsPartitionForGroup) {
         this.runtime = runtime;
         this.producerIds = producerIds;
         this.cache = cache;
@@ -65,21 +67,29 @@ public final class TxnHandlers {
         String transactionalId = data.transactionalId();
         if (transactionalId == null) {
             return producerIds.nextProducerId().thenApply(id -> new InitProducerIdResponseData()
-                    .setErrorCode(Errors.NONE.code()).setProducerId(id).setProducerEpoch((short) 0));
+                    .setErrorCode(Errors.NONE.code())
+                    .setProducerId(id)
+                    .setProducerEpoch((short) 0));
         }
         if (transactionalId.isEmpty()) {
             return CompletableFuture.completedFuture(initError(Errors.INVALID_REQUEST));
         }
-        TxnApi.InitProducerIdRequest r = new TxnApi.InitProducerIdRequest(transactionalId,
-                data.transactionTimeoutMs(), data.producerId(), data.producerEpoch());
-        return runtime.run(transactionalId, shard -> shard.initProducerId(r)).handle((resp, e) -> e != null
-                ? initError(errorOf(e))
-                : new InitProducerIdResponseData().setErrorCode(resp.error().code()).setProducerId(resp.producerId())
-                        .setProducerEpoch(resp.epoch()));
+        TxnApi.InitProducerIdRequest r = new TxnApi.InitProducerIdRequest(
+                transactionalId, data.transactionTimeoutMs(), data.producerId(), data.producerEpoch());
+        return runtime.run(transactionalId, shard -> shard.initProducerId(r))
+                .handle((resp, e) -> e != null
+                        ? initError(errorOf(e))
+                        : new InitProducerIdResponseData()
+                                .setErrorCode(resp.error().code())
+                                .setProducerId(resp.producerId())
+                                .setProducerEpoch(resp.epoch()));
     }
 
     private static InitProducerIdResponseData initError(Errors error) {
-        return new InitProducerIdResponseData().setErrorCode(error.code()).setProducerId(-1).setProducerEpoch((short) -1);
+        return new InitProducerIdResponseData()
+                .setErrorCode(error.code())
+                .setProducerId(-1)
+                .setProducerEpoch((short) -1);
     }
 
     /**
@@ -103,12 +113,15 @@ public final class TxnHandlers {
         }
         if (!unknown.isEmpty()) {
             Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
-            partitions.forEach(tp -> errors.put(tp, unknown.contains(tp) ? Errors.UNKNOWN_TOPIC_OR_PARTITION
-                    : Errors.OPERATION_NOT_ATTEMPTED));
+            partitions.forEach(tp -> errors.put(
+                    tp, unknown.contains(tp) ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.OPERATION_NOT_ATTEMPTED));
             return CompletableFuture.completedFuture(addPartitionsResponse(errors));
         }
-        TxnApi.AddPartitionsRequest r = new TxnApi.AddPartitionsRequest(data.v3AndBelowTransactionalId(),
-                data.v3AndBelowProducerId(), data.v3AndBelowProducerEpoch(), new HashSet<>(partitions));
+        TxnApi.AddPartitionsRequest r = new TxnApi.AddPartitionsRequest(
+                data.v3AndBelowTransactionalId(),
+                data.v3AndBelowProducerId(),
+                data.v3AndBelowProducerEpoch(),
+                new HashSet<>(partitions));
         return runtime.run(r.transactionalId(), shard -> shard.addPartitions(r)).handle((error, e) -> {
             Errors result = e != null ? errorOf(e) : error;
             Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
@@ -121,17 +134,18 @@ public final class TxnHandlers {
         List<CompletableFuture<AddPartitionsToTxnResponseData.AddPartitionsToTxnResult>> all = new ArrayList<>();
         for (AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction t : data.transactions()) {
             List<TopicPartition> partitions = AddPartitionsToTxnRequest.getPartitions(t.topics());
-            TxnApi.AddPartitionsRequest r = new TxnApi.AddPartitionsRequest(t.transactionalId(), t.producerId(),
-                    t.producerEpoch(), new HashSet<>(partitions));
+            TxnApi.AddPartitionsRequest r = new TxnApi.AddPartitionsRequest(
+                    t.transactionalId(), t.producerId(), t.producerEpoch(), new HashSet<>(partitions));
             CompletableFuture<Map<TopicPartition, Errors>> errors;
             if (t.verifyOnly()) {
                 errors = runtime.run(r.transactionalId(), shard -> shard.verifyPartitions(r));
             } else {
-                errors = runtime.run(r.transactionalId(), shard -> shard.addPartitions(r)).thenApply(error -> {
-                    Map<TopicPartition, Errors> out = new LinkedHashMap<>();
-                    partitions.forEach(tp -> out.put(tp, error));
-                    return out;
-                });
+                errors = runtime.run(r.transactionalId(), shard -> shard.addPartitions(r))
+                        .thenApply(error -> {
+                            Map<TopicPartition, Errors> out = new LinkedHashMap<>();
+                            partitions.forEach(tp -> out.put(tp, error));
+                            return out;
+                        });
             }
             all.add(errors.handle((map, e) -> {
                 Map<TopicPartition, Errors> out = map;
@@ -149,99 +163,124 @@ public final class TxnHandlers {
             AddPartitionsToTxnResponseData.AddPartitionsToTxnResultCollection results =
                     new AddPartitionsToTxnResponseData.AddPartitionsToTxnResultCollection();
             all.forEach(f -> results.add(f.join()));
-            return new AddPartitionsToTxnResponseData().setErrorCode(Errors.NONE.code()).setResultsByTransaction(results);
+            return new AddPartitionsToTxnResponseData()
+                    .setErrorCode(Errors.NONE.code())
+                    .setResultsByTransaction(results);
         });
     }
 
     private static ApiMessage addPartitionsResponse(Map<TopicPartition, Errors> errors) {
-        AddPartitionsToTxnResponseData.AddPartitionsToTxnResult result = AddPartitionsToTxnResponse.resultForTransaction(
-                AddPartitionsToTxnResponse.V3_AND_BELOW_TXN_ID, errors);
+        AddPartitionsToTxnResponseData.AddPartitionsToTxnResult result =
+                AddPartitionsToTxnResponse.resultForTransaction(AddPartitionsToTxnResponse.V3_AND_BELOW_TXN_ID, errors);
         return new AddPartitionsToTxnResponseData().setResultsByTopicV3AndBelow(result.topicResults());
     }
 
     /** Adds the group's {@code __consumer_offsets} partition to the transaction. */
     public CompletableFuture<ApiMessage> addOffsets(RequestContext request) {
         AddOffsetsToTxnRequestData data = request.body();
-        TopicPartition offsetsPartition = new TopicPartition("__consumer_offsets",
-                offsetsPartitionForGroup.applyAsInt(data.groupId()));
-        TxnApi.AddPartitionsRequest r = new TxnApi.AddPartitionsRequest(data.transactionalId(), data.producerId(),
-                data.producerEpoch(), Set.of(offsetsPartition));
-        return runtime.run(r.transactionalId(), shard -> shard.addPartitions(r)).handle((error, e) ->
-                new AddOffsetsToTxnResponseData().setErrorCode((e != null ? errorOf(e) : error).code()));
+        TopicPartition offsetsPartition =
+                new TopicPartition("__consumer_offsets", offsetsPartitionForGroup.applyAsInt(data.groupId()));
+        TxnApi.AddPartitionsRequest r = new TxnApi.AddPartitionsRequest(
+                data.transactionalId(), data.producerId(), data.producerEpoch(), Set.of(offsetsPartition));
+        return runtime.run(r.transactionalId(), shard -> shard.addPartitions(r))
+                .handle((error, e) ->
+                        new AddOffsetsToTxnResponseData().setErrorCode((e != null ? errorOf(e) : error).code()));
     }
 
     public CompletableFuture<ApiMessage> endTxn(RequestContext request) {
         EndTxnRequestData data = request.body();
-        TxnApi.EndTxnRequest r = new TxnApi.EndTxnRequest(data.transactionalId(), data.producerId(),
-                data.producerEpoch(), data.committed());
-        return runtime.run(r.transactionalId(), shard -> shard.endTxn(r)).handle((error, e) ->
-                new EndTxnResponseData().setErrorCode((e != null ? errorOf(e) : error).code()));
+        TxnApi.EndTxnRequest r = new TxnApi.EndTxnRequest(
+                data.transactionalId(), data.producerId(), data.producerEpoch(), data.committed());
+        return runtime.run(r.transactionalId(), shard -> shard.endTxn(r))
+                .handle((error, e) -> new EndTxnResponseData().setErrorCode((e != null ? errorOf(e) : error).code()));
     }
 
     public CompletableFuture<ApiMessage> describe(RequestContext request) {
         DescribeTransactionsRequestData data = request.body();
         List<CompletableFuture<DescribeTransactionsResponseData.TransactionState>> all = new ArrayList<>();
         for (String id : data.transactionalIds()) {
-            all.add(runtime.run(id, shard -> shard.describe(List.of(id))).handle((list, e) -> e != null
-                    ? new DescribeTransactionsResponseData.TransactionState().setTransactionalId(id)
-                            .setErrorCode(errorOf(e).code()).setTransactionState("").setProducerId(-1)
-                            .setProducerEpoch((short) -1).setTransactionStartTimeMs(-1)
-                    : describeState(list.get(0))));
+            all.add(runtime.run(id, shard -> shard.describe(List.of(id)))
+                    .handle((list, e) -> e != null
+                            ? new DescribeTransactionsResponseData.TransactionState()
+                                    .setTransactionalId(id)
+                                    .setErrorCode(errorOf(e).code())
+                                    .setTransactionState("")
+                                    .setProducerId(-1)
+                                    .setProducerEpoch((short) -1)
+                                    .setTransactionStartTimeMs(-1)
+                            : describeState(list.get(0))));
         }
-        return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).thenApply(v ->
-                new DescribeTransactionsResponseData().setTransactionStates(all.stream().map(CompletableFuture::join)
-                        .toList()));
+        return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
+                .thenApply(v -> new DescribeTransactionsResponseData()
+                        .setTransactionStates(
+                                all.stream().map(CompletableFuture::join).toList()));
     }
 
     private static DescribeTransactionsResponseData.TransactionState describeState(TxnApi.TxnDescription d) {
         DescribeTransactionsResponseData.TransactionState s = new DescribeTransactionsResponseData.TransactionState()
-                .setTransactionalId(d.transactionalId()).setErrorCode(d.error().code());
+                .setTransactionalId(d.transactionalId())
+                .setErrorCode(d.error().code());
         if (d.error() != Errors.NONE) {
-            return s.setTransactionState("").setProducerId(-1).setProducerEpoch((short) -1)
+            return s.setTransactionState("")
+                    .setProducerId(-1)
+                    .setProducerEpoch((short) -1)
                     .setTransactionStartTimeMs(-1);
         }
         Map<String, List<Integer>> byTopic = new TreeMap<>();
-        d.partitions().forEach(tp -> byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp.partition()));
-        DescribeTransactionsResponseData.TopicDataCollection topics = new DescribeTransactionsResponseData.TopicDataCollection();
-        byTopic.forEach((topic, ps) -> topics.add(new DescribeTransactionsResponseData.TopicData().setTopic(topic)
+        d.partitions().forEach(tp -> byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>())
+                .add(tp.partition()));
+        DescribeTransactionsResponseData.TopicDataCollection topics =
+                new DescribeTransactionsResponseData.TopicDataCollection();
+        byTopic.forEach((topic, ps) -> topics.add(new DescribeTransactionsResponseData.TopicData()
+                .setTopic(topic)
                 .setPartitions(ps.stream().sorted().toList())));
-        return s.setTransactionState(d.state().displayName()).setTransactionTimeoutMs(d.timeoutMs())
-                .setTransactionStartTimeMs(d.txnStartMs()).setProducerId(d.producerId()).setProducerEpoch(d.epoch())
+        return s.setTransactionState(d.state().displayName())
+                .setTransactionTimeoutMs(d.timeoutMs())
+                .setTransactionStartTimeMs(d.txnStartMs())
+                .setProducerId(d.producerId())
+                .setProducerEpoch(d.epoch())
                 .setTopics(topics);
     }
 
     public CompletableFuture<ApiMessage> list(RequestContext request) {
         ListTransactionsRequestData data = request.body();
         Pattern pattern = null;
-        if (data.transactionalIdPattern() != null && !data.transactionalIdPattern().isEmpty()) {
+        if (data.transactionalIdPattern() != null
+                && !data.transactionalIdPattern().isEmpty()) {
             try {
                 pattern = Pattern.compile(data.transactionalIdPattern());
             } catch (PatternSyntaxException e) {
-                return CompletableFuture.completedFuture(new ListTransactionsResponseData()
-                        .setErrorCode(Errors.INVALID_REGULAR_EXPRESSION.code()));
+                return CompletableFuture.completedFuture(
+                        new ListTransactionsResponseData().setErrorCode(Errors.INVALID_REGULAR_EXPRESSION.code()));
             }
         }
         Pattern idPattern = pattern;
-        TxnApi.ListFilter filter = new TxnApi.ListFilter(new HashSet<>(data.stateFilters()),
-                new HashSet<>(data.producerIdFilters()), data.durationFilter());
+        TxnApi.ListFilter filter = new TxnApi.ListFilter(
+                new HashSet<>(data.stateFilters()), new HashSet<>(data.producerIdFilters()), data.durationFilter());
         return runtime.runOnAll(shard -> shard.list(filter)).handle((results, e) -> {
             if (e != null) {
-                return new ListTransactionsResponseData().setErrorCode(errorOf(e).code());
+                return new ListTransactionsResponseData()
+                        .setErrorCode(errorOf(e).code());
             }
             List<ListTransactionsResponseData.TransactionState> states = new ArrayList<>();
             Set<String> unknownStates = new java.util.LinkedHashSet<>(data.stateFilters().stream()
-                    .filter(s -> io.varve.coordinator.txn.TxnState.fromName(s) == null).toList());
+                    .filter(s -> io.varve.coordinator.txn.TxnState.fromName(s) == null)
+                    .toList());
             for (TxnApi.ListResponse r : results) {
                 for (TxnApi.ListedTxn t : r.transactions()) {
-                    if (idPattern == null || idPattern.matcher(t.transactionalId()).matches()) {
+                    if (idPattern == null
+                            || idPattern.matcher(t.transactionalId()).matches()) {
                         states.add(new ListTransactionsResponseData.TransactionState()
-                                .setTransactionalId(t.transactionalId()).setProducerId(t.producerId())
+                                .setTransactionalId(t.transactionalId())
+                                .setProducerId(t.producerId())
                                 .setTransactionState(t.state().displayName()));
                     }
                 }
             }
-            return new ListTransactionsResponseData().setErrorCode(Errors.NONE.code())
-                    .setUnknownStateFilters(List.copyOf(unknownStates)).setTransactionStates(states);
+            return new ListTransactionsResponseData()
+                    .setErrorCode(Errors.NONE.code())
+                    .setUnknownStateFilters(List.copyOf(unknownStates))
+                    .setTransactionStates(states);
         });
     }
 

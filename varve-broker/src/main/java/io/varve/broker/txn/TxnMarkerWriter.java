@@ -48,8 +48,8 @@ public final class TxnMarkerWriter {
 
     /** The control batch of a marker, exactly as Kafka writes it. */
     static MemoryRecords markerBatch(long producerId, short epoch, int coordinatorEpoch, boolean commit, long nowMs) {
-        EndTransactionMarker marker = new EndTransactionMarker(commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT,
-                coordinatorEpoch);
+        EndTransactionMarker marker =
+                new EndTransactionMarker(commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT, coordinatorEpoch);
         return MemoryRecords.withEndTransactionMarker(nowMs, producerId, epoch, marker);
     }
 

@@ -1,11 +1,10 @@
 package io.varve.broker.txn;
 
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.protocol.RequestContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
-import io.varve.broker.api.ApiHandler;
-import io.varve.broker.protocol.RequestContext;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
@@ -34,12 +33,16 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
                 List<WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult> partitions = new ArrayList<>();
                 for (int p : t.partitionIndexes()) {
                     partitions.add(new WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult()
-                            .setPartitionIndex(p).setErrorCode(write(new TopicPartition(t.name(), p), m).code()));
+                            .setPartitionIndex(p)
+                            .setErrorCode(
+                                    write(new TopicPartition(t.name(), p), m).code()));
                 }
-                topics.add(new WriteTxnMarkersResponseData.WritableTxnMarkerTopicResult().setName(t.name())
+                topics.add(new WriteTxnMarkersResponseData.WritableTxnMarkerTopicResult()
+                        .setName(t.name())
                         .setPartitions(partitions));
             }
-            markers.add(new WriteTxnMarkersResponseData.WritableTxnMarkerResult().setProducerId(m.producerId())
+            markers.add(new WriteTxnMarkersResponseData.WritableTxnMarkerResult()
+                    .setProducerId(m.producerId())
                     .setTopics(topics));
         }
         return CompletableFuture.completedFuture(new WriteTxnMarkersResponseData().setMarkers(markers));
@@ -47,8 +50,8 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
 
     private Errors write(TopicPartition tp, WriteTxnMarkersRequestData.WritableTxnMarker m) {
         try {
-            TxnMarkerWriter.Outcome outcome = writer.write(tp, m.producerId(), m.producerEpoch(), m.coordinatorEpoch(),
-                    m.transactionResult());
+            TxnMarkerWriter.Outcome outcome =
+                    writer.write(tp, m.producerId(), m.producerEpoch(), m.coordinatorEpoch(), m.transactionResult());
             return outcome == TxnMarkerWriter.Outcome.PARTITION_GONE ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NONE;
         } catch (RuntimeException e) {
             return Errors.forException(e);

@@ -1,7 +1,6 @@
 package io.varve.broker.config;
 
-import java.util.List;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.metadata.config.ConfigLayers;
 import io.varve.metadata.config.ConfigSource;
@@ -9,9 +8,9 @@ import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.ConfigRecord;
 import io.varve.metadata.record.ConfigResourceType;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class BrokerConfigLayersTest {
 
@@ -53,7 +52,8 @@ class BrokerConfigLayersTest {
         assertThat(BrokerConfigLayers.keyInfo("log.dirs").dynamic()).isFalse();
         assertThat(BrokerConfigLayers.keyInfo("log.retention.ms").dynamic()).isTrue();
         assertThat(BrokerConfigLayers.keyInfo("log.retention.ms").type()).isEqualTo(ConfigDef.Type.LONG);
-        assertThat(BrokerConfigLayers.keyInfo("ssl.keystore.password").sensitive()).isTrue();
+        assertThat(BrokerConfigLayers.keyInfo("ssl.keystore.password").sensitive())
+                .isTrue();
         assertThat(BrokerConfigLayers.keyInfo("some.plugin.key").sensitive()).isTrue();
         assertThat(BrokerConfigLayers.keyInfo("num.io.threads").sensitive()).isFalse();
     }

@@ -1,15 +1,14 @@
 package io.varve.broker.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BrokerConfigTest {
 
@@ -44,17 +43,23 @@ class BrokerConfigTest {
     @Test
     void invalidValuesStopWithOneSentence() {
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("num.partitions", "abc")))
-                .isInstanceOf(ConfigException.class).hasMessage("Invalid value 'abc' for configuration num.partitions: expected int.");
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value 'abc' for configuration num.partitions: expected int.");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("num.partitions", "0")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("must be at least 1");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("must be at least 1");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("auto.create.topics.enable", "yes")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("expected true or false");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("expected true or false");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("listeners", "localhost:9092")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("expected NAME://host:port");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("expected NAME://host:port");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("listeners", "SSL://:9093")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("does not support yet");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("does not support yet");
         assertThatThrownBy(() -> BrokerConfig.load(null, List.of("novalue")))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("expected key=value");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("expected key=value");
     }
 
     @Test
@@ -64,7 +69,7 @@ class BrokerConfigTest {
                 "advertised.listeners", "PLAINTEXT://broker1.example:19092"));
         assertThat(config.listeners()).extracting(ListenerConfig::name).containsExactly("PLAINTEXT", "CONTROLLER");
         assertThat(config.listeners().get(0).advertisedHost()).isEqualTo("localhost");
-        assertThat(config.advertisedListeners()).containsExactly(
-                new ListenerConfig("PLAINTEXT", "broker1.example", 19092, "PLAINTEXT"));
+        assertThat(config.advertisedListeners())
+                .containsExactly(new ListenerConfig("PLAINTEXT", "broker1.example", 19092, "PLAINTEXT"));
     }
 }

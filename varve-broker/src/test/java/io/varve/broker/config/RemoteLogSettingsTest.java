@@ -1,14 +1,13 @@
 package io.varve.broker.config;
 
-import java.nio.file.Path;
-import java.util.Map;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.storage.LogConfig;
 import io.varve.tiered.manager.CopyThrottle;
 import io.varve.tiered.manager.RemoteLogManagerConfig;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Tiered storage's broker keys: Varve's defaults, the backend's pass-through keys, and the topic keys' mapping. */
 class RemoteLogSettingsTest {
@@ -19,8 +18,10 @@ class RemoteLogSettingsTest {
 
         assertThat(config.remoteLogStorageSystemEnable()).isTrue();
         Map<String, String> storage = RemoteLogSettings.storageConfig(config);
-        assertThat(storage).containsEntry("remote.log.storage.manager.class.name", "filesystem")
-                .containsEntry("rsm.config.fs.root.dir", Path.of("/data/varve-remote").toString());
+        assertThat(storage)
+                .containsEntry("remote.log.storage.manager.class.name", "filesystem")
+                .containsEntry(
+                        "rsm.config.fs.root.dir", Path.of("/data/varve-remote").toString());
         RemoteLogManagerConfig manager = RemoteLogSettings.managerConfig(config);
         assertThat(manager.copierThreads()).isEqualTo(10);
         assertThat(manager.taskIntervalMs()).isEqualTo(30_000);
@@ -30,7 +31,8 @@ class RemoteLogSettingsTest {
 
     @Test
     void backendKeysUnderTheImplPrefixAreNotReportedUnknown() {
-        BrokerConfig config = BrokerConfig.fromMap(Map.of("rsm.config.s3.bucket.name", "b", "remote.log.manager.copier.thread.pool.size", "2"));
+        BrokerConfig config = BrokerConfig.fromMap(
+                Map.of("rsm.config.s3.bucket.name", "b", "remote.log.manager.copier.thread.pool.size", "2"));
 
         assertThat(config.unknownKeys()).isEmpty();
         assertThat(RemoteLogSettings.storageConfig(config)).containsEntry("rsm.config.s3.bucket.name", "b");
@@ -39,8 +41,17 @@ class RemoteLogSettingsTest {
 
     @Test
     void topicKeysMapToTheLogConfigAndTheSystemSwitchGatesRemoteStorage() {
-        Map<String, String> topic = Map.of("remote.storage.enable", "true", "local.retention.ms", "60000",
-                "local.retention.bytes", "-2", "remote.log.copy.disable", "true", "remote.log.delete.on.disable", "true");
+        Map<String, String> topic = Map.of(
+                "remote.storage.enable",
+                "true",
+                "local.retention.ms",
+                "60000",
+                "local.retention.bytes",
+                "-2",
+                "remote.log.copy.disable",
+                "true",
+                "remote.log.delete.on.disable",
+                "true");
 
         LogConfig on = new LogConfigs(BrokerConfig.fromMap(Map.of())).forTopic(topic);
         assertThat(on.remoteStorageEnable()).isTrue();
@@ -56,8 +67,8 @@ class RemoteLogSettingsTest {
 
     @Test
     void brokerLevelLocalRetentionIsTheTopicDefault() {
-        LogConfig defaults = new LogConfigs(BrokerConfig.fromMap(Map.of("log.local.retention.bytes", "1048576")))
-                .brokerDefaults();
+        LogConfig defaults =
+                new LogConfigs(BrokerConfig.fromMap(Map.of("log.local.retention.bytes", "1048576"))).brokerDefaults();
         assertThat(defaults.localRetentionBytes()).isEqualTo(1_048_576);
         assertThat(defaults.localRetentionMs()).isEqualTo(LogConfig.LOCAL_RETENTION_AS_TOTAL);
     }

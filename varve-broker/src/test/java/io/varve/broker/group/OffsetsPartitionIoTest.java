@@ -2,10 +2,9 @@ package io.varve.broker.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.coordinator.group.record.CoordinatorRecord;
 import java.util.ArrayList;
 import java.util.List;
-
-import io.varve.coordinator.group.record.CoordinatorRecord;
 import org.apache.kafka.common.record.MemoryRecords;
 import org.apache.kafka.common.record.RecordBatch;
 import org.junit.jupiter.api.Test;
@@ -38,8 +37,8 @@ class OffsetsPartitionIoTest {
     @Test
     void transactionalRecordsSplitIntoBatchesOfTheProducerWhoseSequencesContinue() {
         int perBatch = OffsetsPartitionIo.MAX_BATCH_BYTES / (100_000 + 40);
-        List<RecordBatch> batches = batches(OffsetsPartitionIo.toBatches(records(2 * perBatch + 1, 100_000), 1_000L,
-                77L, (short) 4, 10));
+        List<RecordBatch> batches =
+                batches(OffsetsPartitionIo.toBatches(records(2 * perBatch + 1, 100_000), 1_000L, 77L, (short) 4, 10));
         assertThat(batches).hasSizeGreaterThan(1);
         int expectedSequence = 10;
         for (RecordBatch b : batches) {

@@ -3,14 +3,13 @@ package io.varve.broker.network;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.TooLongFrameException;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RequestFramerTest {
@@ -77,7 +76,8 @@ class RequestFramerTest {
     void aFrameOverTheLimitOrWithANegativeSizeFailsTheConnectionBeforeAllocating() {
         EmbeddedChannel tooLong = new EmbeddedChannel(new RequestFramer(1024));
         assertThatThrownBy(() -> tooLong.writeInbound(Unpooled.wrappedBuffer(stream(1025))))
-                .isInstanceOf(TooLongFrameException.class).hasMessageContaining("1025");
+                .isInstanceOf(TooLongFrameException.class)
+                .hasMessageContaining("1025");
         EmbeddedChannel negative = new EmbeddedChannel(new RequestFramer(1024));
         assertThatThrownBy(() -> negative.writeInbound(Unpooled.wrappedBuffer(new byte[] {(byte) 0xff, 0, 0, 0})))
                 .isInstanceOf(TooLongFrameException.class);

@@ -2,12 +2,11 @@ package io.varve.broker.tiered;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
+import io.varve.tiered.spi.RemoteStorageException;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletionException;
-
-import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
-import io.varve.tiered.spi.RemoteStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;

@@ -23,7 +23,10 @@ class TxnMarkerWriterTest {
         assertThat(marker.controlType()).isEqualTo(ControlRecordType.COMMIT);
         assertThat(marker.coordinatorEpoch()).isEqualTo(7);
 
-        RecordBatch abort = TxnMarkerWriter.markerBatch(42L, (short) 3, 7, false, 1_000L).batches().iterator().next();
+        RecordBatch abort = TxnMarkerWriter.markerBatch(42L, (short) 3, 7, false, 1_000L)
+                .batches()
+                .iterator()
+                .next();
         assertThat(EndTransactionMarker.deserialize(abort.iterator().next()).controlType())
                 .isEqualTo(ControlRecordType.ABORT);
     }

@@ -43,16 +43,29 @@ public record GroupCoordinatorConfig(
         if (consumerAssignors.isEmpty()) {
             throw new IllegalArgumentException("group.consumer.assignors must name at least one assignor");
         }
-        if (classicMaxSize < 1 || consumerMaxSize < 1 || offsetsRetentionMs < 1 || offsetsRetentionCheckIntervalMs < 1
-                || initialRebalanceDelayMs < 0 || offsetMetadataMaxBytes < 0) {
+        if (classicMaxSize < 1
+                || consumerMaxSize < 1
+                || offsetsRetentionMs < 1
+                || offsetsRetentionCheckIntervalMs < 1
+                || initialRebalanceDelayMs < 0
+                || offsetMetadataMaxBytes < 0) {
             throw new IllegalArgumentException("group coordinator settings out of range: " + this);
         }
     }
 
     public static GroupCoordinatorConfig defaults() {
-        return new GroupCoordinatorConfig(6000, 1_800_000, Integer.MAX_VALUE, 3000,
-                45_000, 5000, Integer.MAX_VALUE, List.of("uniform", "range"),
-                10080L * 60_000, 600_000L, 4096);
+        return new GroupCoordinatorConfig(
+                6000,
+                1_800_000,
+                Integer.MAX_VALUE,
+                3000,
+                45_000,
+                5000,
+                Integer.MAX_VALUE,
+                List.of("uniform", "range"),
+                10080L * 60_000,
+                600_000L,
+                4096);
     }
 
     public String defaultAssignor() {
@@ -60,32 +73,77 @@ public record GroupCoordinatorConfig(
     }
 
     public GroupCoordinatorConfig withInitialRebalanceDelayMs(int v) {
-        return new GroupCoordinatorConfig(classicMinSessionTimeoutMs, classicMaxSessionTimeoutMs, classicMaxSize, v,
-                consumerSessionTimeoutMs, consumerHeartbeatIntervalMs, consumerMaxSize, consumerAssignors,
-                offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes);
+        return new GroupCoordinatorConfig(
+                classicMinSessionTimeoutMs,
+                classicMaxSessionTimeoutMs,
+                classicMaxSize,
+                v,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs,
+                consumerMaxSize,
+                consumerAssignors,
+                offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs,
+                offsetMetadataMaxBytes);
     }
 
     public GroupCoordinatorConfig withSessionTimeoutBounds(int minMs, int maxMs) {
-        return new GroupCoordinatorConfig(minMs, maxMs, classicMaxSize, initialRebalanceDelayMs,
-                consumerSessionTimeoutMs, consumerHeartbeatIntervalMs, consumerMaxSize, consumerAssignors,
-                offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes);
+        return new GroupCoordinatorConfig(
+                minMs,
+                maxMs,
+                classicMaxSize,
+                initialRebalanceDelayMs,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs,
+                consumerMaxSize,
+                consumerAssignors,
+                offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs,
+                offsetMetadataMaxBytes);
     }
 
     public GroupCoordinatorConfig withMaxSizes(int classic, int consumer) {
-        return new GroupCoordinatorConfig(classicMinSessionTimeoutMs, classicMaxSessionTimeoutMs, classic,
-                initialRebalanceDelayMs, consumerSessionTimeoutMs, consumerHeartbeatIntervalMs, consumer,
-                consumerAssignors, offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes);
+        return new GroupCoordinatorConfig(
+                classicMinSessionTimeoutMs,
+                classicMaxSessionTimeoutMs,
+                classic,
+                initialRebalanceDelayMs,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs,
+                consumer,
+                consumerAssignors,
+                offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs,
+                offsetMetadataMaxBytes);
     }
 
     public GroupCoordinatorConfig withConsumerTimeouts(int sessionTimeoutMs, int heartbeatIntervalMs) {
-        return new GroupCoordinatorConfig(classicMinSessionTimeoutMs, classicMaxSessionTimeoutMs, classicMaxSize,
-                initialRebalanceDelayMs, sessionTimeoutMs, heartbeatIntervalMs, consumerMaxSize, consumerAssignors,
-                offsetsRetentionMs, offsetsRetentionCheckIntervalMs, offsetMetadataMaxBytes);
+        return new GroupCoordinatorConfig(
+                classicMinSessionTimeoutMs,
+                classicMaxSessionTimeoutMs,
+                classicMaxSize,
+                initialRebalanceDelayMs,
+                sessionTimeoutMs,
+                heartbeatIntervalMs,
+                consumerMaxSize,
+                consumerAssignors,
+                offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs,
+                offsetMetadataMaxBytes);
     }
 
     public GroupCoordinatorConfig withOffsetsRetention(long retentionMs, long checkIntervalMs) {
-        return new GroupCoordinatorConfig(classicMinSessionTimeoutMs, classicMaxSessionTimeoutMs, classicMaxSize,
-                initialRebalanceDelayMs, consumerSessionTimeoutMs, consumerHeartbeatIntervalMs, consumerMaxSize,
-                consumerAssignors, retentionMs, checkIntervalMs, offsetMetadataMaxBytes);
+        return new GroupCoordinatorConfig(
+                classicMinSessionTimeoutMs,
+                classicMaxSessionTimeoutMs,
+                classicMaxSize,
+                initialRebalanceDelayMs,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs,
+                consumerMaxSize,
+                consumerAssignors,
+                retentionMs,
+                checkIntervalMs,
+                offsetMetadataMaxBytes);
     }
 }

@@ -1,16 +1,5 @@
 package io.varve.coordinator.group;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.LongSupplier;
-import java.util.function.Supplier;
-
 import io.varve.coordinator.group.classic.ClassicApi;
 import io.varve.coordinator.group.classic.ClassicGroup;
 import io.varve.coordinator.group.classic.ClassicGroupManager;
@@ -26,6 +15,16 @@ import io.varve.coordinator.group.record.GroupRecord;
 import io.varve.coordinator.group.record.GroupRecordSerde;
 import io.varve.coordinator.group.record.OffsetValue;
 import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
@@ -42,8 +41,7 @@ public final class GroupCoordinatorShard {
     private static final Object EXPIRATION_TIMER = Timers.key("offsets-expiration");
 
     /** One line of ListGroups. */
-    public record ListedGroup(String groupId, String protocolType, String state, String type) {
-    }
+    public record ListedGroup(String groupId, String protocolType, String state, String type) {}
 
     private final ShardContext ctx;
     private final ClassicGroupManager classic;
@@ -51,8 +49,8 @@ public final class GroupCoordinatorShard {
     private final OffsetManager offsets;
     private boolean loaded;
 
-    public GroupCoordinatorShard(int partition, GroupCoordinatorConfig config, LongSupplier clock,
-                                 Supplier<String> uuids) {
+    public GroupCoordinatorShard(
+            int partition, GroupCoordinatorConfig config, LongSupplier clock, Supplier<String> uuids) {
         this.ctx = new ShardContext(partition, config, clock, uuids);
         this.classic = new ClassicGroupManager(ctx);
         this.consumer = new ConsumerGroupManager(ctx);
@@ -123,8 +121,12 @@ public final class GroupCoordinatorShard {
         }
         scheduleExpiration();
         loaded = true;
-        log.info("Group coordinator of __consumer_offsets-{} loaded {} groups and {} offsets ({} open transactions)",
-                ctx.partition, ctx.groups.size(), ctx.offsets.size(), ctx.offsets.pendingProducerCount());
+        log.info(
+                "Group coordinator of __consumer_offsets-{} loaded {} groups and {} offsets ({} open transactions)",
+                ctx.partition,
+                ctx.groups.size(),
+                ctx.offsets.size(),
+                ctx.offsets.pendingProducerCount());
     }
 
     /** A COMMIT or ABORT marker of the producer read back from the partition, in log order. */
@@ -155,17 +157,19 @@ public final class GroupCoordinatorShard {
 
     // ---------------------------------------------------------------- consumer protocol
 
-    public CompletableFuture<ConsumerApi.HeartbeatResponse> consumerGroupHeartbeat(ConsumerApi.HeartbeatRequest r,
-                                                                                   TopicsSnapshot topics) {
+    public CompletableFuture<ConsumerApi.HeartbeatResponse> consumerGroupHeartbeat(
+            ConsumerApi.HeartbeatRequest r, TopicsSnapshot topics) {
         return ctx.outbox.respond(consumer.heartbeat(r, topics));
     }
 
-    public CompletableFuture<ConsumerApi.GroupDescription> consumerGroupDescribe(String groupId, TopicsSnapshot topics) {
+    public CompletableFuture<ConsumerApi.GroupDescription> consumerGroupDescribe(
+            String groupId, TopicsSnapshot topics) {
         Group g = ctx.groups.get(groupId);
         if (g instanceof ConsumerGroup c) {
             return ctx.outbox.respond(consumer.describe(c, topics));
         }
-        String message = g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a consumer group.";
+        String message =
+                g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a consumer group.";
         return ctx.outbox.respond(ConsumerApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
     }
 
@@ -212,7 +216,8 @@ public final class GroupCoordinatorShard {
         if (g instanceof ClassicGroup c) {
             return ctx.outbox.respond(classic.describe(c));
         }
-        String message = g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a classic group.";
+        String message =
+                g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a classic group.";
         return ctx.outbox.respond(ClassicApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
     }
 
@@ -294,7 +299,8 @@ public final class GroupCoordinatorShard {
     public void expireOffsets() {
         for (String groupId : offsets.expire()) {
             Group g = ctx.groups.get(groupId);
-            if (g != null && g.hasNoMembers()
+            if (g != null
+                    && g.hasNoMembers()
                     && !(g instanceof ClassicGroup c && c.state() != ClassicGroupState.EMPTY)) {
                 deleteGroup(g);
             }
@@ -320,7 +326,8 @@ public final class GroupCoordinatorShard {
         @Override
         public Group groupForCommit(OffsetApi.CommitRequest r) {
             Group g = ctx.groups.get(r.groupId());
-            boolean simple = r.generationIdOrMemberEpoch() < 0 && (r.memberId() == null || r.memberId().isEmpty())
+            boolean simple = r.generationIdOrMemberEpoch() < 0
+                    && (r.memberId() == null || r.memberId().isEmpty())
                     && r.groupInstanceId() == null;
             return g == null && simple ? classic.createSimpleGroup(r.groupId()) : g;
         }
@@ -328,7 +335,8 @@ public final class GroupCoordinatorShard {
         @Override
         public Errors validateCommit(Group g, OffsetApi.CommitRequest r) {
             if (g instanceof ClassicGroup c) {
-                return classic.validateOffsetCommit(c, r.generationIdOrMemberEpoch(), r.memberId(), r.groupInstanceId());
+                return classic.validateOffsetCommit(
+                        c, r.generationIdOrMemberEpoch(), r.memberId(), r.groupInstanceId());
             }
             return consumer.validateOffsetCommit((ConsumerGroup) g, r.generationIdOrMemberEpoch(), r.memberId());
         }
@@ -405,8 +413,11 @@ public final class GroupCoordinatorShard {
 
         @Override
         public long expirationBaseMs(Group g) {
-            return g instanceof ClassicGroup c && c.state() == ClassicGroupState.EMPTY && !c.protocolType().isEmpty()
-                    ? c.stateTimestampMs() : -1;
+            return g instanceof ClassicGroup c
+                            && c.state() == ClassicGroupState.EMPTY
+                            && !c.protocolType().isEmpty()
+                    ? c.stateTimestampMs()
+                    : -1;
         }
     }
 }

@@ -1,10 +1,9 @@
 package io.varve.coordinator.group;
 
+import io.varve.coordinator.group.record.CoordinatorRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-
-import io.varve.coordinator.group.record.CoordinatorRecord;
 
 /**
  * What one event produced: records to persist, then responses to release. Responses never leave before the
@@ -66,8 +65,8 @@ public final class Outbox {
     /** A record of the producer's ongoing transaction: visible only once its COMMIT marker follows. */
     public void appendTransactional(long producerId, short producerEpoch, CoordinatorRecord record) {
         if (producerId < 0 || producerEpoch < 0) {
-            throw new IllegalArgumentException("a transactional record needs a producer id and epoch: " + producerId
-                    + "/" + producerEpoch);
+            throw new IllegalArgumentException(
+                    "a transactional record needs a producer id and epoch: " + producerId + "/" + producerEpoch);
         }
         appendAs(producerId, producerEpoch, record);
     }

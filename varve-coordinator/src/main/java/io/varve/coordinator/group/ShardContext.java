@@ -1,11 +1,10 @@
 package io.varve.coordinator.group;
 
+import io.varve.coordinator.group.offset.OffsetStore;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-
-import io.varve.coordinator.group.offset.OffsetStore;
 
 /**
  * What the protocol managers of one shard share: settings, the injected clock and id source, timers, the

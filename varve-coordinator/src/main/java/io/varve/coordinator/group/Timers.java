@@ -66,8 +66,8 @@ public final class Timers {
             byKey.remove(e.key);
             e.action.run();
             if (++ran > MAX_EXPIRIES_PER_CALL) {
-                throw new IllegalStateException("timer " + e.key + " keeps expiring: more than "
-                        + MAX_EXPIRIES_PER_CALL + " expiries in one call");
+                throw new IllegalStateException("timer " + e.key + " keeps expiring: more than " + MAX_EXPIRIES_PER_CALL
+                        + " expiries in one call");
             }
         }
         return ran;

@@ -4,7 +4,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -12,8 +11,7 @@ import org.apache.kafka.common.Uuid;
  * Consumer groups resolve subscriptions against it. {@code version} changes whenever the topics change.
  */
 public final class TopicsSnapshot {
-    public record Topic(String name, Uuid id, int numPartitions, boolean internal) {
-    }
+    public record Topic(String name, Uuid id, int numPartitions, boolean internal) {}
 
     public static final TopicsSnapshot EMPTY = new TopicsSnapshot(-1, List.of());
 

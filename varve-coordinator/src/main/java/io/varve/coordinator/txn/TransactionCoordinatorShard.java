@@ -1,15 +1,5 @@
 package io.varve.coordinator.txn;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.LongSupplier;
-
 import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.coordinator.txn.TxnApi.AddPartitionsRequest;
@@ -21,6 +11,15 @@ import io.varve.coordinator.txn.TxnApi.ListResponse;
 import io.varve.coordinator.txn.TxnApi.ListedTxn;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
 import io.varve.coordinator.txn.TxnApi.TxnDescription;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
@@ -52,8 +51,12 @@ public final class TransactionCoordinatorShard {
      * @param coordinatorEpoch the leader epoch of the partition, written into every marker
      * @param producerIds      hands out fresh producer ids (never repeating)
      */
-    public TransactionCoordinatorShard(int partition, int coordinatorEpoch, TxnCoordinatorConfig config,
-                                       LongSupplier clock, LongSupplier producerIds) {
+    public TransactionCoordinatorShard(
+            int partition,
+            int coordinatorEpoch,
+            TxnCoordinatorConfig config,
+            LongSupplier clock,
+            LongSupplier producerIds) {
         this.partition = partition;
         this.coordinatorEpoch = coordinatorEpoch;
         this.config = config;
@@ -95,8 +98,12 @@ public final class TransactionCoordinatorShard {
         }
         loaded = true;
         nextAbortCheckMs = clock.getAsLong() + config.abortTimedOutCheckIntervalMs();
-        log.info("Transaction coordinator of __transaction_state-{} loaded {} transactional ids, resuming {} "
-                + "transactions to complete", partition, txns.size(), resumed);
+        log.info(
+                "Transaction coordinator of __transaction_state-{} loaded {} transactional ids, resuming {} "
+                        + "transactions to complete",
+                partition,
+                txns.size(),
+                resumed);
     }
 
     // ---------------------------------------------------------------- producer identity
@@ -109,16 +116,25 @@ public final class TransactionCoordinatorShard {
         TxnMetadata m = txns.get(r.transactionalId());
         if (m == null) {
             long producerId = producerIds.getAsLong();
-            TxnMetadata created = new TxnMetadata(r.transactionalId(), producerId, -1, (short) 0, (short) -1,
-                    r.timeoutMs(), TxnState.EMPTY, Set.of(), -1, now);
+            TxnMetadata created = new TxnMetadata(
+                    r.transactionalId(),
+                    producerId,
+                    -1,
+                    (short) 0,
+                    (short) -1,
+                    r.timeoutMs(),
+                    TxnState.EMPTY,
+                    Set.of(),
+                    -1,
+                    now);
             write(created);
             log.info("Transactional id {} gets producer id {} epoch 0", r.transactionalId(), producerId);
             return respondAfterWrite(new InitProducerIdResponse(Errors.NONE, producerId, (short) 0));
         }
         if (r.producerId() >= 0) {
             boolean current = r.producerId() == m.producerId() && r.epoch() == m.epoch();
-            boolean retried = r.producerId() == m.lastProducerId() || (r.producerId() == m.producerId()
-                    && r.epoch() == m.lastEpoch());
+            boolean retried = r.producerId() == m.lastProducerId()
+                    || (r.producerId() == m.producerId() && r.epoch() == m.lastEpoch());
             if (retried && m.state() == TxnState.EMPTY) {
                 // A retry of an InitProducerId that already bumped: answer with the identity it got.
                 return outbox.respond(new InitProducerIdResponse(Errors.NONE, m.producerId(), m.epoch()));
@@ -139,8 +155,11 @@ public final class TransactionCoordinatorShard {
             case EMPTY, COMPLETE_COMMIT, COMPLETE_ABORT -> {
                 TxnMetadata bumped = bumpEpoch(m, r.timeoutMs(), now);
                 write(bumped);
-                log.info("Transactional id {} moves to producer id {} epoch {}", m.transactionalId(),
-                        bumped.producerId(), bumped.epoch());
+                log.info(
+                        "Transactional id {} moves to producer id {} epoch {}",
+                        m.transactionalId(),
+                        bumped.producerId(),
+                        bumped.epoch());
                 return respondAfterWrite(new InitProducerIdResponse(Errors.NONE, bumped.producerId(), bumped.epoch()));
             }
             default -> throw new IllegalStateException("unhandled state " + m.state());
@@ -151,11 +170,29 @@ public final class TransactionCoordinatorShard {
     private TxnMetadata bumpEpoch(TxnMetadata m, int timeoutMs, long now) {
         if (m.epoch() >= Short.MAX_VALUE - 1) {
             long producerId = producerIds.getAsLong();
-            return new TxnMetadata(m.transactionalId(), producerId, m.producerId(), (short) 0, (short) -1, timeoutMs,
-                    TxnState.EMPTY, Set.of(), -1, now);
+            return new TxnMetadata(
+                    m.transactionalId(),
+                    producerId,
+                    m.producerId(),
+                    (short) 0,
+                    (short) -1,
+                    timeoutMs,
+                    TxnState.EMPTY,
+                    Set.of(),
+                    -1,
+                    now);
         }
-        return new TxnMetadata(m.transactionalId(), m.producerId(), m.lastProducerId(), (short) (m.epoch() + 1),
-                m.epoch(), timeoutMs, TxnState.EMPTY, Set.of(), -1, now);
+        return new TxnMetadata(
+                m.transactionalId(),
+                m.producerId(),
+                m.lastProducerId(),
+                (short) (m.epoch() + 1),
+                m.epoch(),
+                timeoutMs,
+                TxnState.EMPTY,
+                Set.of(),
+                -1,
+                now);
     }
 
     /** Bumps the epoch of an ongoing transaction and starts its abort with the new epoch. */
@@ -163,13 +200,25 @@ public final class TransactionCoordinatorShard {
         if (m.epoch() >= Short.MAX_VALUE - 1) {
             throw new IllegalStateException(m.transactionalId() + ": producer epoch exhausted during a transaction");
         }
-        TxnMetadata aborting = new TxnMetadata(m.transactionalId(), m.producerId(), m.lastProducerId(),
-                (short) (m.epoch() + 1), m.epoch(), m.timeoutMs(), TxnState.PREPARE_ABORT, m.partitions(),
-                m.txnStartMs(), now);
+        TxnMetadata aborting = new TxnMetadata(
+                m.transactionalId(),
+                m.producerId(),
+                m.lastProducerId(),
+                (short) (m.epoch() + 1),
+                m.epoch(),
+                m.timeoutMs(),
+                TxnState.PREPARE_ABORT,
+                m.partitions(),
+                m.txnStartMs(),
+                now);
         write(aborting);
         markers.add(markerRequest(aborting));
-        log.info("Transaction of {} (producer id {} epoch {}) aborts: {}", m.transactionalId(), m.producerId(),
-                m.epoch(), reason);
+        log.info(
+                "Transaction of {} (producer id {} epoch {}) aborts: {}",
+                m.transactionalId(),
+                m.producerId(),
+                m.epoch(),
+                reason);
     }
 
     // ---------------------------------------------------------------- the transaction
@@ -192,8 +241,17 @@ public final class TransactionCoordinatorShard {
         Set<TopicPartition> partitions = new HashSet<>(m.state() == TxnState.ONGOING ? m.partitions() : Set.of());
         partitions.addAll(r.partitions());
         long startMs = m.state() == TxnState.ONGOING ? m.txnStartMs() : now;
-        write(new TxnMetadata(m.transactionalId(), m.producerId(), m.lastProducerId(), m.epoch(), m.lastEpoch(),
-                m.timeoutMs(), TxnState.ONGOING, partitions, startMs, now));
+        write(new TxnMetadata(
+                m.transactionalId(),
+                m.producerId(),
+                m.lastProducerId(),
+                m.epoch(),
+                m.lastEpoch(),
+                m.timeoutMs(),
+                TxnState.ONGOING,
+                partitions,
+                startMs,
+                now));
         return respondAfterWrite(Errors.NONE);
     }
 
@@ -205,11 +263,16 @@ public final class TransactionCoordinatorShard {
         TxnMetadata m = txns.get(r.transactionalId());
         Errors error = checkProducer(m, r.producerId(), r.epoch());
         Map<TopicPartition, Errors> out = new TreeMap<>((a, b) -> a.topic().equals(b.topic())
-                ? Integer.compare(a.partition(), b.partition()) : a.topic().compareTo(b.topic()));
+                ? Integer.compare(a.partition(), b.partition())
+                : a.topic().compareTo(b.topic()));
         for (TopicPartition tp : r.partitions()) {
-            out.put(tp, error != Errors.NONE ? error
-                    : m.state() == TxnState.ONGOING && m.partitions().contains(tp) ? Errors.NONE
-                    : Errors.INVALID_TXN_STATE);
+            out.put(
+                    tp,
+                    error != Errors.NONE
+                            ? error
+                            : m.state() == TxnState.ONGOING && m.partitions().contains(tp)
+                                    ? Errors.NONE
+                                    : Errors.INVALID_TXN_STATE);
         }
         return outbox.respond(out);
     }
@@ -227,8 +290,12 @@ public final class TransactionCoordinatorShard {
                 TxnMetadata prepared = m.withState(commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT, now);
                 write(prepared);
                 markers.add(markerRequest(prepared));
-                log.debug("Transaction of {} (producer id {} epoch {}) prepares to {} {} partitions",
-                        m.transactionalId(), m.producerId(), m.epoch(), commit ? "commit" : "abort",
+                log.debug(
+                        "Transaction of {} (producer id {} epoch {}) prepares to {} {} partitions",
+                        m.transactionalId(),
+                        m.producerId(),
+                        m.epoch(),
+                        commit ? "commit" : "abort",
                         m.partitions().size());
                 yield respondAfterWrite(Errors.NONE);
             }
@@ -244,15 +311,31 @@ public final class TransactionCoordinatorShard {
     /** The markers of a prepared transaction are all written: it completes. Stale reports are ignored. */
     public void markersWritten(MarkerRequest done) {
         TxnMetadata m = txns.get(done.transactionalId());
-        if (m == null || m.producerId() != done.producerId() || m.epoch() != done.epoch() || !m.state().isPrepare()) {
+        if (m == null
+                || m.producerId() != done.producerId()
+                || m.epoch() != done.epoch()
+                || !m.state().isPrepare()) {
             log.debug("Ignoring a stale marker completion of {}", done.transactionalId());
             return;
         }
         TxnState complete = m.state() == TxnState.PREPARE_COMMIT ? TxnState.COMPLETE_COMMIT : TxnState.COMPLETE_ABORT;
-        write(new TxnMetadata(m.transactionalId(), m.producerId(), m.lastProducerId(), m.epoch(), m.lastEpoch(),
-                m.timeoutMs(), complete, Set.of(), -1, clock.getAsLong()));
-        log.debug("Transaction of {} (producer id {} epoch {}) is {}", m.transactionalId(), m.producerId(),
-                m.epoch(), complete.displayName());
+        write(new TxnMetadata(
+                m.transactionalId(),
+                m.producerId(),
+                m.lastProducerId(),
+                m.epoch(),
+                m.lastEpoch(),
+                m.timeoutMs(),
+                complete,
+                Set.of(),
+                -1,
+                clock.getAsLong()));
+        log.debug(
+                "Transaction of {} (producer id {} epoch {}) is {}",
+                m.transactionalId(),
+                m.producerId(),
+                m.epoch(),
+                complete.displayName());
     }
 
     private Errors checkProducer(TxnMetadata m, long producerId, short epoch) {
@@ -269,8 +352,13 @@ public final class TransactionCoordinatorShard {
     }
 
     private static MarkerRequest markerRequest(TxnMetadata m, int coordinatorEpoch) {
-        return new MarkerRequest(m.transactionalId(), m.producerId(), m.epoch(), coordinatorEpoch,
-                m.state() == TxnState.PREPARE_COMMIT, m.partitions());
+        return new MarkerRequest(
+                m.transactionalId(),
+                m.producerId(),
+                m.epoch(),
+                coordinatorEpoch,
+                m.state() == TxnState.PREPARE_COMMIT,
+                m.partitions());
     }
 
     private MarkerRequest markerRequest(TxnMetadata m) {
@@ -284,10 +372,18 @@ public final class TransactionCoordinatorShard {
         for (String id : transactionalIds) {
             TxnMetadata m = txns.get(id);
             if (m == null) {
-                out.add(new TxnDescription(id, Errors.TRANSACTIONAL_ID_NOT_FOUND, null, 0, -1, -1, (short) -1, Set.of()));
+                out.add(new TxnDescription(
+                        id, Errors.TRANSACTIONAL_ID_NOT_FOUND, null, 0, -1, -1, (short) -1, Set.of()));
             } else {
-                out.add(new TxnDescription(id, Errors.NONE, m.state(), m.timeoutMs(), m.txnStartMs(), m.producerId(),
-                        m.epoch(), m.partitions()));
+                out.add(new TxnDescription(
+                        id,
+                        Errors.NONE,
+                        m.state(),
+                        m.timeoutMs(),
+                        m.txnStartMs(),
+                        m.producerId(),
+                        m.epoch(),
+                        m.partitions()));
             }
         }
         return outbox.respond(out);
@@ -312,7 +408,8 @@ public final class TransactionCoordinatorShard {
         }
         for (TxnMetadata m : txns.values()) {
             boolean stateMatches = states.isEmpty() || states.contains(m.state());
-            boolean idMatches = filter.producerIds().isEmpty() || filter.producerIds().contains(m.producerId());
+            boolean idMatches =
+                    filter.producerIds().isEmpty() || filter.producerIds().contains(m.producerId());
             boolean durationMatches = filter.minDurationMs() < 0
                     || (m.txnStartMs() >= 0 && now - m.txnStartMs() > filter.minDurationMs());
             if (stateMatches && idMatches && durationMatches) {

@@ -2,18 +2,15 @@ package io.varve.coordinator.txn;
 
 import java.util.List;
 import java.util.Set;
-
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 
 /** Requests and responses of the transaction coordinator, free of wire classes. */
 public final class TxnApi {
-    private TxnApi() {
-    }
+    private TxnApi() {}
 
     /** {@code producerId}/{@code epoch} are -1 unless the client sends its current identity (v3+). */
-    public record InitProducerIdRequest(String transactionalId, int timeoutMs, long producerId, short epoch) {
-    }
+    public record InitProducerIdRequest(String transactionalId, int timeoutMs, long producerId, short epoch) {}
 
     public record InitProducerIdResponse(Errors error, long producerId, short epoch) {
         static InitProducerIdResponse error(Errors error) {
@@ -21,26 +18,33 @@ public final class TxnApi {
         }
     }
 
-    public record AddPartitionsRequest(String transactionalId, long producerId, short epoch,
-                                       Set<TopicPartition> partitions) {
-    }
+    public record AddPartitionsRequest(
+            String transactionalId, long producerId, short epoch, Set<TopicPartition> partitions) {}
 
-    public record EndTxnRequest(String transactionalId, long producerId, short epoch, boolean commit) {
-    }
+    public record EndTxnRequest(String transactionalId, long producerId, short epoch, boolean commit) {}
 
     /** Write a COMMIT or ABORT marker of the producer to every partition, then report with {@code markersWritten}. */
-    public record MarkerRequest(String transactionalId, long producerId, short epoch, int coordinatorEpoch,
-                                boolean commit, Set<TopicPartition> partitions) {
-    }
+    public record MarkerRequest(
+            String transactionalId,
+            long producerId,
+            short epoch,
+            int coordinatorEpoch,
+            boolean commit,
+            Set<TopicPartition> partitions) {}
 
     /** One line of DescribeTransactions; {@code error} TRANSACTIONAL_ID_NOT_FOUND for unknown ids. */
-    public record TxnDescription(String transactionalId, Errors error, TxnState state, int timeoutMs, long txnStartMs,
-                                 long producerId, short epoch, Set<TopicPartition> partitions) {
-    }
+    public record TxnDescription(
+            String transactionalId,
+            Errors error,
+            TxnState state,
+            int timeoutMs,
+            long txnStartMs,
+            long producerId,
+            short epoch,
+            Set<TopicPartition> partitions) {}
 
     /** One line of ListTransactions. */
-    public record ListedTxn(String transactionalId, long producerId, TxnState state) {
-    }
+    public record ListedTxn(String transactionalId, long producerId, TxnState state) {}
 
     public record ListFilter(Set<String> states, Set<Long> producerIds, long minDurationMs) {
         public static ListFilter all() {
@@ -48,6 +52,5 @@ public final class TxnApi {
         }
     }
 
-    public record ListResponse(List<ListedTxn> transactions, List<String> unknownStates) {
-    }
+    public record ListResponse(List<ListedTxn> transactions, List<String> unknownStates) {}
 }

@@ -1,7 +1,6 @@
 package io.varve.coordinator.txn;
 
 import java.util.Set;
-
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -9,9 +8,17 @@ import org.apache.kafka.common.TopicPartition;
  * {@code lastProducerId}/{@code lastEpoch} are the previous identity (-1 when none), kept for retries.
  * {@code txnStartMs} is -1 unless a transaction is open.
  */
-public record TxnMetadata(String transactionalId, long producerId, long lastProducerId, short epoch, short lastEpoch,
-                          int timeoutMs, TxnState state, Set<TopicPartition> partitions, long txnStartMs,
-                          long lastUpdateMs) {
+public record TxnMetadata(
+        String transactionalId,
+        long producerId,
+        long lastProducerId,
+        short epoch,
+        short lastEpoch,
+        int timeoutMs,
+        TxnState state,
+        Set<TopicPartition> partitions,
+        long txnStartMs,
+        long lastUpdateMs) {
     public TxnMetadata {
         if (transactionalId == null || transactionalId.isEmpty()) {
             throw new IllegalArgumentException("a transactional id is required");
@@ -23,7 +30,16 @@ public record TxnMetadata(String transactionalId, long producerId, long lastProd
     }
 
     TxnMetadata withState(TxnState newState, long nowMs) {
-        return new TxnMetadata(transactionalId, producerId, lastProducerId, epoch, lastEpoch, timeoutMs, newState,
-                partitions, txnStartMs, nowMs);
+        return new TxnMetadata(
+                transactionalId,
+                producerId,
+                lastProducerId,
+                epoch,
+                lastEpoch,
+                timeoutMs,
+                newState,
+                partitions,
+                txnStartMs,
+                nowMs);
     }
 }

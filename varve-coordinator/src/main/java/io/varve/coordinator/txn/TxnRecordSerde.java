@@ -1,5 +1,6 @@
 package io.varve.coordinator.txn;
 
+import io.varve.coordinator.group.record.CoordinatorRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -11,8 +12,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import io.varve.coordinator.group.record.CoordinatorRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -25,8 +24,7 @@ public final class TxnRecordSerde {
     public static final short KEY_VERSION = 0;
     public static final short VALUE_VERSION = 0;
 
-    private TxnRecordSerde() {
-    }
+    private TxnRecordSerde() {}
 
     public static CoordinatorRecord encode(TxnMetadata m) {
         return new CoordinatorRecord(key(m.transactionalId()), value(m));
@@ -107,8 +105,17 @@ public final class TxnRecordSerde {
             }
             long txnStartMs = b.getLong();
             long lastUpdateMs = b.getLong();
-            return new TxnMetadata(transactionalId, producerId, lastProducerId, epoch, lastEpoch, timeoutMs, state,
-                    partitions, txnStartMs, lastUpdateMs);
+            return new TxnMetadata(
+                    transactionalId,
+                    producerId,
+                    lastProducerId,
+                    epoch,
+                    lastEpoch,
+                    timeoutMs,
+                    state,
+                    partitions,
+                    txnStartMs,
+                    lastUpdateMs);
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated __transaction_state value of " + transactionalId, e);
         }

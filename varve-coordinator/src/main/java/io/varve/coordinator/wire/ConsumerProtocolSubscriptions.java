@@ -5,15 +5,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Set;
 import java.util.TreeSet;
-
 import org.apache.kafka.common.message.ConsumerProtocolSubscription;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
 
 /** Reads the topics out of a classic consumer's JoinGroup metadata (the "consumer" protocol type). */
 public final class ConsumerProtocolSubscriptions {
-    private ConsumerProtocolSubscriptions() {
-    }
+    private ConsumerProtocolSubscriptions() {}
 
     /** The subscribed topics, or null when the bytes are not a consumer subscription this version can read. */
     public static Set<String> topics(byte[] metadata) {

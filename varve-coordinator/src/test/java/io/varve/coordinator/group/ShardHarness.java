@@ -2,6 +2,7 @@ package io.varve.coordinator.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.coordinator.group.record.CoordinatorRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -9,29 +10,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
-import io.varve.coordinator.group.record.CoordinatorRecord;
-
 /**
  * Drives a shard the way the broker's runtime does: after every event the outbox is drained, its records are
  * appended to an in-memory "log" and the responses are released. Time only moves when a test advances the clock.
  */
 public final class ShardHarness {
     /** One entry of the in-memory partition log: a record (with its transactional producer) or a marker. */
-    public sealed interface Entry {
-    }
+    public sealed interface Entry {}
 
     /** {@code producerId} is {@link Outbox#NO_PRODUCER_ID} for a plain record. */
-    public record Data(CoordinatorRecord record, long producerId, short producerEpoch) implements Entry {
-    }
+    public record Data(CoordinatorRecord record, long producerId, short producerEpoch) implements Entry {}
 
-    public record Marker(long producerId, boolean commit) implements Entry {
-    }
+    public record Marker(long producerId, boolean commit) implements Entry {}
 
     public final AtomicLong clock = new AtomicLong(1_000_000);
     /** The records written, in order. */
     public final List<CoordinatorRecord> log = new ArrayList<>();
     /** The partition log as the broker writes it, markers included. */
     public final List<Entry> entries = new ArrayList<>();
+
     private final GroupCoordinatorConfig config;
     private final AtomicInteger ids = new AtomicInteger();
     private GroupCoordinatorShard shard;
@@ -45,7 +42,9 @@ public final class ShardHarness {
 
     /** Defaults with no initial rebalance delay and a session timeout minimum tests can use. */
     public static GroupCoordinatorConfig testConfig() {
-        return GroupCoordinatorConfig.defaults().withInitialRebalanceDelayMs(0).withSessionTimeoutBounds(1000, 60_000)
+        return GroupCoordinatorConfig.defaults()
+                .withInitialRebalanceDelayMs(0)
+                .withSessionTimeoutBounds(1000, 60_000)
                 .withConsumerTimeouts(10_000, 1000);
     }
 

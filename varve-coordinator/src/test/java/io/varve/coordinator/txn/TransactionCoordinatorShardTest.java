@@ -2,12 +2,6 @@ package io.varve.coordinator.txn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
-
 import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.coordinator.txn.TxnApi.AddPartitionsRequest;
@@ -16,6 +10,11 @@ import io.varve.coordinator.txn.TxnApi.InitProducerIdRequest;
 import io.varve.coordinator.txn.TxnApi.InitProducerIdResponse;
 import io.varve.coordinator.txn.TxnApi.ListFilter;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,6 +28,7 @@ class TransactionCoordinatorShardTest {
     private final AtomicLong nextProducerId = new AtomicLong(1000);
     /** Everything written to the partition so far, to replay into a new shard. */
     private final List<CoordinatorRecord> log = new ArrayList<>();
+
     private TransactionCoordinatorShard shard;
 
     @BeforeEach
@@ -107,7 +107,8 @@ class TransactionCoordinatorShardTest {
         add("t1", p, A0);
         assertThat(end("t1", p, false)).isEqualTo(Errors.NONE);
         List<MarkerRequest> markers = shard.drainMarkers();
-        assertThat(markers).singleElement().satisfies(m -> assertThat(m.commit()).isFalse());
+        assertThat(markers).singleElement().satisfies(m -> assertThat(m.commit())
+                .isFalse());
         // While markers are pending the next transaction must wait.
         assertThat(add("t1", p, A0)).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
         shard.markersWritten(markers.get(0));
@@ -202,10 +203,13 @@ class TransactionCoordinatorShardTest {
 
         assertThat(run(shard.list(ListFilter.all())).transactions()).hasSize(2);
         TxnApi.ListResponse ongoing = run(shard.list(new ListFilter(Set.of("Ongoing", "Bogus"), Set.of(), -1)));
-        assertThat(ongoing.transactions()).extracting(TxnApi.ListedTxn::transactionalId).containsExactly("t1");
+        assertThat(ongoing.transactions())
+                .extracting(TxnApi.ListedTxn::transactionalId)
+                .containsExactly("t1");
         assertThat(ongoing.unknownStates()).containsExactly("Bogus");
         assertThat(run(shard.list(new ListFilter(Set.of(), Set.of(1001L), -1))).transactions())
-                .extracting(TxnApi.ListedTxn::transactionalId).containsExactly("t2");
+                .extracting(TxnApi.ListedTxn::transactionalId)
+                .containsExactly("t2");
     }
 
     @Test
@@ -220,8 +224,8 @@ class TransactionCoordinatorShardTest {
 
     @Test
     void recordsRoundTripThroughTheBinaryFormat() {
-        TxnMetadata m = new TxnMetadata("tx-é", 42, 41, (short) 7, (short) 6, 60_000, TxnState.PREPARE_ABORT,
-                Set.of(A0, B1), 123, 456);
+        TxnMetadata m = new TxnMetadata(
+                "tx-é", 42, 41, (short) 7, (short) 6, 60_000, TxnState.PREPARE_ABORT, Set.of(A0, B1), 123, 456);
         assertThat(TxnRecordSerde.decode(TxnRecordSerde.encode(m))).isEqualTo(m);
         assertThat(TxnRecordSerde.decode(TxnRecordSerde.tombstone("x"))).isNull();
     }

@@ -5,14 +5,13 @@ import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.it.TestBroker;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.TestBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
@@ -51,33 +50,50 @@ class AdminRestartIT {
                         topicResource, List.of(set("max.message.bytes", "3000")),
                         clusterDefault, List.of(set("log.retention.ms", "7200000")));
                 admin.incrementalAlterConfigs(changes).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-                admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(2))).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(2)))
+                        .all()
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
                 try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
                     for (int i = 0; i < 5; i++) {
                         producer.send(new ProducerRecord<>(topic, 0, null, new byte[100]));
                     }
                     producer.flush();
                 }
-                admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(2))).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(2)))
+                        .all()
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             }
 
             broker.restart();
 
             try (Admin admin = broker.admin()) {
-                Map<ConfigResource, Config> configs = admin.describeConfigs(List.of(topicResource, clusterDefault)).all()
+                Map<ConfigResource, Config> configs = admin.describeConfigs(List.of(topicResource, clusterDefault))
+                        .all()
                         .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-                assertThat(configs.get(topicResource).get("max.message.bytes").value()).isEqualTo("3000");
-                assertThat(configs.get(topicResource).get("retention.ms")).extracting(ConfigEntry::value, ConfigEntry::source)
+                assertThat(configs.get(topicResource).get("max.message.bytes").value())
+                        .isEqualTo("3000");
+                assertThat(configs.get(topicResource).get("retention.ms"))
+                        .extracting(ConfigEntry::value, ConfigEntry::source)
                         .containsExactly("7200000", ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
-                assertThat(configs.get(clusterDefault).get("log.retention.ms").value()).isEqualTo("7200000");
-                assertThat(admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                        .get(topic).partitions()).hasSize(2);
+                assertThat(configs.get(clusterDefault).get("log.retention.ms").value())
+                        .isEqualTo("7200000");
+                assertThat(admin.describeTopics(List.of(topic))
+                                .allTopicNames()
+                                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                                .get(topic)
+                                .partitions())
+                        .hasSize(2);
                 assertThat(admin.listOffsets(Map.of(tp, OffsetSpec.earliest()))
-                        .partitionResult(tp).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset()).isEqualTo(2);
+                                .partitionResult(tp)
+                                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                                .offset())
+                        .isEqualTo(2);
             }
             try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
-                assertThat(producer.send(new ProducerRecord<>(topic, 1, null, new byte[10_000]))).failsWithin(TIMEOUT)
-                        .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(RecordTooLargeException.class);
+                assertThat(producer.send(new ProducerRecord<>(topic, 1, null, new byte[10_000])))
+                        .failsWithin(TIMEOUT)
+                        .withThrowableOfType(ExecutionException.class)
+                        .withCauseInstanceOf(RecordTooLargeException.class);
             }
         }
     }

@@ -7,14 +7,13 @@ import static io.varve.it.ClientSupport.uniqueTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.varve.it.RawClient;
+import io.varve.it.SharedBroker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.RawClient;
-import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.admin.DeletedRecords;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -39,7 +38,8 @@ class DeleteRecordsIT {
     @RegisterExtension
     static final SharedBroker shared = new SharedBroker();
 
-    private static TopicPartition topicWithRecords(String prefix, int records, Map<String, String> configs) throws Exception {
+    private static TopicPartition topicWithRecords(String prefix, int records, Map<String, String> configs)
+            throws Exception {
         String topic = uniqueTopic(prefix);
         createTopic(shared.admin(), topic, 1, configs);
         try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of())) {
@@ -52,19 +52,29 @@ class DeleteRecordsIT {
     }
 
     private static KafkaFuture<DeletedRecords> deleteBefore(TopicPartition tp, long offset) {
-        return shared.admin().deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(offset))).lowWatermarks().get(tp);
+        return shared.admin()
+                .deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(offset)))
+                .lowWatermarks()
+                .get(tp);
     }
 
     @Test
     void readersFromTheBeginningStartAtTheNewLogStartOffset() throws Exception {
         TopicPartition tp = topicWithRecords("deleted", 10, Map.of());
 
-        assertThat(deleteBefore(tp, 4).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).lowWatermark()).isEqualTo(4);
+        assertThat(deleteBefore(tp, 4)
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .lowWatermark())
+                .isEqualTo(4);
 
         List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), tp.topic(), 1);
         assertThat(read).extracting(ConsumerRecord::offset).containsExactly(4L, 5L, 6L, 7L, 8L, 9L);
-        assertThat(shared.admin().listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp)
-                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset()).isEqualTo(4);
+        assertThat(shared.admin()
+                        .listOffsets(Map.of(tp, OffsetSpec.earliest()))
+                        .partitionResult(tp)
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .offset())
+                .isEqualTo(4);
     }
 
     @Test
@@ -72,16 +82,17 @@ class DeleteRecordsIT {
         TopicPartition tp = topicWithRecords("below-start", 5, Map.of());
         deleteBefore(tp, 3).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 
-        try (KafkaConsumer<byte[], byte[]> consumer = shared.broker().consumer(
-                Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"))) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                shared.broker().consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"))) {
             consumer.assign(List.of(tp));
             consumer.seek(tp, 1);
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             assertThatThrownBy(() -> {
-                while (System.nanoTime() < deadline) {
-                    consumer.poll(Duration.ofMillis(200));
-                }
-            }).isInstanceOf(OffsetOutOfRangeException.class);
+                        while (System.nanoTime() < deadline) {
+                            consumer.poll(Duration.ofMillis(200));
+                        }
+                    })
+                    .isInstanceOf(OffsetOutOfRangeException.class);
         }
     }
 
@@ -89,7 +100,10 @@ class DeleteRecordsIT {
     void minusOneDeletesUpToTheHighWatermark() throws Exception {
         TopicPartition tp = topicWithRecords("to-hw", 7, Map.of());
 
-        assertThat(deleteBefore(tp, -1).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).lowWatermark()).isEqualTo(7);
+        assertThat(deleteBefore(tp, -1)
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .lowWatermark())
+                .isEqualTo(7);
         assertThat(readAll(shared.broker(), tp.topic(), 1)).isEmpty();
     }
 
@@ -98,9 +112,13 @@ class DeleteRecordsIT {
         TopicPartition tp = topicWithRecords("refused", 3, Map.of());
         TopicPartition compacted = topicWithRecords("compacted", 3, Map.of("cleanup.policy", "compact"));
 
-        assertThat(deleteBefore(tp, 10)).failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+        assertThat(deleteBefore(tp, 10))
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(org.apache.kafka.common.errors.OffsetOutOfRangeException.class);
-        assertThat(deleteBefore(compacted, 1)).failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+        assertThat(deleteBefore(compacted, 1))
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(PolicyViolationException.class);
         assertThat(readAll(shared.broker(), tp.topic(), 1)).hasSize(3);
     }
@@ -110,8 +128,12 @@ class DeleteRecordsIT {
         // Admin keeps looking for a leader of a missing partition; the broker's answer is Kafka's.
         TopicPartition tp = topicWithRecords("no-partition", 1, Map.of());
         DeleteRecordsRequestData request = new DeleteRecordsRequestData().setTimeoutMs(5000);
-        request.topics().add(new DeleteRecordsRequestData.DeleteRecordsTopic().setName(tp.topic()).setPartitions(List.of(
-                new DeleteRecordsRequestData.DeleteRecordsPartition().setPartitionIndex(5).setOffset(0))));
+        request.topics()
+                .add(new DeleteRecordsRequestData.DeleteRecordsTopic()
+                        .setName(tp.topic())
+                        .setPartitions(List.of(new DeleteRecordsRequestData.DeleteRecordsPartition()
+                                .setPartitionIndex(5)
+                                .setOffset(0))));
         try (RawClient client = new RawClient(shared.broker().port())) {
             DeleteRecordsResponseData response = client.send(request, (short) 2);
             DeleteRecordsResponseData.DeleteRecordsPartitionResult result =

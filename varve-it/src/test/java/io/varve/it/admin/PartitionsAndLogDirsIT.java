@@ -7,12 +7,11 @@ import static io.varve.it.ClientSupport.readAll;
 import static io.varve.it.ClientSupport.uniqueTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.it.SharedBroker;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.admin.CreatePartitionsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewPartitions;
@@ -35,13 +34,17 @@ class PartitionsAndLogDirsIT {
     static final SharedBroker shared = new SharedBroker();
 
     private static KafkaFuture<Void> increaseTo(String topic, NewPartitions partitions, boolean validateOnly) {
-        return shared.admin().createPartitions(Map.of(topic, partitions), new CreatePartitionsOptions().validateOnly(validateOnly))
+        return shared.admin()
+                .createPartitions(Map.of(topic, partitions), new CreatePartitionsOptions().validateOnly(validateOnly))
                 .all();
     }
 
     private static int partitionCount(String topic) throws Exception {
-        TopicDescription description = shared.admin().describeTopics(List.of(topic)).allTopicNames()
-                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(topic);
+        TopicDescription description = shared.admin()
+                .describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .get(topic);
         return description.partitions().size();
     }
 
@@ -55,7 +58,9 @@ class PartitionsAndLogDirsIT {
         assertThat(partitionCount(topic)).isEqualTo(3);
         try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of())) {
             assertThat(producer.send(new ProducerRecord<>(topic, 2, null, "to-new".getBytes()))
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset()).isZero();
+                            .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                            .offset())
+                    .isZero();
         }
         assertThat(ofPartition(readAll(shared.broker(), topic, 3), 2)).hasSize(1);
     }
@@ -65,13 +70,19 @@ class PartitionsAndLogDirsIT {
         String topic = uniqueTopic("shrink");
         createTopic(shared.admin(), topic, 3);
 
-        assertThat(increaseTo(topic, NewPartitions.increaseTo(2), false)).failsWithin(TIMEOUT)
-                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(InvalidPartitionsException.class)
+        assertThat(increaseTo(topic, NewPartitions.increaseTo(2), false))
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(InvalidPartitionsException.class)
                 .withMessageContaining("Topic currently has 3 partitions, which is higher than the requested 2.");
-        assertThat(increaseTo(topic, NewPartitions.increaseTo(3), false)).failsWithin(TIMEOUT)
-                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(InvalidPartitionsException.class);
-        assertThat(increaseTo(uniqueTopic("missing"), NewPartitions.increaseTo(3), false)).failsWithin(TIMEOUT)
-                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(UnknownTopicOrPartitionException.class);
+        assertThat(increaseTo(topic, NewPartitions.increaseTo(3), false))
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(InvalidPartitionsException.class);
+        assertThat(increaseTo(uniqueTopic("missing"), NewPartitions.increaseTo(3), false))
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(UnknownTopicOrPartitionException.class);
     }
 
     @Test
@@ -82,9 +93,12 @@ class PartitionsAndLogDirsIT {
         increaseTo(topic, NewPartitions.increaseTo(4), true).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         assertThat(partitionCount(topic)).isEqualTo(1);
 
-        assertThat(increaseTo(topic, NewPartitions.increaseTo(2, List.of(List.of(7))), false)).failsWithin(TIMEOUT)
-                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(InvalidReplicaAssignmentException.class);
-        increaseTo(topic, NewPartitions.increaseTo(2, List.of(List.of(1))), false).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(increaseTo(topic, NewPartitions.increaseTo(2, List.of(List.of(7))), false))
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(InvalidReplicaAssignmentException.class);
+        increaseTo(topic, NewPartitions.increaseTo(2, List.of(List.of(1))), false)
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         assertThat(partitionCount(topic)).isEqualTo(2);
     }
 
@@ -99,8 +113,11 @@ class PartitionsAndLogDirsIT {
             producer.flush();
         }
 
-        Map<String, LogDirDescription> dirs = shared.admin().describeLogDirs(List.of(1)).allDescriptions()
-                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(1);
+        Map<String, LogDirDescription> dirs = shared.admin()
+                .describeLogDirs(List.of(1))
+                .allDescriptions()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .get(1);
 
         assertThat(dirs).hasSize(1);
         LogDirDescription dir = dirs.values().iterator().next();

@@ -6,14 +6,13 @@ import static io.varve.it.ClientSupport.uniqueTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import io.varve.it.SharedBroker;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.AlterConfigsOptions;
 import org.apache.kafka.clients.admin.Config;
@@ -44,9 +43,13 @@ class TopicConfigsIT {
 
     private static Config describe(String topic, boolean synonyms) throws Exception {
         ConfigResource resource = topicResource(topic);
-        return shared.admin().describeConfigs(List.of(resource),
+        return shared.admin()
+                .describeConfigs(
+                        List.of(resource),
                         new DescribeConfigsOptions().includeSynonyms(synonyms).includeDocumentation(true))
-                .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(resource);
+                .all()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .get(resource);
     }
 
     private static void alter(String topic, AlterConfigOp... ops) throws Exception {
@@ -56,7 +59,9 @@ class TopicConfigsIT {
     private static KafkaFuture<Void> alter(String topic, boolean validateOnly, AlterConfigOp... ops) {
         ConfigResource resource = topicResource(topic);
         Map<ConfigResource, Collection<AlterConfigOp>> change = Map.of(resource, List.of(ops));
-        return shared.admin().incrementalAlterConfigs(change, new AlterConfigsOptions().validateOnly(validateOnly)).all();
+        return shared.admin()
+                .incrementalAlterConfigs(change, new AlterConfigsOptions().validateOnly(validateOnly))
+                .all();
     }
 
     private static AlterConfigOp op(String name, String value, AlterConfigOp.OpType type) {
@@ -70,8 +75,14 @@ class TopicConfigsIT {
 
         Config config = describe(topic, true);
 
-        assertThat(config.entries()).extracting(ConfigEntry::name)
-                .contains("cleanup.policy", "max.message.bytes", "segment.bytes", "retention.bytes", "min.insync.replicas");
+        assertThat(config.entries())
+                .extracting(ConfigEntry::name)
+                .contains(
+                        "cleanup.policy",
+                        "max.message.bytes",
+                        "segment.bytes",
+                        "retention.bytes",
+                        "min.insync.replicas");
         ConfigEntry retention = config.get("retention.ms");
         assertThat(retention.value()).isEqualTo("3600000");
         assertThat(retention.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
@@ -79,7 +90,8 @@ class TopicConfigsIT {
         assertThat(retention.isSensitive()).isFalse();
         assertThat(retention.type()).isEqualTo(ConfigEntry.ConfigType.LONG);
         assertThat(retention.documentation()).isNotBlank();
-        assertThat(retention.synonyms()).extracting(ConfigEntry.ConfigSynonym::name, ConfigEntry.ConfigSynonym::source)
+        assertThat(retention.synonyms())
+                .extracting(ConfigEntry.ConfigSynonym::name, ConfigEntry.ConfigSynonym::source)
                 .startsWith(tuple("retention.ms", ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG))
                 .contains(tuple("log.retention.hours", ConfigEntry.ConfigSource.DEFAULT_CONFIG));
 
@@ -95,7 +107,8 @@ class TopicConfigsIT {
         String topic = uniqueTopic("no-synonyms");
         createTopic(shared.admin(), topic, 1);
 
-        assertThat(describe(topic, false).entries()).allSatisfy(e -> assertThat(e.synonyms()).isEmpty());
+        assertThat(describe(topic, false).entries())
+                .allSatisfy(e -> assertThat(e.synonyms()).isEmpty());
     }
 
     @Test
@@ -103,7 +116,9 @@ class TopicConfigsIT {
         String topic = uniqueTopic("incremental");
         createTopic(shared.admin(), topic, 1, Map.of("retention.ms", "3600000"));
 
-        alter(topic, op("segment.ms", "120000", AlterConfigOp.OpType.SET),
+        alter(
+                topic,
+                op("segment.ms", "120000", AlterConfigOp.OpType.SET),
                 op("retention.ms", null, AlterConfigOp.OpType.DELETE),
                 op("cleanup.policy", "compact", AlterConfigOp.OpType.APPEND));
         Config afterFirst = describe(topic, false);
@@ -122,13 +137,17 @@ class TopicConfigsIT {
         createTopic(shared.admin(), topic, 1, Map.of("max.message.bytes", "2000"));
         try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of())) {
             Future<RecordMetadata> tooLarge = producer.send(new ProducerRecord<>(topic, 0, null, new byte[10_000]));
-            assertThat(tooLarge).failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+            assertThat(tooLarge)
+                    .failsWithin(TIMEOUT)
+                    .withThrowableOfType(ExecutionException.class)
                     .withCauseInstanceOf(RecordTooLargeException.class);
 
             alter(topic, op("max.message.bytes", "100000", AlterConfigOp.OpType.SET));
 
             assertThat(producer.send(new ProducerRecord<>(topic, 0, null, new byte[10_000]))
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset()).isZero();
+                            .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                            .offset())
+                    .isZero();
         }
     }
 
@@ -137,11 +156,16 @@ class TopicConfigsIT {
         String topic = uniqueTopic("legacy");
         createTopic(shared.admin(), topic, 1, Map.of("retention.ms", "3600000"));
 
-        AlterConfigsResponseData response = LegacyAlterConfigs.send(shared.broker(), (short) 2, false,
+        AlterConfigsResponseData response = LegacyAlterConfigs.send(
+                shared.broker(),
+                (short) 2,
+                false,
                 LegacyAlterConfigs.resource(ConfigResource.Type.TOPIC, topic, Map.of("segment.ms", "90000")),
-                LegacyAlterConfigs.resource(ConfigResource.Type.TOPIC, uniqueTopic("missing"), Map.of("segment.ms", "1")));
+                LegacyAlterConfigs.resource(
+                        ConfigResource.Type.TOPIC, uniqueTopic("missing"), Map.of("segment.ms", "1")));
 
-        assertThat(response.responses()).extracting(r -> Errors.forCode(r.errorCode()))
+        assertThat(response.responses())
+                .extracting(r -> Errors.forCode(r.errorCode()))
                 .containsExactly(Errors.NONE, Errors.UNKNOWN_TOPIC_OR_PARTITION);
         Config config = describe(topic, false);
         assertThat(config.get("segment.ms").value()).isEqualTo("90000");
@@ -154,11 +178,15 @@ class TopicConfigsIT {
         String topic = uniqueTopic("validate-only");
         createTopic(shared.admin(), topic, 1);
 
-        alter(topic, true, op("segment.ms", "120000", AlterConfigOp.OpType.SET)).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        assertThat(alter(topic, true, op("segment.ms", "-7", AlterConfigOp.OpType.SET))).failsWithin(TIMEOUT)
-                .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(InvalidConfigurationException.class);
+        alter(topic, true, op("segment.ms", "120000", AlterConfigOp.OpType.SET))
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(alter(topic, true, op("segment.ms", "-7", AlterConfigOp.OpType.SET)))
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
+                .withCauseInstanceOf(InvalidConfigurationException.class);
 
-        assertThat(describe(topic, false).get("segment.ms").source()).isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+        assertThat(describe(topic, false).get("segment.ms").source())
+                .isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
     }
 
     @Test
@@ -167,22 +195,27 @@ class TopicConfigsIT {
         createTopic(shared.admin(), topic, 1);
 
         assertThat(alter(uniqueTopic("missing"), false, op("segment.ms", "120000", AlterConfigOp.OpType.SET)))
-                .failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(UnknownTopicOrPartitionException.class);
         assertThat(alter(topic, false, op("segment.ms", "soon", AlterConfigOp.OpType.SET)))
-                .failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(InvalidConfigurationException.class)
                 .withMessageContaining("segment.ms");
         assertThat(alter(topic, false, op("no.such.config", "1", AlterConfigOp.OpType.SET)))
-                .failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(InvalidConfigurationException.class)
                 .withMessageContaining("Unknown topic config name: no.such.config");
         assertThat(alter(topic, false, op("retention.ms", "5", AlterConfigOp.OpType.APPEND)))
-                .failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(InvalidConfigurationException.class);
         ConfigResource missing = topicResource(uniqueTopic("missing"));
         assertThat(shared.admin().describeConfigs(List.of(missing)).values().get(missing))
-                .failsWithin(TIMEOUT).withThrowableOfType(ExecutionException.class)
+                .failsWithin(TIMEOUT)
+                .withThrowableOfType(ExecutionException.class)
                 .withCauseInstanceOf(UnknownTopicOrPartitionException.class);
     }
 }

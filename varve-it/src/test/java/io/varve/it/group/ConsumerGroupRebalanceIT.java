@@ -6,6 +6,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.SharedBroker;
+import io.varve.it.group.GroupClients.Member;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,9 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-
-import io.varve.it.SharedBroker;
-import io.varve.it.group.GroupClients.Member;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -47,21 +46,26 @@ class ConsumerGroupRebalanceIT {
 
         SteadyProducer(String topic) {
             KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of("linger.ms", "5"));
-            thread = new Thread(() -> {
-                try (producer) {
-                    int seq = 0;
-                    while (running.get() && seq < 1_000_000) {
-                        producer.send(new ProducerRecord<>(topic, seq % PARTITIONS, null,
-                                Integer.toString(seq).getBytes(UTF_8)));
-                        seq++;
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // pacing, not synchronisation
-                    }
-                    producer.flush();
-                    sent.set(seq);
-                } catch (Throwable t) {
-                    failure = t;
-                }
-            }, "steady-producer");
+            thread = new Thread(
+                    () -> {
+                        try (producer) {
+                            int seq = 0;
+                            while (running.get() && seq < 1_000_000) {
+                                producer.send(new ProducerRecord<>(
+                                        topic,
+                                        seq % PARTITIONS,
+                                        null,
+                                        Integer.toString(seq).getBytes(UTF_8)));
+                                seq++;
+                                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // pacing, not synchronisation
+                            }
+                            producer.flush();
+                            sent.set(seq);
+                        } catch (Throwable t) {
+                            failure = t;
+                        }
+                    },
+                    "steady-producer");
             thread.start();
         }
 
@@ -127,7 +131,9 @@ class ConsumerGroupRebalanceIT {
             awaitBalanced(live, "two members (re)joined");
 
             int produced = producer.stop();
-            await("every record consumed").atMost(REBALANCE_DEADLINE).pollInterval(Duration.ofMillis(50))
+            await("every record consumed")
+                    .atMost(REBALANCE_DEADLINE)
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> consumed.size() >= produced);
             Member.stopAll(live, Member.Stop.LEAVE);
             for (Member m : all) {
@@ -137,9 +143,12 @@ class ConsumerGroupRebalanceIT {
             for (int seq = 0; seq < produced; seq++) {
                 assertThat(consumed).as("record %d", seq).containsKey(Integer.toString(seq));
             }
-            List<String> duplicates = consumed.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey)
+            List<String> duplicates = consumed.entrySet().stream()
+                    .filter(e -> e.getValue() > 1)
+                    .map(Map.Entry::getKey)
                     .toList();
-            assertThat(duplicates).as("records read twice although their commit had succeeded")
+            assertThat(duplicates)
+                    .as("records read twice although their commit had succeeded")
                     .allMatch(uncommitted::contains);
         } finally {
             Member.stopAll(all, Member.Stop.LEAVE);
@@ -150,8 +159,8 @@ class ConsumerGroupRebalanceIT {
      * When a fourth member joins three that own four partitions each, a sticky assignor moves three partitions and an
      * incremental rebalance (cooperative-sticky, KIP-848) revokes exactly those; an eager one (range) revokes all twelve.
      */
-    private static void assertRevocations(String protocol, Map<Member, Set<TopicPartition>> ownedBefore,
-                                          int revokedBefore, Member joined) {
+    private static void assertRevocations(
+            String protocol, Map<Member, Set<TopicPartition>> ownedBefore, int revokedBefore, Member joined) {
         int moved = 0;
         int revoked = -revokedBefore;
         for (Map.Entry<Member, Set<TopicPartition>> e : ownedBefore.entrySet()) {
@@ -164,19 +173,26 @@ class ConsumerGroupRebalanceIT {
         if (protocol.equals("range")) {
             assertThat(revoked).as("an eager rebalance revokes every partition").isEqualTo(PARTITIONS);
         } else {
-            assertThat(moved).as("a sticky assignment moves only what balance needs").isEqualTo(3);
+            assertThat(moved)
+                    .as("a sticky assignment moves only what balance needs")
+                    .isEqualTo(3);
             assertThat(revoked).as("partitions revoked equal partitions moved").isEqualTo(moved);
         }
     }
 
     private static void awaitBalanced(List<Member> members, String what) {
-        await(what).atMost(REBALANCE_DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
-            if (!GroupClients.ownExactly(members, PARTITIONS)) {
-                return false;
-            }
-            int min = members.stream().mapToInt(m -> m.owned.size()).min().orElse(0);
-            int max = members.stream().mapToInt(m -> m.owned.size()).max().orElse(0);
-            return max - min <= 1;
-        });
+        await(what)
+                .atMost(REBALANCE_DEADLINE)
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    if (!GroupClients.ownExactly(members, PARTITIONS)) {
+                        return false;
+                    }
+                    int min =
+                            members.stream().mapToInt(m -> m.owned.size()).min().orElse(0);
+                    int max =
+                            members.stream().mapToInt(m -> m.owned.size()).max().orElse(0);
+                    return max - min <= 1;
+                });
     }
 }

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.SharedBroker;
+import io.varve.it.group.GroupClients.Member;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -15,9 +17,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.SharedBroker;
-import io.varve.it.group.GroupClients.Member;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
@@ -51,12 +50,13 @@ class GroupAdminIT {
         Admin admin = shared.admin();
         Map<String, Integer> consumed = new ConcurrentHashMap<>();
         Set<String> uncommitted = ConcurrentHashMap.newKeySet();
-        Member classic = new Member(shared.broker(), GroupClients.memberConfig("admin-classic", "range"), topic, consumed,
-                uncommitted);
-        Member consumer = new Member(shared.broker(), GroupClients.memberConfig("admin-consumer", "consumer"), topic,
-                consumed, uncommitted);
+        Member classic = new Member(
+                shared.broker(), GroupClients.memberConfig("admin-classic", "range"), topic, consumed, uncommitted);
+        Member consumer = new Member(
+                shared.broker(), GroupClients.memberConfig("admin-consumer", "consumer"), topic, consumed, uncommitted);
         try {
-            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50))
+            await().atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> classic.owned.size() == 4 && consumer.owned.size() == 4);
 
             Map<String, GroupListing> listed = new HashMap<>();
@@ -66,33 +66,44 @@ class GroupAdminIT {
             assertThat(listed.get("admin-consumer").type()).contains(GroupType.CONSUMER);
             assertThat(listed.get("admin-consumer").groupState()).contains(GroupState.STABLE);
 
-            Map<String, ConsumerGroupDescription> described = get(admin.describeConsumerGroups(
-                    List.of("admin-classic", "admin-consumer")).all());
+            Map<String, ConsumerGroupDescription> described =
+                    get(admin.describeConsumerGroups(List.of("admin-classic", "admin-consumer"))
+                            .all());
             ConsumerGroupDescription c = described.get("admin-classic");
             assertThat(c.type()).isEqualTo(GroupType.CLASSIC);
             assertThat(c.partitionAssignor()).isEqualTo("range");
-            assertThat(c.members()).singleElement().satisfies(m ->
-                    assertThat(m.assignment().topicPartitions()).hasSize(4));
+            assertThat(c.members())
+                    .singleElement()
+                    .satisfies(m -> assertThat(m.assignment().topicPartitions()).hasSize(4));
             ConsumerGroupDescription k = described.get("admin-consumer");
             assertThat(k.type()).isEqualTo(GroupType.CONSUMER);
             assertThat(k.groupState()).isEqualTo(GroupState.STABLE);
             assertThat(k.partitionAssignor()).isEqualTo("uniform");
             assertThat(k.groupEpoch()).contains(1);
-            assertThat(k.members()).singleElement().satisfies(m ->
-                    assertThat(m.assignment().topicPartitions()).hasSize(4));
+            assertThat(k.members())
+                    .singleElement()
+                    .satisfies(m -> assertThat(m.assignment().topicPartitions()).hasSize(4));
 
-            assertThatThrownBy(() -> get(admin.deleteConsumerGroups(List.of("admin-classic")).all()))
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(GroupNotEmptyException.class);
-            assertThatThrownBy(() -> get(admin.deleteConsumerGroupOffsets("admin-consumer",
-                    Set.of(new TopicPartition(topic, 0))).all()))
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(GroupSubscribedToTopicException.class);
+            assertThatThrownBy(() -> get(
+                            admin.deleteConsumerGroups(List.of("admin-classic")).all()))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(GroupNotEmptyException.class);
+            assertThatThrownBy(() ->
+                            get(admin.deleteConsumerGroupOffsets("admin-consumer", Set.of(new TopicPartition(topic, 0)))
+                                    .all()))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(GroupSubscribedToTopicException.class);
         } finally {
             Member.stopAll(List.of(classic, consumer), Member.Stop.LEAVE);
         }
-        get(admin.deleteConsumerGroups(List.of("admin-classic", "admin-consumer")).all());
-        assertThatThrownBy(() -> get(admin.deleteConsumerGroups(List.of("admin-classic")).all()))
-                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(GroupIdNotFoundException.class);
-        assertThat(get(admin.listConsumerGroupOffsets("admin-consumer").partitionsToOffsetAndMetadata())).isEmpty();
+        get(admin.deleteConsumerGroups(List.of("admin-classic", "admin-consumer"))
+                .all());
+        assertThatThrownBy(() ->
+                        get(admin.deleteConsumerGroups(List.of("admin-classic")).all()))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(GroupIdNotFoundException.class);
+        assertThat(get(admin.listConsumerGroupOffsets("admin-consumer").partitionsToOffsetAndMetadata()))
+                .isEmpty();
     }
 
     @Test
@@ -102,8 +113,9 @@ class GroupAdminIT {
         Admin admin = shared.admin();
         TopicPartition p0 = new TopicPartition(topic, 0);
         TopicPartition p1 = new TopicPartition(topic, 1);
-        get(admin.alterConsumerGroupOffsets("admin-simple", Map.of(p0, new OffsetAndMetadata(3), p1,
-                new OffsetAndMetadata(4))).all());
+        get(admin.alterConsumerGroupOffsets(
+                        "admin-simple", Map.of(p0, new OffsetAndMetadata(3), p1, new OffsetAndMetadata(4)))
+                .all());
         get(admin.deleteConsumerGroupOffsets("admin-simple", Set.of(p0)).all());
         assertThat(get(admin.listConsumerGroupOffsets("admin-simple").partitionsToOffsetAndMetadata()))
                 .containsOnlyKeys(p1);
@@ -111,14 +123,20 @@ class GroupAdminIT {
         Map<String, Object> config = new HashMap<>(GroupClients.memberConfig("admin-static", "range"));
         config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "kept-instance");
         config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "30000");
-        Member member = new Member(shared.broker(), config, topic, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet());
+        Member member =
+                new Member(shared.broker(), config, topic, new ConcurrentHashMap<>(), ConcurrentHashMap.newKeySet());
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> member.owned.size() == 2);
         member.stop(Member.Stop.LEAVE); // a static member stays in the group when it closes
-        assertThat(get(admin.describeConsumerGroups(List.of("admin-static")).all()).get("admin-static").members())
+        assertThat(get(admin.describeConsumerGroups(List.of("admin-static")).all())
+                        .get("admin-static")
+                        .members())
                 .hasSize(1);
-        get(admin.removeMembersFromConsumerGroup("admin-static", new RemoveMembersFromConsumerGroupOptions(
-                List.of(new MemberToRemove("kept-instance")))).all());
-        ConsumerGroupDescription after = get(admin.describeConsumerGroups(List.of("admin-static")).all()).get("admin-static");
+        get(admin.removeMembersFromConsumerGroup(
+                        "admin-static",
+                        new RemoveMembersFromConsumerGroupOptions(List.of(new MemberToRemove("kept-instance"))))
+                .all());
+        ConsumerGroupDescription after =
+                get(admin.describeConsumerGroups(List.of("admin-static")).all()).get("admin-static");
         assertThat(after.members()).isEmpty();
         assertThat(after.groupState()).isEqualTo(GroupState.EMPTY);
     }

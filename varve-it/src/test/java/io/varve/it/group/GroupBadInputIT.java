@@ -4,15 +4,14 @@ import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.it.ClientSupport;
+import io.varve.it.RawClient;
+import io.varve.it.SharedBroker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.varve.it.ClientSupport;
-import io.varve.it.RawClient;
-import io.varve.it.SharedBroker;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
@@ -65,9 +64,10 @@ class GroupBadInputIT {
         createTopic(shared.admin(), topic, 2);
         try (RawClient c = client()) {
             assertThat(joinError(c, join("early", "", null, "consumer")))
-                    .as("before the first FindCoordinator creates the offsets topic").isEqualTo(Errors.NOT_COORDINATOR);
-            FindCoordinatorResponseData r = c.send(new FindCoordinatorRequestData().setKey("any").setKeyType((byte) 0),
-                    (short) 3);
+                    .as("before the first FindCoordinator creates the offsets topic")
+                    .isEqualTo(Errors.NOT_COORDINATOR);
+            FindCoordinatorResponseData r =
+                    c.send(new FindCoordinatorRequestData().setKey("any").setKeyType((byte) 0), (short) 3);
             assertThat(Errors.forCode(r.errorCode())).isEqualTo(Errors.NONE);
         }
     }
@@ -79,9 +79,16 @@ class GroupBadInputIT {
     private static JoinGroupRequestData join(String group, String memberId, String instanceId, String protocolType) {
         JoinGroupRequestData.JoinGroupRequestProtocolCollection protocols =
                 new JoinGroupRequestData.JoinGroupRequestProtocolCollection();
-        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range").setMetadata(new byte[0]));
-        return new JoinGroupRequestData().setGroupId(group).setMemberId(memberId).setGroupInstanceId(instanceId)
-                .setSessionTimeoutMs(5000).setRebalanceTimeoutMs(5000).setProtocolType(protocolType)
+        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol()
+                .setName("range")
+                .setMetadata(new byte[0]));
+        return new JoinGroupRequestData()
+                .setGroupId(group)
+                .setMemberId(memberId)
+                .setGroupInstanceId(instanceId)
+                .setSessionTimeoutMs(5000)
+                .setRebalanceTimeoutMs(5000)
+                .setProtocolType(protocolType)
                 .setProtocols(protocols);
     }
 
@@ -99,33 +106,47 @@ class GroupBadInputIT {
     }
 
     private static Errors sync(RawClient c, String group, int generation, String memberId) throws IOException {
-        SyncGroupResponseData r = c.send(new SyncGroupRequestData().setGroupId(group).setGenerationId(generation)
-                .setMemberId(memberId).setProtocolType("consumer").setProtocolName("range"), SYNC_V);
+        SyncGroupResponseData r = c.send(
+                new SyncGroupRequestData()
+                        .setGroupId(group)
+                        .setGenerationId(generation)
+                        .setMemberId(memberId)
+                        .setProtocolType("consumer")
+                        .setProtocolName("range"),
+                SYNC_V);
         return Errors.forCode(r.errorCode());
     }
 
     private static Errors heartbeat(RawClient c, String group, int generation, String memberId, String instanceId)
             throws IOException {
-        HeartbeatResponseData r = c.send(new HeartbeatRequestData().setGroupId(group).setGenerationId(generation)
-                .setMemberId(memberId).setGroupInstanceId(instanceId), HEARTBEAT_V);
+        HeartbeatResponseData r = c.send(
+                new HeartbeatRequestData()
+                        .setGroupId(group)
+                        .setGenerationId(generation)
+                        .setMemberId(memberId)
+                        .setGroupInstanceId(instanceId),
+                HEARTBEAT_V);
         return Errors.forCode(r.errorCode());
     }
 
     @Test
     void findCoordinatorAnswersGroupsBatchesKeysAndTransactionalIds() throws IOException {
         try (RawClient c = client()) {
-            FindCoordinatorResponseData batched = c.send(new FindCoordinatorRequestData().setKeyType((byte) 0)
-                    .setCoordinatorKeys(List.of("a", "b")), (short) 4);
-            assertThat(batched.coordinators()).extracting(FindCoordinatorResponseData.Coordinator::nodeId)
+            FindCoordinatorResponseData batched = c.send(
+                    new FindCoordinatorRequestData().setKeyType((byte) 0).setCoordinatorKeys(List.of("a", "b")),
+                    (short) 4);
+            assertThat(batched.coordinators())
+                    .extracting(FindCoordinatorResponseData.Coordinator::nodeId)
                     .containsExactly(1, 1);
-            assertThat(batched.coordinators()).extracting(FindCoordinatorResponseData.Coordinator::port)
+            assertThat(batched.coordinators())
+                    .extracting(FindCoordinatorResponseData.Coordinator::port)
                     .containsOnly(shared.broker().port());
-            FindCoordinatorResponseData txn = c.send(new FindCoordinatorRequestData().setKey("t").setKeyType((byte) 1),
-                    (short) 3);
+            FindCoordinatorResponseData txn =
+                    c.send(new FindCoordinatorRequestData().setKey("t").setKeyType((byte) 1), (short) 3);
             assertThat(Errors.forCode(txn.errorCode())).isEqualTo(Errors.NONE);
             assertThat(txn.nodeId()).isEqualTo(1);
-            FindCoordinatorResponseData bad = c.send(new FindCoordinatorRequestData().setKey("t").setKeyType((byte) 9),
-                    (short) 3);
+            FindCoordinatorResponseData bad =
+                    c.send(new FindCoordinatorRequestData().setKey("t").setKeyType((byte) 9), (short) 3);
             assertThat(Errors.forCode(bad.errorCode())).isEqualTo(Errors.INVALID_REQUEST);
         }
     }
@@ -133,7 +154,9 @@ class GroupBadInputIT {
     @Test
     void classicProtocolViolationsGetTheirErrors() throws Exception {
         String group = "classic-bad";
-        try (RawClient a = client(); RawClient b = client(); RawClient c = client()) {
+        try (RawClient a = client();
+                RawClient b = client();
+                RawClient c = client()) {
             JoinGroupResponseData first = joinNew(a, group);
             String memberA = first.memberId();
             assertThat(first.generationId()).isEqualTo(1);
@@ -141,22 +164,24 @@ class GroupBadInputIT {
             assertThat(sync(a, group, 2, memberA)).isEqualTo(Errors.ILLEGAL_GENERATION);
             assertThat(sync(a, group, 1, memberA)).isEqualTo(Errors.NONE);
 
-            JoinGroupRequestData shortSession = join(group, "", null, "consumer").setSessionTimeoutMs(1);
+            JoinGroupRequestData shortSession =
+                    join(group, "", null, "consumer").setSessionTimeoutMs(1);
             assertThat(joinError(c, shortSession)).isEqualTo(Errors.INVALID_SESSION_TIMEOUT);
-            assertThat(joinError(c, join(group, "", null, "connect")))
-                    .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
-            assertThat(joinError(c, join(group, "ghost", null, "consumer")))
-                    .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+            assertThat(joinError(c, join(group, "", null, "connect"))).isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
+            assertThat(joinError(c, join(group, "ghost", null, "consumer"))).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
             assertThat(heartbeat(c, group, 1, "ghost", null)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
 
             JoinGroupResponseData required = b.send(join(group, "", null, "consumer"), JOIN_V);
             int pendingJoin = b.sendOnly(join(group, required.memberId(), null, "consumer"), JOIN_V);
-            org.awaitility.Awaitility.await("b's join starts a rebalance").atMost(ClientSupport.TIMEOUT)
+            org.awaitility.Awaitility.await("b's join starts a rebalance")
+                    .atMost(ClientSupport.TIMEOUT)
                     .until(() -> heartbeat(a, group, 1, memberA, null) == Errors.REBALANCE_IN_PROGRESS);
             assertThat(joinError(c, join(group, "", null, "consumer")))
-                    .as("group.max.size is 2").isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
+                    .as("group.max.size is 2")
+                    .isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
             JoinGroupResponseData rejoined = a.send(join(group, memberA, null, "consumer"), JOIN_V);
-            JoinGroupResponseData joinedB = b.receive(org.apache.kafka.common.protocol.ApiKeys.JOIN_GROUP, JOIN_V, pendingJoin);
+            JoinGroupResponseData joinedB =
+                    b.receive(org.apache.kafka.common.protocol.ApiKeys.JOIN_GROUP, JOIN_V, pendingJoin);
             assertThat(rejoined.generationId()).isEqualTo(2);
             assertThat(rejoined.members()).hasSize(2);
             assertThat(joinedB.generationId()).isEqualTo(2);
@@ -165,23 +190,33 @@ class GroupBadInputIT {
             assertThat(Errors.forCode(stale.topics().get(0).partitions().get(0).errorCode()))
                     .isEqualTo(Errors.ILLEGAL_GENERATION);
             OffsetCommitResponseData unknownTopic = commit(a, group, 2, memberA, "no-such-topic");
-            assertThat(Errors.forCode(unknownTopic.topics().get(0).partitions().get(0).errorCode()))
+            assertThat(Errors.forCode(
+                            unknownTopic.topics().get(0).partitions().get(0).errorCode()))
                     .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
 
-            DeleteGroupsResponseData deleted = a.send(new DeleteGroupsRequestData().setGroupsNames(
-                    List.of(group, "never-existed")), (short) 2);
-            assertThat(Errors.forCode(deleted.results().find(group).errorCode())).isEqualTo(Errors.NON_EMPTY_GROUP);
+            DeleteGroupsResponseData deleted =
+                    a.send(new DeleteGroupsRequestData().setGroupsNames(List.of(group, "never-existed")), (short) 2);
+            assertThat(Errors.forCode(deleted.results().find(group).errorCode()))
+                    .isEqualTo(Errors.NON_EMPTY_GROUP);
             assertThat(Errors.forCode(deleted.results().find("never-existed").errorCode()))
                     .isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         }
     }
 
-    private static OffsetCommitResponseData commit(RawClient c, String group, int generation, String memberId,
-                                                   String topicName) throws IOException {
-        return c.send(new OffsetCommitRequestData().setGroupId(group).setGenerationIdOrMemberEpoch(generation)
-                .setMemberId(memberId).setTopics(List.of(new OffsetCommitRequestData.OffsetCommitRequestTopic()
-                        .setName(topicName).setPartitions(List.of(new OffsetCommitRequestData.OffsetCommitRequestPartition()
-                                .setPartitionIndex(0).setCommittedOffset(1).setCommittedMetadata(""))))), COMMIT_V);
+    private static OffsetCommitResponseData commit(
+            RawClient c, String group, int generation, String memberId, String topicName) throws IOException {
+        return c.send(
+                new OffsetCommitRequestData()
+                        .setGroupId(group)
+                        .setGenerationIdOrMemberEpoch(generation)
+                        .setMemberId(memberId)
+                        .setTopics(List.of(new OffsetCommitRequestData.OffsetCommitRequestTopic()
+                                .setName(topicName)
+                                .setPartitions(List.of(new OffsetCommitRequestData.OffsetCommitRequestPartition()
+                                        .setPartitionIndex(0)
+                                        .setCommittedOffset(1)
+                                        .setCommittedMetadata(""))))),
+                COMMIT_V);
     }
 
     @Test
@@ -195,27 +230,36 @@ class GroupBadInputIT {
             assertThat(second.generationId()).isEqualTo(first.generationId());
             assertThat(heartbeat(c, group, first.generationId(), first.memberId(), "instance-1"))
                     .isEqualTo(Errors.FENCED_INSTANCE_ID);
-            assertThat(heartbeat(c, group, first.generationId(), second.memberId(), "instance-1")).isEqualTo(Errors.NONE);
+            assertThat(heartbeat(c, group, first.generationId(), second.memberId(), "instance-1"))
+                    .isEqualTo(Errors.NONE);
         }
     }
 
     @Test
     void unknownGroupsAreDeadBeforeDescribeGroupsV6AndNotFoundFromIt() throws IOException {
         try (RawClient c = client()) {
-            DescribeGroupsResponseData v5 = c.send(new DescribeGroupsRequestData().setGroups(List.of("nobody")), (short) 5);
+            DescribeGroupsResponseData v5 =
+                    c.send(new DescribeGroupsRequestData().setGroups(List.of("nobody")), (short) 5);
             assertThat(v5.groups().get(0).groupState()).isEqualTo("Dead");
             assertThat(Errors.forCode(v5.groups().get(0).errorCode())).isEqualTo(Errors.NONE);
-            DescribeGroupsResponseData v6 = c.send(new DescribeGroupsRequestData().setGroups(List.of("nobody")), (short) 6);
+            DescribeGroupsResponseData v6 =
+                    c.send(new DescribeGroupsRequestData().setGroups(List.of("nobody")), (short) 6);
             assertThat(Errors.forCode(v6.groups().get(0).errorCode())).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
             OffsetCommitResponseData noGroup = commit(c, "nobody", 3, "m", topic);
-            assertThat(Errors.forCode(noGroup.topics().get(0).partitions().get(0).errorCode()))
+            assertThat(Errors.forCode(
+                            noGroup.topics().get(0).partitions().get(0).errorCode()))
                     .isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         }
     }
 
     private static ConsumerGroupHeartbeatRequestData consumerJoin(String group, String memberId) {
-        return new ConsumerGroupHeartbeatRequestData().setGroupId(group).setMemberId(memberId).setMemberEpoch(0)
-                .setRebalanceTimeoutMs(5000).setSubscribedTopicNames(List.of(topic)).setTopicPartitions(new ArrayList<>());
+        return new ConsumerGroupHeartbeatRequestData()
+                .setGroupId(group)
+                .setMemberId(memberId)
+                .setMemberEpoch(0)
+                .setRebalanceTimeoutMs(5000)
+                .setSubscribedTopicNames(List.of(topic))
+                .setTopicPartitions(new ArrayList<>());
     }
 
     private static Errors consumerHeartbeat(RawClient c, ConsumerGroupHeartbeatRequestData request) throws IOException {
@@ -227,41 +271,68 @@ class GroupBadInputIT {
     void consumerProtocolViolationsGetTheirErrors() throws IOException {
         String group = "consumer-bad";
         try (RawClient c = client()) {
-            assertThat(consumerHeartbeat(c, consumerJoin(group, "m1").setSubscribedTopicNames(null)
-                    .setSubscribedTopicRegex("bad[regex"))).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION);
+            assertThat(consumerHeartbeat(
+                            c,
+                            consumerJoin(group, "m1")
+                                    .setSubscribedTopicNames(null)
+                                    .setSubscribedTopicRegex("bad[regex")))
+                    .isEqualTo(Errors.INVALID_REGULAR_EXPRESSION);
             assertThat(consumerHeartbeat(c, consumerJoin(group, "m1").setServerAssignor("sticky")))
                     .isEqualTo(Errors.UNSUPPORTED_ASSIGNOR);
             assertThat(consumerHeartbeat(c, consumerJoin(group, "m1").setRebalanceTimeoutMs(-1)))
                     .isEqualTo(Errors.INVALID_REQUEST);
-            ConsumerGroupHeartbeatResponseData joined = c.send(consumerJoin(group, "m1").setInstanceId("i1"), (short) 1);
+            ConsumerGroupHeartbeatResponseData joined =
+                    c.send(consumerJoin(group, "m1").setInstanceId("i1"), (short) 1);
             assertThat(joined.memberEpoch()).isEqualTo(1);
-            assertThat(joined.assignment().topicPartitions().get(0).partitions()).containsExactlyInAnyOrder(0, 1);
+            assertThat(joined.assignment().topicPartitions().get(0).partitions())
+                    .containsExactlyInAnyOrder(0, 1);
             assertThat(consumerHeartbeat(c, consumerJoin(group, "m2").setInstanceId("i1")))
                     .isEqualTo(Errors.UNRELEASED_INSTANCE_ID);
-            assertThat(consumerHeartbeat(c, new ConsumerGroupHeartbeatRequestData().setGroupId(group).setMemberId("m1")
-                    .setMemberEpoch(7))).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
+            assertThat(consumerHeartbeat(
+                            c,
+                            new ConsumerGroupHeartbeatRequestData()
+                                    .setGroupId(group)
+                                    .setMemberId("m1")
+                                    .setMemberEpoch(7)))
+                    .isEqualTo(Errors.FENCED_MEMBER_EPOCH);
 
             OffsetDeleteRequestData.OffsetDeleteRequestTopicCollection topics =
                     new OffsetDeleteRequestData.OffsetDeleteRequestTopicCollection();
-            topics.add(new OffsetDeleteRequestData.OffsetDeleteRequestTopic().setName(topic).setPartitions(List.of(
-                    new OffsetDeleteRequestData.OffsetDeleteRequestPartition().setPartitionIndex(0))));
-            OffsetDeleteResponseData deleted = c.send(new OffsetDeleteRequestData().setGroupId(group).setTopics(topics),
-                    (short) 0);
-            assertThat(Errors.forCode(deleted.topics().find(topic).partitions().find(0).errorCode()))
+            topics.add(new OffsetDeleteRequestData.OffsetDeleteRequestTopic()
+                    .setName(topic)
+                    .setPartitions(
+                            List.of(new OffsetDeleteRequestData.OffsetDeleteRequestPartition().setPartitionIndex(0))));
+            OffsetDeleteResponseData deleted =
+                    c.send(new OffsetDeleteRequestData().setGroupId(group).setTopics(topics), (short) 0);
+            assertThat(Errors.forCode(
+                            deleted.topics().find(topic).partitions().find(0).errorCode()))
                     .isEqualTo(Errors.GROUP_SUBSCRIBED_TO_TOPIC);
 
-            OffsetFetchResponseData stale = c.send(new OffsetFetchRequestData().setRequireStable(true).setGroups(List.of(
-                    new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId(group).setMemberId("m1")
-                            .setMemberEpoch(0).setTopics(null),
-                    new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId("nobody").setTopics(null))), FETCH_V);
+            OffsetFetchResponseData stale = c.send(
+                    new OffsetFetchRequestData()
+                            .setRequireStable(true)
+                            .setGroups(List.of(
+                                    new OffsetFetchRequestData.OffsetFetchRequestGroup()
+                                            .setGroupId(group)
+                                            .setMemberId("m1")
+                                            .setMemberEpoch(0)
+                                            .setTopics(null),
+                                    new OffsetFetchRequestData.OffsetFetchRequestGroup()
+                                            .setGroupId("nobody")
+                                            .setTopics(null))),
+                    FETCH_V);
             assertThat(Errors.forCode(stale.groups().get(0).errorCode())).isEqualTo(Errors.STALE_MEMBER_EPOCH);
             assertThat(Errors.forCode(stale.groups().get(1).errorCode())).isEqualTo(Errors.NONE);
 
-            ListGroupsResponseData consumers = c.send(new ListGroupsRequestData().setTypesFilter(List.of("consumer")),
-                    (short) 5);
-            assertThat(consumers.groups()).extracting(ListGroupsResponseData.ListedGroup::groupId).contains(group)
+            ListGroupsResponseData consumers =
+                    c.send(new ListGroupsRequestData().setTypesFilter(List.of("consumer")), (short) 5);
+            assertThat(consumers.groups())
+                    .extracting(ListGroupsResponseData.ListedGroup::groupId)
+                    .contains(group)
                     .doesNotContain("classic-bad", "static-bad");
-            assertThat(consumers.groups()).extracting(ListGroupsResponseData.ListedGroup::groupType).containsOnly("Consumer");
+            assertThat(consumers.groups())
+                    .extracting(ListGroupsResponseData.ListedGroup::groupType)
+                    .containsOnly("Consumer");
         }
     }
 }

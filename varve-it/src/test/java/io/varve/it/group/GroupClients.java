@@ -1,5 +1,6 @@
 package io.varve.it.group;
 
+import io.varve.it.TestBroker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -8,8 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import io.varve.it.TestBroker;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -22,8 +21,7 @@ final class GroupClients {
     /** Classic session timeout of the test consumers; the broker's minimum is lowered to allow it. */
     static final int CLASSIC_SESSION_MS = 2000;
 
-    private GroupClients() {
-    }
+    private GroupClients() {}
 
     /** Broker overrides: no initial rebalance delay, short session timeouts and heartbeats, a small offsets topic. */
     static Map<String, String> brokerOverrides() {
@@ -53,9 +51,11 @@ final class GroupClients {
             c.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
             c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Integer.toString(CLASSIC_SESSION_MS));
             c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "200");
-            c.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, protocol.equals("range")
-                    ? "org.apache.kafka.clients.consumer.RangeAssignor"
-                    : "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
+            c.put(
+                    ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                    protocol.equals("range")
+                            ? "org.apache.kafka.clients.consumer.RangeAssignor"
+                            : "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
         }
         return c;
     }
@@ -66,7 +66,10 @@ final class GroupClients {
      * failed may legitimately be read again by the next owner (the at-least-once window): they are reported.
      */
     static final class Member implements AutoCloseable {
-        enum Stop { LEAVE, CRASH }
+        enum Stop {
+            LEAVE,
+            CRASH
+        }
 
         private static final AtomicInteger IDS = new AtomicInteger();
 
@@ -81,8 +84,12 @@ final class GroupClients {
         private volatile Stop stop;
         private volatile Throwable failure;
 
-        Member(TestBroker broker, Map<String, Object> config, String topic, Map<String, Integer> consumed,
-               Set<String> uncommitted) {
+        Member(
+                TestBroker broker,
+                Map<String, Object> config,
+                String topic,
+                Map<String, Integer> consumed,
+                Set<String> uncommitted) {
             this.name = "member-" + IDS.incrementAndGet();
             this.consumer = broker.consumer(config);
             this.consumed = consumed;
@@ -114,8 +121,9 @@ final class GroupClients {
                 failure = t;
             } finally {
                 if (stop == Stop.CRASH) {
-                    consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
-                            .withTimeout(Duration.ofSeconds(5)));
+                    consumer.close(
+                            CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
+                                    .withTimeout(Duration.ofSeconds(5)));
                 } else {
                     consumer.close(Duration.ofSeconds(10));
                 }

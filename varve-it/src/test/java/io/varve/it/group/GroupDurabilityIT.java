@@ -7,6 +7,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.broker.group.GroupCoordinatorRuntime.PartitionLag;
+import io.varve.it.TestBroker;
+import io.varve.it.group.GroupClients.Member;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,10 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.broker.group.GroupCoordinatorRuntime.PartitionLag;
-import io.varve.it.TestBroker;
-import io.varve.it.group.GroupClients.Member;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -39,6 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GroupDurabilityIT {
     @TempDir
     static Path dataDir;
+
     private static TestBroker broker;
 
     @BeforeAll
@@ -93,18 +93,25 @@ class GroupDurabilityIT {
         try (Admin admin = broker.admin()) {
             createTopic(admin, topic, 3);
             admin.alterConsumerGroupOffsets("standalone", Map.of(p0, new OffsetAndMetadata(7, "by admin")))
-                    .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                    .all()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         }
         produce(topic, 3, 10, "a");
         for (String protocol : protocols) {
-            assertThat(consumeAndCommit(GroupClients.memberConfig("durable-" + protocol, protocol), topic, 30)).hasSize(30);
+            assertThat(consumeAndCommit(GroupClients.memberConfig("durable-" + protocol, protocol), topic, 30))
+                    .hasSize(30);
         }
         produce(topic, 1, 5, "b");
         for (String protocol : protocols) {
-            List<PartitionLag> lag = broker.broker().groupCoordinator().lag("durable-" + protocol).get(10, TimeUnit.SECONDS);
-            assertThat(lag).containsExactly(new PartitionLag(p0, 10, 15, 5),
-                    new PartitionLag(new TopicPartition(topic, 1), 10, 10, 0),
-                    new PartitionLag(new TopicPartition(topic, 2), 10, 10, 0));
+            List<PartitionLag> lag = broker.broker()
+                    .groupCoordinator()
+                    .lag("durable-" + protocol)
+                    .get(10, TimeUnit.SECONDS);
+            assertThat(lag)
+                    .containsExactly(
+                            new PartitionLag(p0, 10, 15, 5),
+                            new PartitionLag(new TopicPartition(topic, 1), 10, 10, 0),
+                            new PartitionLag(new TopicPartition(topic, 2), 10, 10, 0));
         }
 
         broker.restart();
@@ -112,17 +119,25 @@ class GroupDurabilityIT {
         try (Admin admin = broker.admin()) {
             for (String protocol : protocols) {
                 Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("durable-" + protocol)
-                        .partitionsToOffsetAndMetadata().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                        .partitionsToOffsetAndMetadata()
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
                 assertThat(committed).hasSize(3);
                 committed.values().forEach(o -> assertThat(o.offset()).isEqualTo(10));
             }
-            OffsetAndMetadata byAdmin = admin.listConsumerGroupOffsets("standalone").partitionsToOffsetAndMetadata()
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(p0);
+            OffsetAndMetadata byAdmin = admin.listConsumerGroupOffsets("standalone")
+                    .partitionsToOffsetAndMetadata()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .get(p0);
             assertThat(byAdmin.offset()).isEqualTo(7);
             assertThat(byAdmin.metadata()).isEqualTo("by admin");
         }
         for (String protocol : protocols) {
-            assertThat(broker.broker().groupCoordinator().lag("durable-" + protocol).get(10, TimeUnit.SECONDS).get(0).lag())
+            assertThat(broker.broker()
+                            .groupCoordinator()
+                            .lag("durable-" + protocol)
+                            .get(10, TimeUnit.SECONDS)
+                            .get(0)
+                            .lag())
                     .isEqualTo(5);
             assertThat(consumeAndCommit(GroupClients.memberConfig("durable-" + protocol, protocol), topic, 5))
                     .as("%s: only the records committed before the restart are skipped", protocol)
@@ -144,7 +159,8 @@ class GroupDurabilityIT {
         Member b = new Member(broker, staticConfig(group, protocol, "instance-b"), topic, consumed, uncommitted);
         Member restarted = null;
         try {
-            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50))
+            await().atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> GroupClients.ownExactly(List.of(a, b), 6) && a.owned.size() == 3);
             Set<TopicPartition> aOwned = Set.copyOf(a.owned);
             Set<TopicPartition> bOwned = Set.copyOf(b.owned);
@@ -155,7 +171,9 @@ class GroupDurabilityIT {
             Member back = restarted;
             await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> back.owned.equals(aOwned));
             assertThat(b.owned).isEqualTo(bOwned);
-            assertThat(b.rebalanceCallbacks.get()).as("the other member saw no rebalance").isEqualTo(bCallbacks);
+            assertThat(b.rebalanceCallbacks.get())
+                    .as("the other member saw no rebalance")
+                    .isEqualTo(bCallbacks);
         } finally {
             List<Member> running = new ArrayList<>(List.of(a, b));
             if (restarted != null) {
@@ -177,9 +195,13 @@ class GroupDurabilityIT {
     @Test
     void theFirstCoordinatorLookupCreatesTheInternalOffsetsTopicWithTheConfiguredPartitions() throws Exception {
         try (Admin admin = broker.admin()) {
-            admin.listConsumerGroupOffsets("lookup").partitionsToOffsetAndMetadata().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            var description = admin.describeTopics(List.of("__consumer_offsets")).allTopicNames()
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get("__consumer_offsets");
+            admin.listConsumerGroupOffsets("lookup")
+                    .partitionsToOffsetAndMetadata()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            var description = admin.describeTopics(List.of("__consumer_offsets"))
+                    .allTopicNames()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .get("__consumer_offsets");
             assertThat(description.isInternal()).isTrue();
             assertThat(description.partitions()).hasSize(8);
         }

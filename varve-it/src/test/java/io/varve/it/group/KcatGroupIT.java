@@ -7,6 +7,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.SharedBroker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -58,13 +57,31 @@ class KcatGroupIT {
             for (int i = 0; i < 2; i++) {
                 Path out = workDir.resolve(topic + "-" + i + ".out");
                 outputs.add(out);
-                processes.add(new ProcessBuilder(KCAT.toString(), "-b", shared.broker().bootstrap(), "-G", group,
-                        "-u", "-q", "-f", "%s\\n", "-X", "auto.offset.reset=earliest", "-X", "session.timeout.ms=6000",
-                        "-X", "heartbeat.interval.ms=300", topic)
-                        .redirectOutput(out.toFile()).redirectError(Path.of(out.toString().replace(".out", ".err")).toFile())
+                processes.add(new ProcessBuilder(
+                                KCAT.toString(),
+                                "-b",
+                                shared.broker().bootstrap(),
+                                "-G",
+                                group,
+                                "-u",
+                                "-q",
+                                "-f",
+                                "%s\\n",
+                                "-X",
+                                "auto.offset.reset=earliest",
+                                "-X",
+                                "session.timeout.ms=6000",
+                                "-X",
+                                "heartbeat.interval.ms=300",
+                                topic)
+                        .redirectOutput(out.toFile())
+                        .redirectError(
+                                Path.of(out.toString().replace(".out", ".err")).toFile())
                         .start());
             }
-            await("both kcat members share the partitions").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
+            await("both kcat members share the partitions")
+                    .atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> bothMembersAssigned(group));
 
             Set<String> expected = new HashSet<>();
@@ -77,8 +94,10 @@ class KcatGroupIT {
                 producer.flush();
             }
             try {
-                await("every record printed by one of the kcat consumers").atMost(TIMEOUT)
-                        .pollInterval(Duration.ofMillis(100)).until(() -> lines(outputs).containsAll(expected));
+                await("every record printed by one of the kcat consumers")
+                        .atMost(TIMEOUT)
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> lines(outputs).containsAll(expected));
             } catch (org.awaitility.core.ConditionTimeoutException e) {
                 Set<String> missing = new HashSet<>(expected);
                 missing.removeAll(lines(outputs));
@@ -89,7 +108,9 @@ class KcatGroupIT {
                 throw new AssertionError(missing.size() + " records missing; kcat stderr: " + err, e);
             }
             for (Path out : outputs) {
-                assertThat(Files.readAllLines(out)).as("each member consumed its share").isNotEmpty();
+                assertThat(Files.readAllLines(out))
+                        .as("each member consumed its share")
+                        .isNotEmpty();
             }
         } finally {
             for (Process p : processes) {
@@ -102,10 +123,15 @@ class KcatGroupIT {
     }
 
     private static boolean bothMembersAssigned(String group) throws Exception {
-        ConsumerGroupDescription d = shared.admin().describeConsumerGroups(List.of(group)).describedGroups().get(group)
+        ConsumerGroupDescription d = shared.admin()
+                .describeConsumerGroups(List.of(group))
+                .describedGroups()
+                .get(group)
                 .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        return d.groupState() == GroupState.STABLE && d.members().size() == 2
-                && d.members().stream().map(MemberDescription::assignment).allMatch(a -> !a.topicPartitions().isEmpty());
+        return d.groupState() == GroupState.STABLE
+                && d.members().size() == 2
+                && d.members().stream().map(MemberDescription::assignment).allMatch(a -> !a.topicPartitions()
+                        .isEmpty());
     }
 
     private static Set<String> lines(List<Path> outputs) throws IOException {

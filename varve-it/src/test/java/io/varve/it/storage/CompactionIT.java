@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.SharedBroker;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +17,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -53,8 +52,9 @@ class CompactionIT {
         createTopic(shared.admin(), topic, 1, COMPACTED);
         Map<String, String> latest = new LinkedHashMap<>();
         long lastOffset;
-        try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of(
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip", ProducerConfig.LINGER_MS_CONFIG, "5"))) {
+        try (KafkaProducer<byte[], byte[]> producer = shared.broker()
+                .producer(
+                        Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "gzip", ProducerConfig.LINGER_MS_CONFIG, "5"))) {
             for (int round = 0; round < 5; round++) {
                 for (int k = 0; k < 10; k++) {
                     String value = "v" + round + "-" + k;
@@ -69,24 +69,31 @@ class CompactionIT {
             }
             latest.put("last", "sentinel"); // keeps the log's tail a live record, so readers reach the end offset
             lastOffset = producer.send(new ProducerRecord<>(topic, 0, bytes("last"), bytes("sentinel")))
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset();
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .offset();
         }
         assertThat(lastOffset).isEqualTo(52);
 
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
-            Map<String, String> seen = new LinkedHashMap<>();
-            for (ConsumerRecord<byte[], byte[]> record : read) {
-                String key = new String(record.key(), UTF_8);
-                assertThat(seen).as("key %s appears once", key).doesNotContainKey(key);
-                seen.put(key, record.value() == null ? null : new String(record.value(), UTF_8));
-            }
-            assertThat(seen).isEqualTo(latest);
-        });
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> {
+                    List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
+                    Map<String, String> seen = new LinkedHashMap<>();
+                    for (ConsumerRecord<byte[], byte[]> record : read) {
+                        String key = new String(record.key(), UTF_8);
+                        assertThat(seen).as("key %s appears once", key).doesNotContainKey(key);
+                        seen.put(key, record.value() == null ? null : new String(record.value(), UTF_8));
+                    }
+                    assertThat(seen).isEqualTo(latest);
+                });
 
         List<ConsumerRecord<byte[], byte[]>> read = readAll(shared.broker(), topic, 1);
-        assertThat(read).extracting(ConsumerRecord::offset).as("offsets kept, gaps where records went")
-                .isSorted().contains(41L, 52L).doesNotContain(0L, 40L, 47L, 50L, 51L);
+        assertThat(read)
+                .extracting(ConsumerRecord::offset)
+                .as("offsets kept, gaps where records went")
+                .isSorted()
+                .contains(41L, 52L)
+                .doesNotContain(0L, 40L, 47L, 50L, 51L);
         assertThat(read.get(read.size() - 1).offset()).isEqualTo(lastOffset);
     }
 
@@ -97,12 +104,15 @@ class CompactionIT {
         try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of())) {
             Future<RecordMetadata> keyless = producer.send(new ProducerRecord<>(topic, 0, null, bytes("no key")));
             assertThatThrownBy(() -> keyless.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidRecordException.class);
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(InvalidRecordException.class);
         }
         try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of())) {
             RecordMetadata keyed = producer.send(new ProducerRecord<>(topic, 0, bytes("k"), bytes("v")))
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(keyed.offset()).as("nothing of the refused batch was written").isZero();
+            assertThat(keyed.offset())
+                    .as("nothing of the refused batch was written")
+                    .isZero();
         }
     }
 

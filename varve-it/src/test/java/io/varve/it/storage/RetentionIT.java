@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.SharedBroker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +20,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-
-import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -60,25 +59,30 @@ class RetentionIT {
         produce(topic, 20, 21, System.currentTimeMillis());
         awaitSegmentFiles(topic, 3); // one more pass since
         assertThat(earliestOffset(tp)).isEqualTo(10);
-        assertThat(readAll(shared.broker(), topic, 1)).extracting(ConsumerRecord::offset)
+        assertThat(readAll(shared.broker(), topic, 1))
+                .extracting(ConsumerRecord::offset)
                 .containsExactlyElementsOf(LongStream.range(10, 21).boxed().toList());
 
-        try (KafkaConsumer<byte[], byte[]> consumer = shared.broker().consumer(
-                Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"))) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                shared.broker().consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"))) {
             consumer.assign(List.of(tp));
             consumer.seek(tp, 3);
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             assertThatThrownBy(() -> {
-                while (System.nanoTime() < deadline) {
-                    consumer.poll(Duration.ofMillis(100));
-                }
-            }).as("a fetch below the log start offset").isInstanceOf(OffsetOutOfRangeException.class);
+                        while (System.nanoTime() < deadline) {
+                            consumer.poll(Duration.ofMillis(100));
+                        }
+                    })
+                    .as("a fetch below the log start offset")
+                    .isInstanceOf(OffsetOutOfRangeException.class);
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = shared.broker().consumer(
-                Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"))) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                shared.broker().consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"))) {
             consumer.assign(List.of(tp));
             consumer.seek(tp, 3);
-            assertThat(pollFirst(consumer).offset()).as("auto.offset.reset=earliest after out of range").isEqualTo(10);
+            assertThat(pollFirst(consumer).offset())
+                    .as("auto.offset.reset=earliest after out of range")
+                    .isEqualTo(10);
         }
     }
 
@@ -90,7 +94,9 @@ class RetentionIT {
 
         produce(topic, 0, 10, System.currentTimeMillis());
         awaitSegmentFiles(topic, 2);
-        assertThat(earliestOffset(tp)).as("the only data is never deleted for size").isZero();
+        assertThat(earliestOffset(tp))
+                .as("the only data is never deleted for size")
+                .isZero();
 
         produce(topic, 10, 20, System.currentTimeMillis());
         await().atMost(TIMEOUT).until(() -> earliestOffset(tp) == 10);
@@ -101,24 +107,31 @@ class RetentionIT {
         try (KafkaConsumer<byte[], byte[]> consumer = shared.broker().consumer(Map.of())) {
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
-            assertThat(consumer.position(tp, TIMEOUT)).as("a consumer from the beginning").isEqualTo(20);
+            assertThat(consumer.position(tp, TIMEOUT))
+                    .as("a consumer from the beginning")
+                    .isEqualTo(20);
         }
-        assertThat(readAll(shared.broker(), topic, 1)).extracting(ConsumerRecord::offset).containsExactly(20L);
+        assertThat(readAll(shared.broker(), topic, 1))
+                .extracting(ConsumerRecord::offset)
+                .containsExactly(20L);
     }
 
     private static void produce(String topic, int from, int to, long timestampMs) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of())) {
             for (int i = from; i < to; i++) {
-                producer.send(new ProducerRecord<>(topic, 0, timestampMs, ("k" + i).getBytes(UTF_8),
-                        ("v" + i).getBytes(UTF_8)));
+                producer.send(new ProducerRecord<>(
+                        topic, 0, timestampMs, ("k" + i).getBytes(UTF_8), ("v" + i).getBytes(UTF_8)));
             }
             producer.flush();
         }
     }
 
     private static long earliestOffset(TopicPartition tp) throws Exception {
-        return shared.admin().listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp)
-                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset();
+        return shared.admin()
+                .listOffsets(Map.of(tp, OffsetSpec.earliest()))
+                .partitionResult(tp)
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .offset();
     }
 
     /** Waits until the partition directory holds {@code count} live segments (retired ones end in .deleted). */
@@ -129,7 +142,8 @@ class RetentionIT {
 
     private static long segmentFiles(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".log")).count();
+            return files.filter(f -> f.getFileName().toString().endsWith(".log"))
+                    .count();
         }
     }
 

@@ -13,6 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.RawClient;
+import io.varve.it.SharedBroker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,12 +23,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.RawClient;
-import io.varve.it.SharedBroker;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -102,9 +101,11 @@ class ExactlyOnceIT {
         }
 
         int aborted = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = TxnClients.consumer(bootstrap(), READ_COMMITTED, Map.of(
-                ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "7"));
-             KafkaProducer<byte[], byte[]> producer = transactionalProducer(bootstrap(), "ctp-" + input, Map.of())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = TxnClients.consumer(
+                        bootstrap(),
+                        READ_COMMITTED,
+                        Map.of(ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "7"));
+                KafkaProducer<byte[], byte[]> producer = transactionalProducer(bootstrap(), "ctp-" + input, Map.of())) {
             consumer.subscribe(List.of(input));
             producer.initTransactions();
             int committed = 0;
@@ -143,10 +144,12 @@ class ExactlyOnceIT {
         assertThat(aborted).as("the test aborted some rounds").isPositive();
 
         Map<Integer, List<String>> committedOutput = readValues(bootstrap(), output, PARTITIONS, READ_COMMITTED);
-        assertThat(committedOutput).as("each input record transformed exactly once, in order")
+        assertThat(committedOutput)
+                .as("each input record transformed exactly once, in order")
                 .isEqualTo(expected);
         assertThat(allValues(readValues(bootstrap(), output, PARTITIONS, READ_UNCOMMITTED)))
-                .as("aborted rounds are in the log, only hidden").hasSizeGreaterThan(PARTITIONS * RECORDS_PER_PARTITION);
+                .as("aborted rounds are in the log, only hidden")
+                .hasSizeGreaterThan(PARTITIONS * RECORDS_PER_PARTITION);
         Map<TopicPartition, OffsetAndMetadata> offsets = committedOffsets(group);
         for (int p = 0; p < PARTITIONS; p++) {
             assertThat(offsets.get(new TopicPartition(input, p)).offset()).isEqualTo(RECORDS_PER_PARTITION);
@@ -159,14 +162,17 @@ class ExactlyOnceIT {
         createTopic(shared.admin(), input, 1);
         String group = "txn-offsets-group-" + input;
         TopicPartition tp = new TopicPartition(input, 0);
-        try (KafkaProducer<byte[], byte[]> producer = transactionalProducer(bootstrap(), "offsets-" + input, Map.of())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                transactionalProducer(bootstrap(), "offsets-" + input, Map.of())) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(5)), new ConsumerGroupMetadata(group));
-            assertThat(committedOffset(group, tp)).as("invisible before the commit").isNull();
+            assertThat(committedOffset(group, tp))
+                    .as("invisible before the commit")
+                    .isNull();
             producer.commitTransaction();
-            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50))
-                    .until(() -> Long.valueOf(5).equals(committedOffset(group, tp)));
+            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> Long.valueOf(5)
+                    .equals(committedOffset(group, tp)));
 
             producer.beginTransaction();
             producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(9)), new ConsumerGroupMetadata(group));
@@ -174,13 +180,14 @@ class ExactlyOnceIT {
             producer.beginTransaction();
             producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(12)), new ConsumerGroupMetadata(group));
             producer.commitTransaction();
-            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50))
-                    .until(() -> Long.valueOf(12).equals(committedOffset(group, tp)));
+            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> Long.valueOf(12)
+                    .equals(committedOffset(group, tp)));
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = TxnClients.consumer(bootstrap(), READ_COMMITTED,
-                Map.of(ConsumerConfig.GROUP_ID_CONFIG, group))) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                TxnClients.consumer(bootstrap(), READ_COMMITTED, Map.of(ConsumerConfig.GROUP_ID_CONFIG, group))) {
             assertThat(consumer.committed(Set.of(tp), TIMEOUT).get(tp).offset())
-                    .as("a read_committed consumer (require_stable) reads the committed offset").isEqualTo(12);
+                    .as("a read_committed consumer (require_stable) reads the committed offset")
+                    .isEqualTo(12);
         }
     }
 
@@ -190,22 +197,37 @@ class ExactlyOnceIT {
         createTopic(shared.admin(), topic, 1);
         String id = "raw-" + topic;
         try (KafkaProducer<byte[], byte[]> producer = transactionalProducer(bootstrap(), id, Map.of());
-             RawClient raw = new RawClient(shared.broker().port())) {
+                RawClient raw = new RawClient(shared.broker().port())) {
             producer.initTransactions();
-            TransactionDescription d = shared.admin().describeTransactions(List.of(id)).description(id)
+            TransactionDescription d = shared.admin()
+                    .describeTransactions(List.of(id))
+                    .description(id)
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            TxnOffsetCommitRequestData request = new TxnOffsetCommitRequestData().setTransactionalId(id)
-                    .setGroupId("raw-group-" + topic).setProducerId(d.producerId())
-                    .setProducerEpoch((short) d.producerEpoch()).setTopics(List.of(
-                            new TxnOffsetCommitRequestTopic().setName(topic).setPartitions(List.of(
-                                    new TxnOffsetCommitRequestPartition().setPartitionIndex(0).setCommittedOffset(3))),
-                            new TxnOffsetCommitRequestTopic().setName("missing-" + topic).setPartitions(List.of(
-                                    new TxnOffsetCommitRequestPartition().setPartitionIndex(0).setCommittedOffset(3)))));
+            TxnOffsetCommitRequestData request = new TxnOffsetCommitRequestData()
+                    .setTransactionalId(id)
+                    .setGroupId("raw-group-" + topic)
+                    .setProducerId(d.producerId())
+                    .setProducerEpoch((short) d.producerEpoch())
+                    .setTopics(List.of(
+                            new TxnOffsetCommitRequestTopic()
+                                    .setName(topic)
+                                    .setPartitions(List.of(new TxnOffsetCommitRequestPartition()
+                                            .setPartitionIndex(0)
+                                            .setCommittedOffset(3))),
+                            new TxnOffsetCommitRequestTopic()
+                                    .setName("missing-" + topic)
+                                    .setPartitions(List.of(new TxnOffsetCommitRequestPartition()
+                                            .setPartitionIndex(0)
+                                            .setCommittedOffset(3)))));
             TxnOffsetCommitResponseData response = raw.send(request, (short) 3);
             Map<String, Errors> errors = new HashMap<>();
-            response.topics().forEach(t -> errors.put(t.name(), Errors.forCode(t.partitions().get(0).errorCode())));
-            assertThat(errors).as("no AddOffsetsToTxn came first").isEqualTo(Map.of(
-                    topic, Errors.INVALID_TXN_STATE, "missing-" + topic, Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            response.topics()
+                    .forEach(t -> errors.put(
+                            t.name(), Errors.forCode(t.partitions().get(0).errorCode())));
+            assertThat(errors)
+                    .as("no AddOffsetsToTxn came first")
+                    .isEqualTo(Map.of(
+                            topic, Errors.INVALID_TXN_STATE, "missing-" + topic, Errors.UNKNOWN_TOPIC_OR_PARTITION));
         }
     }
 
@@ -215,7 +237,7 @@ class ExactlyOnceIT {
         createTopic(shared.admin(), topic, 2);
         String id = "zombie-" + topic;
         try (KafkaProducer<byte[], byte[]> zombie = transactionalProducer(bootstrap(), id, Map.of());
-             KafkaProducer<byte[], byte[]> successor = transactionalProducer(bootstrap(), id, Map.of())) {
+                KafkaProducer<byte[], byte[]> successor = transactionalProducer(bootstrap(), id, Map.of())) {
             zombie.initTransactions();
             zombie.beginTransaction();
             zombie.send(record(topic, 0, "zombie-0"));
@@ -223,13 +245,15 @@ class ExactlyOnceIT {
 
             successor.initTransactions();
             assertThatThrownBy(() -> {
-                zombie.send(record(topic, 0, "zombie-late"));
-                zombie.commitTransaction();
-            }).isInstanceOf(KafkaException.class).satisfiesAnyOf(
-                    e -> assertThat(e).isInstanceOf(ProducerFencedException.class),
-                    e -> assertThat(e).isInstanceOf(InvalidProducerEpochException.class),
-                    e -> assertThat(e).hasRootCauseInstanceOf(ProducerFencedException.class),
-                    e -> assertThat(e).hasRootCauseInstanceOf(InvalidProducerEpochException.class));
+                        zombie.send(record(topic, 0, "zombie-late"));
+                        zombie.commitTransaction();
+                    })
+                    .isInstanceOf(KafkaException.class)
+                    .satisfiesAnyOf(
+                            e -> assertThat(e).isInstanceOf(ProducerFencedException.class),
+                            e -> assertThat(e).isInstanceOf(InvalidProducerEpochException.class),
+                            e -> assertThat(e).hasRootCauseInstanceOf(ProducerFencedException.class),
+                            e -> assertThat(e).hasRootCauseInstanceOf(InvalidProducerEpochException.class));
 
             successor.beginTransaction();
             successor.send(record(topic, 0, "successor-0"));
@@ -248,23 +272,33 @@ class ExactlyOnceIT {
         String topic = uniqueTopic("abandoned");
         createTopic(shared.admin(), topic, 1);
         TopicPartition tp = new TopicPartition(topic, 0);
-        try (KafkaProducer<byte[], byte[]> stuck = transactionalProducer(bootstrap(), "abandoned-" + topic,
-                Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "1500"));
-             KafkaProducer<byte[], byte[]> plain = shared.broker().producer(Map.of());
-             KafkaConsumer<byte[], byte[]> committedReader = TxnClients.consumer(bootstrap(), READ_COMMITTED, Map.of())) {
+        try (KafkaProducer<byte[], byte[]> stuck = transactionalProducer(
+                        bootstrap(), "abandoned-" + topic, Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "1500"));
+                KafkaProducer<byte[], byte[]> plain = shared.broker().producer(Map.of());
+                KafkaConsumer<byte[], byte[]> committedReader =
+                        TxnClients.consumer(bootstrap(), READ_COMMITTED, Map.of())) {
             stuck.initTransactions();
             stuck.beginTransaction();
             stuck.send(record(topic, 0, "stuck")).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             plain.send(record(topic, 0, "after")).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 
             assertThat(committedReader.endOffsets(List.of(tp), TIMEOUT).get(tp))
-                    .as("the open transaction holds the last stable offset at its first record").isZero();
-            List<ProducerState> producers = shared.admin().describeProducers(List.of(tp)).partitionResult(tp)
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).activeProducers();
-            assertThat(producers).filteredOn(p -> p.currentTransactionStartOffset().isPresent())
-                    .singleElement().satisfies(p -> assertThat(p.currentTransactionStartOffset()).hasValue(0L));
-            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
-                    .until(() -> committedReader.endOffsets(List.of(tp), TIMEOUT).get(tp) > 2);
+                    .as("the open transaction holds the last stable offset at its first record")
+                    .isZero();
+            List<ProducerState> producers = shared.admin()
+                    .describeProducers(List.of(tp))
+                    .partitionResult(tp)
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .activeProducers();
+            assertThat(producers)
+                    .filteredOn(p -> p.currentTransactionStartOffset().isPresent())
+                    .singleElement()
+                    .satisfies(
+                            p -> assertThat(p.currentTransactionStartOffset()).hasValue(0L));
+            await().atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() ->
+                            committedReader.endOffsets(List.of(tp), TIMEOUT).get(tp) > 2);
         }
         assertThat(readValues(bootstrap(), topic, 1, READ_COMMITTED)).isEqualTo(Map.of(0, List.of("after")));
     }

@@ -8,6 +8,8 @@ import static io.varve.it.ClientSupport.uniqueTopic;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.it.RawClient;
+import io.varve.it.SharedBroker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,9 +18,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-
-import io.varve.it.RawClient;
-import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -48,30 +47,39 @@ class ReadCommittedIT {
     static final SharedBroker shared = new SharedBroker(Map.of("transaction.state.log.num.partitions", "3"));
 
     private static KafkaProducer<byte[], byte[]> transactional(String transactionalId) {
-        return shared.broker().producer(Map.of(
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000"));
+        return shared.broker()
+                .producer(Map.of(
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                        transactionalId,
+                        ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                        "30000"));
     }
 
     private static KafkaConsumer<byte[], byte[]> consumer(IsolationLevel isolation) {
-        return shared.broker().consumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                isolation.toString().toLowerCase(java.util.Locale.ROOT)));
+        return shared.broker()
+                .consumer(Map.of(
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        isolation.toString().toLowerCase(java.util.Locale.ROOT)));
     }
 
     /** Sends "prefix-topic-partition-i" for i < perPartition to every partition of every topic. */
-    private static void sendEverywhere(KafkaProducer<byte[], byte[]> producer, List<String> topics, String prefix,
-                                       int perPartition) {
+    private static void sendEverywhere(
+            KafkaProducer<byte[], byte[]> producer, List<String> topics, String prefix, int perPartition) {
         for (String topic : topics) {
             for (int p = 0; p < PARTITIONS; p++) {
                 for (int i = 0; i < perPartition; i++) {
-                    producer.send(new ProducerRecord<>(topic, p, null, (prefix + "-" + topic + "-" + p + "-" + i).getBytes(UTF_8)));
+                    producer.send(new ProducerRecord<>(
+                            topic, p, null, (prefix + "-" + topic + "-" + p + "-" + i).getBytes(UTF_8)));
                 }
             }
         }
     }
 
     private static List<String> values(List<ConsumerRecord<byte[], byte[]>> records, int partition) {
-        return records.stream().filter(r -> r.partition() == partition).map(r -> new String(r.value(), UTF_8)).toList();
+        return records.stream()
+                .filter(r -> r.partition() == partition)
+                .map(r -> new String(r.value(), UTF_8))
+                .toList();
     }
 
     private static List<String> expected(String topic, int partition, List<String> prefixes, int perPartition) {
@@ -84,10 +92,14 @@ class ReadCommittedIT {
         return out;
     }
 
-    private static Map<TopicPartition, Long> latest(List<TopicPartition> tps, IsolationLevel isolation) throws Exception {
-        Map<TopicPartition, ListOffsetsResultInfo> found = shared.admin().listOffsets(
-                tps.stream().collect(Collectors.toMap(Function.identity(), tp -> OffsetSpec.latest())),
-                new ListOffsetsOptions(isolation)).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    private static Map<TopicPartition, Long> latest(List<TopicPartition> tps, IsolationLevel isolation)
+            throws Exception {
+        Map<TopicPartition, ListOffsetsResultInfo> found = shared.admin()
+                .listOffsets(
+                        tps.stream().collect(Collectors.toMap(Function.identity(), tp -> OffsetSpec.latest())),
+                        new ListOffsetsOptions(isolation))
+                .all()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         Map<TopicPartition, Long> offsets = new HashMap<>();
         found.forEach((tp, info) -> offsets.put(tp, info.offset()));
         return offsets;
@@ -104,7 +116,7 @@ class ReadCommittedIT {
             tps.addAll(partitions(topic, PARTITIONS));
         }
         try (KafkaProducer<byte[], byte[]> producer = transactional(uniqueTopic("rc-txn"));
-             KafkaProducer<byte[], byte[]> plain = shared.broker().producer(Map.of())) {
+                KafkaProducer<byte[], byte[]> plain = shared.broker().producer(Map.of())) {
             producer.initTransactions();
             producer.beginTransaction();
             sendEverywhere(producer, topics, "committed1", 3);
@@ -132,12 +144,19 @@ class ReadCommittedIT {
                     uncommitted = readAll(c, topic, PARTITIONS);
                 }
                 for (int p = 0; p < PARTITIONS; p++) {
-                    assertThat(values(committed, p)).as("read_committed %s-%d", topic, p).containsExactlyElementsOf(
-                            concat(expected(topic, p, List.of("committed1"), 3), expected(topic, p, List.of("plain"), 2),
+                    assertThat(values(committed, p))
+                            .as("read_committed %s-%d", topic, p)
+                            .containsExactlyElementsOf(concat(
+                                    expected(topic, p, List.of("committed1"), 3),
+                                    expected(topic, p, List.of("plain"), 2),
                                     expected(topic, p, List.of("committed2"), 2)));
-                    assertThat(values(uncommitted, p)).as("read_uncommitted %s-%d", topic, p).containsExactlyElementsOf(
-                            concat(expected(topic, p, List.of("committed1"), 3), expected(topic, p, List.of("aborted"), 4),
-                                    expected(topic, p, List.of("plain"), 2), expected(topic, p, List.of("committed2"), 2)));
+                    assertThat(values(uncommitted, p))
+                            .as("read_uncommitted %s-%d", topic, p)
+                            .containsExactlyElementsOf(concat(
+                                    expected(topic, p, List.of("committed1"), 3),
+                                    expected(topic, p, List.of("aborted"), 4),
+                                    expected(topic, p, List.of("plain"), 2),
+                                    expected(topic, p, List.of("committed2"), 2)));
                 }
             }
 
@@ -147,7 +166,9 @@ class ReadCommittedIT {
             sendEverywhere(producer, topics, "open", 2);
             producer.flush();
 
-            assertThat(latest(tps, IsolationLevel.READ_COMMITTED)).as("stops at the open transaction").isEqualTo(stableBefore);
+            assertThat(latest(tps, IsolationLevel.READ_COMMITTED))
+                    .as("stops at the open transaction")
+                    .isEqualTo(stableBefore);
             Map<TopicPartition, Long> highWatermarks = latest(tps, IsolationLevel.READ_UNCOMMITTED);
             for (TopicPartition tp : tps) {
                 assertThat(highWatermarks.get(tp)).isEqualTo(stableBefore.get(tp) + 2);
@@ -158,7 +179,9 @@ class ReadCommittedIT {
                 for (TopicPartition tp : tps) {
                     c.seek(tp, stableBefore.get(tp));
                 }
-                assertThat(c.poll(Duration.ofMillis(500))).as("nothing past the last stable offset").isEmpty();
+                assertThat(c.poll(Duration.ofMillis(500)))
+                        .as("nothing past the last stable offset")
+                        .isEmpty();
                 producer.commitTransaction();
                 // the commit markers move the last stable offset: a waiting read_committed fetch gets the records
                 List<String> got = new ArrayList<>();
@@ -168,30 +191,46 @@ class ReadCommittedIT {
                 }
                 assertThat(got).hasSize(tps.size() * 2).allMatch(v -> v.startsWith("open-"));
             }
-            assertThat(latest(tps, IsolationLevel.READ_COMMITTED)).isEqualTo(latest(tps, IsolationLevel.READ_UNCOMMITTED));
+            assertThat(latest(tps, IsolationLevel.READ_COMMITTED))
+                    .isEqualTo(latest(tps, IsolationLevel.READ_UNCOMMITTED));
         }
     }
 
     private static FetchResponseData.PartitionData rawFetch(String topic, IsolationLevel isolation, short version)
             throws Exception {
         try (RawClient client = new RawClient(shared.broker().port())) {
-            FetchRequestData request = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(0).setMinBytes(1)
-                    .setMaxBytes(1 << 20).setIsolationLevel(isolation.id()).setSessionId(0).setSessionEpoch(-1)
-                    .setTopics(List.of(new FetchRequestData.FetchTopic().setTopic(topic).setPartitions(List.of(
-                            new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(0)
-                                    .setPartitionMaxBytes(1 << 20).setCurrentLeaderEpoch(-1).setLogStartOffset(-1)))));
+            FetchRequestData request = new FetchRequestData()
+                    .setReplicaId(-1)
+                    .setMaxWaitMs(0)
+                    .setMinBytes(1)
+                    .setMaxBytes(1 << 20)
+                    .setIsolationLevel(isolation.id())
+                    .setSessionId(0)
+                    .setSessionEpoch(-1)
+                    .setTopics(List.of(new FetchRequestData.FetchTopic()
+                            .setTopic(topic)
+                            .setPartitions(List.of(new FetchRequestData.FetchPartition()
+                                    .setPartition(0)
+                                    .setFetchOffset(0)
+                                    .setPartitionMaxBytes(1 << 20)
+                                    .setCurrentLeaderEpoch(-1)
+                                    .setLogStartOffset(-1)))));
             FetchResponseData response = client.send(request, version);
             return response.responses().get(0).partitions().get(0);
         }
     }
 
     private static long offsetForTime(TopicPartition tp, long timestampMs, IsolationLevel isolation) throws Exception {
-        return shared.admin().listOffsets(Map.of(tp, OffsetSpec.forTimestamp(timestampMs)), new ListOffsetsOptions(isolation))
-                .partitionResult(tp).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset();
+        return shared.admin()
+                .listOffsets(Map.of(tp, OffsetSpec.forTimestamp(timestampMs)), new ListOffsetsOptions(isolation))
+                .partitionResult(tp)
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .offset();
     }
 
     @Test
-    void aReadCommittedFetchCarriesTheLastStableOffsetAndTheAbortedTransactionsAndListOffsetsByTimeHonoursIt() throws Exception {
+    void aReadCommittedFetchCarriesTheLastStableOffsetAndTheAbortedTransactionsAndListOffsetsByTimeHonoursIt()
+            throws Exception {
         String topic = uniqueTopic("rc-wire");
         createTopic(shared.admin(), topic, 1);
         try (KafkaProducer<byte[], byte[]> producer = transactional(uniqueTopic("rc-wire-txn"))) {
@@ -210,10 +249,13 @@ class ReadCommittedIT {
             producer.flush();
 
             TopicPartition tp = new TopicPartition(topic, 0);
-            assertThat(offsetForTime(tp, baseMs + 5_000, IsolationLevel.READ_COMMITTED)).isEqualTo(2);
-            assertThat(offsetForTime(tp, baseMs + 15_000, IsolationLevel.READ_UNCOMMITTED)).isEqualTo(4);
+            assertThat(offsetForTime(tp, baseMs + 5_000, IsolationLevel.READ_COMMITTED))
+                    .isEqualTo(2);
+            assertThat(offsetForTime(tp, baseMs + 15_000, IsolationLevel.READ_UNCOMMITTED))
+                    .isEqualTo(4);
             assertThat(offsetForTime(tp, baseMs + 15_000, IsolationLevel.READ_COMMITTED))
-                    .as("by time, nothing at or past the last stable offset").isEqualTo(-1);
+                    .as("by time, nothing at or past the last stable offset")
+                    .isEqualTo(-1);
 
             for (short version : new short[] {4, 11, 12}) {
                 FetchResponseData.PartitionData committed = rawFetch(topic, IsolationLevel.READ_COMMITTED, version);
@@ -223,15 +265,21 @@ class ReadCommittedIT {
                 assertThat(committed.abortedTransactions()).as("v%d", version).hasSize(1);
                 assertThat(committed.abortedTransactions().get(0).firstOffset()).isZero();
                 List<Long> offsets = new ArrayList<>();
-                ((org.apache.kafka.common.record.Records) committed.records()).batches()
+                ((org.apache.kafka.common.record.Records) committed.records())
+                        .batches()
                         .forEach(b -> offsets.add(b.baseOffset()));
-                assertThat(offsets).as("batches below the last stable offset only").containsExactly(0L, 1L, 2L, 3L);
+                assertThat(offsets)
+                        .as("batches below the last stable offset only")
+                        .containsExactly(0L, 1L, 2L, 3L);
 
                 FetchResponseData.PartitionData uncommitted = rawFetch(topic, IsolationLevel.READ_UNCOMMITTED, version);
-                assertThat(uncommitted.lastStableOffset()).as("the real last stable offset").isEqualTo(4);
+                assertThat(uncommitted.lastStableOffset())
+                        .as("the real last stable offset")
+                        .isEqualTo(4);
                 assertThat(uncommitted.abortedTransactions()).isNull();
                 List<Long> all = new ArrayList<>();
-                ((org.apache.kafka.common.record.Records) uncommitted.records()).batches()
+                ((org.apache.kafka.common.record.Records) uncommitted.records())
+                        .batches()
                         .forEach(b -> all.add(b.baseOffset()));
                 assertThat(all).containsExactly(0L, 1L, 2L, 3L, 4L);
             }

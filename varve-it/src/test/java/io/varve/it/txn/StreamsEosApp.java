@@ -3,7 +3,6 @@ package io.varve.it.txn;
 import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.Serdes;
@@ -26,8 +25,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class StreamsEosApp {
     static final int BUCKETS = 6;
 
-    private StreamsEosApp() {
-    }
+    private StreamsEosApp() {}
 
     static String bucketOf(long amount) {
         return "bucket-" + (amount % BUCKETS);
@@ -37,9 +35,12 @@ public final class StreamsEosApp {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(input, Consumed.with(Serdes.String(), Serdes.Long()))
                 .groupBy((user, amount) -> bucketOf(amount), Grouped.with("by-bucket", Serdes.String(), Serdes.Long()))
-                .aggregate(() -> 0L, (bucket, amount, sum) -> sum + amount,
+                .aggregate(
+                        () -> 0L,
+                        (bucket, amount, sum) -> sum + amount,
                         Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("sums")
-                                .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(Serdes.Long()))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.Long()));
         return builder.build();

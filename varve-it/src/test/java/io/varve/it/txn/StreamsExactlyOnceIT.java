@@ -5,6 +5,8 @@ import static io.varve.it.ClientSupport.createTopic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.ClientSupport;
+import io.varve.it.SharedBroker;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +18,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.ClientSupport;
-import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -55,8 +54,7 @@ class StreamsExactlyOnceIT {
     Path workDir;
 
     /** The single-threaded reference: per bucket, how many amounts and their sum. */
-    private record Expected(Map<String, Integer> counts, Map<String, Long> sums) {
-    }
+    private record Expected(Map<String, Integer> counts, Map<String, Long> sums) {}
 
     private final Expected expected = new Expected(new TreeMap<>(), new TreeMap<>());
     private final Random random = new Random(20261129L);
@@ -68,7 +66,10 @@ class StreamsExactlyOnceIT {
             String bucket = StreamsEosApp.bucketOf(amount);
             expected.counts.merge(bucket, 1, Integer::sum);
             expected.sums.merge(bucket, amount, Long::sum);
-            producer.send(new ProducerRecord<>(INPUT, user.getBytes(), ByteBuffer.allocate(8).putLong(amount).array()));
+            producer.send(new ProducerRecord<>(
+                    INPUT,
+                    user.getBytes(),
+                    ByteBuffer.allocate(8).putLong(amount).array()));
         }
         producer.flush();
     }
@@ -76,10 +77,11 @@ class StreamsExactlyOnceIT {
     /** Every update of every bucket's sum, in output order, read read_committed up to the last stable offset. */
     private static Map<String, List<Long>> committedOutput() {
         Map<String, List<Long>> out = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = TxnClients.consumer(shared.broker().bootstrap(),
-                TxnClients.READ_COMMITTED, Map.of())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                TxnClients.consumer(shared.broker().bootstrap(), TxnClients.READ_COMMITTED, Map.of())) {
             for (ConsumerRecord<byte[], byte[]> r : ClientSupport.readAll(consumer, OUTPUT, OUTPUT_PARTITIONS)) {
-                out.computeIfAbsent(new String(r.key()), k -> new ArrayList<>()).add(ByteBuffer.wrap(r.value()).getLong());
+                out.computeIfAbsent(new String(r.key()), k -> new ArrayList<>())
+                        .add(ByteBuffer.wrap(r.value()).getLong());
             }
         }
         return out;
@@ -92,18 +94,34 @@ class StreamsExactlyOnceIT {
     }
 
     private Process startChild(Path stateDir) throws Exception {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                StreamsEosApp.class.getName(), shared.broker().bootstrap(), APPLICATION_ID, stateDir.toString(),
-                INPUT, OUTPUT);
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                StreamsEosApp.class.getName(),
+                shared.broker().bootstrap(),
+                APPLICATION_ID,
+                stateDir.toString(),
+                INPUT,
+                OUTPUT);
         Files.createDirectories(stateDir);
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(workDir.resolve("child-" + System.nanoTime() + ".log").toFile()).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(
+                        workDir.resolve("child-" + System.nanoTime() + ".log").toFile())
+                .start();
     }
 
     private static int groupMembers() throws Exception {
-        return shared.admin().describeConsumerGroups(List.of(APPLICATION_ID)).all()
-                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(APPLICATION_ID).members().size();
+        return shared.admin()
+                .describeConsumerGroups(List.of(APPLICATION_ID))
+                .all()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .get(APPLICATION_ID)
+                .members()
+                .size();
     }
 
     private static void kill(Process p) throws InterruptedException {
@@ -117,16 +135,20 @@ class StreamsExactlyOnceIT {
         createTopic(shared.admin(), OUTPUT, OUTPUT_PARTITIONS);
         Path childState = workDir.resolve("state-child");
         try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of());
-             KafkaStreams inTest = new KafkaStreams(StreamsEosApp.topology(INPUT, OUTPUT),
-                     StreamsEosApp.config(shared.broker().bootstrap(), APPLICATION_ID, workDir.resolve("state-main")))) {
+                KafkaStreams inTest = new KafkaStreams(
+                        StreamsEosApp.topology(INPUT, OUTPUT),
+                        StreamsEosApp.config(
+                                shared.broker().bootstrap(), APPLICATION_ID, workDir.resolve("state-main")))) {
             produce(producer, RECORDS_PER_PHASE);
             inTest.start();
             Process child = startChild(childState);
             try {
-                await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                await().atMost(TIMEOUT)
+                        .pollInterval(Duration.ofMillis(200))
+                        .ignoreExceptions()
                         .until(() -> groupMembers() == 4);
-                await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
-                        .until(() -> !committedOutput().isEmpty());
+                await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> !committedOutput()
+                        .isEmpty());
                 produce(producer, RECORDS_PER_PHASE);
                 // Abruptly, mid-run: its open transactions are aborted, its tasks move to the other instance.
                 kill(child);
@@ -134,18 +156,23 @@ class StreamsExactlyOnceIT {
                 child = startChild(childState);
                 produce(producer, RECORDS_PER_PHASE);
 
-                await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                await().atMost(Duration.ofSeconds(90))
+                        .pollInterval(Duration.ofMillis(500))
                         .until(() -> updateCounts(committedOutput()).equals(expected.counts()));
             } finally {
                 kill(child);
             }
         }
         Map<String, List<Long>> output = committedOutput();
-        assertThat(updateCounts(output)).as("one update per input record: nothing lost, nothing twice")
+        assertThat(updateCounts(output))
+                .as("one update per input record: nothing lost, nothing twice")
                 .isEqualTo(expected.counts());
         Map<String, Long> finalSums = new HashMap<>();
         output.forEach((bucket, updates) -> {
-            assertThat(updates).as("the sum of %s only rises", bucket).isSorted().doesNotHaveDuplicates();
+            assertThat(updates)
+                    .as("the sum of %s only rises", bucket)
+                    .isSorted()
+                    .doesNotHaveDuplicates();
             finalSums.put(bucket, updates.get(updates.size() - 1));
         });
         assertThat(finalSums).isEqualTo(expected.sums());

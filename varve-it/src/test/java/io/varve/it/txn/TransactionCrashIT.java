@@ -9,14 +9,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.ServerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.ServerProcess;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -46,16 +45,23 @@ class TransactionCrashIT {
     @Test
     void aCommittedTransactionCompletesAndAnOpenOneIsAbortedAfterTheBrokerIsKilled() throws Exception {
         int port = ServerProcess.freePort();
-        String[] args = {"--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
-                "--override", "log.dirs=" + workDir.resolve("data"),
-                "--override", "transaction.state.log.num.partitions=2"};
+        String[] args = {
+            "--override",
+            "listeners=PLAINTEXT://127.0.0.1:" + port,
+            "--override",
+            "log.dirs=" + workDir.resolve("data"),
+            "--override",
+            "transaction.state.log.num.partitions=2"
+        };
         String bootstrap;
-        try (ServerProcess server = ServerProcess.start(workDir, "before", port, args).awaitReady()) {
+        try (ServerProcess server =
+                ServerProcess.start(workDir, "before", port, args).awaitReady()) {
             bootstrap = server.bootstrap();
             Properties p = new Properties();
             p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             try (Admin admin = Admin.create(p)) {
-                admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all()
+                admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
+                        .all()
                         .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             }
             KafkaProducer<byte[], byte[]> open = transactionalProducer(bootstrap, "open", Map.of());
@@ -78,18 +84,24 @@ class TransactionCrashIT {
             committing.close(Duration.ZERO);
         }
 
-        try (ServerProcess server = ServerProcess.start(workDir, "after", port, args).awaitReady();
-             KafkaProducer<byte[], byte[]> openAgain = transactionalProducer(bootstrap, "open", Map.of())) {
+        try (ServerProcess server =
+                        ServerProcess.start(workDir, "after", port, args).awaitReady();
+                KafkaProducer<byte[], byte[]> openAgain = transactionalProducer(bootstrap, "open", Map.of())) {
             assertThat(allValues(readValues(bootstrap, TOPIC, PARTITIONS, READ_COMMITTED)))
-                    .as("nothing of the open transaction is visible").noneMatch(v -> v.startsWith("open"));
+                    .as("nothing of the open transaction is visible")
+                    .noneMatch(v -> v.startsWith("open"));
             // The returning producer fences its old instance: the open transaction is aborted.
             openAgain.initTransactions();
-            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
-                    .until(() -> allValues(readValues(bootstrap, TOPIC, PARTITIONS, READ_COMMITTED)).size() == PARTITIONS);
-            assertThat(readValues(bootstrap, TOPIC, PARTITIONS, READ_COMMITTED)).isEqualTo(Map.of(
-                    0, List.of("committed-0"), 1, List.of("committed-1"), 2, List.of("committed-2")));
+            await().atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> allValues(readValues(bootstrap, TOPIC, PARTITIONS, READ_COMMITTED))
+                                    .size()
+                            == PARTITIONS);
+            assertThat(readValues(bootstrap, TOPIC, PARTITIONS, READ_COMMITTED))
+                    .isEqualTo(Map.of(0, List.of("committed-0"), 1, List.of("committed-1"), 2, List.of("committed-2")));
             assertThat(allValues(readValues(bootstrap, TOPIC, PARTITIONS, READ_UNCOMMITTED)))
-                    .as("the aborted records are still in the log").contains("open-0", "open-1", "open-2");
+                    .as("the aborted records are still in the log")
+                    .contains("open-0", "open-1", "open-2");
         }
     }
 }

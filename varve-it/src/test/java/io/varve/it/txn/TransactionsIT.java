@@ -7,13 +7,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.varve.it.RawClient;
+import io.varve.it.SharedBroker;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import io.varve.it.RawClient;
-import io.varve.it.SharedBroker;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
@@ -44,8 +43,7 @@ class TransactionsIT {
 
     private static KafkaProducer<byte[], byte[]> transactional(String transactionalId, Map<String, Object> extra) {
         Map<String, Object> config = new java.util.HashMap<>(Map.of(
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000"));
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId, ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000"));
         config.putAll(extra);
         return shared.broker().producer(config);
     }
@@ -87,8 +85,9 @@ class TransactionsIT {
             TransactionDescription ongoing = describe(id);
             assertThat(ongoing.state()).isEqualTo(TransactionState.ONGOING);
             assertThat(ongoing.topicPartitions()).contains(new TopicPartition(b, 2));
-            Collection<TransactionListing> listed = get(shared.admin().listTransactions(
-                    new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING))).all());
+            Collection<TransactionListing> listed = get(shared.admin()
+                    .listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
+                    .all());
             assertThat(listed).extracting(TransactionListing::transactionalId).contains(id);
 
             producer.commitTransaction();
@@ -106,8 +105,10 @@ class TransactionsIT {
             producer.commitTransaction();
             awaitState(id, TransactionState.COMPLETE_COMMIT);
         }
-        Collection<TransactionListing> byProducer = get(shared.admin().listTransactions(
-                new ListTransactionsOptions().filterProducerIds(List.of(describe(id).producerId()))).all());
+        Collection<TransactionListing> byProducer = get(shared.admin()
+                .listTransactions(new ListTransactionsOptions()
+                        .filterProducerIds(List.of(describe(id).producerId())))
+                .all());
         assertThat(byProducer).extracting(TransactionListing::transactionalId).containsExactly(id);
     }
 
@@ -117,7 +118,7 @@ class TransactionsIT {
         createTopic(shared.admin(), topic, 1);
         String id = "fenced-" + topic;
         try (KafkaProducer<byte[], byte[]> zombie = transactional(id, Map.of());
-             KafkaProducer<byte[], byte[]> successor = transactional(id, Map.of())) {
+                KafkaProducer<byte[], byte[]> successor = transactional(id, Map.of())) {
             zombie.initTransactions();
             zombie.beginTransaction();
             zombie.send(record(topic, 0, "zombie")).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -142,8 +143,8 @@ class TransactionsIT {
         String topic = uniqueTopic("txn-timeout");
         createTopic(shared.admin(), topic, 1);
         String id = "abandoned-" + topic;
-        try (KafkaProducer<byte[], byte[]> producer = transactional(id, Map.of(
-                ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "1000"))) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                transactional(id, Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "1000"))) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(record(topic, 0, "never committed")).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -158,7 +159,7 @@ class TransactionsIT {
         createTopic(shared.admin(), topic, 2);
         String id = "verify-" + topic;
         try (KafkaProducer<byte[], byte[]> producer = transactional(id, Map.of());
-             RawClient raw = new RawClient(shared.broker().port())) {
+                RawClient raw = new RawClient(shared.broker().port())) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(record(topic, 0, "in")).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -166,20 +167,25 @@ class TransactionsIT {
 
             AddPartitionsToTxnRequestData.AddPartitionsToTxnTopicCollection topics =
                     new AddPartitionsToTxnRequestData.AddPartitionsToTxnTopicCollection();
-            topics.add(new AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic().setName(topic)
+            topics.add(new AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic()
+                    .setName(topic)
                     .setPartitions(List.of(0, 1)));
             AddPartitionsToTxnRequestData.AddPartitionsToTxnTransactionCollection txns =
                     new AddPartitionsToTxnRequestData.AddPartitionsToTxnTransactionCollection();
-            txns.add(new AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction().setTransactionalId(id)
-                    .setProducerId(d.producerId()).setProducerEpoch((short) d.producerEpoch()).setVerifyOnly(true)
+            txns.add(new AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction()
+                    .setTransactionalId(id)
+                    .setProducerId(d.producerId())
+                    .setProducerEpoch((short) d.producerEpoch())
+                    .setVerifyOnly(true)
                     .setTopics(topics));
-            AddPartitionsToTxnResponseData response = raw.send(new AddPartitionsToTxnRequestData()
-                    .setTransactions(txns), (short) 4);
+            AddPartitionsToTxnResponseData response =
+                    raw.send(new AddPartitionsToTxnRequestData().setTransactions(txns), (short) 4);
             Map<TopicPartition, Errors> errors = AddPartitionsToTxnResponse.errorsForTransaction(
                     response.resultsByTransaction().find(id).topicResults());
-            assertThat(errors).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    new TopicPartition(topic, 0), Errors.NONE,
-                    new TopicPartition(topic, 1), Errors.INVALID_TXN_STATE));
+            assertThat(errors)
+                    .containsExactlyInAnyOrderEntriesOf(Map.of(
+                            new TopicPartition(topic, 0), Errors.NONE,
+                            new TopicPartition(topic, 1), Errors.INVALID_TXN_STATE));
             producer.abortTransaction();
         }
     }

@@ -2,13 +2,12 @@ package io.varve.it.txn;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import io.varve.it.ClientSupport;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
-import io.varve.it.ClientSupport;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,15 +18,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Transactional producers and isolation-aware reads for the exactly-once integration tests. */
 final class TxnClients {
-    private TxnClients() {
-    }
+    private TxnClients() {}
 
     /** Kafka's isolation.level values. */
     static final String READ_COMMITTED = "read_committed";
+
     static final String READ_UNCOMMITTED = "read_uncommitted";
 
-    static KafkaProducer<byte[], byte[]> transactionalProducer(String bootstrap, String transactionalId,
-                                                               Map<String, Object> extra) {
+    static KafkaProducer<byte[], byte[]> transactionalProducer(
+            String bootstrap, String transactionalId, Map<String, Object> extra) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -56,7 +55,8 @@ final class TxnClients {
      * The values of partitions 0..partitions-1, per partition in log order, read with {@code isolationLevel} from
      * the start to the end offset the consumer sees now (the last stable offset for read_committed).
      */
-    static Map<Integer, List<String>> readValues(String bootstrap, String topic, int partitions, String isolationLevel) {
+    static Map<Integer, List<String>> readValues(
+            String bootstrap, String topic, int partitions, String isolationLevel) {
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap, isolationLevel, Map.of())) {
             Map<Integer, List<String>> out = new HashMap<>();
             for (int p = 0; p < partitions; p++) {

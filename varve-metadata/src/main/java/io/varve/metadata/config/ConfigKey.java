@@ -6,8 +6,13 @@ import java.util.Objects;
  * One accepted config: its name, type, default (as a string, parsed like a user value) and
  * validator. {@code deprecatedNoOp} marks keys accepted for compatibility that have no effect.
  */
-public record ConfigKey(String name, ConfigType type, String defaultValue, ConfigValidator validator, String documentation,
-                        boolean deprecatedNoOp) {
+public record ConfigKey(
+        String name,
+        ConfigType type,
+        String defaultValue,
+        ConfigValidator validator,
+        String documentation,
+        boolean deprecatedNoOp) {
 
     public ConfigKey {
         Objects.requireNonNull(name, "name");

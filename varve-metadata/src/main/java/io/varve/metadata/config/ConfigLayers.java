@@ -17,8 +17,11 @@ import java.util.TreeMap;
  * @param staticConfigs  the keys set in {@code server.properties} (and overrides), as written
  * @param defaults       built-in defaults of the broker keys that have one
  */
-public record ConfigLayers(Map<String, String> dynamicBroker, Map<String, String> dynamicDefault,
-                           Map<String, String> staticConfigs, Map<String, String> defaults) {
+public record ConfigLayers(
+        Map<String, String> dynamicBroker,
+        Map<String, String> dynamicDefault,
+        Map<String, String> staticConfigs,
+        Map<String, String> defaults) {
 
     public ConfigLayers {
         dynamicBroker = Map.copyOf(dynamicBroker);
@@ -45,8 +48,8 @@ public record ConfigLayers(Map<String, String> dynamicBroker, Map<String, String
         return found;
     }
 
-    private static void addFrom(List<ConfigSynonym> out, Map<String, String> layer, ConfigSource source,
-                                List<String> names) {
+    private static void addFrom(
+            List<ConfigSynonym> out, Map<String, String> layer, ConfigSource source, List<String> names) {
         for (String name : names) {
             String value = layer.get(name);
             if (value != null) {
@@ -58,15 +61,16 @@ public record ConfigLayers(Map<String, String> dynamicBroker, Map<String, String
     /** A broker key as this broker sees it: its own value from the highest layer that sets it. */
     public ResolvedConfig broker(String name) {
         List<ConfigSynonym> synonyms = synonyms(DynamicBrokerConfigDef.synonymsOfBrokerKey(name));
-        String value = firstNonNull(dynamicBroker.get(name), dynamicDefault.get(name), staticConfigs.get(name),
-                defaults.get(name));
+        String value = firstNonNull(
+                dynamicBroker.get(name), dynamicDefault.get(name), staticConfigs.get(name), defaults.get(name));
         return resolved(name, value, synonyms);
     }
 
     /** A broker key of the cluster-wide default resource (broker ""): only the dynamic default layer. */
     public ResolvedConfig clusterDefault(String name) {
         List<ConfigSynonym> synonyms = synonyms(DynamicBrokerConfigDef.synonymsOfBrokerKey(name)).stream()
-                .filter(s -> s.source() == ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG).toList();
+                .filter(s -> s.source() == ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)
+                .toList();
         return resolved(name, dynamicDefault.get(name), synonyms);
     }
 
@@ -87,7 +91,8 @@ public record ConfigLayers(Map<String, String> dynamicBroker, Map<String, String
             value = key == null ? null : key.defaultValue();
         } else {
             ConfigSynonym head = synonyms.get(0);
-            value = head.source() == ConfigSource.DYNAMIC_TOPIC_CONFIG ? head.value()
+            value = head.source() == ConfigSource.DYNAMIC_TOPIC_CONFIG
+                    ? head.value()
                     : DynamicBrokerConfigDef.toTopicUnit(head.name(), head.value());
         }
         return resolved(topicKey, value, synonyms);
@@ -106,7 +111,9 @@ public record ConfigLayers(Map<String, String> dynamicBroker, Map<String, String
     }
 
     private static ResolvedConfig resolved(String name, String value, List<ConfigSynonym> synonyms) {
-        ConfigSource source = synonyms.isEmpty() ? ConfigSource.DEFAULT_CONFIG : synonyms.get(0).source();
+        ConfigSource source = synonyms.isEmpty()
+                ? ConfigSource.DEFAULT_CONFIG
+                : synonyms.get(0).source();
         return new ResolvedConfig(name, value, source, synonyms);
     }
 
@@ -123,7 +130,7 @@ public record ConfigLayers(Map<String, String> dynamicBroker, Map<String, String
     /** Static values may be secrets: only their names are printed. */
     @Override
     public String toString() {
-        return "ConfigLayers(dynamicBroker=" + dynamicBroker + ", dynamicDefault=" + dynamicDefault
-                + ", static=" + staticConfigs.keySet() + ")";
+        return "ConfigLayers(dynamicBroker=" + dynamicBroker + ", dynamicDefault=" + dynamicDefault + ", static="
+                + staticConfigs.keySet() + ")";
     }
 }

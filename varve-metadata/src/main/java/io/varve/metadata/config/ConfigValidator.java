@@ -4,7 +4,7 @@ package io.varve.metadata.config;
 @FunctionalInterface
 public interface ConfigValidator {
 
-    ConfigValidator NONE = value -> { };
+    ConfigValidator NONE = value -> {};
 
     /** @throws IllegalArgumentException with the reason if the value is not acceptable */
     void ensureValid(Object value);

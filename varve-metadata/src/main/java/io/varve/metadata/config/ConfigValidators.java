@@ -10,8 +10,7 @@ public final class ConfigValidators {
 
     private static final Pattern THROTTLED_REPLICA = Pattern.compile("\\d+:\\d+");
 
-    private ConfigValidators() {
-    }
+    private ConfigValidators() {}
 
     public static ConfigValidator atLeast(long min) {
         return value -> {
@@ -26,8 +25,8 @@ public final class ConfigValidators {
         return value -> {
             double number = ((Number) value).doubleValue();
             if (number < min || number > max) {
-                throw new IllegalArgumentException("Value must be in the range [" + format(min) + ", " + format(max)
-                        + "]");
+                throw new IllegalArgumentException(
+                        "Value must be in the range [" + format(min) + ", " + format(max) + "]");
             }
         };
     }
@@ -37,8 +36,8 @@ public final class ConfigValidators {
         return value -> {
             long number = ((Number) value).longValue();
             if (number != alternative && (number < min || number > max)) {
-                throw new IllegalArgumentException("Value must be in the range [" + min + ", " + max + "] or "
-                        + alternative);
+                throw new IllegalArgumentException(
+                        "Value must be in the range [" + min + ", " + max + "] or " + alternative);
             }
         };
     }
@@ -59,8 +58,8 @@ public final class ConfigValidators {
             Set<String> seen = new HashSet<>();
             for (Object element : (List<?>) value) {
                 if (!values.contains(element)) {
-                    throw new IllegalArgumentException("Invalid value " + element + " in list: must be one of "
-                            + values);
+                    throw new IllegalArgumentException(
+                            "Invalid value " + element + " in list: must be one of " + values);
                 }
                 if (!seen.add((String) element)) {
                     throw new IllegalArgumentException("Duplicate value " + element + " in list");

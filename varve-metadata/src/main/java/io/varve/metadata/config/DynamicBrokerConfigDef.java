@@ -37,8 +37,15 @@ public final class DynamicBrokerConfigDef {
      * @param topicKey     the topic config it is the broker default of, or null
      * @param unitMs       factor from this key's unit to the topic key's (hours → ms); 1 otherwise
      */
-    public record Key(String name, ConfigType type, String defaultValue, ConfigValidator validator,
-                      String documentation, boolean dynamic, String topicKey, long unitMs) {
+    public record Key(
+            String name,
+            ConfigType type,
+            String defaultValue,
+            ConfigValidator validator,
+            String documentation,
+            boolean dynamic,
+            String topicKey,
+            long unitMs) {
 
         public Key {
             Objects.requireNonNull(name, "name");
@@ -61,8 +68,7 @@ public final class DynamicBrokerConfigDef {
     private static final Map<String, Key> KEYS = define();
     private static final Map<String, List<String>> SYNONYMS_BY_TOPIC_KEY = synonymsByTopicKey();
 
-    private DynamicBrokerConfigDef() {
-    }
+    private DynamicBrokerConfigDef() {}
 
     private static Map<String, Key> define() {
         Map<String, Key> keys = new LinkedHashMap<>();
@@ -102,37 +108,83 @@ public final class DynamicBrokerConfigDef {
         synonym(keys, "log.local.retention.bytes", TopicConfigDef.LOCAL_RETENTION_BYTES, "-2");
 
         cleaner(keys, "log.cleaner.threads", ConfigType.INT, "1", atLeast(0), "Background threads that compact logs.");
-        cleaner(keys, "log.cleaner.io.max.bytes.per.second", ConfigType.DOUBLE, Double.toString(Double.MAX_VALUE),
-                ConfigValidator.NONE, "Read plus write rate limit of the log cleaner.");
-        cleaner(keys, "log.cleaner.dedupe.buffer.size", ConfigType.LONG, "134217728", ConfigValidator.NONE,
+        cleaner(
+                keys,
+                "log.cleaner.io.max.bytes.per.second",
+                ConfigType.DOUBLE,
+                Double.toString(Double.MAX_VALUE),
+                ConfigValidator.NONE,
+                "Read plus write rate limit of the log cleaner.");
+        cleaner(
+                keys,
+                "log.cleaner.dedupe.buffer.size",
+                ConfigType.LONG,
+                "134217728",
+                ConfigValidator.NONE,
                 "Memory for key deduplication across all cleaner threads.");
-        cleaner(keys, "log.cleaner.io.buffer.size", ConfigType.INT, "524288", atLeast(0),
+        cleaner(
+                keys,
+                "log.cleaner.io.buffer.size",
+                ConfigType.INT,
+                "524288",
+                atLeast(0),
                 "I/O buffer memory across all cleaner threads.");
-        cleaner(keys, "log.cleaner.io.buffer.load.factor", ConfigType.DOUBLE, "0.9", ConfigValidator.NONE,
+        cleaner(
+                keys,
+                "log.cleaner.io.buffer.load.factor",
+                ConfigType.DOUBLE,
+                "0.9",
+                ConfigValidator.NONE,
                 "Load factor of the cleaner's deduplication buffer.");
-        cleaner(keys, "log.cleaner.backoff.ms", ConfigType.LONG, "15000", atLeast(0),
+        cleaner(
+                keys,
+                "log.cleaner.backoff.ms",
+                ConfigType.LONG,
+                "15000",
+                atLeast(0),
                 "Sleep of a cleaner thread when there is nothing to clean.");
         return Collections.unmodifiableMap(keys);
     }
 
     private static void synonym(Map<String, Key> keys, String name, String topicKey, String defaultValue) {
         ConfigKey topic = TopicConfigDef.keys().get(topicKey);
-        put(keys, new Key(name, topic.type(), defaultValue, topic.validator(),
-                "Broker default of " + topicKey + ": " + topic.documentation(), true, topicKey, 1));
+        put(
+                keys,
+                new Key(
+                        name,
+                        topic.type(),
+                        defaultValue,
+                        topic.validator(),
+                        "Broker default of " + topicKey + ": " + topic.documentation(),
+                        true,
+                        topicKey,
+                        1));
     }
 
-    private static void readOnlySynonym(Map<String, Key> keys, String name, String topicKey, String defaultValue,
-                                        long unitMs) {
+    private static void readOnlySynonym(
+            Map<String, Key> keys, String name, String topicKey, String defaultValue, long unitMs) {
         ConfigKey topic = TopicConfigDef.keys().get(topicKey);
         String unit = unitMs == HOUR_MS ? " in hours" : unitMs == MINUTE_MS ? " in minutes" : "";
-        put(keys, new Key(name, unitMs == 1 ? topic.type() : ConfigType.INT, defaultValue,
-                unitMs == 1 ? topic.validator() : ConfigValidator.NONE,
-                "Broker default of " + topicKey + unit + ", below the dynamic synonym; read-only.", false,
-                topicKey, unitMs));
+        put(
+                keys,
+                new Key(
+                        name,
+                        unitMs == 1 ? topic.type() : ConfigType.INT,
+                        defaultValue,
+                        unitMs == 1 ? topic.validator() : ConfigValidator.NONE,
+                        "Broker default of " + topicKey + unit + ", below the dynamic synonym; read-only.",
+                        false,
+                        topicKey,
+                        unitMs));
     }
 
-    private static void cleaner(Map<String, Key> keys, String name, ConfigType type, String defaultValue,
-                                ConfigValidator validator, String doc) {
+    private static void cleaner(
+            Map<String, Key> keys,
+            String name,
+            ConfigType type,
+            String defaultValue,
+            ConfigValidator validator,
+            String doc) {
         put(keys, new Key(name, type, defaultValue, validator, doc, true, null, 1));
     }
 
@@ -146,7 +198,9 @@ public final class DynamicBrokerConfigDef {
         Map<String, List<String>> byTopicKey = new LinkedHashMap<>();
         for (Key key : KEYS.values()) {
             if (key.topicKey() != null) {
-                byTopicKey.computeIfAbsent(key.topicKey(), k -> new ArrayList<>()).add(key.name());
+                byTopicKey
+                        .computeIfAbsent(key.topicKey(), k -> new ArrayList<>())
+                        .add(key.name());
             }
         }
         byTopicKey.replaceAll((topicKey, names) -> List.copyOf(names));
@@ -170,7 +224,8 @@ public final class DynamicBrokerConfigDef {
     /** Kafka's broker default of every key that has one, as strings. */
     public static Map<String, String> defaults() {
         Map<String, String> defaults = new TreeMap<>();
-        KEYS.values().stream().filter(k -> k.defaultValue() != null)
+        KEYS.values().stream()
+                .filter(k -> k.defaultValue() != null)
                 .forEach(k -> defaults.put(k.name(), k.defaultValue()));
         return Collections.unmodifiableMap(defaults);
     }
@@ -224,8 +279,8 @@ public final class DynamicBrokerConfigDef {
             }
         }
         if (!readOnly.isEmpty()) {
-            throw new InvalidRequestException("Cannot update these configs dynamically: Set("
-                    + String.join(", ", readOnly) + ")");
+            throw new InvalidRequestException(
+                    "Cannot update these configs dynamically: Set(" + String.join(", ", readOnly) + ")");
         }
         for (Map.Entry<String, String> entry : new TreeMap<>(configs).entrySet()) {
             Key key = KEYS.get(entry.getKey());

@@ -62,68 +62,149 @@ public final class TopicConfigDef {
     private static final String LONG_MAX = Long.toString(Long.MAX_VALUE);
     private static final Map<String, ConfigKey> KEYS = define();
 
-    private TopicConfigDef() {
-    }
+    private TopicConfigDef() {}
 
     private static Map<String, ConfigKey> define() {
         Map<String, ConfigKey> keys = new TreeMap<>();
         Definer d = (name, type, defaultValue, validator, doc) ->
                 keys.put(name, new ConfigKey(name, type, defaultValue, validator, doc, false));
-        d.define(CLEANUP_POLICY, ConfigType.LIST, "delete", listOf("compact", "delete"),
+        d.define(
+                CLEANUP_POLICY,
+                ConfigType.LIST,
+                "delete",
+                listOf("compact", "delete"),
                 "Retention policy of old segments: delete, compact, or both; empty keeps everything.");
-        d.define(COMPRESSION_TYPE, ConfigType.STRING, "producer",
+        d.define(
+                COMPRESSION_TYPE,
+                ConfigType.STRING,
+                "producer",
                 in("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"),
                 "Final compression of the topic's batches; producer keeps the producer's codec.");
-        d.define(COMPRESSION_GZIP_LEVEL, ConfigType.INT, "-1", betweenOr(1, 9, -1), "gzip level when compression.type=gzip.");
+        d.define(
+                COMPRESSION_GZIP_LEVEL,
+                ConfigType.INT,
+                "-1",
+                betweenOr(1, 9, -1),
+                "gzip level when compression.type=gzip.");
         d.define(COMPRESSION_LZ4_LEVEL, ConfigType.INT, "9", between(1, 17), "lz4 level when compression.type=lz4.");
-        d.define(COMPRESSION_ZSTD_LEVEL, ConfigType.INT, "3", between(-131_072, 22), "zstd level when compression.type=zstd.");
+        d.define(
+                COMPRESSION_ZSTD_LEVEL,
+                ConfigType.INT,
+                "3",
+                between(-131_072, 22),
+                "zstd level when compression.type=zstd.");
         d.define(DELETE_RETENTION_MS, ConfigType.LONG, "86400000", atLeast(0), "How long tombstones are retained.");
         d.define(FILE_DELETE_DELAY_MS, ConfigType.LONG, "60000", atLeast(0), "Delay before deleting a file.");
         d.define(FLUSH_MESSAGES, ConfigType.LONG, LONG_MAX, atLeast(1), "Messages between forced fsyncs.");
         d.define(FLUSH_MS, ConfigType.LONG, LONG_MAX, atLeast(0), "Maximum time between forced fsyncs.");
-        d.define(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, ConfigType.LIST, "", throttledReplicas(),
+        d.define(
+                FOLLOWER_REPLICATION_THROTTLED_REPLICAS,
+                ConfigType.LIST,
+                "",
+                throttledReplicas(),
                 "Replicas throttled as followers: partitionId:brokerId pairs or *.");
         d.define(INDEX_INTERVAL_BYTES, ConfigType.INT, "4096", atLeast(0), "Bytes between offset index entries.");
-        d.define(LEADER_REPLICATION_THROTTLED_REPLICAS, ConfigType.LIST, "", throttledReplicas(),
+        d.define(
+                LEADER_REPLICATION_THROTTLED_REPLICAS,
+                ConfigType.LIST,
+                "",
+                throttledReplicas(),
                 "Replicas throttled as leaders: partitionId:brokerId pairs or *.");
-        d.define(LOCAL_RETENTION_BYTES, ConfigType.LONG, "-2", atLeast(-2),
+        d.define(
+                LOCAL_RETENTION_BYTES,
+                ConfigType.LONG,
+                "-2",
+                atLeast(-2),
                 "Local size limit with tiered storage; -2 means retention.bytes.");
-        d.define(LOCAL_RETENTION_MS, ConfigType.LONG, "-2", atLeast(-2),
+        d.define(
+                LOCAL_RETENTION_MS,
+                ConfigType.LONG,
+                "-2",
+                atLeast(-2),
                 "Local time limit with tiered storage; -2 means retention.ms.");
-        d.define(MAX_COMPACTION_LAG_MS, ConfigType.LONG, LONG_MAX, atLeast(1),
+        d.define(
+                MAX_COMPACTION_LAG_MS,
+                ConfigType.LONG,
+                LONG_MAX,
+                atLeast(1),
                 "Maximum time a record stays ineligible for compaction.");
         d.define(MAX_MESSAGE_BYTES, ConfigType.INT, "1048588", atLeast(0), "Largest accepted record batch.");
-        d.define(MESSAGE_TIMESTAMP_AFTER_MAX_MS, ConfigType.LONG, "3600000", atLeast(0),
+        d.define(
+                MESSAGE_TIMESTAMP_AFTER_MAX_MS,
+                ConfigType.LONG,
+                "3600000",
+                atLeast(0),
                 "How far a CreateTime timestamp may be ahead of the broker's clock.");
-        d.define(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, ConfigType.LONG, LONG_MAX, atLeast(0),
+        d.define(
+                MESSAGE_TIMESTAMP_BEFORE_MAX_MS,
+                ConfigType.LONG,
+                LONG_MAX,
+                atLeast(0),
                 "How far a CreateTime timestamp may be behind the broker's clock.");
-        d.define(MESSAGE_TIMESTAMP_TYPE, ConfigType.STRING, "CreateTime", in("CreateTime", "LogAppendTime"),
+        d.define(
+                MESSAGE_TIMESTAMP_TYPE,
+                ConfigType.STRING,
+                "CreateTime",
+                in("CreateTime", "LogAppendTime"),
                 "Whether record timestamps are the producer's or the broker's.");
-        d.define(MIN_CLEANABLE_DIRTY_RATIO, ConfigType.DOUBLE, "0.5", between(0, 1),
+        d.define(
+                MIN_CLEANABLE_DIRTY_RATIO,
+                ConfigType.DOUBLE,
+                "0.5",
+                between(0, 1),
                 "Dirty ratio above which the cleaner compacts the log.");
-        d.define(MIN_COMPACTION_LAG_MS, ConfigType.LONG, "0", atLeast(0),
-                "Minimum time a record stays uncompacted.");
-        d.define(MIN_INSYNC_REPLICAS, ConfigType.INT, "1", atLeast(1),
+        d.define(MIN_COMPACTION_LAG_MS, ConfigType.LONG, "0", atLeast(0), "Minimum time a record stays uncompacted.");
+        d.define(
+                MIN_INSYNC_REPLICAS,
+                ConfigType.INT,
+                "1",
+                atLeast(1),
                 "In-sync replicas required to accept an acks=all write.");
         d.define(PREALLOCATE, ConfigType.BOOLEAN, "false", ConfigValidator.NONE, "Preallocate segment files.");
-        d.define(REMOTE_LOG_COPY_DISABLE, ConfigType.BOOLEAN, "false", ConfigValidator.NONE,
+        d.define(
+                REMOTE_LOG_COPY_DISABLE,
+                ConfigType.BOOLEAN,
+                "false",
+                ConfigValidator.NONE,
                 "Stop copying segments to remote storage, keep reading them.");
-        d.define(REMOTE_LOG_DELETE_ON_DISABLE, ConfigType.BOOLEAN, "false", ConfigValidator.NONE,
+        d.define(
+                REMOTE_LOG_DELETE_ON_DISABLE,
+                ConfigType.BOOLEAN,
+                "false",
+                ConfigValidator.NONE,
                 "Delete remote data when remote storage is disabled.");
-        d.define(REMOTE_STORAGE_ENABLE, ConfigType.BOOLEAN, "false", ConfigValidator.NONE,
+        d.define(
+                REMOTE_STORAGE_ENABLE,
+                ConfigType.BOOLEAN,
+                "false",
+                ConfigValidator.NONE,
                 "Offload closed segments to remote (tiered) storage.");
-        d.define(RETENTION_BYTES, ConfigType.LONG, "-1", ConfigValidator.NONE,
+        d.define(
+                RETENTION_BYTES,
+                ConfigType.LONG,
+                "-1",
+                ConfigValidator.NONE,
                 "Size limit per partition before old segments go; -1 means none.");
-        d.define(RETENTION_MS, ConfigType.LONG, "604800000", atLeast(-1),
-                "Age limit of segments; -1 means none.");
+        d.define(RETENTION_MS, ConfigType.LONG, "604800000", atLeast(-1), "Age limit of segments; -1 means none.");
         d.define(SEGMENT_BYTES, ConfigType.INT, "1073741824", atLeast(1024 * 1024), "Segment file size.");
         d.define(SEGMENT_INDEX_BYTES, ConfigType.INT, "10485760", atLeast(4), "Offset index file size.");
         d.define(SEGMENT_JITTER_MS, ConfigType.LONG, "0", atLeast(0), "Random jitter subtracted from segment.ms.");
         d.define(SEGMENT_MS, ConfigType.LONG, "604800000", atLeast(1), "Time after which a segment is rolled.");
-        d.define(UNCLEAN_LEADER_ELECTION_ENABLE, ConfigType.BOOLEAN, "false", ConfigValidator.NONE,
+        d.define(
+                UNCLEAN_LEADER_ELECTION_ENABLE,
+                ConfigType.BOOLEAN,
+                "false",
+                ConfigValidator.NONE,
                 "Allow out-of-sync replicas to become leader, at the risk of data loss.");
-        keys.put(MESSAGE_DOWNCONVERSION_ENABLE, new ConfigKey(MESSAGE_DOWNCONVERSION_ENABLE, ConfigType.BOOLEAN, "true",
-                ConfigValidator.NONE, "Deprecated, no effect: Kafka 4.x never down-converts.", true));
+        keys.put(
+                MESSAGE_DOWNCONVERSION_ENABLE,
+                new ConfigKey(
+                        MESSAGE_DOWNCONVERSION_ENABLE,
+                        ConfigType.BOOLEAN,
+                        "true",
+                        ConfigValidator.NONE,
+                        "Deprecated, no effect: Kafka 4.x never down-converts.",
+                        true));
         return Collections.unmodifiableMap(keys);
     }
 
@@ -184,8 +265,8 @@ public final class TopicConfigDef {
             try {
                 values.put(name, key.parse(entry.getValue()));
             } catch (IllegalArgumentException e) {
-                throw new InvalidConfigurationException("Invalid value " + entry.getValue() + " for configuration "
-                        + name + ": " + e.getMessage());
+                throw new InvalidConfigurationException(
+                        "Invalid value " + entry.getValue() + " for configuration " + name + ": " + e.getMessage());
             }
         }
         validateCombination(values);
@@ -224,6 +305,9 @@ public final class TopicConfigDef {
 
     /** Keys accepted for compatibility that have no effect. */
     public static List<String> deprecatedNoOpKeys() {
-        return KEYS.values().stream().filter(ConfigKey::deprecatedNoOp).map(ConfigKey::name).toList();
+        return KEYS.values().stream()
+                .filter(ConfigKey::deprecatedNoOp)
+                .map(ConfigKey::name)
+                .toList();
     }
 }

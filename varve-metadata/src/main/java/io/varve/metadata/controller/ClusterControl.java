@@ -29,13 +29,17 @@ public final class ClusterControl {
         Set<String> listeners = new HashSet<>();
         for (Endpoint endpoint : registration.endpoints()) {
             if (!listeners.add(endpoint.listenerName())) {
-                throw new InvalidRegistrationException("Broker " + registration.brokerId()
-                        + " registered listener " + endpoint.listenerName() + " twice");
+                throw new InvalidRegistrationException("Broker " + registration.brokerId() + " registered listener "
+                        + endpoint.listenerName() + " twice");
             }
         }
         BrokerRegistration existing = image.cluster().broker(registration.brokerId());
-        if (existing != null && existing.equals(new BrokerRegistration(registration.brokerId(),
-                registration.incarnationId(), registration.endpoints(), registration.rack()))) {
+        if (existing != null
+                && existing.equals(new BrokerRegistration(
+                        registration.brokerId(),
+                        registration.incarnationId(),
+                        registration.endpoints(),
+                        registration.rack()))) {
             return ControllerResult.withoutRecords(null);
         }
         return ControllerResult.of(List.of(registration), null);

@@ -61,9 +61,8 @@ public final class ConfigControl {
         Map<String, String> decide(MetadataImage image, ConfigResource resource, C change);
     }
 
-    private static <C> ControllerResult<List<AlterConfigResult>> alter(MetadataImage image,
-                                                                       Map<ConfigResource, C> changes,
-                                                                       ResourceChange<C> decider) {
+    private static <C> ControllerResult<List<AlterConfigResult>> alter(
+            MetadataImage image, Map<ConfigResource, C> changes, ResourceChange<C> decider) {
         List<MetadataRecord> records = new ArrayList<>();
         List<AlterConfigResult> results = new ArrayList<>(changes.size());
         for (Map.Entry<ConfigResource, C> entry : changes.entrySet()) {
@@ -104,11 +103,12 @@ public final class ConfigControl {
         Map<String, String> newValues = new HashMap<>();
         for (ConfigChange op : ops) {
             String current = stored.get(op.name());
-            String next = switch (op.op()) {
-                case SET -> op.value();
-                case DELETE -> null;
-                case APPEND, SUBTRACT -> applyListOp(resource, op, current);
-            };
+            String next =
+                    switch (op.op()) {
+                        case SET -> op.value();
+                        case DELETE -> null;
+                        case APPEND, SUBTRACT -> applyListOp(resource, op, current);
+                    };
             newValues.put(op.name(), next);
         }
         validate(image, resource, newValues, merged(stored, newValues));
@@ -116,8 +116,11 @@ public final class ConfigControl {
     }
 
     private Map<String, String> replace(MetadataImage image, ConfigResource resource, Map<String, String> configs) {
-        List<String> nullValues = configs.entrySet().stream().filter(e -> e.getValue() == null)
-                .map(Map.Entry::getKey).sorted().toList();
+        List<String> nullValues = configs.entrySet().stream()
+                .filter(e -> e.getValue() == null)
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
         if (!nullValues.isEmpty()) {
             throw new InvalidRequestException("Null value not supported for : " + String.join(", ", nullValues));
         }
@@ -143,11 +146,13 @@ public final class ConfigControl {
     private static String applyListOp(ConfigResource resource, ConfigChange op, String current) {
         Optional<ListKey> listKey = listKey(resource, op.name());
         if (listKey.isEmpty()) {
-            throw new InvalidConfigurationException(switch (resource.type()) {
-                case TOPIC -> "Can't " + op.op() + " to key " + op.name() + " because its type is not LIST.";
-                case BROKER -> "Config value " + (op.op() == ConfigChange.Op.APPEND ? "append" : "subtract")
-                        + " is not allowed for config key: " + op.name();
-            });
+            throw new InvalidConfigurationException(
+                    switch (resource.type()) {
+                        case TOPIC -> "Can't " + op.op() + " to key " + op.name() + " because its type is not LIST.";
+                        case BROKER ->
+                            "Config value " + (op.op() == ConfigChange.Op.APPEND ? "append" : "subtract")
+                                    + " is not allowed for config key: " + op.name();
+                    });
         }
         List<String> elements = new ArrayList<>();
         String base = current != null ? current : listKey.get().defaultValue();
@@ -171,15 +176,18 @@ public final class ConfigControl {
     }
 
     /** A list-typed config key; {@code defaultValue} may be null. */
-    private record ListKey(String defaultValue) {
-    }
+    private record ListKey(String defaultValue) {}
 
     private static Optional<ListKey> listKey(ConfigResource resource, String name) {
         return switch (resource.type()) {
-            case TOPIC -> Optional.ofNullable(TopicConfigDef.keys().get(name))
-                    .filter(key -> key.type() == ConfigType.LIST).map(key -> new ListKey(key.defaultValue()));
-            case BROKER -> DynamicBrokerConfigDef.key(name)
-                    .filter(key -> key.type() == ConfigType.LIST).map(key -> new ListKey(key.defaultValue()));
+            case TOPIC ->
+                Optional.ofNullable(TopicConfigDef.keys().get(name))
+                        .filter(key -> key.type() == ConfigType.LIST)
+                        .map(key -> new ListKey(key.defaultValue()));
+            case BROKER ->
+                DynamicBrokerConfigDef.key(name)
+                        .filter(key -> key.type() == ConfigType.LIST)
+                        .map(key -> new ListKey(key.defaultValue()));
         };
     }
 
@@ -187,8 +195,8 @@ public final class ConfigControl {
      * @param changed the keys being set or deleted (null values = deleted)
      * @param all     the resource's complete configs after the change
      */
-    private void validate(MetadataImage image, ConfigResource resource, Map<String, String> changed,
-                          Map<String, String> all) {
+    private void validate(
+            MetadataImage image, ConfigResource resource, Map<String, String> changed, Map<String, String> all) {
         switch (resource.type()) {
             case TOPIC -> {
                 if (resource.name().isEmpty()) {

@@ -11,8 +11,11 @@ import java.util.List;
 public record CreatePartitionsRequest(String name, int count, List<List<Integer>> assignments) {
 
     public CreatePartitionsRequest {
-        assignments = assignments == null ? null : assignments.stream()
-                .map(replicas -> replicas == null ? null : List.copyOf(replicas)).toList();
+        assignments = assignments == null
+                ? null
+                : assignments.stream()
+                        .map(replicas -> replicas == null ? null : List.copyOf(replicas))
+                        .toList();
     }
 
     public static CreatePartitionsRequest increaseTo(String name, int count) {

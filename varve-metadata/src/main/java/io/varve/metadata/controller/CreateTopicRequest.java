@@ -11,8 +11,12 @@ import java.util.Map;
  * @param assignments       manual placement, partition id to replica broker ids; empty for automatic
  * @param configs           topic-level config overrides
  */
-public record CreateTopicRequest(String name, int numPartitions, short replicationFactor,
-                                 Map<Integer, List<Integer>> assignments, Map<String, String> configs) {
+public record CreateTopicRequest(
+        String name,
+        int numPartitions,
+        short replicationFactor,
+        Map<Integer, List<Integer>> assignments,
+        Map<String, String> configs) {
 
     public CreateTopicRequest {
         assignments = assignments == null ? Map.of() : assignments;

@@ -10,8 +10,14 @@ import org.apache.kafka.common.protocol.Errors;
  *
  * @param configs the topic-level overrides in effect for the new topic
  */
-public record CreateTopicResult(String name, Errors error, String errorMessage, Uuid topicId, int numPartitions,
-                                short replicationFactor, Map<String, String> configs) {
+public record CreateTopicResult(
+        String name,
+        Errors error,
+        String errorMessage,
+        Uuid topicId,
+        int numPartitions,
+        short replicationFactor,
+        Map<String, String> configs) {
 
     static CreateTopicResult failure(String name, Errors error, String message) {
         return new CreateTopicResult(name, error, message, Uuid.ZERO_UUID, -1, (short) -1, Map.of());

@@ -24,7 +24,7 @@ public final class ProducerIdControl {
             throw new UnknownServerException("Exhausted all producerIds as the next block's end producerId "
                     + "would exceed the long type limit");
         }
-        return ControllerResult.of(List.of(new ProducerIdsRecord(brokerId, firstProducerId + blockSize)),
-                firstProducerId);
+        return ControllerResult.of(
+                List.of(new ProducerIdsRecord(brokerId, firstProducerId + blockSize)), firstProducerId);
     }
 }

@@ -4,7 +4,6 @@ import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
-import io.varve.metadata.record.MetadataRecord;
 import io.varve.metadata.record.MetadataRecordSerde;
 import io.varve.metadata.record.RegisterBrokerRecord;
 import io.varve.raft.NotLeaderException;
@@ -74,8 +73,8 @@ public final class QuorumController implements AutoCloseable {
      * @param staticOnlyBrokerKey true for broker config keys that can only be set in
      *                            {@code server.properties}: dynamic changes of them are refused
      */
-    public QuorumController(ControllerConfig config, RaftNode raft, MetadataLoader loader,
-                            Predicate<String> staticOnlyBrokerKey) {
+    public QuorumController(
+            ControllerConfig config, RaftNode raft, MetadataLoader loader, Predicate<String> staticOnlyBrokerKey) {
         this.config = Objects.requireNonNull(config, "config");
         this.configControl = new ConfigControl(staticOnlyBrokerKey);
         this.raft = Objects.requireNonNull(raft, "raft");
@@ -92,7 +91,8 @@ public final class QuorumController implements AutoCloseable {
      * Creates topics (or, with {@code validateOnly}, only checks them). One result per requested
      * topic, in request order; all created topics are written as one atomic batch.
      */
-    public CompletableFuture<List<CreateTopicResult>> createTopics(List<CreateTopicRequest> topics, boolean validateOnly) {
+    public CompletableFuture<List<CreateTopicResult>> createTopics(
+            List<CreateTopicRequest> topics, boolean validateOnly) {
         List<CreateTopicRequest> requests = List.copyOf(topics);
         return submit("createTopics", image -> {
             ControllerResult<List<CreateTopicResult>> result = topicControl.createTopics(image, requests, validateOnly);
@@ -111,8 +111,8 @@ public final class QuorumController implements AutoCloseable {
      * Adds partitions to existing topics (or, with {@code validateOnly}, only checks the request).
      * One result per requested topic, in request order.
      */
-    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(List<CreatePartitionsRequest> topics,
-                                                                           boolean validateOnly) {
+    public CompletableFuture<List<CreatePartitionsResult>> createPartitions(
+            List<CreatePartitionsRequest> topics, boolean validateOnly) {
         List<CreatePartitionsRequest> requests = List.copyOf(topics);
         return submit("createPartitions", image -> {
             ControllerResult<List<CreatePartitionsResult>> result = topicControl.createPartitions(image, requests);
@@ -129,31 +129,38 @@ public final class QuorumController implements AutoCloseable {
         Map<ConfigResource, List<ConfigChange>> copy = new LinkedHashMap<>();
         changes.forEach((resource, ops) -> copy.put(resource, List.copyOf(ops)));
         return submit("incrementalAlterConfigs", image -> {
-            ControllerResult<List<AlterConfigResult>> result = configControl.incrementalAlterConfigs(image, copy);
-            return validateOnly ? ControllerResult.withoutRecords(result.response()) : result;
-        }).whenComplete((results, error) -> logAltered(results, validateOnly));
+                    ControllerResult<List<AlterConfigResult>> result =
+                            configControl.incrementalAlterConfigs(image, copy);
+                    return validateOnly ? ControllerResult.withoutRecords(result.response()) : result;
+                })
+                .whenComplete((results, error) -> logAltered(results, validateOnly));
     }
 
     /**
      * The legacy AlterConfigs: each resource's configs become exactly the given set. One result per
      * resource, in the map's iteration order.
      */
-    public CompletableFuture<List<AlterConfigResult>> alterConfigs(Map<ConfigResource, Map<String, String>> configs,
-                                                                   boolean validateOnly) {
+    public CompletableFuture<List<AlterConfigResult>> alterConfigs(
+            Map<ConfigResource, Map<String, String>> configs, boolean validateOnly) {
         Map<ConfigResource, Map<String, String>> copy = new LinkedHashMap<>();
         configs.forEach((resource, values) -> copy.put(resource, new HashMap<>(values)));
         return submit("alterConfigs", image -> {
-            ControllerResult<List<AlterConfigResult>> result = configControl.legacyAlterConfigs(image, copy);
-            return validateOnly ? ControllerResult.withoutRecords(result.response()) : result;
-        }).whenComplete((results, error) -> logAltered(results, validateOnly));
+                    ControllerResult<List<AlterConfigResult>> result = configControl.legacyAlterConfigs(image, copy);
+                    return validateOnly ? ControllerResult.withoutRecords(result.response()) : result;
+                })
+                .whenComplete((results, error) -> logAltered(results, validateOnly));
     }
 
     private static void logAltered(List<AlterConfigResult> results, boolean validateOnly) {
         if (results == null || validateOnly) {
             return;
         }
-        results.stream().filter(r -> r.error() == Errors.NONE)
-                .forEach(r -> LOG.info("Altered the configs of {} '{}'", r.resource().type(), r.resource().name()));
+        results.stream()
+                .filter(r -> r.error() == Errors.NONE)
+                .forEach(r -> LOG.info(
+                        "Altered the configs of {} '{}'",
+                        r.resource().type(),
+                        r.resource().name()));
     }
 
     /** Reserves a block of {@code blockSize} producer ids for the broker; returns its first id. */
@@ -174,8 +181,8 @@ public final class QuorumController implements AutoCloseable {
         }
         if (pendingRequests.incrementAndGet() > config.maxPendingRequests()) {
             pendingRequests.decrementAndGet();
-            response.completeExceptionally(new UnknownServerException("The controller has "
-                    + config.maxPendingRequests() + " requests pending; try again later"));
+            response.completeExceptionally(new UnknownServerException(
+                    "The controller has " + config.maxPendingRequests() + " requests pending; try again later"));
             return response;
         }
         response.whenComplete((value, error) -> pendingRequests.decrementAndGet());
@@ -188,8 +195,8 @@ public final class QuorumController implements AutoCloseable {
     }
 
     /** On the event thread: decide, append, and arrange the completion. */
-    private <T> void run(String name, Function<MetadataImage, ControllerResult<T>> operation,
-                         CompletableFuture<T> response) {
+    private <T> void run(
+            String name, Function<MetadataImage, ControllerResult<T>> operation, CompletableFuture<T> response) {
         if (uncommittedAppends == 0) {
             workingImage = loader.image(); // nothing in flight: the committed image is the whole truth
         }
@@ -214,10 +221,12 @@ public final class QuorumController implements AutoCloseable {
             MetadataDelta delta = new MetadataDelta(workingImage);
             result.records().forEach(delta::replay);
             next = delta.apply(workingImage.offset());
-            append = raft.append(result.records().stream().map(MetadataRecordSerde::serialize).toList());
+            append = raft.append(result.records().stream()
+                    .map(MetadataRecordSerde::serialize)
+                    .toList());
         } catch (IllegalArgumentException e) {
-            response.completeExceptionally(new InvalidRequestException(name + " produced an unacceptable batch: "
-                    + e.getMessage()));
+            response.completeExceptionally(
+                    new InvalidRequestException(name + " produced an unacceptable batch: " + e.getMessage()));
             return;
         } catch (RuntimeException e) {
             LOG.error("Controller operation {} produced records that cannot be applied", name, e);
@@ -253,8 +262,8 @@ public final class QuorumController implements AutoCloseable {
     }
 
     private static Throwable toApiException(Throwable error) {
-        Throwable cause = error instanceof CompletionException || error instanceof ExecutionException
-                ? error.getCause() : error;
+        Throwable cause =
+                error instanceof CompletionException || error instanceof ExecutionException ? error.getCause() : error;
         if (cause instanceof NotLeaderException || cause instanceof RaftClosedException) {
             return new NotControllerException(cause.getMessage());
         }

@@ -11,11 +11,12 @@ import java.util.List;
 public final class RoundRobinReplicaPlacer implements ReplicaPlacer {
 
     @Override
-    public List<List<Integer>> place(List<Integer> brokerIds, int numPartitions, int replicationFactor, int startIndex) {
+    public List<List<Integer>> place(
+            List<Integer> brokerIds, int numPartitions, int replicationFactor, int startIndex) {
         int brokers = brokerIds.size();
         if (replicationFactor <= 0 || replicationFactor > brokers) {
-            throw new IllegalArgumentException("cannot place " + replicationFactor + " replicas on " + brokers
-                    + " brokers");
+            throw new IllegalArgumentException(
+                    "cannot place " + replicationFactor + " replicas on " + brokers + " brokers");
         }
         if (numPartitions <= 0) {
             throw new IllegalArgumentException("numPartitions must be > 0: " + numPartitions);

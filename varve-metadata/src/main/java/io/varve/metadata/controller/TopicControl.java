@@ -48,11 +48,14 @@ public final class TopicControl {
      * returns one result per request entry, plus the records creating the valid topics unless
      * {@code validateOnly}.
      */
-    public ControllerResult<List<CreateTopicResult>> createTopics(MetadataImage image, List<CreateTopicRequest> requests,
-                                                                  boolean validateOnly) {
-        Set<String> duplicateNames = duplicates(requests.stream().map(CreateTopicRequest::name).toList());
+    public ControllerResult<List<CreateTopicResult>> createTopics(
+            MetadataImage image, List<CreateTopicRequest> requests, boolean validateOnly) {
+        Set<String> duplicateNames =
+                duplicates(requests.stream().map(CreateTopicRequest::name).toList());
         Map<String, String> namesByCollisionKey = new HashMap<>();
-        image.topics().topicsByName().keySet()
+        image.topics()
+                .topicsByName()
+                .keySet()
                 .forEach(name -> namesByCollisionKey.put(TopicNames.collisionKey(name), name));
         List<Integer> brokerIds = image.cluster().brokerIds();
         int placementCursor = image.topics().totalPartitions();
@@ -87,14 +90,20 @@ public final class TopicControl {
                 topicId = newTopicId(image);
                 records.addAll(topicRecords(name, topicId, placement, configs));
             }
-            results.add(new CreateTopicResult(name, Errors.NONE, null, topicId, placement.replicas().size(),
-                    (short) placement.replicas().get(0).size(), configs));
+            results.add(new CreateTopicResult(
+                    name,
+                    Errors.NONE,
+                    null,
+                    topicId,
+                    placement.replicas().size(),
+                    (short) placement.replicas().get(0).size(),
+                    configs));
         }
         return ControllerResult.of(records, results);
     }
 
-    private static Optional<CreateTopicResult> validateName(MetadataImage image, String name,
-                                                            Map<String, String> namesByCollisionKey) {
+    private static Optional<CreateTopicResult> validateName(
+            MetadataImage image, String name, Map<String, String> namesByCollisionKey) {
         Optional<String> illegal = TopicNames.validate(name);
         if (illegal.isPresent()) {
             return Optional.of(CreateTopicResult.failure(name, Errors.INVALID_TOPIC_EXCEPTION, illegal.get()));
@@ -104,61 +113,69 @@ public final class TopicControl {
             return Optional.empty();
         }
         if (existing.equals(name)) {
-            return Optional.of(CreateTopicResult.failure(name, Errors.TOPIC_ALREADY_EXISTS,
-                    "Topic '" + name + "' already exists."));
+            return Optional.of(CreateTopicResult.failure(
+                    name, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists."));
         }
-        return Optional.of(CreateTopicResult.failure(name, Errors.INVALID_TOPIC_EXCEPTION,
+        return Optional.of(CreateTopicResult.failure(
+                name,
+                Errors.INVALID_TOPIC_EXCEPTION,
                 "Topic '" + name + "' collides with existing topic: " + existing));
     }
 
     /** Replicas of each partition, index = partition id. */
-    private record Placement(List<List<Integer>> replicas) {
-    }
+    private record Placement(List<List<Integer>> replicas) {}
 
     private Placement place(CreateTopicRequest request, List<Integer> brokerIds, int placementCursor)
             throws TopicRequestException {
         if (!request.assignments().isEmpty()) {
             if (request.replicationFactor() != -1) {
-                throw new TopicRequestException(Errors.INVALID_REQUEST,
+                throw new TopicRequestException(
+                        Errors.INVALID_REQUEST,
                         "A manual partition assignment was specified, but replication factor was not set to -1.");
             }
             if (request.numPartitions() != -1) {
-                throw new TopicRequestException(Errors.INVALID_REQUEST,
+                throw new TopicRequestException(
+                        Errors.INVALID_REQUEST,
                         "A manual partition assignment was specified, but numPartitions was not set to -1.");
             }
             return new Placement(validateManualAssignment(request.assignments(), new HashSet<>(brokerIds)));
         }
         if (request.replicationFactor() == 0 || request.replicationFactor() < -1) {
-            throw new TopicRequestException(Errors.INVALID_REPLICATION_FACTOR,
+            throw new TopicRequestException(
+                    Errors.INVALID_REPLICATION_FACTOR,
                     "Replication factor must be larger than 0, or -1 to use the default value.");
         }
         if (request.numPartitions() == 0 || request.numPartitions() < -1) {
-            throw new TopicRequestException(Errors.INVALID_PARTITIONS,
-                    "Number of partitions was set to an invalid non-positive value.");
+            throw new TopicRequestException(
+                    Errors.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.");
         }
         int numPartitions = request.numPartitions() == -1 ? config.defaultNumPartitions() : request.numPartitions();
-        int replicationFactor = request.replicationFactor() == -1
-                ? config.defaultReplicationFactor() : request.replicationFactor();
+        int replicationFactor =
+                request.replicationFactor() == -1 ? config.defaultReplicationFactor() : request.replicationFactor();
         if (replicationFactor > brokerIds.size()) {
-            throw new TopicRequestException(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
-                    + replicationFactor + " time(s): The target replication factor of " + replicationFactor
-                    + " cannot be reached because only " + brokerIds.size() + " broker(s) are registered.");
+            throw new TopicRequestException(
+                    Errors.INVALID_REPLICATION_FACTOR,
+                    "Unable to replicate the partition "
+                            + replicationFactor + " time(s): The target replication factor of " + replicationFactor
+                            + " cannot be reached because only " + brokerIds.size() + " broker(s) are registered.");
         }
         return new Placement(placer.place(brokerIds, numPartitions, replicationFactor, placementCursor));
     }
 
-    private static List<List<Integer>> validateManualAssignment(Map<Integer, List<Integer>> assignments,
-                                                                Set<Integer> registered) throws TopicRequestException {
+    private static List<List<Integer>> validateManualAssignment(
+            Map<Integer, List<Integer>> assignments, Set<Integer> registered) throws TopicRequestException {
         List<List<Integer>> placement = new ArrayList<>(assignments.size());
         for (int partitionId = 0; partitionId < assignments.size(); partitionId++) {
             List<Integer> replicas = assignments.get(partitionId);
             if (replicas == null) {
-                throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicRequestException(
+                        Errors.INVALID_REPLICA_ASSIGNMENT,
                         "partitions should be a consecutive 0-based integer sequence");
             }
             validateReplicas(partitionId, replicas, registered);
             if (!placement.isEmpty() && placement.get(0).size() != replicas.size()) {
-                throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicRequestException(
+                        Errors.INVALID_REPLICA_ASSIGNMENT,
                         "The manual partition assignment includes the partition " + partitionId + " with "
                                 + replicas.size() + " replica(s), but previous partitions had "
                                 + placement.get(0).size() + " replica(s).");
@@ -172,17 +189,20 @@ public final class TopicControl {
     private static void validateReplicas(int partitionId, List<Integer> replicas, Set<Integer> registered)
             throws TopicRequestException {
         if (replicas == null || replicas.isEmpty()) {
-            throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+            throw new TopicRequestException(
+                    Errors.INVALID_REPLICA_ASSIGNMENT,
                     "The manual partition assignment includes an empty replica list.");
         }
         if (new HashSet<>(replicas).size() != replicas.size()) {
-            throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+            throw new TopicRequestException(
+                    Errors.INVALID_REPLICA_ASSIGNMENT,
                     "The manual partition assignment includes the partition " + partitionId
                             + " with duplicate replicas " + replicas + ".");
         }
         for (Integer broker : replicas) {
             if (broker == null || !registered.contains(broker)) {
-                throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicRequestException(
+                        Errors.INVALID_REPLICA_ASSIGNMENT,
                         "The manual partition assignment includes broker " + broker
                                 + ", but no such broker is registered.");
             }
@@ -194,9 +214,10 @@ public final class TopicControl {
      * the topic's replication factor. One result per request entry, in order; later entries see
      * the placement cursor moved by earlier ones.
      */
-    public ControllerResult<List<CreatePartitionsResult>> createPartitions(MetadataImage image,
-                                                                           List<CreatePartitionsRequest> requests) {
-        Set<String> duplicateNames = duplicates(requests.stream().map(CreatePartitionsRequest::name).toList());
+    public ControllerResult<List<CreatePartitionsResult>> createPartitions(
+            MetadataImage image, List<CreatePartitionsRequest> requests) {
+        Set<String> duplicateNames =
+                duplicates(requests.stream().map(CreatePartitionsRequest::name).toList());
         List<Integer> brokerIds = image.cluster().brokerIds();
         int placementCursor = image.topics().totalPartitions();
         List<MetadataRecord> records = new ArrayList<>();
@@ -209,8 +230,8 @@ public final class TopicControl {
             }
             TopicImage topic = name == null ? null : image.topics().getTopic(name);
             if (topic == null) {
-                results.add(new CreatePartitionsResult(name, Errors.UNKNOWN_TOPIC_OR_PARTITION,
-                        Errors.UNKNOWN_TOPIC_OR_PARTITION.message()));
+                results.add(new CreatePartitionsResult(
+                        name, Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.UNKNOWN_TOPIC_OR_PARTITION.message()));
                 continue;
             }
             List<List<Integer>> placement;
@@ -222,48 +243,57 @@ public final class TopicControl {
             }
             placementCursor += placement.size();
             for (int i = 0; i < placement.size(); i++) {
-                int[] replicas = placement.get(i).stream().mapToInt(Integer::intValue).toArray();
-                records.add(new PartitionRecord(topic.id(), topic.numPartitions() + i, replicas, replicas,
-                        replicas[0], 0, 0));
+                int[] replicas =
+                        placement.get(i).stream().mapToInt(Integer::intValue).toArray();
+                records.add(new PartitionRecord(
+                        topic.id(), topic.numPartitions() + i, replicas, replicas, replicas[0], 0, 0));
             }
             results.add(new CreatePartitionsResult(name, Errors.NONE, null));
         }
         return ControllerResult.of(records, results);
     }
 
-    private List<List<Integer>> placeNewPartitions(TopicImage topic, CreatePartitionsRequest request,
-                                                   List<Integer> brokerIds, int placementCursor)
+    private List<List<Integer>> placeNewPartitions(
+            TopicImage topic, CreatePartitionsRequest request, List<Integer> brokerIds, int placementCursor)
             throws TopicRequestException {
         int current = topic.numPartitions();
         if (request.count() < current) {
-            throw new TopicRequestException(Errors.INVALID_PARTITIONS, "Topic currently has " + current
-                    + " partitions, which is higher than the requested " + request.count() + ".");
+            throw new TopicRequestException(
+                    Errors.INVALID_PARTITIONS,
+                    "Topic currently has " + current + " partitions, which is higher than the requested "
+                            + request.count() + ".");
         }
         if (request.count() == current) {
-            throw new TopicRequestException(Errors.INVALID_PARTITIONS,
-                    "Topic already has " + current + " partition(s).");
+            throw new TopicRequestException(
+                    Errors.INVALID_PARTITIONS, "Topic already has " + current + " partition(s).");
         }
         int additional = request.count() - current;
         int replicationFactor = topic.partition(0).replicas().length;
         if (request.assignments() == null) {
             if (replicationFactor > brokerIds.size()) {
-                throw new TopicRequestException(Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition "
-                        + replicationFactor + " time(s): The target replication factor of " + replicationFactor
-                        + " cannot be reached because only " + brokerIds.size() + " broker(s) are registered.");
+                throw new TopicRequestException(
+                        Errors.INVALID_REPLICATION_FACTOR,
+                        "Unable to replicate the partition "
+                                + replicationFactor + " time(s): The target replication factor of " + replicationFactor
+                                + " cannot be reached because only " + brokerIds.size() + " broker(s) are registered.");
             }
             return placer.place(brokerIds, additional, replicationFactor, placementCursor);
         }
         if (request.assignments().size() != additional) {
-            throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT, "Attempted to add " + additional
-                    + " additional partition(s), but only " + request.assignments().size()
-                    + " assignment(s) were specified.");
+            throw new TopicRequestException(
+                    Errors.INVALID_REPLICA_ASSIGNMENT,
+                    "Attempted to add " + additional
+                            + " additional partition(s), but only "
+                            + request.assignments().size()
+                            + " assignment(s) were specified.");
         }
         Set<Integer> registered = new HashSet<>(brokerIds);
         for (int i = 0; i < additional; i++) {
             List<Integer> replicas = request.assignments().get(i);
             validateReplicas(current + i, replicas, registered);
             if (replicas.size() != replicationFactor) {
-                throw new TopicRequestException(Errors.INVALID_REPLICA_ASSIGNMENT,
+                throw new TopicRequestException(
+                        Errors.INVALID_REPLICA_ASSIGNMENT,
                         "The manual partition assignment includes a partition with " + replicas.size()
                                 + " replica(s), but this is not consistent with previous partitions, which have "
                                 + replicationFactor + " replica(s).");
@@ -272,12 +302,14 @@ public final class TopicControl {
         return request.assignments();
     }
 
-    private static List<MetadataRecord> topicRecords(String name, Uuid topicId, Placement placement,
-                                                     Map<String, String> configs) {
+    private static List<MetadataRecord> topicRecords(
+            String name, Uuid topicId, Placement placement, Map<String, String> configs) {
         List<MetadataRecord> records = new ArrayList<>(1 + placement.replicas().size() + configs.size());
         records.add(new TopicRecord(name, topicId));
         for (int partitionId = 0; partitionId < placement.replicas().size(); partitionId++) {
-            int[] replicas = placement.replicas().get(partitionId).stream().mapToInt(Integer::intValue).toArray();
+            int[] replicas = placement.replicas().get(partitionId).stream()
+                    .mapToInt(Integer::intValue)
+                    .toArray();
             records.add(new PartitionRecord(topicId, partitionId, replicas, replicas, replicas[0], 0, 0));
         }
         configs.forEach((configName, value) ->
@@ -298,8 +330,8 @@ public final class TopicControl {
      * Deletes topics named by name or by id. Returns one result per entry (names first, then ids);
      * a topic named twice (once by name, once by id) is removed once.
      */
-    public ControllerResult<List<DeleteTopicResult>> deleteTopics(MetadataImage image, List<String> names,
-                                                                  List<Uuid> ids) {
+    public ControllerResult<List<DeleteTopicResult>> deleteTopics(
+            MetadataImage image, List<String> names, List<Uuid> ids) {
         Set<String> duplicateNames = duplicates(names);
         Set<Uuid> duplicateIds = duplicates(ids);
         Set<Uuid> toRemove = new LinkedHashSet<>();
@@ -307,9 +339,13 @@ public final class TopicControl {
         for (String name : names) {
             TopicImage topic = name == null ? null : image.topics().getTopic(name);
             if (duplicateNames.contains(name)) {
-                results.add(new DeleteTopicResult(name, Uuid.ZERO_UUID, Errors.INVALID_REQUEST, "Duplicate topic name."));
+                results.add(
+                        new DeleteTopicResult(name, Uuid.ZERO_UUID, Errors.INVALID_REQUEST, "Duplicate topic name."));
             } else if (topic == null) {
-                results.add(new DeleteTopicResult(name, Uuid.ZERO_UUID, Errors.UNKNOWN_TOPIC_OR_PARTITION,
+                results.add(new DeleteTopicResult(
+                        name,
+                        Uuid.ZERO_UUID,
+                        Errors.UNKNOWN_TOPIC_OR_PARTITION,
                         Errors.UNKNOWN_TOPIC_OR_PARTITION.message()));
             } else {
                 results.add(new DeleteTopicResult(name, topic.id(), Errors.NONE, null));
@@ -323,13 +359,15 @@ public final class TopicControl {
             } else if (duplicateIds.contains(id)) {
                 results.add(new DeleteTopicResult(null, id, Errors.INVALID_REQUEST, "Duplicate topic id."));
             } else if (topic == null) {
-                results.add(new DeleteTopicResult(null, id, Errors.UNKNOWN_TOPIC_ID, Errors.UNKNOWN_TOPIC_ID.message()));
+                results.add(
+                        new DeleteTopicResult(null, id, Errors.UNKNOWN_TOPIC_ID, Errors.UNKNOWN_TOPIC_ID.message()));
             } else {
                 results.add(new DeleteTopicResult(topic.name(), id, Errors.NONE, null));
                 toRemove.add(id);
             }
         }
-        List<MetadataRecord> records = toRemove.stream().<MetadataRecord>map(RemoveTopicRecord::new).toList();
+        List<MetadataRecord> records =
+                toRemove.stream().<MetadataRecord>map(RemoveTopicRecord::new).toList();
         return ControllerResult.of(records, results);
     }
 
@@ -337,7 +375,10 @@ public final class TopicControl {
         return values.stream()
                 .filter(Objects::nonNull)
                 .collect(Collectors.groupingBy(Function.identity(), HashMap::new, Collectors.counting()))
-                .entrySet().stream().filter(entry -> entry.getValue() > 1).map(Map.Entry::getKey)
+                .entrySet()
+                .stream()
+                .filter(entry -> entry.getValue() > 1)
+                .map(Map.Entry::getKey)
                 .collect(Collectors.toSet());
     }
 

@@ -7,8 +7,7 @@ public final class TopicNames {
 
     public static final int MAX_NAME_LENGTH = 249;
 
-    private TopicNames() {
-    }
+    private TopicNames() {}
 
     /** Why the name is illegal, or empty if it is legal. */
     public static Optional<String> validate(String name) {
@@ -24,8 +23,12 @@ public final class TopicNames {
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
-            boolean legal = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '_' || c == '-';
+            boolean legal = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
+                    || c == '-';
             if (!legal) {
                 return Optional.of("Topic name \"" + name + "\" is illegal, it contains a character other than "
                         + "ASCII alphanumerics, '.', '_' and '-'");

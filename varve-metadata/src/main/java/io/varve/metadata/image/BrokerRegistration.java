@@ -24,6 +24,8 @@ public record BrokerRegistration(int id, Uuid incarnationId, List<Endpoint> endp
     }
 
     public Optional<Endpoint> endpoint(String listenerName) {
-        return endpoints.stream().filter(e -> e.listenerName().equals(listenerName)).findFirst();
+        return endpoints.stream()
+                .filter(e -> e.listenerName().equals(listenerName))
+                .findFirst();
     }
 }

@@ -42,8 +42,9 @@ public final class ConfigsImage {
     void writeRecords(Consumer<MetadataRecord> out) {
         data.keySet().stream()
                 .sorted(Comparator.comparing(ConfigResource::type).thenComparing(ConfigResource::name))
-                .forEach(resource -> new TreeMap<>(data.get(resource)).forEach((name, value) ->
-                        out.accept(new ConfigRecord(resource.type(), resource.name(), name, value))));
+                .forEach(resource -> new TreeMap<>(data.get(resource))
+                        .forEach((name, value) ->
+                                out.accept(new ConfigRecord(resource.type(), resource.name(), name, value))));
     }
 
     @Override

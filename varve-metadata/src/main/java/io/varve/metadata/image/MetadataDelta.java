@@ -104,7 +104,8 @@ public final class MetadataDelta {
         if (offset < base.offset()) {
             throw new IllegalArgumentException("offset " + offset + " is before the base image's " + base.offset());
         }
-        return new MetadataImage(offset,
+        return new MetadataImage(
+                offset,
                 topicsDelta == null ? base.topics() : topicsDelta.apply(),
                 configsDelta == null ? base.configs() : configsDelta.apply(),
                 clusterDelta == null ? base.cluster() : clusterDelta.apply(),

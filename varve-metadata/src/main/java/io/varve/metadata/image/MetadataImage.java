@@ -13,11 +13,11 @@ import java.util.Objects;
  *
  * @param offset the offset of the last record applied, or -1 for the empty image
  */
-public record MetadataImage(long offset, TopicsImage topics, ConfigsImage configs, ClusterImage cluster,
-                            ProducerIdsImage producerIds) {
+public record MetadataImage(
+        long offset, TopicsImage topics, ConfigsImage configs, ClusterImage cluster, ProducerIdsImage producerIds) {
 
-    public static final MetadataImage EMPTY = new MetadataImage(-1, TopicsImage.EMPTY, ConfigsImage.EMPTY,
-            ClusterImage.EMPTY, ProducerIdsImage.EMPTY);
+    public static final MetadataImage EMPTY =
+            new MetadataImage(-1, TopicsImage.EMPTY, ConfigsImage.EMPTY, ClusterImage.EMPTY, ProducerIdsImage.EMPTY);
 
     public MetadataImage {
         if (offset < -1) {

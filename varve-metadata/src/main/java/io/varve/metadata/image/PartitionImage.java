@@ -23,8 +23,8 @@ public final class PartitionImage {
     }
 
     static PartitionImage fromRecord(PartitionRecord record) {
-        return new PartitionImage(record.replicas(), record.isr(), record.leader(), record.leaderEpoch(),
-                record.partitionEpoch());
+        return new PartitionImage(
+                record.replicas(), record.isr(), record.leader(), record.leaderEpoch(), record.partitionEpoch());
     }
 
     PartitionRecord toRecord(Uuid topicId, int partitionId) {

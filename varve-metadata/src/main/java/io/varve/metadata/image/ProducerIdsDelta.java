@@ -23,8 +23,8 @@ public final class ProducerIdsDelta {
 
     void replay(ProducerIdsRecord record) {
         if (record.nextProducerId() <= nextProducerId) {
-            throw new IllegalStateException("next producer id would go from " + nextProducerId + " back to "
-                    + record.nextProducerId());
+            throw new IllegalStateException(
+                    "next producer id would go from " + nextProducerId + " back to " + record.nextProducerId());
         }
         nextProducerId = record.nextProducerId();
         lastBrokerId = record.brokerId();

@@ -42,14 +42,16 @@ public final class TopicsDelta {
     }
 
     public Set<Uuid> createdTopicIds() {
-        return changedTopics.values().stream().filter(TopicDelta::isCreated).map(TopicDelta::id)
+        return changedTopics.values().stream()
+                .filter(TopicDelta::isCreated)
+                .map(TopicDelta::id)
                 .collect(Collectors.toUnmodifiableSet());
     }
 
     void replay(TopicRecord record) {
         if (liveTopicId(record.name()) != null) {
-            throw new IllegalStateException("topic " + record.name() + " already exists; cannot create it as "
-                    + record.topicId());
+            throw new IllegalStateException(
+                    "topic " + record.name() + " already exists; cannot create it as " + record.topicId());
         }
         if (base.getTopic(record.topicId()) != null || changedTopics.containsKey(record.topicId())) {
             throw new IllegalStateException("topic id " + record.topicId() + " is already in use");
@@ -63,8 +65,8 @@ public final class TopicsDelta {
         if (topic == null) {
             TopicImage existing = base.getTopic(record.topicId());
             if (existing == null || deletedTopics.containsKey(record.topicId())) {
-                throw new IllegalStateException("partition " + record.partitionId() + " of unknown topic id "
-                        + record.topicId());
+                throw new IllegalStateException(
+                        "partition " + record.partitionId() + " of unknown topic id " + record.topicId());
             }
             topic = TopicDelta.changed(existing);
             changedTopics.put(record.topicId(), topic);

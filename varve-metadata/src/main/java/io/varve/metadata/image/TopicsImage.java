@@ -23,8 +23,8 @@ public final class TopicsImage {
         for (TopicImage topic : byId.values()) {
             TopicImage previous = names.put(topic.name(), topic);
             if (previous != null) {
-                throw new IllegalStateException("two topics named " + topic.name() + ": " + previous.id() + " and "
-                        + topic.id());
+                throw new IllegalStateException(
+                        "two topics named " + topic.name() + ": " + previous.id() + " and " + topic.id());
             }
             partitions += topic.numPartitions();
         }

@@ -15,8 +15,8 @@ final class ByteReader {
 
     private void require(int count) {
         if (count < 0 || bytes.length - position < count) {
-            throw new MetadataRecordFormatException("record truncated: need " + count + " bytes at position " + position
-                    + " of " + bytes.length);
+            throw new MetadataRecordFormatException(
+                    "record truncated: need " + count + " bytes at position " + position + " of " + bytes.length);
         }
     }
 

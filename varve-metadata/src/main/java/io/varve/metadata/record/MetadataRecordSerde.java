@@ -24,8 +24,7 @@ import java.util.List;
  */
 public final class MetadataRecordSerde {
 
-    private MetadataRecordSerde() {
-    }
+    private MetadataRecordSerde() {}
 
     public static byte[] serialize(MetadataRecord record) {
         ByteWriter out = new ByteWriter();
@@ -104,11 +103,22 @@ public final class MetadataRecordSerde {
     private static MetadataRecord decodeBody(MetadataRecordType type, ByteReader in) {
         return switch (type) {
             case TOPIC -> new TopicRecord(in.readString(), in.readUuid());
-            case PARTITION -> new PartitionRecord(in.readUuid(), in.readVarInt(), in.readIntArray(), in.readIntArray(),
-                    in.readVarInt(), in.readVarInt(), in.readVarInt());
+            case PARTITION ->
+                new PartitionRecord(
+                        in.readUuid(),
+                        in.readVarInt(),
+                        in.readIntArray(),
+                        in.readIntArray(),
+                        in.readVarInt(),
+                        in.readVarInt(),
+                        in.readVarInt());
             case REMOVE_TOPIC -> new RemoveTopicRecord(in.readUuid());
-            case CONFIG -> new ConfigRecord(ConfigResourceType.fromCode(in.readByte()), in.readString(), in.readString(),
-                    in.readNullableString());
+            case CONFIG ->
+                new ConfigRecord(
+                        ConfigResourceType.fromCode(in.readByte()),
+                        in.readString(),
+                        in.readString(),
+                        in.readNullableString());
             case PRODUCER_IDS -> new ProducerIdsRecord(in.readVarInt(), in.readVarLong());
             case REGISTER_BROKER -> {
                 int brokerId = in.readVarInt();

@@ -8,8 +8,9 @@ import org.apache.kafka.common.Uuid;
  * The full state of one partition; replaces any earlier state of it. Arrays are copied in and out,
  * so the record stays immutable.
  */
-public record PartitionRecord(Uuid topicId, int partitionId, int[] replicas, int[] isr, int leader, int leaderEpoch,
-                              int partitionEpoch) implements MetadataRecord {
+public record PartitionRecord(
+        Uuid topicId, int partitionId, int[] replicas, int[] isr, int leader, int leaderEpoch, int partitionEpoch)
+        implements MetadataRecord {
 
     public PartitionRecord {
         Objects.requireNonNull(topicId, "topicId");
@@ -49,7 +50,13 @@ public record PartitionRecord(Uuid topicId, int partitionId, int[] replicas, int
 
     @Override
     public int hashCode() {
-        return Objects.hash(topicId, partitionId, Arrays.hashCode(replicas), Arrays.hashCode(isr), leader, leaderEpoch,
+        return Objects.hash(
+                topicId,
+                partitionId,
+                Arrays.hashCode(replicas),
+                Arrays.hashCode(isr),
+                leader,
+                leaderEpoch,
                 partitionEpoch);
     }
 

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class ConfigLayersTest {
 
-    private static ConfigLayers layers(Map<String, String> dynamicBroker, Map<String, String> dynamicDefault,
-                                       Map<String, String> staticConfigs) {
+    private static ConfigLayers layers(
+            Map<String, String> dynamicBroker, Map<String, String> dynamicDefault, Map<String, String> staticConfigs) {
         return new ConfigLayers(dynamicBroker, dynamicDefault, staticConfigs, DynamicBrokerConfigDef.defaults());
     }
 
@@ -19,35 +19,40 @@ class ConfigLayersTest {
 
         assertThat(retention.value()).isEqualTo("604800000");
         assertThat(retention.source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);
-        assertThat(retention.synonyms()).containsExactly(
-                new ConfigSynonym("log.retention.hours", "168", ConfigSource.DEFAULT_CONFIG));
+        assertThat(retention.synonyms())
+                .containsExactly(new ConfigSynonym("log.retention.hours", "168", ConfigSource.DEFAULT_CONFIG));
     }
 
     @Test
     void synonymsAreOrderedByLayerThenByName() {
-        ConfigLayers layers = layers(Map.of("log.retention.ms", "1000"), Map.of("log.retention.ms", "2000"),
+        ConfigLayers layers = layers(
+                Map.of("log.retention.ms", "1000"),
+                Map.of("log.retention.ms", "2000"),
                 Map.of("log.retention.hours", "3", "log.retention.minutes", "4"));
 
         ResolvedConfig retention = layers.topic("retention.ms", Map.of("retention.ms", "500"));
 
         assertThat(retention.value()).isEqualTo("500");
         assertThat(retention.source()).isEqualTo(ConfigSource.DYNAMIC_TOPIC_CONFIG);
-        assertThat(retention.synonyms()).extracting(ConfigSynonym::name, ConfigSynonym::source).containsExactly(
-                tuple("retention.ms", ConfigSource.DYNAMIC_TOPIC_CONFIG),
-                tuple("log.retention.ms", ConfigSource.DYNAMIC_BROKER_CONFIG),
-                tuple("log.retention.ms", ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
-                tuple("log.retention.minutes", ConfigSource.STATIC_BROKER_CONFIG),
-                tuple("log.retention.hours", ConfigSource.STATIC_BROKER_CONFIG),
-                tuple("log.retention.hours", ConfigSource.DEFAULT_CONFIG));
+        assertThat(retention.synonyms())
+                .extracting(ConfigSynonym::name, ConfigSynonym::source)
+                .containsExactly(
+                        tuple("retention.ms", ConfigSource.DYNAMIC_TOPIC_CONFIG),
+                        tuple("log.retention.ms", ConfigSource.DYNAMIC_BROKER_CONFIG),
+                        tuple("log.retention.ms", ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
+                        tuple("log.retention.minutes", ConfigSource.STATIC_BROKER_CONFIG),
+                        tuple("log.retention.hours", ConfigSource.STATIC_BROKER_CONFIG),
+                        tuple("log.retention.hours", ConfigSource.DEFAULT_CONFIG));
     }
 
     @Test
     void withoutATopicOverrideTheHighestBrokerLayerDecides() {
         assertThat(layers(Map.of(), Map.of("log.retention.ms", "2000"), Map.of("log.retention.hours", "3"))
-                .topic("retention.ms", Map.of()))
+                        .topic("retention.ms", Map.of()))
                 .extracting(ResolvedConfig::value, ResolvedConfig::source)
                 .containsExactly("2000", ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
-        assertThat(layers(Map.of(), Map.of(), Map.of("log.retention.minutes", "5")).topic("retention.ms", Map.of()))
+        assertThat(layers(Map.of(), Map.of(), Map.of("log.retention.minutes", "5"))
+                        .topic("retention.ms", Map.of()))
                 .extracting(ResolvedConfig::value, ResolvedConfig::source)
                 .containsExactly("300000", ConfigSource.STATIC_BROKER_CONFIG);
     }
@@ -67,7 +72,9 @@ class ConfigLayersTest {
                 .topicValues(Map.of("segment.ms", "1000"));
 
         assertThat(values.keySet()).containsAll(TopicConfigDef.keys().keySet());
-        assertThat(values).containsEntry("max.message.bytes", "5000").containsEntry("segment.ms", "1000")
+        assertThat(values)
+                .containsEntry("max.message.bytes", "5000")
+                .containsEntry("segment.ms", "1000")
                 .containsEntry("cleanup.policy", "delete");
     }
 
@@ -83,7 +90,8 @@ class ConfigLayersTest {
         assertThat(onBroker.source()).isEqualTo(ConfigSource.DYNAMIC_BROKER_CONFIG);
         assertThat(onBroker.synonyms()).hasSize(3);
         assertThat(clusterDefault.value()).isEqualTo("2000");
-        assertThat(clusterDefault.synonyms()).extracting(ConfigSynonym::source)
+        assertThat(clusterDefault.synonyms())
+                .extracting(ConfigSynonym::source)
                 .containsOnly(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
         assertThat(hours.value()).isEqualTo("168");
         assertThat(hours.source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);

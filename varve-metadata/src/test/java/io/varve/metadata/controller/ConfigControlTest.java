@@ -31,12 +31,14 @@ class ConfigControlTest {
 
     private static MetadataImage imageWithBrokerAndTopic() {
         Uuid topicId = Uuid.randomUuid();
-        return apply(MetadataImage.EMPTY, List.of(
-                new RegisterBrokerRecord(1, Uuid.randomUuid(), List.of(new Endpoint("PLAINTEXT", "h", 9092, "PLAINTEXT")),
-                        null),
-                new TopicRecord("orders", topicId),
-                new PartitionRecord(topicId, 0, new int[] {1}, new int[] {1}, 1, 0, 0),
-                new ConfigRecord(ConfigResourceType.TOPIC, "orders", "retention.ms", "1000")));
+        return apply(
+                MetadataImage.EMPTY,
+                List.of(
+                        new RegisterBrokerRecord(
+                                1, Uuid.randomUuid(), List.of(new Endpoint("PLAINTEXT", "h", 9092, "PLAINTEXT")), null),
+                        new TopicRecord("orders", topicId),
+                        new PartitionRecord(topicId, 0, new int[] {1}, new int[] {1}, 1, 0, 0),
+                        new ConfigRecord(ConfigResourceType.TOPIC, "orders", "retention.ms", "1000")));
     }
 
     private static MetadataImage apply(MetadataImage base, List<MetadataRecord> records) {
@@ -64,18 +66,23 @@ class ConfigControlTest {
 
     @Test
     void setAndDeleteChangeOnlyTheNamedTopicKeys() {
-        assertThat(incremental(ORDERS, ConfigChange.set("max.message.bytes", "2000")).error()).isEqualTo(Errors.NONE);
+        assertThat(incremental(ORDERS, ConfigChange.set("max.message.bytes", "2000"))
+                        .error())
+                .isEqualTo(Errors.NONE);
         assertThat(image.configs().topicConfigs("orders"))
                 .containsExactlyInAnyOrderEntriesOf(Map.of("retention.ms", "1000", "max.message.bytes", "2000"));
 
-        assertThat(incremental(ORDERS, ConfigChange.delete("retention.ms")).error()).isEqualTo(Errors.NONE);
-        assertThat(image.configs().topicConfigs("orders")).containsExactlyEntriesOf(Map.of("max.message.bytes", "2000"));
+        assertThat(incremental(ORDERS, ConfigChange.delete("retention.ms")).error())
+                .isEqualTo(Errors.NONE);
+        assertThat(image.configs().topicConfigs("orders"))
+                .containsExactlyEntriesOf(Map.of("max.message.bytes", "2000"));
     }
 
     @Test
     void settingTheStoredValueOrDeletingAnUnsetKeyWritesNothing() {
-        ControllerResult<List<AlterConfigResult>> result = control.incrementalAlterConfigs(image, Map.of(ORDERS,
-                List.of(ConfigChange.set("retention.ms", "1000"), ConfigChange.delete("segment.ms"))));
+        ControllerResult<List<AlterConfigResult>> result = control.incrementalAlterConfigs(
+                image,
+                Map.of(ORDERS, List.of(ConfigChange.set("retention.ms", "1000"), ConfigChange.delete("segment.ms"))));
 
         assertThat(result.response().get(0).error()).isEqualTo(Errors.NONE);
         assertThat(result.records()).isEmpty();
@@ -103,8 +110,8 @@ class ConfigControlTest {
 
     @Test
     void unknownKeysAndInvalidValuesOfTopicsAreInvalidConfigAndChangeNothing() {
-        AlterConfigResult unknown = incremental(ORDERS, ConfigChange.set("retention.ms", "5"),
-                ConfigChange.set("no.such.key", "1"));
+        AlterConfigResult unknown =
+                incremental(ORDERS, ConfigChange.set("retention.ms", "5"), ConfigChange.set("no.such.key", "1"));
         AlterConfigResult invalid = incremental(ORDERS, ConfigChange.set("segment.bytes", "10"));
 
         assertThat(unknown.error()).isEqualTo(Errors.INVALID_CONFIG);
@@ -128,8 +135,8 @@ class ConfigControlTest {
 
     @Test
     void duplicateKeysAndNullValuesAreInvalidRequest() {
-        AlterConfigResult duplicate = incremental(ORDERS, ConfigChange.set("retention.ms", "5"),
-                ConfigChange.delete("retention.ms"));
+        AlterConfigResult duplicate =
+                incremental(ORDERS, ConfigChange.set("retention.ms", "5"), ConfigChange.delete("retention.ms"));
         AlterConfigResult nullValue = incremental(ORDERS, ConfigChange.set("retention.ms", null));
 
         assertThat(duplicate.error()).isEqualTo(Errors.INVALID_REQUEST);
@@ -146,16 +153,20 @@ class ConfigControlTest {
 
         ControllerResult<List<AlterConfigResult>> result = control.incrementalAlterConfigs(image, changes);
 
-        assertThat(result.response()).extracting(AlterConfigResult::error)
+        assertThat(result.response())
+                .extracting(AlterConfigResult::error)
                 .containsExactly(Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.NONE);
-        assertThat(result.records()).containsExactly(
-                new ConfigRecord(ConfigResourceType.TOPIC, "orders", "retention.ms", "5"));
+        assertThat(result.records())
+                .containsExactly(new ConfigRecord(ConfigResourceType.TOPIC, "orders", "retention.ms", "5"));
     }
 
     @Test
     void dynamicBrokerKeysMaySetTheClusterDefaultAndOneBroker() {
-        assertThat(incremental(CLUSTER, ConfigChange.set("log.retention.ms", "60000")).error()).isEqualTo(Errors.NONE);
-        assertThat(incremental(BROKER_1, ConfigChange.set("log.cleanup.policy", "compact")).error())
+        assertThat(incremental(CLUSTER, ConfigChange.set("log.retention.ms", "60000"))
+                        .error())
+                .isEqualTo(Errors.NONE);
+        assertThat(incremental(BROKER_1, ConfigChange.set("log.cleanup.policy", "compact"))
+                        .error())
                 .isEqualTo(Errors.NONE);
 
         assertThat(image.configs().configs(CLUSTER)).containsExactlyEntriesOf(Map.of("log.retention.ms", "60000"));
@@ -164,11 +175,15 @@ class ConfigControlTest {
 
     @Test
     void staticOnlyBrokerKeysAreInvalidRequestNamingThemAll() {
-        AlterConfigResult result = incremental(CLUSTER, ConfigChange.set("log.retention.hours", "1"),
-                ConfigChange.set("log.dirs", "/x"), ConfigChange.set("log.retention.ms", "5"));
+        AlterConfigResult result = incremental(
+                CLUSTER,
+                ConfigChange.set("log.retention.hours", "1"),
+                ConfigChange.set("log.dirs", "/x"),
+                ConfigChange.set("log.retention.ms", "5"));
 
         assertThat(result.error()).isEqualTo(Errors.INVALID_REQUEST);
-        assertThat(result.message()).isEqualTo("Cannot update these configs dynamically: Set(log.dirs, log.retention.hours)");
+        assertThat(result.message())
+                .isEqualTo("Cannot update these configs dynamically: Set(log.dirs, log.retention.hours)");
         assertThat(image.configs().configs(CLUSTER)).isEmpty();
     }
 
@@ -178,23 +193,33 @@ class ConfigControlTest {
         AlterConfigResult belowMinimum = incremental(BROKER_1, ConfigChange.set("log.segment.bytes", "100"));
 
         assertThat(notANumber.error()).isEqualTo(Errors.INVALID_REQUEST);
-        assertThat(notANumber.message()).isEqualTo("Invalid value soon for configuration log.retention.ms: Not a number of type LONG");
+        assertThat(notANumber.message())
+                .isEqualTo("Invalid value soon for configuration log.retention.ms: Not a number of type LONG");
         assertThat(belowMinimum.error()).isEqualTo(Errors.INVALID_REQUEST);
     }
 
     @Test
     void customBrokerKeysAreAcceptedAsKafkaAcceptsThem() {
-        assertThat(incremental(CLUSTER, ConfigChange.set("my.plugin.setting", "x")).error()).isEqualTo(Errors.NONE);
+        assertThat(incremental(CLUSTER, ConfigChange.set("my.plugin.setting", "x"))
+                        .error())
+                .isEqualTo(Errors.NONE);
     }
 
     @Test
     void brokerNamesMustBeARegisteredNonNegativeId() {
-        assertThat(incremental(ConfigResource.broker(7), ConfigChange.set("log.retention.ms", "5")).error())
+        assertThat(incremental(ConfigResource.broker(7), ConfigChange.set("log.retention.ms", "5"))
+                        .error())
                 .isEqualTo(Errors.BROKER_ID_NOT_REGISTERED);
-        assertThat(incremental(new ConfigResource(ConfigResourceType.BROKER, "x"),
-                ConfigChange.set("log.retention.ms", "5")).error()).isEqualTo(Errors.INVALID_REQUEST);
-        assertThat(incremental(new ConfigResource(ConfigResourceType.BROKER, "-1"),
-                ConfigChange.set("log.retention.ms", "5")).error()).isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(incremental(
+                                new ConfigResource(ConfigResourceType.BROKER, "x"),
+                                ConfigChange.set("log.retention.ms", "5"))
+                        .error())
+                .isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(incremental(
+                                new ConfigResource(ConfigResourceType.BROKER, "-1"),
+                                ConfigChange.set("log.retention.ms", "5"))
+                        .error())
+                .isEqualTo(Errors.INVALID_REQUEST);
     }
 
     @Test

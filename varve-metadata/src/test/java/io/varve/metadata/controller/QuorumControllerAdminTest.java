@@ -23,8 +23,13 @@ class QuorumControllerAdminTest {
     Path dir;
 
     private static void createTopic(TestMetadataNode node, String name, int partitions) {
-        assertThat(node.controller.createTopics(List.of(new CreateTopicRequest(name, partitions, (short) 1, Map.of(),
-                Map.of())), false).join().get(0).error()).isEqualTo(Errors.NONE);
+        assertThat(node.controller
+                        .createTopics(
+                                List.of(new CreateTopicRequest(name, partitions, (short) 1, Map.of(), Map.of())), false)
+                        .join()
+                        .get(0)
+                        .error())
+                .isEqualTo(Errors.NONE);
     }
 
     @Test
@@ -33,11 +38,17 @@ class QuorumControllerAdminTest {
             createTopic(node, "orders", 1);
             List<MetadataImage> seen = new ArrayList<>();
 
-            List<AlterConfigResult> results = node.controller.incrementalAlterConfigs(Map.of(
-                            ConfigResource.topic("orders"), List.of(ConfigChange.set("max.message.bytes", "5000"))), false)
-                    .whenComplete((r, e) -> seen.add(node.loader.image())).join();
+            List<AlterConfigResult> results = node.controller
+                    .incrementalAlterConfigs(
+                            Map.of(
+                                    ConfigResource.topic("orders"),
+                                    List.of(ConfigChange.set("max.message.bytes", "5000"))),
+                            false)
+                    .whenComplete((r, e) -> seen.add(node.loader.image()))
+                    .join();
 
-            assertThat(results).containsExactly(new AlterConfigResult(ConfigResource.topic("orders"), Errors.NONE, null));
+            assertThat(results)
+                    .containsExactly(new AlterConfigResult(ConfigResource.topic("orders"), Errors.NONE, null));
             assertThat(seen.get(0).configs().topicConfigs("orders")).containsEntry("max.message.bytes", "5000");
         }
     }
@@ -48,19 +59,25 @@ class QuorumControllerAdminTest {
             createTopic(node, "orders", 1);
             long highWatermark = node.raft.highWatermark();
 
-            List<AlterConfigResult> valid = node.controller.alterConfigs(Map.of(ConfigResource.topic("orders"),
-                    Map.of("retention.ms", "1000")), true).join();
-            List<AlterConfigResult> invalid = node.controller.incrementalAlterConfigs(Map.of(
-                    ConfigResource.topic("orders"), List.of(ConfigChange.set("retention.ms", "-5"))), true).join();
-            List<CreatePartitionsResult> partitions = node.controller.createPartitions(
-                    List.of(CreatePartitionsRequest.increaseTo("orders", 4)), true).join();
+            List<AlterConfigResult> valid = node.controller
+                    .alterConfigs(Map.of(ConfigResource.topic("orders"), Map.of("retention.ms", "1000")), true)
+                    .join();
+            List<AlterConfigResult> invalid = node.controller
+                    .incrementalAlterConfigs(
+                            Map.of(ConfigResource.topic("orders"), List.of(ConfigChange.set("retention.ms", "-5"))),
+                            true)
+                    .join();
+            List<CreatePartitionsResult> partitions = node.controller
+                    .createPartitions(List.of(CreatePartitionsRequest.increaseTo("orders", 4)), true)
+                    .join();
 
             assertThat(valid.get(0).error()).isEqualTo(Errors.NONE);
             assertThat(invalid.get(0).error()).isEqualTo(Errors.INVALID_CONFIG);
             assertThat(partitions.get(0).error()).isEqualTo(Errors.NONE);
             assertThat(node.raft.highWatermark()).isEqualTo(highWatermark);
             assertThat(node.loader.image().configs().topicConfigs("orders")).isEmpty();
-            assertThat(node.loader.image().topics().getTopic("orders").numPartitions()).isEqualTo(1);
+            assertThat(node.loader.image().topics().getTopic("orders").numPartitions())
+                    .isEqualTo(1);
         }
     }
 
@@ -69,11 +86,13 @@ class QuorumControllerAdminTest {
         try (TestMetadataNode node = TestMetadataNode.startWithBroker(dir)) {
             createTopic(node, "orders", 2);
 
-            List<CreatePartitionsResult> results = node.controller.createPartitions(
-                    List.of(CreatePartitionsRequest.increaseTo("orders", 5)), false).join();
+            List<CreatePartitionsResult> results = node.controller
+                    .createPartitions(List.of(CreatePartitionsRequest.increaseTo("orders", 5)), false)
+                    .join();
 
             assertThat(results).containsExactly(new CreatePartitionsResult("orders", Errors.NONE, null));
-            assertThat(node.loader.image().topics().getTopic("orders").numPartitions()).isEqualTo(5);
+            assertThat(node.loader.image().topics().getTopic("orders").numPartitions())
+                    .isEqualTo(5);
         }
     }
 
@@ -81,10 +100,18 @@ class QuorumControllerAdminTest {
     void brokerAndTopicConfigsAndAddedPartitionsSurviveARestart() {
         try (TestMetadataNode node = TestMetadataNode.startWithBroker(dir)) {
             createTopic(node, "orders", 1);
-            node.controller.incrementalAlterConfigs(Map.of(
-                    ConfigResource.topic("orders"), List.of(ConfigChange.set("segment.ms", "60000")),
-                    CLUSTER, List.of(ConfigChange.set("log.retention.ms", "120000"))), false).join();
-            node.controller.createPartitions(List.of(CreatePartitionsRequest.increaseTo("orders", 3)), false).join();
+            node.controller
+                    .incrementalAlterConfigs(
+                            Map.of(
+                                    ConfigResource.topic("orders"),
+                                    List.of(ConfigChange.set("segment.ms", "60000")),
+                                    CLUSTER,
+                                    List.of(ConfigChange.set("log.retention.ms", "120000"))),
+                            false)
+                    .join();
+            node.controller
+                    .createPartitions(List.of(CreatePartitionsRequest.increaseTo("orders", 3)), false)
+                    .join();
         }
 
         try (TestMetadataNode node = TestMetadataNode.start(dir)) {
@@ -98,14 +125,16 @@ class QuorumControllerAdminTest {
     @Test
     void staticOnlyBrokerKeysGivenToTheControllerAreRefused() {
         try (TestMetadataNode node = TestMetadataNode.startWithBroker(dir)) {
-            QuorumController strict = new QuorumController(ControllerConfig.defaults(), node.raft, node.loader,
-                    "log.dirs"::equals);
+            QuorumController strict =
+                    new QuorumController(ControllerConfig.defaults(), node.raft, node.loader, "log.dirs"::equals);
             try {
                 List<AlterConfigResult> results = strict.incrementalAlterConfigs(
-                        Map.of(CLUSTER, List.of(ConfigChange.set("log.dirs", "/elsewhere"))), false).join();
+                                Map.of(CLUSTER, List.of(ConfigChange.set("log.dirs", "/elsewhere"))), false)
+                        .join();
 
                 assertThat(results.get(0).error()).isEqualTo(Errors.INVALID_REQUEST);
-                assertThat(results.get(0).message()).isEqualTo("Cannot update these configs dynamically: Set(log.dirs)");
+                assertThat(results.get(0).message())
+                        .isEqualTo("Cannot update these configs dynamically: Set(log.dirs)");
             } finally {
                 strict.close();
             }

@@ -60,7 +60,9 @@ class QuorumControllerTest {
             long highWatermark = node.raft.highWatermark();
 
             CreateTopicResult result = node.controller
-                    .createTopics(List.of(CreateTopicRequest.withDefaults("t")), true).join().get(0);
+                    .createTopics(List.of(CreateTopicRequest.withDefaults("t")), true)
+                    .join()
+                    .get(0);
 
             assertThat(result.error()).isEqualTo(Errors.NONE);
             assertThat(node.raft.highWatermark()).isEqualTo(highWatermark);
@@ -75,17 +77,25 @@ class QuorumControllerTest {
             ExecutorService pool = Executors.newFixedThreadPool(4);
             CountDownLatch go = new CountDownLatch(1);
             try {
-                List<CompletableFuture<CompletableFuture<List<CreateTopicResult>>>> submitted = IntStream.range(0, attempts)
-                        .mapToObj(i -> CompletableFuture.supplyAsync(() -> {
-                            awaitQuietly(go);
-                            return node.controller.createTopics(List.of(CreateTopicRequest.withDefaults("race")), false);
-                        }, pool))
+                List<CompletableFuture<CompletableFuture<List<CreateTopicResult>>>> submitted = IntStream.range(
+                                0, attempts)
+                        .mapToObj(i -> CompletableFuture.supplyAsync(
+                                () -> {
+                                    awaitQuietly(go);
+                                    return node.controller.createTopics(
+                                            List.of(CreateTopicRequest.withDefaults("race")), false);
+                                },
+                                pool))
                         .toList();
                 go.countDown();
-                List<Errors> errors = submitted.stream().map(f -> f.join().join().get(0).error()).toList();
+                List<Errors> errors = submitted.stream()
+                        .map(f -> f.join().join().get(0).error())
+                        .toList();
 
                 assertThat(errors).containsOnlyOnce(Errors.NONE);
-                assertThat(errors).filteredOn(e -> e == Errors.TOPIC_ALREADY_EXISTS).hasSize(attempts - 1);
+                assertThat(errors)
+                        .filteredOn(e -> e == Errors.TOPIC_ALREADY_EXISTS)
+                        .hasSize(attempts - 1);
                 assertThat(node.loader.image().topics().topicsByName()).containsOnlyKeys("race");
             } finally {
                 pool.shutdown();
@@ -104,16 +114,22 @@ class QuorumControllerTest {
     @Test
     void deletedTopicIsGoneWithItsConfigsAndItsNameCanBeReused() {
         try (TestMetadataNode node = TestMetadataNode.startWithBroker(dir)) {
-            Uuid firstId = node.controller.createTopics(List.of(topic("t", 1, Map.of("retention.ms", "5"))), false)
-                    .join().get(0).topicId();
+            Uuid firstId = node.controller
+                    .createTopics(List.of(topic("t", 1, Map.of("retention.ms", "5"))), false)
+                    .join()
+                    .get(0)
+                    .topicId();
 
-            List<DeleteTopicResult> deleted = node.controller.deleteTopics(List.of("t"), List.of()).join();
+            List<DeleteTopicResult> deleted =
+                    node.controller.deleteTopics(List.of("t"), List.of()).join();
 
             assertThat(deleted).containsExactly(new DeleteTopicResult("t", firstId, Errors.NONE, null));
             assertThat(node.loader.image().topics().getTopic("t")).isNull();
             assertThat(node.loader.image().configs().topicConfigs("t")).isEmpty();
             CreateTopicResult again = node.controller
-                    .createTopics(List.of(CreateTopicRequest.withDefaults("t")), false).join().get(0);
+                    .createTopics(List.of(CreateTopicRequest.withDefaults("t")), false)
+                    .join()
+                    .get(0);
             assertThat(again.error()).isEqualTo(Errors.NONE);
             assertThat(again.topicId()).isNotEqualTo(firstId);
         }
@@ -123,7 +139,8 @@ class QuorumControllerTest {
     void concurrentProducerIdAllocationsNeverOverlap() {
         try (TestMetadataNode node = TestMetadataNode.startWithBroker(dir)) {
             List<CompletableFuture<Long>> futures = IntStream.range(0, 50)
-                    .mapToObj(i -> node.controller.allocateProducerIds(1, 1000)).toList();
+                    .mapToObj(i -> node.controller.allocateProducerIds(1, 1000))
+                    .toList();
             Set<Long> starts = new HashSet<>();
             futures.forEach(f -> starts.add(f.join()));
 
@@ -151,10 +168,10 @@ class QuorumControllerTest {
             node.controller.registerBroker(registration).join();
 
             assertThat(node.raft.highWatermark()).isEqualTo(highWatermark);
-            assertThat(node.loader.image().cluster().broker(1).incarnationId())
-                    .isEqualTo(registration.incarnationId());
-            assertThatThrownBy(() -> node.controller.registerBroker(
-                    new RegisterBrokerRecord(2, Uuid.randomUuid(), List.of(), null)).join())
+            assertThat(node.loader.image().cluster().broker(1).incarnationId()).isEqualTo(registration.incarnationId());
+            assertThatThrownBy(() -> node.controller
+                            .registerBroker(new RegisterBrokerRecord(2, Uuid.randomUuid(), List.of(), null))
+                            .join())
                     .hasCauseInstanceOf(InvalidRegistrationException.class);
         }
     }
@@ -176,8 +193,15 @@ class QuorumControllerTest {
         Uuid topicId;
         long firstBlock;
         try (TestMetadataNode node = TestMetadataNode.startWithBroker(dir)) {
-            topicId = node.controller.createTopics(List.of(topic("orders", 2, Map.of("cleanup.policy", "compact")),
-                    CreateTopicRequest.withDefaults("gone")), false).join().get(0).topicId();
+            topicId = node.controller
+                    .createTopics(
+                            List.of(
+                                    topic("orders", 2, Map.of("cleanup.policy", "compact")),
+                                    CreateTopicRequest.withDefaults("gone")),
+                            false)
+                    .join()
+                    .get(0)
+                    .topicId();
             node.controller.deleteTopics(List.of("gone"), List.of()).join();
             firstBlock = node.controller.allocateProducerIds(1, 1000).join();
         }
@@ -193,8 +217,12 @@ class QuorumControllerTest {
 
             long secondBlock = node.controller.allocateProducerIds(1, 1000).join();
             assertThat(secondBlock).isGreaterThanOrEqualTo(firstBlock + 1000);
-            assertThat(node.controller.createTopics(List.of(CreateTopicRequest.withDefaults("orders")), false)
-                    .join().get(0).error()).isEqualTo(Errors.TOPIC_ALREADY_EXISTS);
+            assertThat(node.controller
+                            .createTopics(List.of(CreateTopicRequest.withDefaults("orders")), false)
+                            .join()
+                            .get(0)
+                            .error())
+                    .isEqualTo(Errors.TOPIC_ALREADY_EXISTS);
         }
     }
 

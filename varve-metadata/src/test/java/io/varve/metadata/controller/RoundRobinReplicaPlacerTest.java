@@ -16,7 +16,8 @@ class RoundRobinReplicaPlacerTest {
         List<List<Integer>> placement = placer.place(List.of(10, 20, 30, 40), 6, 3, 1);
 
         assertThat(placement).extracting(replicas -> replicas.get(0)).containsExactly(20, 30, 40, 10, 20, 30);
-        assertThat(placement).allSatisfy(replicas -> assertThat(new HashSet<>(replicas)).hasSize(3));
+        assertThat(placement)
+                .allSatisfy(replicas -> assertThat(new HashSet<>(replicas)).hasSize(3));
     }
 
     @Test

@@ -19,19 +19,27 @@ import org.junit.jupiter.api.Test;
 class TopicControlCreatePartitionsTest {
 
     private final AtomicLong nextId = new AtomicLong(1);
-    private final TopicControl control = new TopicControl(new ControllerConfig(1, (short) 1),
-            new RoundRobinReplicaPlacer(), () -> new Uuid(0, nextId.getAndIncrement()));
+    private final TopicControl control = new TopicControl(
+            new ControllerConfig(1, (short) 1),
+            new RoundRobinReplicaPlacer(),
+            () -> new Uuid(0, nextId.getAndIncrement()));
 
     /** Brokers 1..brokers and topic "t" with the given partitions and replication factor. */
     private MetadataImage imageWithTopic(int brokers, int partitions, int replicationFactor) {
         MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
         for (int id = 1; id <= brokers; id++) {
-            delta.replay(new RegisterBrokerRecord(id, Uuid.randomUuid(),
-                    List.of(new Endpoint("PLAINTEXT", "localhost", 9000 + id, "PLAINTEXT")), null));
+            delta.replay(new RegisterBrokerRecord(
+                    id,
+                    Uuid.randomUuid(),
+                    List.of(new Endpoint("PLAINTEXT", "localhost", 9000 + id, "PLAINTEXT")),
+                    null));
         }
         MetadataImage image = delta.apply(brokers - 1);
-        List<MetadataRecord> records = control.createTopics(image, List.of(new CreateTopicRequest("t", partitions,
-                (short) replicationFactor, Map.of(), Map.of())), false).records();
+        List<MetadataRecord> records = control.createTopics(
+                        image,
+                        List.of(new CreateTopicRequest("t", partitions, (short) replicationFactor, Map.of(), Map.of())),
+                        false)
+                .records();
         return apply(image, records);
     }
 
@@ -55,11 +63,14 @@ class TopicControlCreatePartitionsTest {
 
         assertThat(result.response()).containsExactly(new CreatePartitionsResult("t", Errors.NONE, null));
         assertThat(topic.numPartitions()).isEqualTo(5);
-        assertThat(result.records()).extracting(r -> ((PartitionRecord) r).partitionId()).containsExactly(2, 3, 4);
+        assertThat(result.records())
+                .extracting(r -> ((PartitionRecord) r).partitionId())
+                .containsExactly(2, 3, 4);
         for (int p = 2; p < 5; p++) {
             assertThat(topic.partition(p).replicas()).hasSize(2).doesNotHaveDuplicates();
             assertThat(topic.partition(p).leader()).isEqualTo(topic.partition(p).replicas()[0]);
-            assertThat(topic.partition(p).isr()).containsExactly(topic.partition(p).replicas());
+            assertThat(topic.partition(p).isr())
+                    .containsExactly(topic.partition(p).replicas());
         }
     }
 
@@ -67,11 +78,12 @@ class TopicControlCreatePartitionsTest {
     void manualAssignmentsAreUsedAsGiven() {
         MetadataImage image = imageWithTopic(3, 1, 2);
 
-        ControllerResult<List<CreatePartitionsResult>> result = control.createPartitions(image,
-                List.of(new CreatePartitionsRequest("t", 3, List.of(List.of(3, 1), List.of(2, 3)))));
+        ControllerResult<List<CreatePartitionsResult>> result = control.createPartitions(
+                image, List.of(new CreatePartitionsRequest("t", 3, List.of(List.of(3, 1), List.of(2, 3)))));
 
         assertThat(result.response().get(0).error()).isEqualTo(Errors.NONE);
-        assertThat(result.records()).extracting(r -> ((PartitionRecord) r).replicas())
+        assertThat(result.records())
+                .extracting(r -> ((PartitionRecord) r).replicas())
                 .containsExactly(new int[] {3, 1}, new int[] {2, 3});
     }
 
@@ -79,15 +91,20 @@ class TopicControlCreatePartitionsTest {
     void aCountNotAboveTheCurrentOneIsInvalidPartitions() {
         MetadataImage image = imageWithTopic(1, 3, 1);
 
-        assertThat(createOne(image, CreatePartitionsRequest.increaseTo("t", 2))).isEqualTo(new CreatePartitionsResult(
-                "t", Errors.INVALID_PARTITIONS, "Topic currently has 3 partitions, which is higher than the requested 2."));
-        assertThat(createOne(image, CreatePartitionsRequest.increaseTo("t", 3))).isEqualTo(new CreatePartitionsResult(
-                "t", Errors.INVALID_PARTITIONS, "Topic already has 3 partition(s)."));
+        assertThat(createOne(image, CreatePartitionsRequest.increaseTo("t", 2)))
+                .isEqualTo(new CreatePartitionsResult(
+                        "t",
+                        Errors.INVALID_PARTITIONS,
+                        "Topic currently has 3 partitions, which is higher than the requested 2."));
+        assertThat(createOne(image, CreatePartitionsRequest.increaseTo("t", 3)))
+                .isEqualTo(new CreatePartitionsResult(
+                        "t", Errors.INVALID_PARTITIONS, "Topic already has 3 partition(s)."));
     }
 
     @Test
     void aMissingTopicIsUnknownTopicOrPartition() {
-        assertThat(createOne(imageWithTopic(1, 1, 1), CreatePartitionsRequest.increaseTo("nope", 2)).error())
+        assertThat(createOne(imageWithTopic(1, 1, 1), CreatePartitionsRequest.increaseTo("nope", 2))
+                        .error())
                 .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
     }
 
@@ -95,22 +112,28 @@ class TopicControlCreatePartitionsTest {
     void badAssignmentsAreInvalidReplicaAssignment() {
         MetadataImage image = imageWithTopic(2, 1, 1);
 
-        assertThat(createOne(image, new CreatePartitionsRequest("t", 3, List.of(List.of(1)))).message())
+        assertThat(createOne(image, new CreatePartitionsRequest("t", 3, List.of(List.of(1))))
+                        .message())
                 .isEqualTo("Attempted to add 2 additional partition(s), but only 1 assignment(s) were specified.");
-        assertThat(createOne(image, new CreatePartitionsRequest("t", 2, List.of(List.of(9)))).error())
+        assertThat(createOne(image, new CreatePartitionsRequest("t", 2, List.of(List.of(9))))
+                        .error())
                 .isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT);
-        assertThat(createOne(image, new CreatePartitionsRequest("t", 2, List.of(List.of(1, 2)))).message())
+        assertThat(createOne(image, new CreatePartitionsRequest("t", 2, List.of(List.of(1, 2))))
+                        .message())
                 .contains("not consistent with previous partitions, which have 1 replica(s)");
-        assertThat(createOne(image, new CreatePartitionsRequest("t", 2, List.of(List.of()))).error())
+        assertThat(createOne(image, new CreatePartitionsRequest("t", 2, List.of(List.of())))
+                        .error())
                 .isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT);
     }
 
     @Test
     void aTopicNamedTwiceIsInvalidRequestForBoth() {
-        ControllerResult<List<CreatePartitionsResult>> result = control.createPartitions(imageWithTopic(1, 1, 1),
+        ControllerResult<List<CreatePartitionsResult>> result = control.createPartitions(
+                imageWithTopic(1, 1, 1),
                 List.of(CreatePartitionsRequest.increaseTo("t", 2), CreatePartitionsRequest.increaseTo("t", 3)));
 
-        assertThat(result.response()).extracting(CreatePartitionsResult::error)
+        assertThat(result.response())
+                .extracting(CreatePartitionsResult::error)
                 .containsExactly(Errors.INVALID_REQUEST, Errors.INVALID_REQUEST);
         assertThat(result.records()).isEmpty();
     }

@@ -23,14 +23,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TopicControlTest {
 
     private final AtomicLong nextId = new AtomicLong(1);
-    private final TopicControl control = new TopicControl(new ControllerConfig(3, (short) 1),
-            new RoundRobinReplicaPlacer(), () -> new Uuid(0, nextId.getAndIncrement()));
+    private final TopicControl control = new TopicControl(
+            new ControllerConfig(3, (short) 1),
+            new RoundRobinReplicaPlacer(),
+            () -> new Uuid(0, nextId.getAndIncrement()));
 
     private static MetadataImage withBrokers(int... brokerIds) {
         MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
         for (int id : brokerIds) {
-            delta.replay(new RegisterBrokerRecord(id, Uuid.randomUuid(),
-                    List.of(new Endpoint("PLAINTEXT", "localhost", 9000 + id, "PLAINTEXT")), null));
+            delta.replay(new RegisterBrokerRecord(
+                    id,
+                    Uuid.randomUuid(),
+                    List.of(new Endpoint("PLAINTEXT", "localhost", 9000 + id, "PLAINTEXT")),
+                    null));
         }
         return delta.apply(brokerIds.length - 1);
     }
@@ -75,17 +80,19 @@ class TopicControlTest {
         ControllerResult<List<CreateTopicResult>> result =
                 control.createTopics(withBrokers(1, 2, 3), List.of(topic("t", 3, 2)), false);
 
-        assertThat(result.records().subList(1, 4)).extracting(r -> ((PartitionRecord) r).replicas())
+        assertThat(result.records().subList(1, 4))
+                .extracting(r -> ((PartitionRecord) r).replicas())
                 .containsExactly(new int[] {1, 2}, new int[] {2, 3}, new int[] {3, 1});
-        assertThat(result.records().subList(1, 4)).extracting(r -> ((PartitionRecord) r).leader())
+        assertThat(result.records().subList(1, 4))
+                .extracting(r -> ((PartitionRecord) r).leader())
                 .containsExactly(1, 2, 3);
     }
 
     @Test
     void configOverridesAreWrittenAndReported() {
         Map<String, String> configs = Map.of("retention.ms", "1000", "cleanup.policy", "compact");
-        ControllerResult<List<CreateTopicResult>> result = control.createTopics(withBrokers(1),
-                List.of(new CreateTopicRequest("t", 1, (short) 1, Map.of(), configs)), false);
+        ControllerResult<List<CreateTopicResult>> result = control.createTopics(
+                withBrokers(1), List.of(new CreateTopicRequest("t", 1, (short) 1, Map.of(), configs)), false);
 
         assertThat(result.response().get(0).configs()).isEqualTo(configs);
         assertThat(result.records()).filteredOn(ConfigRecord.class::isInstance).hasSize(2);
@@ -104,20 +111,25 @@ class TopicControlTest {
 
     @Test
     void nameLengthLimitIs249() {
-        assertThat(createOne(withBrokers(1), topic("a".repeat(249), 1, 1)).error()).isEqualTo(Errors.NONE);
+        assertThat(createOne(withBrokers(1), topic("a".repeat(249), 1, 1)).error())
+                .isEqualTo(Errors.NONE);
         assertThat(createOne(withBrokers(1), topic("a".repeat(250), 1, 1)).error())
                 .isEqualTo(Errors.INVALID_TOPIC_EXCEPTION);
     }
 
     @Test
     void internalNamesMayBeCreated() {
-        assertThat(createOne(withBrokers(1), topic("__consumer_offsets", 50, 1)).error()).isEqualTo(Errors.NONE);
+        assertThat(createOne(withBrokers(1), topic("__consumer_offsets", 50, 1)).error())
+                .isEqualTo(Errors.NONE);
     }
 
     @Test
     void existingNameIsTopicAlreadyExists() {
         MetadataImage image = withBrokers(1);
-        image = apply(image, control.createTopics(image, List.of(topic("orders", 1, 1)), false).records());
+        image = apply(
+                image,
+                control.createTopics(image, List.of(topic("orders", 1, 1)), false)
+                        .records());
 
         CreateTopicResult result = createOne(image, topic("orders", 1, 1));
 
@@ -128,7 +140,9 @@ class TopicControlTest {
     @Test
     void namesCollidingAfterReplacingDotsWithUnderscoresAreInvalidTopic() {
         MetadataImage image = withBrokers(1);
-        image = apply(image, control.createTopics(image, List.of(topic("a.b", 1, 1)), false).records());
+        image = apply(
+                image,
+                control.createTopics(image, List.of(topic("a.b", 1, 1)), false).records());
 
         CreateTopicResult result = createOne(image, topic("a_b", 1, 1));
 
@@ -138,19 +152,22 @@ class TopicControlTest {
 
     @Test
     void laterTopicsOfOneRequestSeeEarlierOnes() {
-        List<CreateTopicResult> results = control.createTopics(withBrokers(1),
-                List.of(topic("x.y", 1, 1), topic("x_y", 1, 1)), false).response();
+        List<CreateTopicResult> results = control.createTopics(
+                        withBrokers(1), List.of(topic("x.y", 1, 1), topic("x_y", 1, 1)), false)
+                .response();
 
-        assertThat(results).extracting(CreateTopicResult::error)
+        assertThat(results)
+                .extracting(CreateTopicResult::error)
                 .containsExactly(Errors.NONE, Errors.INVALID_TOPIC_EXCEPTION);
     }
 
     @Test
     void duplicateNamesInOneRequestAreInvalidRequest() {
-        ControllerResult<List<CreateTopicResult>> result = control.createTopics(withBrokers(1),
-                List.of(topic("d", 1, 1), topic("d", 1, 1), topic("e", 1, 1)), false);
+        ControllerResult<List<CreateTopicResult>> result = control.createTopics(
+                withBrokers(1), List.of(topic("d", 1, 1), topic("d", 1, 1), topic("e", 1, 1)), false);
 
-        assertThat(result.response()).extracting(CreateTopicResult::error)
+        assertThat(result.response())
+                .extracting(CreateTopicResult::error)
                 .containsExactly(Errors.INVALID_REQUEST, Errors.INVALID_REQUEST, Errors.NONE);
         assertThat(result.records()).filteredOn(TopicRecord.class::isInstance).hasSize(1);
     }
@@ -174,7 +191,8 @@ class TopicControlTest {
 
         assertThat(result.error()).isEqualTo(Errors.INVALID_REPLICATION_FACTOR);
         assertThat(result.errorMessage()).contains("only 2 broker(s) are registered");
-        assertThat(createOne(MetadataImage.EMPTY, CreateTopicRequest.withDefaults("t")).error())
+        assertThat(createOne(MetadataImage.EMPTY, CreateTopicRequest.withDefaults("t"))
+                        .error())
                 .isEqualTo(Errors.INVALID_REPLICATION_FACTOR);
     }
 
@@ -182,21 +200,26 @@ class TopicControlTest {
     void assignmentsTogetherWithCountsAreInvalidRequest() {
         Map<Integer, List<Integer>> assignments = Map.of(0, List.of(1));
 
-        assertThat(createOne(withBrokers(1), new CreateTopicRequest("t", 1, (short) -1, assignments, Map.of())).error())
+        assertThat(createOne(withBrokers(1), new CreateTopicRequest("t", 1, (short) -1, assignments, Map.of()))
+                        .error())
                 .isEqualTo(Errors.INVALID_REQUEST);
-        assertThat(createOne(withBrokers(1), new CreateTopicRequest("t", -1, (short) 1, assignments, Map.of())).error())
+        assertThat(createOne(withBrokers(1), new CreateTopicRequest("t", -1, (short) 1, assignments, Map.of()))
+                        .error())
                 .isEqualTo(Errors.INVALID_REQUEST);
     }
 
     @Test
     void manualAssignmentIsUsedAsGiven() {
-        ControllerResult<List<CreateTopicResult>> result = control.createTopics(withBrokers(1, 2, 3),
-                List.of(new CreateTopicRequest("t", -1, (short) -1,
-                        Map.of(0, List.of(3, 1), 1, List.of(2, 3)), Map.of())), false);
+        ControllerResult<List<CreateTopicResult>> result = control.createTopics(
+                withBrokers(1, 2, 3),
+                List.of(new CreateTopicRequest(
+                        "t", -1, (short) -1, Map.of(0, List.of(3, 1), 1, List.of(2, 3)), Map.of())),
+                false);
 
         assertThat(result.response().get(0).numPartitions()).isEqualTo(2);
         assertThat(result.response().get(0).replicationFactor()).isEqualTo((short) 2);
-        assertThat(result.records().subList(1, 3)).extracting(r -> ((PartitionRecord) r).replicas())
+        assertThat(result.records().subList(1, 3))
+                .extracting(r -> ((PartitionRecord) r).replicas())
                 .containsExactly(new int[] {3, 1}, new int[] {2, 3});
     }
 
@@ -204,24 +227,26 @@ class TopicControlTest {
     void badManualAssignmentsAreInvalidReplicaAssignment() {
         MetadataImage image = withBrokers(1, 2);
         List<Map<Integer, List<Integer>>> bad = List.of(
-                Map.of(1, List.of(1)),                  // does not start at 0
-                Map.of(0, List.of()),                   // empty
-                Map.of(0, List.of(1, 1)),               // duplicate replica
-                Map.of(0, List.of(7)),                  // unregistered broker
+                Map.of(1, List.of(1)), // does not start at 0
+                Map.of(0, List.of()), // empty
+                Map.of(0, List.of(1, 1)), // duplicate replica
+                Map.of(0, List.of(7)), // unregistered broker
                 Map.of(0, List.of(1), 1, List.of(1, 2)) // inconsistent replication factor
-        );
+                );
         for (Map<Integer, List<Integer>> assignment : bad) {
-            assertThat(createOne(image, new CreateTopicRequest("t", -1, (short) -1, assignment, Map.of())).error())
-                    .as("%s", assignment).isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT);
+            assertThat(createOne(image, new CreateTopicRequest("t", -1, (short) -1, assignment, Map.of()))
+                            .error())
+                    .as("%s", assignment)
+                    .isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT);
         }
     }
 
     @Test
     void invalidConfigsAreInvalidConfigWithAMessage() {
-        CreateTopicResult unknown = createOne(withBrokers(1),
-                new CreateTopicRequest("t", 1, (short) 1, Map.of(), Map.of("no.such.config", "1")));
-        CreateTopicResult invalid = createOne(withBrokers(1),
-                new CreateTopicRequest("t", 1, (short) 1, Map.of(), Map.of("retention.ms", "soon")));
+        CreateTopicResult unknown = createOne(
+                withBrokers(1), new CreateTopicRequest("t", 1, (short) 1, Map.of(), Map.of("no.such.config", "1")));
+        CreateTopicResult invalid = createOne(
+                withBrokers(1), new CreateTopicRequest("t", 1, (short) 1, Map.of(), Map.of("retention.ms", "soon")));
 
         assertThat(unknown.error()).isEqualTo(Errors.INVALID_CONFIG);
         assertThat(unknown.errorMessage()).contains("no.such.config");
@@ -231,8 +256,8 @@ class TopicControlTest {
 
     @Test
     void validateOnlyReportsSuccessWithoutRecordsOrId() {
-        ControllerResult<List<CreateTopicResult>> result = control.createTopics(withBrokers(1),
-                List.of(topic("t", 4, 1), topic("bad name", 1, 1)), true);
+        ControllerResult<List<CreateTopicResult>> result =
+                control.createTopics(withBrokers(1), List.of(topic("t", 4, 1), topic("bad name", 1, 1)), true);
 
         assertThat(result.records()).isEmpty();
         assertThat(result.response().get(0).error()).isEqualTo(Errors.NONE);
@@ -254,25 +279,33 @@ class TopicControlTest {
         ControllerResult<List<DeleteTopicResult>> result =
                 control.deleteTopics(image, List.of("a", "missing"), List.of(idA, idB, unknownId, Uuid.ZERO_UUID));
 
-        assertThat(result.response()).containsExactly(
-                new DeleteTopicResult("a", idA, Errors.NONE, null),
-                new DeleteTopicResult("missing", Uuid.ZERO_UUID, Errors.UNKNOWN_TOPIC_OR_PARTITION,
-                        Errors.UNKNOWN_TOPIC_OR_PARTITION.message()),
-                new DeleteTopicResult("a", idA, Errors.NONE, null),
-                new DeleteTopicResult("b", idB, Errors.NONE, null),
-                new DeleteTopicResult(null, unknownId, Errors.UNKNOWN_TOPIC_ID, Errors.UNKNOWN_TOPIC_ID.message()),
-                new DeleteTopicResult(null, Uuid.ZERO_UUID, Errors.INVALID_REQUEST, "Invalid topic id."));
+        assertThat(result.response())
+                .containsExactly(
+                        new DeleteTopicResult("a", idA, Errors.NONE, null),
+                        new DeleteTopicResult(
+                                "missing",
+                                Uuid.ZERO_UUID,
+                                Errors.UNKNOWN_TOPIC_OR_PARTITION,
+                                Errors.UNKNOWN_TOPIC_OR_PARTITION.message()),
+                        new DeleteTopicResult("a", idA, Errors.NONE, null),
+                        new DeleteTopicResult("b", idB, Errors.NONE, null),
+                        new DeleteTopicResult(
+                                null, unknownId, Errors.UNKNOWN_TOPIC_ID, Errors.UNKNOWN_TOPIC_ID.message()),
+                        new DeleteTopicResult(null, Uuid.ZERO_UUID, Errors.INVALID_REQUEST, "Invalid topic id."));
         assertThat(result.records()).containsExactly(new RemoveTopicRecord(idA), new RemoveTopicRecord(idB));
     }
 
     @Test
     void duplicateNamesInADeleteAreInvalidRequest() {
         MetadataImage image = withBrokers(1);
-        image = apply(image, control.createTopics(image, List.of(topic("a", 1, 1)), false).records());
+        image = apply(
+                image,
+                control.createTopics(image, List.of(topic("a", 1, 1)), false).records());
 
         ControllerResult<List<DeleteTopicResult>> result = control.deleteTopics(image, List.of("a", "a"), List.of());
 
-        assertThat(result.response()).extracting(DeleteTopicResult::error)
+        assertThat(result.response())
+                .extracting(DeleteTopicResult::error)
                 .containsExactly(Errors.INVALID_REQUEST, Errors.INVALID_REQUEST);
         assertThat(result.records()).isEmpty();
     }

@@ -35,7 +35,9 @@ class MetadataDeltaTest {
     }
 
     private static MetadataImage ordersImage() {
-        return replay(MetadataImage.EMPTY, 3,
+        return replay(
+                MetadataImage.EMPTY,
+                3,
                 new TopicRecord("orders", ORDERS),
                 partition(ORDERS, 0, 1),
                 partition(ORDERS, 1, 1),
@@ -82,7 +84,8 @@ class MetadataDeltaTest {
         TopicDelta topicDelta = delta.topicsDelta().changedTopics().get(ORDERS);
         assertThat(topicDelta.isCreated()).isFalse();
         assertThat(topicDelta.changedPartitions()).containsOnlyKeys(1);
-        assertThat(after.topics().getTopic(ORDERS).partition(0)).isEqualTo(before.topics().getTopic(ORDERS).partition(0));
+        assertThat(after.topics().getTopic(ORDERS).partition(0))
+                .isEqualTo(before.topics().getTopic(ORDERS).partition(0));
         assertThat(after.topics().getTopic(ORDERS).partition(1).leader()).isEqualTo(2);
         assertThat(before.topics().getTopic(ORDERS).partition(1).leader()).isEqualTo(1);
     }
@@ -119,7 +122,9 @@ class MetadataDeltaTest {
 
     @Test
     void configRecordWithNullValueDeletesTheConfig() {
-        MetadataImage after = replay(ordersImage(), 4,
+        MetadataImage after = replay(
+                ordersImage(),
+                4,
                 new ConfigRecord(ConfigResourceType.TOPIC, "orders", "retention.ms", null),
                 new ConfigRecord(ConfigResourceType.BROKER, "1", "log.retention.ms", "5"));
 
@@ -131,7 +136,9 @@ class MetadataDeltaTest {
     void brokerReRegistrationReplacesThePreviousOne() {
         Endpoint endpoint = new Endpoint("PLAINTEXT", "localhost", 9092, "PLAINTEXT");
         Uuid second = Uuid.randomUuid();
-        MetadataImage after = replay(MetadataImage.EMPTY, 1,
+        MetadataImage after = replay(
+                MetadataImage.EMPTY,
+                1,
                 new RegisterBrokerRecord(1, Uuid.randomUuid(), List.of(endpoint), null),
                 new RegisterBrokerRecord(1, second, List.of(endpoint), "r1"));
 
@@ -146,8 +153,7 @@ class MetadataDeltaTest {
 
         assertThatThrownBy(() -> replay(image, 4, new TopicRecord("orders", PAYMENTS)))
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> replay(image, 4, partition(PAYMENTS, 0, 1)))
-                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> replay(image, 4, partition(PAYMENTS, 0, 1))).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> replay(image, 4, new RemoveTopicRecord(PAYMENTS)))
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> replay(image, 4, new TopicRecord("gap", PAYMENTS), partition(PAYMENTS, 1, 1)))
@@ -158,15 +164,18 @@ class MetadataDeltaTest {
 
     @Test
     void imageRebuiltFromItsOwnRecordsIsEqual() {
-        MetadataImage image = replay(ordersImage(), 9,
-                new RegisterBrokerRecord(1, Uuid.randomUuid(),
-                        List.of(new Endpoint("PLAINTEXT", "localhost", 9092, "PLAINTEXT")), null),
+        MetadataImage image = replay(
+                ordersImage(),
+                9,
+                new RegisterBrokerRecord(
+                        1, Uuid.randomUuid(), List.of(new Endpoint("PLAINTEXT", "localhost", 9092, "PLAINTEXT")), null),
                 new TopicRecord("payments", PAYMENTS),
                 partition(PAYMENTS, 0, 1),
                 new ConfigRecord(ConfigResourceType.BROKER, "1", "x", "y"),
                 new ProducerIdsRecord(1, 2000));
 
-        MetadataImage rebuilt = replay(MetadataImage.EMPTY, image.offset(), image.toRecords().toArray(MetadataRecord[]::new));
+        MetadataImage rebuilt =
+                replay(MetadataImage.EMPTY, image.offset(), image.toRecords().toArray(MetadataRecord[]::new));
 
         assertThat(rebuilt).isEqualTo(image);
     }

@@ -26,9 +26,13 @@ class MetadataRecordSerdeTest {
                 new ConfigRecord(ConfigResourceType.TOPIC, "t", "x", "ünïcødé ✓"),
                 new ProducerIdsRecord(1, 1000),
                 new ProducerIdsRecord(0, Long.MAX_VALUE),
-                new RegisterBrokerRecord(3, Uuid.randomUuid(), List.of(
-                        new Endpoint("PLAINTEXT", "localhost", 9092, "PLAINTEXT"),
-                        new Endpoint("SSL", "broker-3.example", 9093, "SSL")), "rack-a"),
+                new RegisterBrokerRecord(
+                        3,
+                        Uuid.randomUuid(),
+                        List.of(
+                                new Endpoint("PLAINTEXT", "localhost", 9092, "PLAINTEXT"),
+                                new Endpoint("SSL", "broker-3.example", 9093, "SSL")),
+                        "rack-a"),
                 new RegisterBrokerRecord(0, Uuid.randomUuid(), List.of(), null));
     }
 

@@ -33,8 +33,8 @@ final class CommitDispatcher {
         while (nextOffset < highWatermark) {
             List<LogBatch> batches = log.read(nextOffset, highWatermark, maxRecordsPerDelivery);
             if (batches.isEmpty()) {
-                throw new IllegalStateException("log has no batch at offset " + nextOffset + " below the high watermark "
-                        + highWatermark);
+                throw new IllegalStateException(
+                        "log has no batch at offset " + nextOffset + " below the high watermark " + highWatermark);
             }
             deliver(batches);
         }
@@ -45,8 +45,8 @@ final class CommitDispatcher {
         List<RaftRecord> records = new ArrayList<>();
         for (LogBatch batch : batches) {
             if (batch.baseOffset() != nextOffset + records.size()) {
-                throw new IllegalStateException("batch " + batch + " does not follow offset "
-                        + (nextOffset + records.size()));
+                throw new IllegalStateException(
+                        "batch " + batch + " does not follow offset " + (nextOffset + records.size()));
             }
             long offset = batch.baseOffset();
             for (byte[] payload : batch.payloads()) {

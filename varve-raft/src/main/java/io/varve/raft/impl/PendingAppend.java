@@ -4,5 +4,4 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** An append waiting for the raft thread: its payloads and the future of its last offset. */
-public record PendingAppend(List<byte[]> payloads, CompletableFuture<Long> future) {
-}
+public record PendingAppend(List<byte[]> payloads, CompletableFuture<Long> future) {}

@@ -71,8 +71,12 @@ public final class RaftDriver {
         }
         LeaderState leader = quorum.transitionToLeader(log.endOffset(), highWatermark);
         publishStatus(leader.highWatermark());
-        LOG.info("Raft node {} is leader of {} in epoch {} (log end offset {})", config.nodeId(),
-                RaftConfig.METADATA_TOPIC_NAME, leader.epoch(), log.endOffset());
+        LOG.info(
+                "Raft node {} is leader of {} in epoch {} (log end offset {})",
+                config.nodeId(),
+                RaftConfig.METADATA_TOPIC_NAME,
+                leader.epoch(),
+                log.endOffset());
         dispatcher.leaderChanged(config.nodeId(), leader.epoch());
     }
 
@@ -109,8 +113,8 @@ public final class RaftDriver {
         }
         publishStatus(leader.highWatermark());
         if (dispatcher.nextOffset() != leader.highWatermark()) {
-            throw new IllegalStateException("delivered up to " + dispatcher.nextOffset() + " but high watermark is "
-                    + leader.highWatermark());
+            throw new IllegalStateException(
+                    "delivered up to " + dispatcher.nextOffset() + " but high watermark is " + leader.highWatermark());
         }
         for (int i = 0; i < appends.size(); i++) {
             appends.get(i).future().complete(written.get(i).lastOffset());

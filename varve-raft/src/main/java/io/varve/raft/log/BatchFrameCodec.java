@@ -30,13 +30,13 @@ public final class BatchFrameCodec {
     public static final int LENGTH_FIELD_BYTES = 4;
     /** Bytes after the length field and before the first entry. */
     public static final int HEADER_BYTES = 4 + 1 + 8 + 4 + 4;
+
     private static final int CRC_FIELD_BYTES = 4;
     private static final int ENTRY_OVERHEAD_BYTES = 4;
     /** Hard upper bound of a frame; larger length fields are corruption, not data. */
     public static final int MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
-    private BatchFrameCodec() {
-    }
+    private BatchFrameCodec() {}
 
     /** Size of the whole frame, length field included. */
     public static int frameSizeInBytes(List<byte[]> payloads) {
@@ -90,8 +90,8 @@ public final class BatchFrameCodec {
         int storedCrc = body.getInt(start);
         int actualCrc = crc(body, start + CRC_FIELD_BYTES, bodyBytes - CRC_FIELD_BYTES);
         if (storedCrc != actualCrc) {
-            throw new CorruptFrameException("CRC32C mismatch: stored " + Integer.toHexString(storedCrc)
-                    + ", computed " + Integer.toHexString(actualCrc));
+            throw new CorruptFrameException("CRC32C mismatch: stored " + Integer.toHexString(storedCrc) + ", computed "
+                    + Integer.toHexString(actualCrc));
         }
         ByteBuffer in = body.duplicate();
         in.position(start + CRC_FIELD_BYTES);
@@ -103,8 +103,8 @@ public final class BatchFrameCodec {
         int epoch = in.getInt();
         int recordCount = in.getInt();
         if (baseOffset < 0 || epoch < 0 || recordCount <= 0) {
-            throw new CorruptFrameException("invalid header: baseOffset=" + baseOffset + ", epoch=" + epoch
-                    + ", recordCount=" + recordCount);
+            throw new CorruptFrameException(
+                    "invalid header: baseOffset=" + baseOffset + ", epoch=" + epoch + ", recordCount=" + recordCount);
         }
         List<byte[]> payloads = new ArrayList<>(Math.min(recordCount, in.remaining() / ENTRY_OVERHEAD_BYTES));
         for (int i = 0; i < recordCount; i++) {
@@ -113,8 +113,8 @@ public final class BatchFrameCodec {
             }
             int payloadBytes = in.getInt();
             if (payloadBytes < 0 || payloadBytes > in.remaining()) {
-                throw new CorruptFrameException("entry " + i + " declares " + payloadBytes + " bytes, "
-                        + in.remaining() + " remain");
+                throw new CorruptFrameException(
+                        "entry " + i + " declares " + payloadBytes + " bytes, " + in.remaining() + " remain");
             }
             byte[] payload = new byte[payloadBytes];
             in.get(payload);

@@ -39,6 +39,7 @@ public final class FileRaftLog implements RaftLog {
     private final NavigableMap<Long, Long> sparseIndex = new TreeMap<>();
     /** epoch -> offset of the first batch in that epoch. */
     private final NavigableMap<Integer, Long> epochStartOffsets = new TreeMap<>();
+
     private long endOffset;
     private long flushedEndOffset;
     private long sizeInBytes;
@@ -54,8 +55,8 @@ public final class FileRaftLog implements RaftLog {
     public static FileRaftLog open(Path dir) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(SEGMENT_FILE_NAME);
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        FileChannel channel =
+                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         FileRaftLog log = new FileRaftLog(file, channel);
         try {
             log.recover();
@@ -76,8 +77,13 @@ public final class FileRaftLog implements RaftLog {
                 batch = reader.readAt(position, fileSize);
                 checkContinues(batch);
             } catch (CorruptFrameException e) {
-                LOG.warn("Truncating {} bytes of torn or corrupt tail at offset {} (file position {}) of {}: {}",
-                        fileSize - position, endOffset, position, file, e.getMessage());
+                LOG.warn(
+                        "Truncating {} bytes of torn or corrupt tail at offset {} (file position {}) of {}: {}",
+                        fileSize - position,
+                        endOffset,
+                        position,
+                        file,
+                        e.getMessage());
                 channel.truncate(position);
                 channel.force(true);
                 break;
@@ -92,8 +98,8 @@ public final class FileRaftLog implements RaftLog {
 
     private void checkContinues(LogBatch batch) throws CorruptFrameException {
         if (batch.baseOffset() != endOffset) {
-            throw new CorruptFrameException("batch base offset " + batch.baseOffset() + " does not follow end offset "
-                    + endOffset);
+            throw new CorruptFrameException(
+                    "batch base offset " + batch.baseOffset() + " does not follow end offset " + endOffset);
         }
         if (batch.epoch() < lastEpoch()) {
             throw new CorruptFrameException("batch epoch " + batch.epoch() + " is below previous epoch " + lastEpoch());
@@ -224,7 +230,9 @@ public final class FileRaftLog implements RaftLog {
         flushedEndOffset = Math.min(flushedEndOffset, offset);
         sparseIndex.tailMap(offset, true).clear();
         epochStartOffsets.values().removeIf(startOffset -> startOffset >= offset);
-        lastIndexedPosition = sparseIndex.isEmpty() ? -INDEX_INTERVAL_BYTES : sparseIndex.lastEntry().getValue();
+        lastIndexedPosition = sparseIndex.isEmpty()
+                ? -INDEX_INTERVAL_BYTES
+                : sparseIndex.lastEntry().getValue();
         LOG.info("Truncated Raft log {} to offset {}", file, offset);
     }
 

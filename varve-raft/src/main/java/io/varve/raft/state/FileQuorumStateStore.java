@@ -58,8 +58,8 @@ public final class FileQuorumStateStore implements QuorumStateStore {
         if (version != VERSION) {
             throw new IOException("unsupported version " + version + " of " + file);
         }
-        return Optional.of(new ElectionState(intField(properties, "epoch"), intField(properties, "votedId"),
-                intField(properties, "leaderId")));
+        return Optional.of(new ElectionState(
+                intField(properties, "epoch"), intField(properties, "votedId"), intField(properties, "leaderId")));
     }
 
     private int intField(Properties properties, String name) throws IOException {
@@ -82,8 +82,8 @@ public final class FileQuorumStateStore implements QuorumStateStore {
                 + "epoch=" + state.epoch() + "\n"
                 + "votedId=" + state.votedId() + "\n"
                 + "leaderId=" + state.leaderId() + "\n";
-        try (FileChannel channel = FileChannel.open(tempFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel channel = FileChannel.open(
+                tempFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
             while (bytes.hasRemaining()) {
                 channel.write(bytes);

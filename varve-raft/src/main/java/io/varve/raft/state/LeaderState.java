@@ -21,8 +21,8 @@ public final class LeaderState implements EpochState {
 
     LeaderState(int localId, int epoch, Set<Integer> voters, long epochStartOffset, long highWatermark) {
         if (highWatermark > epochStartOffset) {
-            throw new IllegalArgumentException("high watermark " + highWatermark + " is past the epoch start offset "
-                    + epochStartOffset);
+            throw new IllegalArgumentException(
+                    "high watermark " + highWatermark + " is past the epoch start offset " + epochStartOffset);
         }
         this.localId = localId;
         this.epoch = epoch;
@@ -44,8 +44,8 @@ public final class LeaderState implements EpochState {
             throw new IllegalArgumentException(voterId + " is not a voter");
         }
         if (endOffset < previous) {
-            throw new IllegalStateException("end offset of voter " + voterId + " went back from " + previous
-                    + " to " + endOffset);
+            throw new IllegalStateException(
+                    "end offset of voter " + voterId + " went back from " + previous + " to " + endOffset);
         }
         voterEndOffsets.put(voterId, endOffset);
         long majorityEndOffset = voterEndOffsets.values().stream()

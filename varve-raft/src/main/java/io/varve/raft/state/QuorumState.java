@@ -37,8 +37,10 @@ public final class QuorumState {
     public void initialize(int logLastEpoch) throws IOException {
         ElectionState stored = store.read().orElse(ElectionState.initial());
         if (stored.epoch() < logLastEpoch) {
-            LOG.warn("Stored quorum state epoch {} is behind the log's last epoch {}; continuing from the log",
-                    stored.epoch(), logLastEpoch);
+            LOG.warn(
+                    "Stored quorum state epoch {} is behind the log's last epoch {}; continuing from the log",
+                    stored.epoch(),
+                    logLastEpoch);
             state = new UnattachedState(logLastEpoch, ElectionState.NONE);
         } else {
             // A leader from before the restart is not assumed to still lead; the vote is kept.
@@ -65,7 +67,8 @@ public final class QuorumState {
      */
     public LeaderState transitionToLeader(long epochStartOffset, long highWatermark) throws IOException {
         if (!(state instanceof CandidateState candidate) || !candidate.hasMajority()) {
-            throw new IllegalStateException("only a candidate with a majority becomes leader; state is " + state.name());
+            throw new IllegalStateException(
+                    "only a candidate with a majority becomes leader; state is " + state.name());
         }
         LeaderState leader = new LeaderState(localId, candidate.epoch(), voters, epochStartOffset, highWatermark);
         transitionTo(leader);
@@ -77,8 +80,13 @@ public final class QuorumState {
             throw new IllegalStateException("epoch cannot go back from " + state.epoch() + " to " + next.epoch());
         }
         store.write(next.election());
-        LOG.info("Raft node {} transitioned from {} in epoch {} to {} in epoch {}", localId, state.name(),
-                state.epoch(), next.name(), next.epoch());
+        LOG.info(
+                "Raft node {} transitioned from {} in epoch {} to {} in epoch {}",
+                localId,
+                state.name(),
+                state.epoch(),
+                next.name(),
+                next.epoch());
         state = next;
     }
 

@@ -35,8 +35,7 @@ class BatchFrameCodecTest {
             ByteBuffer corrupted = ByteBuffer.allocate(frame.limit());
             corrupted.put(frame.duplicate()).flip();
             corrupted.put(i, (byte) (corrupted.get(i) ^ 1));
-            assertThatThrownBy(() -> BatchFrameCodec.decode(body(corrupted)))
-                    .isInstanceOf(CorruptFrameException.class);
+            assertThatThrownBy(() -> BatchFrameCodec.decode(body(corrupted))).isInstanceOf(CorruptFrameException.class);
         }
     }
 

@@ -77,15 +77,24 @@ class FileRaftLogCrashRecoveryTest {
             List<LogBatch> recovered = log.read(0, Long.MAX_VALUE, Integer.MAX_VALUE);
             assertThat(recovered).as("seed %d", seed).hasSize(expected.size());
             for (int i = 0; i < expected.size(); i++) {
-                assertThat(recovered.get(i).baseOffset()).as("seed %d", seed).isEqualTo(expected.get(i).baseOffset());
-                assertThat(recovered.get(i).epoch()).as("seed %d", seed).isEqualTo(expected.get(i).epoch());
-                assertThat(recovered.get(i).payloads()).as("seed %d", seed)
+                assertThat(recovered.get(i).baseOffset())
+                        .as("seed %d", seed)
+                        .isEqualTo(expected.get(i).baseOffset());
+                assertThat(recovered.get(i).epoch())
+                        .as("seed %d", seed)
+                        .isEqualTo(expected.get(i).epoch());
+                assertThat(recovered.get(i).payloads())
+                        .as("seed %d", seed)
                         .containsExactlyElementsOf(expected.get(i).payloads());
             }
-            long expectedEnd = expected.isEmpty() ? 0 : expected.get(expected.size() - 1).nextOffset();
+            long expectedEnd =
+                    expected.isEmpty() ? 0 : expected.get(expected.size() - 1).nextOffset();
             assertThat(log.endOffset()).as("seed %d", seed).isEqualTo(expectedEnd);
-            assertThat(Files.size(file)).as("seed %d", seed).isEqualTo(survivors == 0 ? 0 : frameEnds.get(survivors - 1));
-            assertThat(log.append(log.lastEpoch(), List.of(new byte[] {1})).baseOffset()).isEqualTo(expectedEnd);
+            assertThat(Files.size(file))
+                    .as("seed %d", seed)
+                    .isEqualTo(survivors == 0 ? 0 : frameEnds.get(survivors - 1));
+            assertThat(log.append(log.lastEpoch(), List.of(new byte[] {1})).baseOffset())
+                    .isEqualTo(expectedEnd);
         }
     }
 }

@@ -15,7 +15,9 @@ class FileRaftLogTest {
     Path dir;
 
     private static List<byte[]> entries(int count, int bytesEach) {
-        return java.util.stream.IntStream.range(0, count).mapToObj(i -> new byte[bytesEach]).toList();
+        return java.util.stream.IntStream.range(0, count)
+                .mapToObj(i -> new byte[bytesEach])
+                .toList();
     }
 
     @Test
@@ -89,7 +91,9 @@ class FileRaftLogTest {
             assertThat(log.append(5, entries(1, 1)).baseOffset()).isEqualTo(2);
         }
         try (FileRaftLog log = FileRaftLog.open(dir)) {
-            assertThat(log.read(0, Long.MAX_VALUE, 10)).extracting(LogBatch::epoch).containsExactly(1, 5);
+            assertThat(log.read(0, Long.MAX_VALUE, 10))
+                    .extracting(LogBatch::epoch)
+                    .containsExactly(1, 5);
         }
     }
 }

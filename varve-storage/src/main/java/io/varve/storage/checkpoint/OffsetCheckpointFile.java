@@ -20,61 +20,69 @@ import org.apache.kafka.common.errors.KafkaStorageException;
  */
 public final class OffsetCheckpointFile {
 
-  public static final String RECOVERY_POINT_FILE = "recovery-point-offset-checkpoint";
-  public static final String LOG_START_OFFSET_FILE = "log-start-offset-checkpoint";
-  public static final String CLEANER_OFFSET_FILE = "cleaner-offset-checkpoint";
-  private static final int VERSION = 0;
+    public static final String RECOVERY_POINT_FILE = "recovery-point-offset-checkpoint";
+    public static final String LOG_START_OFFSET_FILE = "log-start-offset-checkpoint";
+    public static final String CLEANER_OFFSET_FILE = "cleaner-offset-checkpoint";
+    private static final int VERSION = 0;
 
-  private final Path file;
+    private final Path file;
 
-  public OffsetCheckpointFile(Path logDir, String fileName) {
-    this.file = logDir.resolve(fileName);
-  }
-
-  public Path file() {
-    return file;
-  }
-
-  public void write(Map<TopicPartition, Long> offsets) {
-    StringBuilder text = new StringBuilder().append(VERSION).append('\n').append(offsets.size()).append('\n');
-    offsets.forEach((tp, offset) -> text.append(tp.topic()).append(' ').append(tp.partition()).append(' ')
-        .append(offset).append('\n'));
-    DurableFiles.writeAtomically(file, text.toString());
-  }
-
-  /** The stored offsets; empty when the file does not exist. */
-  public Map<TopicPartition, Long> read() {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      return Map.of();
-    } catch (IOException e) {
-      throw new KafkaStorageException("Could not read " + file, e);
+    public OffsetCheckpointFile(Path logDir, String fileName) {
+        this.file = logDir.resolve(fileName);
     }
-    try {
-      if (lines.size() < 2 || Integer.parseInt(lines.get(0).trim()) != VERSION) {
-        throw malformed("missing or unknown version", null);
-      }
-      int count = Integer.parseInt(lines.get(1).trim());
-      if (count < 0 || lines.size() < 2 + count) {
-        throw malformed("count " + count + " but " + (lines.size() - 2) + " entry lines", null);
-      }
-      Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
-      for (int i = 0; i < count; i++) {
-        String[] fields = lines.get(2 + i).trim().split(" ");
-        if (fields.length != 3) {
-          throw malformed("line " + (3 + i) + " is not '<topic> <partition> <offset>'", null);
+
+    public Path file() {
+        return file;
+    }
+
+    public void write(Map<TopicPartition, Long> offsets) {
+        StringBuilder text = new StringBuilder()
+                .append(VERSION)
+                .append('\n')
+                .append(offsets.size())
+                .append('\n');
+        offsets.forEach((tp, offset) -> text.append(tp.topic())
+                .append(' ')
+                .append(tp.partition())
+                .append(' ')
+                .append(offset)
+                .append('\n'));
+        DurableFiles.writeAtomically(file, text.toString());
+    }
+
+    /** The stored offsets; empty when the file does not exist. */
+    public Map<TopicPartition, Long> read() {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return Map.of();
+        } catch (IOException e) {
+            throw new KafkaStorageException("Could not read " + file, e);
         }
-        offsets.put(new TopicPartition(fields[0], Integer.parseInt(fields[1])), Long.parseLong(fields[2]));
-      }
-      return offsets;
-    } catch (NumberFormatException e) {
-      throw malformed("not a number", e);
+        try {
+            if (lines.size() < 2 || Integer.parseInt(lines.get(0).trim()) != VERSION) {
+                throw malformed("missing or unknown version", null);
+            }
+            int count = Integer.parseInt(lines.get(1).trim());
+            if (count < 0 || lines.size() < 2 + count) {
+                throw malformed("count " + count + " but " + (lines.size() - 2) + " entry lines", null);
+            }
+            Map<TopicPartition, Long> offsets = new LinkedHashMap<>();
+            for (int i = 0; i < count; i++) {
+                String[] fields = lines.get(2 + i).trim().split(" ");
+                if (fields.length != 3) {
+                    throw malformed("line " + (3 + i) + " is not '<topic> <partition> <offset>'", null);
+                }
+                offsets.put(new TopicPartition(fields[0], Integer.parseInt(fields[1])), Long.parseLong(fields[2]));
+            }
+            return offsets;
+        } catch (NumberFormatException e) {
+            throw malformed("not a number", e);
+        }
     }
-  }
 
-  private KafkaStorageException malformed(String why, Throwable cause) {
-    return new KafkaStorageException("Malformed " + file + ": " + why, cause);
-  }
+    private KafkaStorageException malformed(String why, Throwable cause) {
+        return new KafkaStorageException("Malformed " + file + ": " + why, cause);
+    }
 }

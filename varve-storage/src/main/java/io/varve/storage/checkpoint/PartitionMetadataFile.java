@@ -12,39 +12,41 @@ import org.apache.kafka.common.errors.KafkaStorageException;
 /** The {@code partition.metadata} file: {@code "version: 0\ntopic_id: <uuid>"}. */
 public final class PartitionMetadataFile {
 
-  public static final String FILE_NAME = "partition.metadata";
-  private static final int VERSION = 0;
-  private static final String VERSION_KEY = "version: ";
-  private static final String TOPIC_ID_KEY = "topic_id: ";
+    public static final String FILE_NAME = "partition.metadata";
+    private static final int VERSION = 0;
+    private static final String VERSION_KEY = "version: ";
+    private static final String TOPIC_ID_KEY = "topic_id: ";
 
-  private final Path file;
+    private final Path file;
 
-  public PartitionMetadataFile(Path partitionDir) {
-    this.file = partitionDir.resolve(FILE_NAME);
-  }
+    public PartitionMetadataFile(Path partitionDir) {
+        this.file = partitionDir.resolve(FILE_NAME);
+    }
 
-  public void write(Uuid topicId) {
-    DurableFiles.writeAtomically(file, VERSION_KEY + VERSION + "\n" + TOPIC_ID_KEY + topicId);
-  }
+    public void write(Uuid topicId) {
+        DurableFiles.writeAtomically(file, VERSION_KEY + VERSION + "\n" + TOPIC_ID_KEY + topicId);
+    }
 
-  /** The stored topic id, or empty when the file does not exist. */
-  public Optional<Uuid> read() {
-    if (!Files.exists(file)) {
-      return Optional.empty();
+    /** The stored topic id, or empty when the file does not exist. */
+    public Optional<Uuid> read() {
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        String[] lines;
+        try {
+            lines = Files.readString(file, StandardCharsets.UTF_8).split("\n");
+        } catch (IOException e) {
+            throw new KafkaStorageException("Could not read " + file, e);
+        }
+        if (lines.length < 2 || !lines[0].trim().equals(VERSION_KEY + VERSION) || !lines[1].startsWith(TOPIC_ID_KEY)) {
+            throw new KafkaStorageException(
+                    "Malformed " + file + ": expected version " + VERSION + " and a topic_id line");
+        }
+        try {
+            return Optional.of(
+                    Uuid.fromString(lines[1].substring(TOPIC_ID_KEY.length()).trim()));
+        } catch (IllegalArgumentException e) {
+            throw new KafkaStorageException("Malformed topic id in " + file, e);
+        }
     }
-    String[] lines;
-    try {
-      lines = Files.readString(file, StandardCharsets.UTF_8).split("\n");
-    } catch (IOException e) {
-      throw new KafkaStorageException("Could not read " + file, e);
-    }
-    if (lines.length < 2 || !lines[0].trim().equals(VERSION_KEY + VERSION) || !lines[1].startsWith(TOPIC_ID_KEY)) {
-      throw new KafkaStorageException("Malformed " + file + ": expected version " + VERSION + " and a topic_id line");
-    }
-    try {
-      return Optional.of(Uuid.fromString(lines[1].substring(TOPIC_ID_KEY.length()).trim()));
-    } catch (IllegalArgumentException e) {
-      throw new KafkaStorageException("Malformed topic id in " + file, e);
-    }
-  }
 }

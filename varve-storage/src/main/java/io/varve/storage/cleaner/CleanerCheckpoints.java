@@ -18,68 +18,71 @@ import org.slf4j.LoggerFactory;
  */
 final class CleanerCheckpoints {
 
-  private static final Logger log = LoggerFactory.getLogger(CleanerCheckpoints.class);
+    private static final Logger log = LoggerFactory.getLogger(CleanerCheckpoints.class);
 
-  private final Map<Path, Map<TopicPartition, Long>> offsetsByDir = new ConcurrentHashMap<>();
+    private final Map<Path, Map<TopicPartition, Long>> offsetsByDir = new ConcurrentHashMap<>();
 
-  CleanerCheckpoints(Collection<Path> logDirs) {
-    for (Path dir : logDirs) {
-      offsetsByDir.put(normalize(dir), read(dir));
-    }
-  }
-
-  private static Map<TopicPartition, Long> read(Path dir) {
-    Map<TopicPartition, Long> offsets = new ConcurrentHashMap<>();
-    try {
-      offsets.putAll(file(dir).read());
-    } catch (KafkaStorageException e) {
-      // losing it costs one pass over each compacted log, not data
-      log.warn("Ignoring {}: {}; compacted logs in {} will be cleaned from their start", OffsetCheckpointFile
-          .CLEANER_OFFSET_FILE, e.getMessage(), dir);
-    }
-    return offsets;
-  }
-
-  private static OffsetCheckpointFile file(Path dir) {
-    return new OffsetCheckpointFile(dir, OffsetCheckpointFile.CLEANER_OFFSET_FILE);
-  }
-
-  private static Path normalize(Path dir) {
-    return dir.toAbsolutePath().normalize();
-  }
-
-  private Map<TopicPartition, Long> of(Path logDir) {
-    return offsetsByDir.computeIfAbsent(normalize(logDir), CleanerCheckpoints::read);
-  }
-
-  OptionalLong get(Path logDir, TopicPartition tp) {
-    Long offset = of(logDir).get(tp);
-    return offset == null ? OptionalLong.empty() : OptionalLong.of(offset);
-  }
-
-  synchronized void update(Path logDir, TopicPartition tp, long firstDirtyOffset) {
-    Map<TopicPartition, Long> offsets = of(logDir);
-    offsets.put(tp, firstDirtyOffset);
-    file(logDir).write(offsets);
-  }
-
-  synchronized void remove(Path logDir, TopicPartition tp) {
-    Map<TopicPartition, Long> offsets = of(logDir);
-    if (offsets.remove(tp) != null) {
-      file(logDir).write(offsets);
-    }
-  }
-
-  /** Forgets the entries of partitions not in {@code existing} (logs deleted while the broker was down). */
-  synchronized void retainOnly(Collection<TopicPartition> existing) {
-    offsetsByDir.forEach((dir, offsets) -> {
-      if (offsets.keySet().retainAll(existing)) {
-        try {
-          file(dir).write(offsets);
-        } catch (RuntimeException e) {
-          log.warn("Could not drop stale entries from the cleaner checkpoint of {}: {}", dir, e.toString());
+    CleanerCheckpoints(Collection<Path> logDirs) {
+        for (Path dir : logDirs) {
+            offsetsByDir.put(normalize(dir), read(dir));
         }
-      }
-    });
-  }
+    }
+
+    private static Map<TopicPartition, Long> read(Path dir) {
+        Map<TopicPartition, Long> offsets = new ConcurrentHashMap<>();
+        try {
+            offsets.putAll(file(dir).read());
+        } catch (KafkaStorageException e) {
+            // losing it costs one pass over each compacted log, not data
+            log.warn(
+                    "Ignoring {}: {}; compacted logs in {} will be cleaned from their start",
+                    OffsetCheckpointFile.CLEANER_OFFSET_FILE,
+                    e.getMessage(),
+                    dir);
+        }
+        return offsets;
+    }
+
+    private static OffsetCheckpointFile file(Path dir) {
+        return new OffsetCheckpointFile(dir, OffsetCheckpointFile.CLEANER_OFFSET_FILE);
+    }
+
+    private static Path normalize(Path dir) {
+        return dir.toAbsolutePath().normalize();
+    }
+
+    private Map<TopicPartition, Long> of(Path logDir) {
+        return offsetsByDir.computeIfAbsent(normalize(logDir), CleanerCheckpoints::read);
+    }
+
+    OptionalLong get(Path logDir, TopicPartition tp) {
+        Long offset = of(logDir).get(tp);
+        return offset == null ? OptionalLong.empty() : OptionalLong.of(offset);
+    }
+
+    synchronized void update(Path logDir, TopicPartition tp, long firstDirtyOffset) {
+        Map<TopicPartition, Long> offsets = of(logDir);
+        offsets.put(tp, firstDirtyOffset);
+        file(logDir).write(offsets);
+    }
+
+    synchronized void remove(Path logDir, TopicPartition tp) {
+        Map<TopicPartition, Long> offsets = of(logDir);
+        if (offsets.remove(tp) != null) {
+            file(logDir).write(offsets);
+        }
+    }
+
+    /** Forgets the entries of partitions not in {@code existing} (logs deleted while the broker was down). */
+    synchronized void retainOnly(Collection<TopicPartition> existing) {
+        offsetsByDir.forEach((dir, offsets) -> {
+            if (offsets.keySet().retainAll(existing)) {
+                try {
+                    file(dir).write(offsets);
+                } catch (RuntimeException e) {
+                    log.warn("Could not drop stale entries from the cleaner checkpoint of {}: {}", dir, e.toString());
+                }
+            }
+        });
+    }
 }

@@ -12,27 +12,27 @@ package io.varve.storage.cleaner;
  */
 public record CleanerConfig(boolean enabled, int threads, long backoffMs, long dedupeBufferBytes) {
 
-  public static final long DEFAULT_BACKOFF_MS = 15_000L;
-  public static final long DEFAULT_DEDUPE_BUFFER_BYTES = 128L * 1024 * 1024;
+    public static final long DEFAULT_BACKOFF_MS = 15_000L;
+    public static final long DEFAULT_DEDUPE_BUFFER_BYTES = 128L * 1024 * 1024;
 
-  public CleanerConfig {
-    if (threads < 0 || backoffMs < 0 || dedupeBufferBytes < 1) {
-      throw new IllegalArgumentException("Invalid cleaner config: threads " + threads + " and backoffMs " + backoffMs
-          + " must be at least 0, dedupeBufferBytes " + dedupeBufferBytes + " at least 1");
+    public CleanerConfig {
+        if (threads < 0 || backoffMs < 0 || dedupeBufferBytes < 1) {
+            throw new IllegalArgumentException("Invalid cleaner config: threads " + threads + " and backoffMs "
+                    + backoffMs + " must be at least 0, dedupeBufferBytes " + dedupeBufferBytes + " at least 1");
+        }
     }
-  }
 
-  public static CleanerConfig defaults() {
-    return new CleanerConfig(true, 1, DEFAULT_BACKOFF_MS, DEFAULT_DEDUPE_BUFFER_BYTES);
-  }
+    public static CleanerConfig defaults() {
+        return new CleanerConfig(true, 1, DEFAULT_BACKOFF_MS, DEFAULT_DEDUPE_BUFFER_BYTES);
+    }
 
-  /** True when background cleaner threads should run. */
-  public boolean runsInBackground() {
-    return enabled && threads > 0;
-  }
+    /** True when background cleaner threads should run. */
+    public boolean runsInBackground() {
+        return enabled && threads > 0;
+    }
 
-  /** The map memory of one thread. */
-  public long dedupeBufferBytesPerThread() {
-    return dedupeBufferBytes / Math.max(1, threads);
-  }
+    /** The map memory of one thread. */
+    public long dedupeBufferBytesPerThread() {
+        return dedupeBufferBytes / Math.max(1, threads);
+    }
 }

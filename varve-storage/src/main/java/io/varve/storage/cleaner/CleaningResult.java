@@ -9,6 +9,15 @@ import org.apache.kafka.common.TopicPartition;
  * @param endOffset                  the checkpoint after it: every offset below was deduplicated
  * @param earliestTombstoneHorizonMs when the earliest kept tombstone may go, or Long.MAX_VALUE without one
  */
-public record CleaningResult(TopicPartition topicPartition, long firstDirtyOffset, long endOffset,
-    int segmentsBefore, int segmentsAfter, long bytesBefore, long bytesAfter, long recordsRead, long recordsKept,
-    long earliestTombstoneHorizonMs, long durationMs) {}
+public record CleaningResult(
+        TopicPartition topicPartition,
+        long firstDirtyOffset,
+        long endOffset,
+        int segmentsBefore,
+        int segmentsAfter,
+        long bytesBefore,
+        long bytesAfter,
+        long recordsRead,
+        long recordsKept,
+        long earliestTombstoneHorizonMs,
+        long durationMs) {}

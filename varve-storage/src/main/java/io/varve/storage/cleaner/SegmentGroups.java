@@ -11,27 +11,28 @@ import java.util.List;
  */
 final class SegmentGroups {
 
-  /** One input segment as grouping sees it. */
-  record Input(long baseOffset, long endOffset, long sizeBytes) {}
+    /** One input segment as grouping sees it. */
+    record Input(long baseOffset, long endOffset, long sizeBytes) {}
 
-  private SegmentGroups() {}
+    private SegmentGroups() {}
 
-  /** The inputs split into groups of consecutive indices, in order; every group holds at least one input. */
-  static List<List<Integer>> bySize(List<Input> inputs, long maxBytes) {
-    List<List<Integer>> groups = new ArrayList<>();
-    int i = 0;
-    while (i < inputs.size()) {
-      List<Integer> group = new ArrayList<>();
-      long groupBase = inputs.get(i).baseOffset();
-      long bytes = inputs.get(i).sizeBytes();
-      group.add(i++);
-      while (i < inputs.size() && bytes + inputs.get(i).sizeBytes() <= maxBytes
-          && inputs.get(i).endOffset() - 1 - groupBase <= Integer.MAX_VALUE) {
-        bytes += inputs.get(i).sizeBytes();
-        group.add(i++);
-      }
-      groups.add(group);
+    /** The inputs split into groups of consecutive indices, in order; every group holds at least one input. */
+    static List<List<Integer>> bySize(List<Input> inputs, long maxBytes) {
+        List<List<Integer>> groups = new ArrayList<>();
+        int i = 0;
+        while (i < inputs.size()) {
+            List<Integer> group = new ArrayList<>();
+            long groupBase = inputs.get(i).baseOffset();
+            long bytes = inputs.get(i).sizeBytes();
+            group.add(i++);
+            while (i < inputs.size()
+                    && bytes + inputs.get(i).sizeBytes() <= maxBytes
+                    && inputs.get(i).endOffset() - 1 - groupBase <= Integer.MAX_VALUE) {
+                bytes += inputs.get(i).sizeBytes();
+                group.add(i++);
+            }
+            groups.add(group);
+        }
+        return groups;
     }
-    return groups;
-  }
 }

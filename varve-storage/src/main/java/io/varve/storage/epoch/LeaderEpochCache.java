@@ -13,71 +13,73 @@ import org.slf4j.LoggerFactory;
  */
 public final class LeaderEpochCache {
 
-  public static final int NO_EPOCH = -1;
-  private static final Logger log = LoggerFactory.getLogger(LeaderEpochCache.class);
+    public static final int NO_EPOCH = -1;
+    private static final Logger log = LoggerFactory.getLogger(LeaderEpochCache.class);
 
-  private final String name;
-  private final LeaderEpochCheckpointFile checkpoint;
-  private volatile List<EpochEntry> entries;
+    private final String name;
+    private final LeaderEpochCheckpointFile checkpoint;
+    private volatile List<EpochEntry> entries;
 
-  private LeaderEpochCache(String name, LeaderEpochCheckpointFile checkpoint, List<EpochEntry> entries) {
-    this.name = name;
-    this.checkpoint = checkpoint;
-    this.entries = List.copyOf(entries);
-    for (int i = 1; i < entries.size(); i++) {
-      EpochEntry prev = entries.get(i - 1);
-      EpochEntry next = entries.get(i);
-      if (next.epoch() <= prev.epoch() || next.startOffset() < prev.startOffset()) {
-        throw new IllegalStateException(name + ": leader epoch entries out of order: " + prev + " then " + next);
-      }
+    private LeaderEpochCache(String name, LeaderEpochCheckpointFile checkpoint, List<EpochEntry> entries) {
+        this.name = name;
+        this.checkpoint = checkpoint;
+        this.entries = List.copyOf(entries);
+        for (int i = 1; i < entries.size(); i++) {
+            EpochEntry prev = entries.get(i - 1);
+            EpochEntry next = entries.get(i);
+            if (next.epoch() <= prev.epoch() || next.startOffset() < prev.startOffset()) {
+                throw new IllegalStateException(
+                        name + ": leader epoch entries out of order: " + prev + " then " + next);
+            }
+        }
     }
-  }
 
-  /** Loads the entries from the checkpoint file (none when it does not exist yet). */
-  public static LeaderEpochCache load(String name, LeaderEpochCheckpointFile checkpoint) {
-    return new LeaderEpochCache(name, checkpoint, checkpoint.read());
-  }
-
-  public int latestEpoch() {
-    List<EpochEntry> current = entries;
-    return current.isEmpty() ? NO_EPOCH : current.get(current.size() - 1).epoch();
-  }
-
-  public List<EpochEntry> entries() {
-    return entries;
-  }
-
-  /**
-   * Records that {@code epoch} starts at {@code startOffset} when it is newer than the latest epoch;
-   * older or equal epochs change nothing. Persists before returning.
-   */
-  public synchronized void assign(int epoch, long startOffset) {
-    if (epoch < 0 || epoch <= latestEpoch()) {
-      return;
+    /** Loads the entries from the checkpoint file (none when it does not exist yet). */
+    public static LeaderEpochCache load(String name, LeaderEpochCheckpointFile checkpoint) {
+        return new LeaderEpochCache(name, checkpoint, checkpoint.read());
     }
-    List<EpochEntry> updated = new ArrayList<>(entries.size() + 1);
-    for (EpochEntry entry : entries) {
-      // an entry at or past the new start offset belongs to a lineage that was truncated away
-      if (entry.startOffset() < startOffset) {
-        updated.add(entry);
-      }
-    }
-    updated.add(new EpochEntry(epoch, startOffset));
-    persist(updated);
-    log.info("{}: leader epoch {} starts at offset {}", name, epoch, startOffset);
-  }
 
-  /** Drops every entry whose start offset is at or beyond {@code endOffset} (the log was truncated there). */
-  public synchronized void truncateFromEnd(long endOffset) {
-    List<EpochEntry> kept = entries.stream().filter(e -> e.startOffset() < endOffset).toList();
-    if (kept.size() != entries.size()) {
-      persist(kept);
-      log.info("{}: dropped leader epochs starting at or after offset {}", name, endOffset);
+    public int latestEpoch() {
+        List<EpochEntry> current = entries;
+        return current.isEmpty() ? NO_EPOCH : current.get(current.size() - 1).epoch();
     }
-  }
 
-  private void persist(List<EpochEntry> updated) {
-    checkpoint.write(updated);
-    entries = List.copyOf(updated);
-  }
+    public List<EpochEntry> entries() {
+        return entries;
+    }
+
+    /**
+     * Records that {@code epoch} starts at {@code startOffset} when it is newer than the latest epoch;
+     * older or equal epochs change nothing. Persists before returning.
+     */
+    public synchronized void assign(int epoch, long startOffset) {
+        if (epoch < 0 || epoch <= latestEpoch()) {
+            return;
+        }
+        List<EpochEntry> updated = new ArrayList<>(entries.size() + 1);
+        for (EpochEntry entry : entries) {
+            // an entry at or past the new start offset belongs to a lineage that was truncated away
+            if (entry.startOffset() < startOffset) {
+                updated.add(entry);
+            }
+        }
+        updated.add(new EpochEntry(epoch, startOffset));
+        persist(updated);
+        log.info("{}: leader epoch {} starts at offset {}", name, epoch, startOffset);
+    }
+
+    /** Drops every entry whose start offset is at or beyond {@code endOffset} (the log was truncated there). */
+    public synchronized void truncateFromEnd(long endOffset) {
+        List<EpochEntry> kept =
+                entries.stream().filter(e -> e.startOffset() < endOffset).toList();
+        if (kept.size() != entries.size()) {
+            persist(kept);
+            log.info("{}: dropped leader epochs starting at or after offset {}", name, endOffset);
+        }
+    }
+
+    private void persist(List<EpochEntry> updated) {
+        checkpoint.write(updated);
+        entries = List.copyOf(updated);
+    }
 }

@@ -18,89 +18,89 @@ import java.nio.file.attribute.BasicFileAttributes;
 /** Static helpers for crash-safe file handling. */
 public final class DurableFiles {
 
-  public static final String TEMP_SUFFIX = ".tmp";
+    public static final String TEMP_SUFFIX = ".tmp";
 
-  private DurableFiles() {}
+    private DurableFiles() {}
 
-  /** Writes all of {@code src} at {@code position}; positional, so safe beside concurrent readers. */
-  public static void writeFully(FileChannel channel, ByteBuffer src, long position) throws IOException {
-    long at = position;
-    while (src.hasRemaining()) {
-      at += channel.write(src, at);
-    }
-  }
-
-  /** Fills {@code dst} from {@code position}; throws EOFException if the file ends first. */
-  public static void readFully(FileChannel channel, ByteBuffer dst, long position) throws IOException {
-    long at = position;
-    while (dst.hasRemaining()) {
-      int read = channel.read(dst, at);
-      if (read < 0) {
-        throw new EOFException("File ended at " + at + " while reading " + dst.remaining() + " more bytes");
-      }
-      at += read;
-    }
-  }
-
-  /**
-   * Replaces {@code file} with {@code content} so that a crash leaves either the old or the new
-   * content: write a temp file, fsync it, rename over the target, fsync the directory.
-   */
-  public static void writeAtomically(Path file, String content) {
-    try {
-      writeAtomically(file, ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)));
-    } catch (IOException e) {
-      throw new UncheckedIOException("Could not write " + file, e);
-    }
-  }
-
-  /** {@link #writeAtomically(Path, String)} for binary content (position to limit of {@code content}). */
-  public static void writeAtomically(Path file, ByteBuffer content) throws IOException {
-    Path temp = file.resolveSibling(file.getFileName() + TEMP_SUFFIX);
-    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      writeFully(channel, content.duplicate(), 0);
-      channel.force(true);
-    }
-    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    fsyncDirectory(file.toAbsolutePath().getParent());
-  }
-
-  /** Makes creations, renames and deletions inside {@code dir} durable. */
-  public static void fsyncDirectory(Path dir) throws IOException {
-    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-      channel.force(true);
-    }
-  }
-
-  /** Deletes {@code root} and everything below it; a missing root is not an error. */
-  public static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    Files.walkFileTree(root, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        deleteIfPresent(file);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-        if (exc != null) {
-          throw exc;
+    /** Writes all of {@code src} at {@code position}; positional, so safe beside concurrent readers. */
+    public static void writeFully(FileChannel channel, ByteBuffer src, long position) throws IOException {
+        long at = position;
+        while (src.hasRemaining()) {
+            at += channel.write(src, at);
         }
-        deleteIfPresent(dir);
-        return FileVisitResult.CONTINUE;
-      }
-    });
-  }
-
-  private static void deleteIfPresent(Path path) throws IOException {
-    try {
-      Files.delete(path);
-    } catch (NoSuchFileException ignored) {
-      // deleted concurrently; the goal is reached
     }
-  }
+
+    /** Fills {@code dst} from {@code position}; throws EOFException if the file ends first. */
+    public static void readFully(FileChannel channel, ByteBuffer dst, long position) throws IOException {
+        long at = position;
+        while (dst.hasRemaining()) {
+            int read = channel.read(dst, at);
+            if (read < 0) {
+                throw new EOFException("File ended at " + at + " while reading " + dst.remaining() + " more bytes");
+            }
+            at += read;
+        }
+    }
+
+    /**
+     * Replaces {@code file} with {@code content} so that a crash leaves either the old or the new
+     * content: write a temp file, fsync it, rename over the target, fsync the directory.
+     */
+    public static void writeAtomically(Path file, String content) {
+        try {
+            writeAtomically(file, ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write " + file, e);
+        }
+    }
+
+    /** {@link #writeAtomically(Path, String)} for binary content (position to limit of {@code content}). */
+    public static void writeAtomically(Path file, ByteBuffer content) throws IOException {
+        Path temp = file.resolveSibling(file.getFileName() + TEMP_SUFFIX);
+        try (FileChannel channel = FileChannel.open(
+                temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            writeFully(channel, content.duplicate(), 0);
+            channel.force(true);
+        }
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        fsyncDirectory(file.toAbsolutePath().getParent());
+    }
+
+    /** Makes creations, renames and deletions inside {@code dir} durable. */
+    public static void fsyncDirectory(Path dir) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
+    /** Deletes {@code root} and everything below it; a missing root is not an error. */
+    public static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                deleteIfPresent(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                if (exc != null) {
+                    throw exc;
+                }
+                deleteIfPresent(dir);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    private static void deleteIfPresent(Path path) throws IOException {
+        try {
+            Files.delete(path);
+        } catch (NoSuchFileException ignored) {
+            // deleted concurrently; the goal is reached
+        }
+    }
 }

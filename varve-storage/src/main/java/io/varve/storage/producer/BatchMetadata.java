@@ -7,7 +7,7 @@ package io.varve.storage.producer;
  */
 public record BatchMetadata(int firstSeq, int lastSeq, long firstOffset, long lastOffset, long timestampMs) {
 
-  public boolean sameSequenceRange(int otherFirstSeq, int otherLastSeq) {
-    return firstSeq == otherFirstSeq && lastSeq == otherLastSeq;
-  }
+    public boolean sameSequenceRange(int otherFirstSeq, int otherLastSeq) {
+        return firstSeq == otherFirstSeq && lastSeq == otherLastSeq;
+    }
 }

@@ -12,14 +12,14 @@ import java.util.Map;
  * @param segmentSizeBytes   size of the active segment at that moment
  * @param producers          every producer's entry
  */
-public record ProducerSnapshot(long offset, long segmentBaseOffset, int segmentSizeBytes,
-    Map<Long, ProducerStateEntry> producers) {
+public record ProducerSnapshot(
+        long offset, long segmentBaseOffset, int segmentSizeBytes, Map<Long, ProducerStateEntry> producers) {
 
-  public ProducerSnapshot {
-    if (segmentBaseOffset > offset || segmentSizeBytes < 0) {
-      throw new IllegalArgumentException("Snapshot at " + offset + " cannot end in segment " + segmentBaseOffset
-          + " of " + segmentSizeBytes + " bytes");
+    public ProducerSnapshot {
+        if (segmentBaseOffset > offset || segmentSizeBytes < 0) {
+            throw new IllegalArgumentException("Snapshot at " + offset + " cannot end in segment " + segmentBaseOffset
+                    + " of " + segmentSizeBytes + " bytes");
+        }
+        producers = Map.copyOf(producers);
     }
-    producers = Map.copyOf(producers);
-  }
 }

@@ -34,121 +34,138 @@ import java.util.zip.CRC32C;
  */
 public final class ProducerSnapshotFiles {
 
-  private static final int MAGIC = 0x56505331; // "VPS1"
-  private static final short VERSION = 2;
-  private static final short VERSION_WITHOUT_TXNS = 1;
-  private static final int HEADER_BYTES = 4 + 2 + 4 + 4;
-  private static final int BODY_FIXED_BYTES = 8 + 8 + 4 + 4;
-  private static final int PRODUCER_FIXED_BYTES = 8 + 2 + 8 + 4 + 8 + 1;
-  private static final int BATCH_BYTES = 4 + 4 + 8 + 8 + 8;
+    private static final int MAGIC = 0x56505331; // "VPS1"
+    private static final short VERSION = 2;
+    private static final short VERSION_WITHOUT_TXNS = 1;
+    private static final int HEADER_BYTES = 4 + 2 + 4 + 4;
+    private static final int BODY_FIXED_BYTES = 8 + 8 + 4 + 4;
+    private static final int PRODUCER_FIXED_BYTES = 8 + 2 + 8 + 4 + 8 + 1;
+    private static final int BATCH_BYTES = 4 + 4 + 8 + 8 + 8;
 
-  private ProducerSnapshotFiles() {}
+    private ProducerSnapshotFiles() {}
 
-  public static Path path(Path dir, long offset) {
-    return dir.resolve(SegmentFiles.fileName(offset, SegmentFiles.SNAPSHOT_SUFFIX));
-  }
+    public static Path path(Path dir, long offset) {
+        return dir.resolve(SegmentFiles.fileName(offset, SegmentFiles.SNAPSHOT_SUFFIX));
+    }
 
-  /** Snapshot files of {@code dir} by offset. */
-  public static NavigableMap<Long, Path> list(Path dir) throws IOException {
-    NavigableMap<Long, Path> snapshots = new TreeMap<>();
-    // No glob filter: a glob is compiled into a regex for every call, once per log at start-up.
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-      for (Path file : files) {
-        OptionalLong offset = SegmentFiles.parseBaseOffset(file.getFileName().toString(), SegmentFiles.SNAPSHOT_SUFFIX);
-        if (offset.isPresent()) {
-          snapshots.put(offset.getAsLong(), file);
+    /** Snapshot files of {@code dir} by offset. */
+    public static NavigableMap<Long, Path> list(Path dir) throws IOException {
+        NavigableMap<Long, Path> snapshots = new TreeMap<>();
+        // No glob filter: a glob is compiled into a regex for every call, once per log at start-up.
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                OptionalLong offset =
+                        SegmentFiles.parseBaseOffset(file.getFileName().toString(), SegmentFiles.SNAPSHOT_SUFFIX);
+                if (offset.isPresent()) {
+                    snapshots.put(offset.getAsLong(), file);
+                }
+            }
         }
-      }
+        return snapshots;
     }
-    return snapshots;
-  }
 
-  public static void write(Path dir, ProducerSnapshot snapshot) throws IOException {
-    DurableFiles.writeAtomically(path(dir, snapshot.offset()), encode(snapshot));
-  }
+    public static void write(Path dir, ProducerSnapshot snapshot) throws IOException {
+        DurableFiles.writeAtomically(path(dir, snapshot.offset()), encode(snapshot));
+    }
 
-  /** @throws IOException the file cannot be read or is not a valid snapshot (bad magic, version, CRC or length) */
-  public static ProducerSnapshot read(Path file) throws IOException {
-    ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
-    try {
-      return decode(bytes);
-    } catch (BufferUnderflowException | IllegalArgumentException e) {
-      throw new IOException(file + " is not a valid producer snapshot: " + e.getMessage(), e);
+    /** @throws IOException the file cannot be read or is not a valid snapshot (bad magic, version, CRC or length) */
+    public static ProducerSnapshot read(Path file) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
+        try {
+            return decode(bytes);
+        } catch (BufferUnderflowException | IllegalArgumentException e) {
+            throw new IOException(file + " is not a valid producer snapshot: " + e.getMessage(), e);
+        }
     }
-  }
 
-  static ByteBuffer encode(ProducerSnapshot snapshot) {
-    List<ProducerStateEntry> entries = new ArrayList<>(snapshot.producers().values());
-    entries.sort((a, b) -> Long.compare(a.producerId(), b.producerId()));
-    int bodyBytes = BODY_FIXED_BYTES;
-    for (ProducerStateEntry entry : entries) {
-      bodyBytes += PRODUCER_FIXED_BYTES + entry.batches().size() * BATCH_BYTES;
+    static ByteBuffer encode(ProducerSnapshot snapshot) {
+        List<ProducerStateEntry> entries = new ArrayList<>(snapshot.producers().values());
+        entries.sort((a, b) -> Long.compare(a.producerId(), b.producerId()));
+        int bodyBytes = BODY_FIXED_BYTES;
+        for (ProducerStateEntry entry : entries) {
+            bodyBytes += PRODUCER_FIXED_BYTES + entry.batches().size() * BATCH_BYTES;
+        }
+        ByteBuffer body = ByteBuffer.allocate(bodyBytes);
+        body.putLong(snapshot.offset())
+                .putLong(snapshot.segmentBaseOffset())
+                .putInt(snapshot.segmentSizeBytes())
+                .putInt(entries.size());
+        for (ProducerStateEntry entry : entries) {
+            body.putLong(entry.producerId())
+                    .putShort(entry.producerEpoch())
+                    .putLong(entry.currentTxnFirstOffset())
+                    .putInt(entry.coordinatorEpoch())
+                    .putLong(entry.lastTimestampMs())
+                    .put((byte) entry.batches().size());
+            for (BatchMetadata batch : entry.batches()) {
+                body.putInt(batch.firstSeq())
+                        .putInt(batch.lastSeq())
+                        .putLong(batch.firstOffset())
+                        .putLong(batch.lastOffset())
+                        .putLong(batch.timestampMs());
+            }
+        }
+        body.flip();
+        CRC32C crc = new CRC32C();
+        crc.update(body.duplicate());
+        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + bodyBytes);
+        out.putInt(MAGIC)
+                .putShort(VERSION)
+                .putInt((int) crc.getValue())
+                .putInt(bodyBytes)
+                .put(body);
+        return out.flip();
     }
-    ByteBuffer body = ByteBuffer.allocate(bodyBytes);
-    body.putLong(snapshot.offset()).putLong(snapshot.segmentBaseOffset()).putInt(snapshot.segmentSizeBytes())
-        .putInt(entries.size());
-    for (ProducerStateEntry entry : entries) {
-      body.putLong(entry.producerId()).putShort(entry.producerEpoch()).putLong(entry.currentTxnFirstOffset())
-          .putInt(entry.coordinatorEpoch()).putLong(entry.lastTimestampMs()).put((byte) entry.batches().size());
-      for (BatchMetadata batch : entry.batches()) {
-        body.putInt(batch.firstSeq()).putInt(batch.lastSeq()).putLong(batch.firstOffset())
-            .putLong(batch.lastOffset()).putLong(batch.timestampMs());
-      }
-    }
-    body.flip();
-    CRC32C crc = new CRC32C();
-    crc.update(body.duplicate());
-    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + bodyBytes);
-    out.putInt(MAGIC).putShort(VERSION).putInt((int) crc.getValue()).putInt(bodyBytes).put(body);
-    return out.flip();
-  }
 
-  static ProducerSnapshot decode(ByteBuffer bytes) {
-    if (bytes.getInt() != MAGIC) {
-      throw new IllegalArgumentException("bad magic");
+    static ProducerSnapshot decode(ByteBuffer bytes) {
+        if (bytes.getInt() != MAGIC) {
+            throw new IllegalArgumentException("bad magic");
+        }
+        short version = bytes.getShort();
+        if (version != VERSION && version != VERSION_WITHOUT_TXNS) {
+            throw new IllegalArgumentException("unknown version " + version);
+        }
+        int storedCrc = bytes.getInt();
+        int bodyBytes = bytes.getInt();
+        if (bodyBytes != bytes.remaining()) {
+            throw new IllegalArgumentException("body of " + bytes.remaining() + " bytes, header says " + bodyBytes);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(bytes.duplicate());
+        if ((int) crc.getValue() != storedCrc) {
+            throw new IllegalArgumentException("CRC mismatch");
+        }
+        long offset = bytes.getLong();
+        long segmentBaseOffset = bytes.getLong();
+        int segmentSizeBytes = bytes.getInt();
+        int count = bytes.getInt();
+        if (count < 0) {
+            throw new IllegalArgumentException("negative producer count");
+        }
+        Map<Long, ProducerStateEntry> producers = new HashMap<>();
+        for (int i = 0; i < count; i++) {
+            long producerId = bytes.getLong();
+            short epoch = bytes.getShort();
+            boolean withTxns = version != VERSION_WITHOUT_TXNS;
+            long txnFirstOffset = withTxns ? bytes.getLong() : ProducerStateEntry.NO_TXN;
+            int coordinatorEpoch = withTxns ? bytes.getInt() : ProducerStateEntry.NO_COORDINATOR_EPOCH;
+            long lastTimestampMs = withTxns ? bytes.getLong() : Long.MIN_VALUE;
+            int batchCount = Byte.toUnsignedInt(bytes.get());
+            List<BatchMetadata> batches = new ArrayList<>(batchCount);
+            for (int b = 0; b < batchCount; b++) {
+                batches.add(new BatchMetadata(
+                        bytes.getInt(), bytes.getInt(), bytes.getLong(), bytes.getLong(), bytes.getLong()));
+            }
+            producers.put(
+                    producerId,
+                    withTxns
+                            ? new ProducerStateEntry(
+                                    producerId, epoch, batches, txnFirstOffset, coordinatorEpoch, lastTimestampMs)
+                            : new ProducerStateEntry(producerId, epoch, batches));
+        }
+        if (bytes.hasRemaining()) {
+            throw new IllegalArgumentException(bytes.remaining() + " trailing bytes");
+        }
+        return new ProducerSnapshot(offset, segmentBaseOffset, segmentSizeBytes, producers);
     }
-    short version = bytes.getShort();
-    if (version != VERSION && version != VERSION_WITHOUT_TXNS) {
-      throw new IllegalArgumentException("unknown version " + version);
-    }
-    int storedCrc = bytes.getInt();
-    int bodyBytes = bytes.getInt();
-    if (bodyBytes != bytes.remaining()) {
-      throw new IllegalArgumentException("body of " + bytes.remaining() + " bytes, header says " + bodyBytes);
-    }
-    CRC32C crc = new CRC32C();
-    crc.update(bytes.duplicate());
-    if ((int) crc.getValue() != storedCrc) {
-      throw new IllegalArgumentException("CRC mismatch");
-    }
-    long offset = bytes.getLong();
-    long segmentBaseOffset = bytes.getLong();
-    int segmentSizeBytes = bytes.getInt();
-    int count = bytes.getInt();
-    if (count < 0) {
-      throw new IllegalArgumentException("negative producer count");
-    }
-    Map<Long, ProducerStateEntry> producers = new HashMap<>();
-    for (int i = 0; i < count; i++) {
-      long producerId = bytes.getLong();
-      short epoch = bytes.getShort();
-      boolean withTxns = version != VERSION_WITHOUT_TXNS;
-      long txnFirstOffset = withTxns ? bytes.getLong() : ProducerStateEntry.NO_TXN;
-      int coordinatorEpoch = withTxns ? bytes.getInt() : ProducerStateEntry.NO_COORDINATOR_EPOCH;
-      long lastTimestampMs = withTxns ? bytes.getLong() : Long.MIN_VALUE;
-      int batchCount = Byte.toUnsignedInt(bytes.get());
-      List<BatchMetadata> batches = new ArrayList<>(batchCount);
-      for (int b = 0; b < batchCount; b++) {
-        batches.add(new BatchMetadata(bytes.getInt(), bytes.getInt(), bytes.getLong(), bytes.getLong(),
-            bytes.getLong()));
-      }
-      producers.put(producerId, withTxns
-          ? new ProducerStateEntry(producerId, epoch, batches, txnFirstOffset, coordinatorEpoch, lastTimestampMs)
-          : new ProducerStateEntry(producerId, epoch, batches));
-    }
-    if (bytes.hasRemaining()) {
-      throw new IllegalArgumentException(bytes.remaining() + " trailing bytes");
-    }
-    return new ProducerSnapshot(offset, segmentBaseOffset, segmentSizeBytes, producers);
-  }
 }

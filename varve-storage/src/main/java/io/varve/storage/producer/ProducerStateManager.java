@@ -32,220 +32,236 @@ import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
  */
 public final class ProducerStateManager {
 
-  public static final int RETAINED_BATCHES_PER_PRODUCER = 5;
+    public static final int RETAINED_BATCHES_PER_PRODUCER = 5;
 
-  /**
-   * A transaction ended by a marker: its producer, its first offset (the marker's own offset when no data
-   * of it reached this partition) and the marker's offset as its last.
-   */
-  public record CompletedTxn(long producerId, long firstOffset, long lastOffset, boolean aborted) {}
+    /**
+     * A transaction ended by a marker: its producer, its first offset (the marker's own offset when no data
+     * of it reached this partition) and the marker's offset as its last.
+     */
+    public record CompletedTxn(long producerId, long firstOffset, long lastOffset, boolean aborted) {}
 
-  private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
-  /** First offset of every ongoing transaction, to its producer id. */
-  private final TreeMap<Long, Long> ongoingTxns = new TreeMap<>();
+    private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
+    /** First offset of every ongoing transaction, to its producer id. */
+    private final TreeMap<Long, Long> ongoingTxns = new TreeMap<>();
 
-  /** Starts checking one append; nothing changes until {@link PendingAppend#commit()}. */
-  public PendingAppend beginAppend() {
-    return new PendingAppend();
-  }
-
-  /** {@link #replay(long, short, BatchMetadata, boolean)} of a non-transactional batch. */
-  public void replay(long producerId, short epoch, BatchMetadata batch) {
-    replay(producerId, epoch, batch, false);
-  }
-
-  /**
-   * Applies a data batch read back from the log, without validation (load-time rebuild). A batch of an
-   * older epoch than the current one is ignored.
-   */
-  public void replay(long producerId, short epoch, BatchMetadata batch, boolean transactional) {
-    ProducerStateEntry current = producers.get(producerId);
-    if (current == null) {
-      put(ProducerStateEntry.fromBatch(producerId, epoch, batch, transactional));
-    } else if (epoch >= current.producerEpoch()) {
-      put(current.withBatch(epoch, batch, transactional));
+    /** Starts checking one append; nothing changes until {@link PendingAppend#commit()}. */
+    public PendingAppend beginAppend() {
+        return new PendingAppend();
     }
-  }
 
-  /** Applies a transaction marker read back from the log, without validation; returns the transaction it ends. */
-  public CompletedTxn replayMarker(long producerId, short epoch, int coordinatorEpoch, boolean commit,
-      long markerOffset, long timestampMs) {
-    ProducerStateEntry current = producers.get(producerId);
-    CompletedTxn completed = completed(current, producerId, commit, markerOffset);
-    put(current == null ? ProducerStateEntry.fromMarker(producerId, epoch, coordinatorEpoch, timestampMs)
-        : current.withMarker((short) Math.max(epoch, current.producerEpoch()), coordinatorEpoch, timestampMs));
-    return completed;
-  }
-
-  private static CompletedTxn completed(ProducerStateEntry current, long producerId, boolean commit, long markerOffset) {
-    long firstOffset = current != null && current.hasOngoingTxn() ? current.currentTxnFirstOffset() : markerOffset;
-    return new CompletedTxn(producerId, firstOffset, markerOffset, !commit);
-  }
-
-  public Optional<ProducerStateEntry> entry(long producerId) {
-    return Optional.ofNullable(producers.get(producerId));
-  }
-
-  public int producerCount() {
-    return producers.size();
-  }
-
-  /** Every producer's entry: what a producer-state snapshot will persist. */
-  public Map<Long, ProducerStateEntry> snapshot() {
-    return Map.copyOf(producers);
-  }
-
-  /** The smallest first offset of an ongoing transaction, or {@link ProducerStateEntry#NO_TXN} when none is open. */
-  public long firstUnstableOffset() {
-    return ongoingTxns.isEmpty() ? ProducerStateEntry.NO_TXN : ongoingTxns.firstKey();
-  }
-
-  /**
-   * The last stable offset right after {@code completed} ended, as its transaction-index entry records it:
-   * the first offset of the oldest transaction still open, or the offset after the marker.
-   */
-  public long lastStableOffsetAfter(CompletedTxn completed) {
-    long firstUnstable = firstUnstableOffset();
-    long afterMarker = completed.lastOffset() + 1;
-    return firstUnstable == ProducerStateEntry.NO_TXN ? afterMarker : Math.min(firstUnstable, afterMarker);
-  }
-
-  /**
-   * Forgets producers whose last batch is at least {@code expirationMs} older than {@code nowMs}
-   * ({@code producer.id.expiration.ms}), except those in a transaction; returns how many were removed.
-   */
-  public int removeExpiredProducers(long nowMs, long expirationMs) {
-    int before = producers.size();
-    producers.values().removeIf(entry -> !entry.hasOngoingTxn() && nowMs - entry.lastTimestampMs() >= expirationMs);
-    return before - producers.size();
-  }
-
-  /** Replaces the state with entries read from a snapshot. */
-  public void restore(Map<Long, ProducerStateEntry> entries) {
-    producers.clear();
-    ongoingTxns.clear();
-    entries.values().forEach(this::put);
-  }
-
-  private void put(ProducerStateEntry entry) {
-    ProducerStateEntry previous = producers.put(entry.producerId(), entry);
-    if (previous != null && previous.hasOngoingTxn()) {
-      ongoingTxns.remove(previous.currentTxnFirstOffset());
-    }
-    if (entry.hasOngoingTxn()) {
-      Long other = ongoingTxns.put(entry.currentTxnFirstOffset(), entry.producerId());
-      if (other != null && other != entry.producerId()) {
-        throw new IllegalStateException("Producers " + other + " and " + entry.producerId()
-            + " both start a transaction at offset " + entry.currentTxnFirstOffset());
-      }
-    }
-  }
-
-  /** The staged effect of one append on the producer state. */
-  public final class PendingAppend {
-    private final Map<Long, ProducerStateEntry> staged = new HashMap<>();
-    private final List<CompletedTxn> completedTxns = new ArrayList<>();
-
-    private PendingAppend() {}
-
-    /** {@link #check(long, short, BatchMetadata, boolean)} of a non-transactional batch. */
-    public Optional<BatchMetadata> check(long producerId, short epoch, BatchMetadata batch) {
-      return check(producerId, epoch, batch, false);
+    /** {@link #replay(long, short, BatchMetadata, boolean)} of a non-transactional batch. */
+    public void replay(long producerId, short epoch, BatchMetadata batch) {
+        replay(producerId, epoch, batch, false);
     }
 
     /**
-     * Checks the next data batch of the append and stages it. Batches are checked in order, each against
-     * the state left by the previous ones.
-     *
-     * @return the original batch when this one is an idempotent retry (nothing staged), else empty
-     * @throws InvalidProducerEpochException the epoch is older than the producer's current epoch
-     * @throws OutOfOrderSequenceException   the first sequence does not continue the producer's sequence
-     * @throws InvalidTxnStateException      a non-transactional batch while the producer's transaction is open
+     * Applies a data batch read back from the log, without validation (load-time rebuild). A batch of an
+     * older epoch than the current one is ignored.
      */
-    public Optional<BatchMetadata> check(long producerId, short epoch, BatchMetadata batch, boolean transactional) {
-      if (producerId == RecordBatchV2.NO_PRODUCER_ID) {
-        return Optional.empty();
-      }
-      ProducerStateEntry current = current(producerId);
-      if (current != null) {
-        Optional<BatchMetadata> duplicate = current.findDuplicate(epoch, batch.firstSeq(), batch.lastSeq());
-        if (duplicate.isPresent()) {
-          return duplicate;
+    public void replay(long producerId, short epoch, BatchMetadata batch, boolean transactional) {
+        ProducerStateEntry current = producers.get(producerId);
+        if (current == null) {
+            put(ProducerStateEntry.fromBatch(producerId, epoch, batch, transactional));
+        } else if (epoch >= current.producerEpoch()) {
+            put(current.withBatch(epoch, batch, transactional));
         }
-        checkEpochAndSequence(current, epoch, batch.firstSeq());
-        if (!transactional && current.hasOngoingTxn()) {
-          throw new InvalidTxnStateException("Producer " + producerId + " wrote a non-transactional batch while "
-              + "its transaction from offset " + current.currentTxnFirstOffset() + " is open");
-        }
-      }
-      staged.put(producerId, current == null ? ProducerStateEntry.fromBatch(producerId, epoch, batch, transactional)
-          : current.withBatch(epoch, batch, transactional));
-      return Optional.empty();
+    }
+
+    /** Applies a transaction marker read back from the log, without validation; returns the transaction it ends. */
+    public CompletedTxn replayMarker(
+            long producerId, short epoch, int coordinatorEpoch, boolean commit, long markerOffset, long timestampMs) {
+        ProducerStateEntry current = producers.get(producerId);
+        CompletedTxn completed = completed(current, producerId, commit, markerOffset);
+        put(
+                current == null
+                        ? ProducerStateEntry.fromMarker(producerId, epoch, coordinatorEpoch, timestampMs)
+                        : current.withMarker(
+                                (short) Math.max(epoch, current.producerEpoch()), coordinatorEpoch, timestampMs));
+        return completed;
+    }
+
+    private static CompletedTxn completed(
+            ProducerStateEntry current, long producerId, boolean commit, long markerOffset) {
+        long firstOffset = current != null && current.hasOngoingTxn() ? current.currentTxnFirstOffset() : markerOffset;
+        return new CompletedTxn(producerId, firstOffset, markerOffset, !commit);
+    }
+
+    public Optional<ProducerStateEntry> entry(long producerId) {
+        return Optional.ofNullable(producers.get(producerId));
+    }
+
+    public int producerCount() {
+        return producers.size();
+    }
+
+    /** Every producer's entry: what a producer-state snapshot will persist. */
+    public Map<Long, ProducerStateEntry> snapshot() {
+        return Map.copyOf(producers);
+    }
+
+    /** The smallest first offset of an ongoing transaction, or {@link ProducerStateEntry#NO_TXN} when none is open. */
+    public long firstUnstableOffset() {
+        return ongoingTxns.isEmpty() ? ProducerStateEntry.NO_TXN : ongoingTxns.firstKey();
     }
 
     /**
-     * Checks a COMMIT or ABORT marker at {@code markerOffset} and stages the end of the producer's transaction.
-     *
-     * @return the transaction it ends
-     * @throws InvalidProducerEpochException          the marker's producer epoch is older than the producer's
-     * @throws TransactionCoordinatorFencedException the marker's coordinator epoch is older than the last seen
+     * The last stable offset right after {@code completed} ended, as its transaction-index entry records it:
+     * the first offset of the oldest transaction still open, or the offset after the marker.
      */
-    public CompletedTxn checkMarker(long producerId, short epoch, int coordinatorEpoch, boolean commit,
-        long markerOffset, long timestampMs) {
-      ProducerStateEntry current = current(producerId);
-      if (current != null) {
-        if (epoch < current.producerEpoch()) {
-          throw new InvalidProducerEpochException("Transaction marker of producer " + producerId + " has epoch "
-              + epoch + ", older than the current epoch " + current.producerEpoch());
+    public long lastStableOffsetAfter(CompletedTxn completed) {
+        long firstUnstable = firstUnstableOffset();
+        long afterMarker = completed.lastOffset() + 1;
+        return firstUnstable == ProducerStateEntry.NO_TXN ? afterMarker : Math.min(firstUnstable, afterMarker);
+    }
+
+    /**
+     * Forgets producers whose last batch is at least {@code expirationMs} older than {@code nowMs}
+     * ({@code producer.id.expiration.ms}), except those in a transaction; returns how many were removed.
+     */
+    public int removeExpiredProducers(long nowMs, long expirationMs) {
+        int before = producers.size();
+        producers.values().removeIf(entry -> !entry.hasOngoingTxn() && nowMs - entry.lastTimestampMs() >= expirationMs);
+        return before - producers.size();
+    }
+
+    /** Replaces the state with entries read from a snapshot. */
+    public void restore(Map<Long, ProducerStateEntry> entries) {
+        producers.clear();
+        ongoingTxns.clear();
+        entries.values().forEach(this::put);
+    }
+
+    private void put(ProducerStateEntry entry) {
+        ProducerStateEntry previous = producers.put(entry.producerId(), entry);
+        if (previous != null && previous.hasOngoingTxn()) {
+            ongoingTxns.remove(previous.currentTxnFirstOffset());
         }
-        if (coordinatorEpoch < current.coordinatorEpoch()) {
-          throw new TransactionCoordinatorFencedException("Transaction marker of producer " + producerId
-              + " comes from coordinator epoch " + coordinatorEpoch + ", older than the last seen "
-              + current.coordinatorEpoch());
+        if (entry.hasOngoingTxn()) {
+            Long other = ongoingTxns.put(entry.currentTxnFirstOffset(), entry.producerId());
+            if (other != null && other != entry.producerId()) {
+                throw new IllegalStateException("Producers " + other + " and " + entry.producerId()
+                        + " both start a transaction at offset " + entry.currentTxnFirstOffset());
+            }
         }
-      }
-      CompletedTxn completed = completed(current, producerId, commit, markerOffset);
-      staged.put(producerId, current == null
-          ? ProducerStateEntry.fromMarker(producerId, epoch, coordinatorEpoch, timestampMs)
-          : current.withMarker(epoch, coordinatorEpoch, timestampMs));
-      completedTxns.add(completed);
-      return completed;
     }
 
-    private ProducerStateEntry current(long producerId) {
-      return staged.containsKey(producerId) ? staged.get(producerId) : producers.get(producerId);
-    }
+    /** The staged effect of one append on the producer state. */
+    public final class PendingAppend {
+        private final Map<Long, ProducerStateEntry> staged = new HashMap<>();
+        private final List<CompletedTxn> completedTxns = new ArrayList<>();
 
-    /** The transactions the staged markers end, in append order. */
-    public List<CompletedTxn> completedTxns() {
-      return List.copyOf(completedTxns);
-    }
+        private PendingAppend() {}
 
-    /** Applies the staged batches and markers; call only once the bytes are written. */
-    public void commit() {
-      staged.values().forEach(ProducerStateManager.this::put);
-      staged.clear();
-    }
-
-    private void checkEpochAndSequence(ProducerStateEntry current, short epoch, int firstSeq) {
-      long producerId = current.producerId();
-      if (epoch < current.producerEpoch()) {
-        throw new InvalidProducerEpochException("Producer " + producerId + " epoch " + epoch
-            + " is older than the current epoch " + current.producerEpoch());
-      }
-      if (epoch > current.producerEpoch()) {
-        if (firstSeq != 0) {
-          throw new OutOfOrderSequenceException("Producer " + producerId + " started epoch " + epoch
-              + " at sequence " + firstSeq + "; a new epoch must start at 0");
+        /** {@link #check(long, short, BatchMetadata, boolean)} of a non-transactional batch. */
+        public Optional<BatchMetadata> check(long producerId, short epoch, BatchMetadata batch) {
+            return check(producerId, epoch, batch, false);
         }
-        return;
-      }
-      Optional<Integer> lastSeq = current.lastSequence();
-      int expected = lastSeq.map(seq -> RecordBatchV2.incrementSequence(seq, 1)).orElse(0);
-      if (firstSeq != expected) {
-        throw new OutOfOrderSequenceException("Producer " + producerId + " epoch " + epoch
-            + " sent sequence " + firstSeq + " but the next expected is " + expected);
-      }
+
+        /**
+         * Checks the next data batch of the append and stages it. Batches are checked in order, each against
+         * the state left by the previous ones.
+         *
+         * @return the original batch when this one is an idempotent retry (nothing staged), else empty
+         * @throws InvalidProducerEpochException the epoch is older than the producer's current epoch
+         * @throws OutOfOrderSequenceException   the first sequence does not continue the producer's sequence
+         * @throws InvalidTxnStateException      a non-transactional batch while the producer's transaction is open
+         */
+        public Optional<BatchMetadata> check(long producerId, short epoch, BatchMetadata batch, boolean transactional) {
+            if (producerId == RecordBatchV2.NO_PRODUCER_ID) {
+                return Optional.empty();
+            }
+            ProducerStateEntry current = current(producerId);
+            if (current != null) {
+                Optional<BatchMetadata> duplicate = current.findDuplicate(epoch, batch.firstSeq(), batch.lastSeq());
+                if (duplicate.isPresent()) {
+                    return duplicate;
+                }
+                checkEpochAndSequence(current, epoch, batch.firstSeq());
+                if (!transactional && current.hasOngoingTxn()) {
+                    throw new InvalidTxnStateException(
+                            "Producer " + producerId + " wrote a non-transactional batch while "
+                                    + "its transaction from offset " + current.currentTxnFirstOffset() + " is open");
+                }
+            }
+            staged.put(
+                    producerId,
+                    current == null
+                            ? ProducerStateEntry.fromBatch(producerId, epoch, batch, transactional)
+                            : current.withBatch(epoch, batch, transactional));
+            return Optional.empty();
+        }
+
+        /**
+         * Checks a COMMIT or ABORT marker at {@code markerOffset} and stages the end of the producer's transaction.
+         *
+         * @return the transaction it ends
+         * @throws InvalidProducerEpochException          the marker's producer epoch is older than the producer's
+         * @throws TransactionCoordinatorFencedException the marker's coordinator epoch is older than the last seen
+         */
+        public CompletedTxn checkMarker(
+                long producerId,
+                short epoch,
+                int coordinatorEpoch,
+                boolean commit,
+                long markerOffset,
+                long timestampMs) {
+            ProducerStateEntry current = current(producerId);
+            if (current != null) {
+                if (epoch < current.producerEpoch()) {
+                    throw new InvalidProducerEpochException("Transaction marker of producer " + producerId
+                            + " has epoch " + epoch + ", older than the current epoch " + current.producerEpoch());
+                }
+                if (coordinatorEpoch < current.coordinatorEpoch()) {
+                    throw new TransactionCoordinatorFencedException("Transaction marker of producer " + producerId
+                            + " comes from coordinator epoch " + coordinatorEpoch + ", older than the last seen "
+                            + current.coordinatorEpoch());
+                }
+            }
+            CompletedTxn completed = completed(current, producerId, commit, markerOffset);
+            staged.put(
+                    producerId,
+                    current == null
+                            ? ProducerStateEntry.fromMarker(producerId, epoch, coordinatorEpoch, timestampMs)
+                            : current.withMarker(epoch, coordinatorEpoch, timestampMs));
+            completedTxns.add(completed);
+            return completed;
+        }
+
+        private ProducerStateEntry current(long producerId) {
+            return staged.containsKey(producerId) ? staged.get(producerId) : producers.get(producerId);
+        }
+
+        /** The transactions the staged markers end, in append order. */
+        public List<CompletedTxn> completedTxns() {
+            return List.copyOf(completedTxns);
+        }
+
+        /** Applies the staged batches and markers; call only once the bytes are written. */
+        public void commit() {
+            staged.values().forEach(ProducerStateManager.this::put);
+            staged.clear();
+        }
+
+        private void checkEpochAndSequence(ProducerStateEntry current, short epoch, int firstSeq) {
+            long producerId = current.producerId();
+            if (epoch < current.producerEpoch()) {
+                throw new InvalidProducerEpochException("Producer " + producerId + " epoch " + epoch
+                        + " is older than the current epoch " + current.producerEpoch());
+            }
+            if (epoch > current.producerEpoch()) {
+                if (firstSeq != 0) {
+                    throw new OutOfOrderSequenceException("Producer " + producerId + " started epoch " + epoch
+                            + " at sequence " + firstSeq + "; a new epoch must start at 0");
+                }
+                return;
+            }
+            Optional<Integer> lastSeq = current.lastSequence();
+            int expected =
+                    lastSeq.map(seq -> RecordBatchV2.incrementSequence(seq, 1)).orElse(0);
+            if (firstSeq != expected) {
+                throw new OutOfOrderSequenceException("Producer " + producerId + " epoch " + epoch + " sent sequence "
+                        + firstSeq + " but the next expected is " + expected);
+            }
+        }
     }
-  }
 }

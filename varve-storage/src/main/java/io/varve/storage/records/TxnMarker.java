@@ -19,56 +19,62 @@ import org.apache.kafka.common.record.Record;
  */
 public record TxnMarker(boolean commit, int coordinatorEpoch) {
 
-  /**
-   * Decodes the marker of the control batch whose bytes are {@code batch} (position to limit, one batch).
-   *
-   * @return the marker, or null when the batch is a control batch of another kind or carries no record
-   *     (a cleaner may empty a control batch)
-   * @throws InvalidRecordException the control record cannot be decoded
-   */
-  public static TxnMarker readOrNull(ByteBuffer batch) {
-    try {
-      Iterator<MutableRecordBatch> batches = MemoryRecords.readableRecords(batch.duplicate()).batches().iterator();
-      if (!batches.hasNext()) {
-        return null;
-      }
-      Iterator<Record> records = batches.next().iterator();
-      if (!records.hasNext()) {
-        return null;
-      }
-      Record record = records.next();
-      ControlRecordType type = ControlRecordType.parse(record.key());
-      if (type != ControlRecordType.COMMIT && type != ControlRecordType.ABORT) {
-        return null;
-      }
-      return new TxnMarker(type == ControlRecordType.COMMIT, EndTransactionMarker.deserialize(record).coordinatorEpoch());
-    } catch (RuntimeException e) {
-      if (e instanceof InvalidRecordException invalid) {
-        throw invalid;
-      }
-      throw new InvalidRecordException("Undecodable control record: " + e.getMessage());
+    /**
+     * Decodes the marker of the control batch whose bytes are {@code batch} (position to limit, one batch).
+     *
+     * @return the marker, or null when the batch is a control batch of another kind or carries no record
+     *     (a cleaner may empty a control batch)
+     * @throws InvalidRecordException the control record cannot be decoded
+     */
+    public static TxnMarker readOrNull(ByteBuffer batch) {
+        try {
+            Iterator<MutableRecordBatch> batches =
+                    MemoryRecords.readableRecords(batch.duplicate()).batches().iterator();
+            if (!batches.hasNext()) {
+                return null;
+            }
+            Iterator<Record> records = batches.next().iterator();
+            if (!records.hasNext()) {
+                return null;
+            }
+            Record record = records.next();
+            ControlRecordType type = ControlRecordType.parse(record.key());
+            if (type != ControlRecordType.COMMIT && type != ControlRecordType.ABORT) {
+                return null;
+            }
+            return new TxnMarker(
+                    type == ControlRecordType.COMMIT,
+                    EndTransactionMarker.deserialize(record).coordinatorEpoch());
+        } catch (RuntimeException e) {
+            if (e instanceof InvalidRecordException invalid) {
+                throw invalid;
+            }
+            throw new InvalidRecordException("Undecodable control record: " + e.getMessage());
+        }
     }
-  }
 
-  /**
-   * Checks that the batch at {@code header} in {@code batches} is a well-formed transaction marker as a
-   * coordinator writes it (transactional, a producer id, exactly one COMMIT or ABORT record) and decodes it.
-   *
-   * @throws InvalidRecordException it is not
-   */
-  public static TxnMarker requireMarker(ByteBuffer batches, BatchHeader header) {
-    String at = "Control batch at position " + header.position();
-    if (!header.isTransactional() || !header.hasProducerId()) {
-      throw new InvalidRecordException(at + " must be transactional and carry a producer id");
+    /**
+     * Checks that the batch at {@code header} in {@code batches} is a well-formed transaction marker as a
+     * coordinator writes it (transactional, a producer id, exactly one COMMIT or ABORT record) and decodes it.
+     *
+     * @throws InvalidRecordException it is not
+     */
+    public static TxnMarker requireMarker(ByteBuffer batches, BatchHeader header) {
+        String at = "Control batch at position " + header.position();
+        if (!header.isTransactional() || !header.hasProducerId()) {
+            throw new InvalidRecordException(at + " must be transactional and carry a producer id");
+        }
+        if (header.recordsCount() != 1) {
+            throw new InvalidRecordException(at + " carries " + header.recordsCount() + " records; a marker has one");
+        }
+        int start = batches.position() + header.position();
+        TxnMarker marker = readOrNull(batches.duplicate()
+                .position(start)
+                .limit(start + header.sizeBytes())
+                .slice());
+        if (marker == null) {
+            throw new InvalidRecordException(at + " is not a COMMIT or ABORT marker");
+        }
+        return marker;
     }
-    if (header.recordsCount() != 1) {
-      throw new InvalidRecordException(at + " carries " + header.recordsCount() + " records; a marker has one");
-    }
-    int start = batches.position() + header.position();
-    TxnMarker marker = readOrNull(batches.duplicate().position(start).limit(start + header.sizeBytes()).slice());
-    if (marker == null) {
-      throw new InvalidRecordException(at + " is not a COMMIT or ABORT marker");
-    }
-    return marker;
-  }
 }

@@ -10,11 +10,11 @@ package io.varve.storage.segment;
  */
 public record AbortedTxn(long producerId, long firstOffset, long lastOffset, long lastStableOffset) {
 
-  public AbortedTxn {
-    // the last stable offset may lie below firstOffset: an older transaction of another producer can still be open
-    if (firstOffset < 0 || firstOffset > lastOffset || lastStableOffset < 0 || lastStableOffset > lastOffset + 1) {
-      throw new IllegalArgumentException("Inconsistent aborted transaction " + producerId + " [" + firstOffset + ", "
-          + lastOffset + "] with last stable offset " + lastStableOffset);
+    public AbortedTxn {
+        // the last stable offset may lie below firstOffset: an older transaction of another producer can still be open
+        if (firstOffset < 0 || firstOffset > lastOffset || lastStableOffset < 0 || lastStableOffset > lastOffset + 1) {
+            throw new IllegalArgumentException("Inconsistent aborted transaction " + producerId + " [" + firstOffset
+                    + ", " + lastOffset + "] with last stable offset " + lastStableOffset);
+        }
     }
-  }
 }

@@ -10,7 +10,7 @@ package io.varve.storage.segment;
  */
 public record ScanResult(int validBytes, long nextOffset, BatchHeaderScanner.Stop stop, String stopReason) {
 
-  public boolean reachedEnd() {
-    return stop == BatchHeaderScanner.Stop.END;
-  }
+    public boolean reachedEnd() {
+        return stop == BatchHeaderScanner.Stop.END;
+    }
 }

@@ -24,165 +24,171 @@ import java.util.List;
  */
 public final class TransactionIndex implements Closeable {
 
-  static final int ENTRY_BYTES = 2 + 8 + 8 + 8 + 8;
-  private static final short ENTRY_VERSION = 0;
+    static final int ENTRY_BYTES = 2 + 8 + 8 + 8 + 8;
+    private static final short ENTRY_VERSION = 0;
 
-  /** Aborted transactions overlapping a range; {@code complete} when no later segment can add any. */
-  public record Collected(List<AbortedTxn> aborted, boolean complete) {}
+    /** Aborted transactions overlapping a range; {@code complete} when no later segment can add any. */
+    public record Collected(List<AbortedTxn> aborted, boolean complete) {}
 
-  private volatile Path file;
-  /** Null until the file exists. */
-  private volatile FileChannel channel;
-  private volatile int entryCount;
+    private volatile Path file;
+    /** Null until the file exists. */
+    private volatile FileChannel channel;
 
-  private TransactionIndex(Path file, FileChannel channel, int entryCount) {
-    this.file = file;
-    this.channel = channel;
-    this.entryCount = entryCount;
-  }
+    private volatile int entryCount;
 
-  /** Opens the index at {@code file} if it exists, else an empty one that creates the file on its first entry. */
-  public static TransactionIndex open(Path file) throws IOException {
-    if (!Files.exists(file)) {
-      return new TransactionIndex(file, null, 0);
+    private TransactionIndex(Path file, FileChannel channel, int entryCount) {
+        this.file = file;
+        this.channel = channel;
+        this.entryCount = entryCount;
     }
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    try {
-      return new TransactionIndex(file, channel, (int) Math.min(channel.size() / ENTRY_BYTES, Integer.MAX_VALUE));
-    } catch (IOException | RuntimeException e) {
-      channel.close();
-      throw e;
-    }
-  }
 
-  /** Where the index lives (it may not exist yet). */
-  public Path file() {
-    return file;
-  }
+    /** Opens the index at {@code file} if it exists, else an empty one that creates the file on its first entry. */
+    public static TransactionIndex open(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return new TransactionIndex(file, null, 0);
+        }
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            return new TransactionIndex(file, channel, (int) Math.min(channel.size() / ENTRY_BYTES, Integer.MAX_VALUE));
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
 
-  /** True when the file exists: the segment holds at least one abort (or held one before a truncation). */
-  public boolean exists() {
-    return channel != null;
-  }
+    /** Where the index lives (it may not exist yet). */
+    public Path file() {
+        return file;
+    }
 
-  public int entryCount() {
-    return entryCount;
-  }
+    /** True when the file exists: the segment holds at least one abort (or held one before a truncation). */
+    public boolean exists() {
+        return channel != null;
+    }
 
-  /** Adds an entry; markers come in offset order, so {@code txn} must end after the last entry. */
-  public synchronized void append(AbortedTxn txn) throws IOException {
-    int count = entryCount;
-    if (count > 0) {
-      AbortedTxn last = read(count - 1);
-      if (txn.lastOffset() <= last.lastOffset()) {
-        throw new IllegalStateException(file + ": aborted transaction ending at " + txn.lastOffset()
-            + " after one ending at " + last.lastOffset());
-      }
+    public int entryCount() {
+        return entryCount;
     }
-    FileChannel ch = channel;
-    if (ch == null) {
-      ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      channel = ch;
-    }
-    ByteBuffer entry = ByteBuffer.allocate(ENTRY_BYTES).putShort(ENTRY_VERSION).putLong(txn.producerId())
-        .putLong(txn.firstOffset()).putLong(txn.lastOffset()).putLong(txn.lastStableOffset()).flip();
-    long position = (long) count * ENTRY_BYTES;
-    DurableFiles.writeFully(ch, entry, position);
-    if (ch.size() > position + ENTRY_BYTES) {
-      ch.truncate(position + ENTRY_BYTES); // a torn tail of an earlier life
-    }
-    entryCount = count + 1;
-  }
 
-  /** Every entry, in marker order. */
-  public List<AbortedTxn> entries() throws IOException {
-    int count = entryCount;
-    List<AbortedTxn> all = new ArrayList<>(count);
-    ByteBuffer bytes = readEntries(count);
-    for (int i = 0; i < count; i++) {
-      all.add(decode(bytes, i * ENTRY_BYTES));
+    /** Adds an entry; markers come in offset order, so {@code txn} must end after the last entry. */
+    public synchronized void append(AbortedTxn txn) throws IOException {
+        int count = entryCount;
+        if (count > 0) {
+            AbortedTxn last = read(count - 1);
+            if (txn.lastOffset() <= last.lastOffset()) {
+                throw new IllegalStateException(file + ": aborted transaction ending at " + txn.lastOffset()
+                        + " after one ending at " + last.lastOffset());
+            }
+        }
+        FileChannel ch = channel;
+        if (ch == null) {
+            ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = ch;
+        }
+        ByteBuffer entry = ByteBuffer.allocate(ENTRY_BYTES)
+                .putShort(ENTRY_VERSION)
+                .putLong(txn.producerId())
+                .putLong(txn.firstOffset())
+                .putLong(txn.lastOffset())
+                .putLong(txn.lastStableOffset())
+                .flip();
+        long position = (long) count * ENTRY_BYTES;
+        DurableFiles.writeFully(ch, entry, position);
+        if (ch.size() > position + ENTRY_BYTES) {
+            ch.truncate(position + ENTRY_BYTES); // a torn tail of an earlier life
+        }
+        entryCount = count + 1;
     }
-    return all;
-  }
 
-  /**
-   * The aborted transactions overlapping [{@code fetchOffset}, {@code upperBoundOffset}): ending at or after
-   * the first and starting before the second. Complete once an entry's last stable offset reaches the upper
-   * bound: every transaction aborted later started at or after it.
-   */
-  public Collected collect(long fetchOffset, long upperBoundOffset) throws IOException {
-    List<AbortedTxn> found = new ArrayList<>();
-    for (AbortedTxn txn : entries()) {
-      if (txn.lastOffset() >= fetchOffset && txn.firstOffset() < upperBoundOffset) {
-        found.add(txn);
-      }
-      if (txn.lastStableOffset() >= upperBoundOffset) {
-        return new Collected(found, true);
-      }
+    /** Every entry, in marker order. */
+    public List<AbortedTxn> entries() throws IOException {
+        int count = entryCount;
+        List<AbortedTxn> all = new ArrayList<>(count);
+        ByteBuffer bytes = readEntries(count);
+        for (int i = 0; i < count; i++) {
+            all.add(decode(bytes, i * ENTRY_BYTES));
+        }
+        return all;
     }
-    return new Collected(found, false);
-  }
 
-  /** Drops the entries of markers at or after {@code offset} (the log is cut there or they are rebuilt). */
-  public synchronized void truncateFrom(long offset) throws IOException {
-    int keep = entryCount;
-    while (keep > 0 && read(keep - 1).lastOffset() >= offset) {
-      keep--;
+    /**
+     * The aborted transactions overlapping [{@code fetchOffset}, {@code upperBoundOffset}): ending at or after
+     * the first and starting before the second. Complete once an entry's last stable offset reaches the upper
+     * bound: every transaction aborted later started at or after it.
+     */
+    public Collected collect(long fetchOffset, long upperBoundOffset) throws IOException {
+        List<AbortedTxn> found = new ArrayList<>();
+        for (AbortedTxn txn : entries()) {
+            if (txn.lastOffset() >= fetchOffset && txn.firstOffset() < upperBoundOffset) {
+                found.add(txn);
+            }
+            if (txn.lastStableOffset() >= upperBoundOffset) {
+                return new Collected(found, true);
+            }
+        }
+        return new Collected(found, false);
     }
-    entryCount = keep;
-    FileChannel ch = channel;
-    if (ch != null && ch.size() != (long) keep * ENTRY_BYTES) {
-      ch.truncate((long) keep * ENTRY_BYTES);
-    }
-  }
 
-  /** Renames the file (if it exists) to {@code target}; the open channel keeps working. */
-  public synchronized void renameTo(Path target) throws IOException {
-    if (channel != null) {
-      Files.move(file, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    /** Drops the entries of markers at or after {@code offset} (the log is cut there or they are rebuilt). */
+    public synchronized void truncateFrom(long offset) throws IOException {
+        int keep = entryCount;
+        while (keep > 0 && read(keep - 1).lastOffset() >= offset) {
+            keep--;
+        }
+        entryCount = keep;
+        FileChannel ch = channel;
+        if (ch != null && ch.size() != (long) keep * ENTRY_BYTES) {
+            ch.truncate((long) keep * ENTRY_BYTES);
+        }
     }
-    file = target;
-  }
 
-  public void flush() throws IOException {
-    FileChannel ch = channel;
-    if (ch != null) {
-      ch.force(true);
+    /** Renames the file (if it exists) to {@code target}; the open channel keeps working. */
+    public synchronized void renameTo(Path target) throws IOException {
+        if (channel != null) {
+            Files.move(file, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        file = target;
     }
-  }
 
-  @Override
-  public void close() throws IOException {
-    FileChannel ch = channel;
-    if (ch != null) {
-      ch.close();
+    public void flush() throws IOException {
+        FileChannel ch = channel;
+        if (ch != null) {
+            ch.force(true);
+        }
     }
-  }
 
-  private AbortedTxn read(int entry) throws IOException {
-    ByteBuffer bytes = ByteBuffer.allocate(ENTRY_BYTES);
-    DurableFiles.readFully(channel, bytes, (long) entry * ENTRY_BYTES);
-    return decode(bytes, 0);
-  }
+    @Override
+    public void close() throws IOException {
+        FileChannel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+    }
 
-  private ByteBuffer readEntries(int count) throws IOException {
-    ByteBuffer bytes = ByteBuffer.allocate(count * ENTRY_BYTES);
-    if (count > 0) {
-      DurableFiles.readFully(channel, bytes, 0);
+    private AbortedTxn read(int entry) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate(ENTRY_BYTES);
+        DurableFiles.readFully(channel, bytes, (long) entry * ENTRY_BYTES);
+        return decode(bytes, 0);
     }
-    return bytes;
-  }
 
-  private AbortedTxn decode(ByteBuffer bytes, int at) throws IOException {
-    short version = bytes.getShort(at);
-    if (version != ENTRY_VERSION) {
-      throw new CorruptSegmentException(file + ": transaction index entry of unknown version " + version);
+    private ByteBuffer readEntries(int count) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate(count * ENTRY_BYTES);
+        if (count > 0) {
+            DurableFiles.readFully(channel, bytes, 0);
+        }
+        return bytes;
     }
-    try {
-      return new AbortedTxn(bytes.getLong(at + 2), bytes.getLong(at + 10), bytes.getLong(at + 18),
-          bytes.getLong(at + 26));
-    } catch (IllegalArgumentException e) {
-      throw new CorruptSegmentException(file + ": " + e.getMessage());
+
+    private AbortedTxn decode(ByteBuffer bytes, int at) throws IOException {
+        short version = bytes.getShort(at);
+        if (version != ENTRY_VERSION) {
+            throw new CorruptSegmentException(file + ": transaction index entry of unknown version " + version);
+        }
+        try {
+            return new AbortedTxn(
+                    bytes.getLong(at + 2), bytes.getLong(at + 10), bytes.getLong(at + 18), bytes.getLong(at + 26));
+        } catch (IllegalArgumentException e) {
+            throw new CorruptSegmentException(file + ": " + e.getMessage());
+        }
     }
-  }
 }

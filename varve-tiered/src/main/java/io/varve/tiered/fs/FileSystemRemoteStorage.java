@@ -37,6 +37,7 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
     public static final String ROOT_DIR_CONFIG = "fs.root.dir";
     /** Config key shared with the other backends: the object key prefix. */
     public static final String KEY_PREFIX_CONFIG = "key.prefix";
+
     private static final String TEMP_MARKER = ".tmp-";
     private static final Logger log = LoggerFactory.getLogger(FileSystemRemoteStorage.class);
 
@@ -52,7 +53,8 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
     public static FileSystemRemoteStorage fromConfig(Map<String, String> config) {
         String root = config.get(ROOT_DIR_CONFIG);
         if (root == null || root.isBlank()) {
-            throw new IllegalArgumentException("rsm.config." + ROOT_DIR_CONFIG + " must name the directory for remote segments.");
+            throw new IllegalArgumentException(
+                    "rsm.config." + ROOT_DIR_CONFIG + " must name the directory for remote segments.");
         }
         return new FileSystemRemoteStorage(Path.of(root), config.getOrDefault(KEY_PREFIX_CONFIG, ""));
     }
@@ -78,10 +80,15 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
                 }
             }
             copyAtomically(files.log(), logTarget); // last: a complete .log implies complete indexes
-            log.info("Copied remote segment {} [{}, {}] to {}", metadata.segmentId(), metadata.startOffset(),
-                    metadata.endOffset(), logTarget);
+            log.info(
+                    "Copied remote segment {} [{}, {}] to {}",
+                    metadata.segmentId(),
+                    metadata.startOffset(),
+                    metadata.endOffset(),
+                    logTarget);
         } catch (IOException e) {
-            throw new RemoteStorageException("copying segment " + metadata.segmentId() + " to " + root + " failed: " + e, e, true);
+            throw new RemoteStorageException(
+                    "copying segment " + metadata.segmentId() + " to " + root + " failed: " + e, e, true);
         }
     }
 
@@ -89,8 +96,8 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
     public InputStream fetchLogSegment(RemoteSegmentMetadata metadata, long startPosition, long endPosition)
             throws RemoteStorageException {
         if (startPosition < 0 || endPosition < startPosition) {
-            throw new RemoteStorageException("bad byte range [" + startPosition + ", " + endPosition + "] for "
-                    + metadata.segmentId(), false);
+            throw new RemoteStorageException(
+                    "bad byte range [" + startPosition + ", " + endPosition + "] for " + metadata.segmentId(), false);
         }
         Path file = path(keys.logKey(metadata));
         FileChannel channel = open(file, metadata);
@@ -98,8 +105,10 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
             long size = channel.size();
             if (startPosition >= size) {
                 channel.close();
-                throw new RemoteStorageException("start position " + startPosition + " is past the end (" + size
-                        + " bytes) of " + metadata.segmentId(), false);
+                throw new RemoteStorageException(
+                        "start position " + startPosition + " is past the end (" + size + " bytes) of "
+                                + metadata.segmentId(),
+                        false);
             }
             channel.position(startPosition);
             long length = Math.min(endPosition, size - 1) - startPosition + 1;
@@ -120,9 +129,11 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
         Path logFile = path(keys.logKey(metadata));
         Path dir = logFile.getParent();
         String logName = logFile.getFileName().toString();
-        String segmentPrefix = logName.substring(0, logName.length() - ObjectKeys.LOG_SUFFIX.length()); // "<offset>-<id>."
+        String segmentPrefix =
+                logName.substring(0, logName.length() - ObjectKeys.LOG_SUFFIX.length()); // "<offset>-<id>."
         int deleted = 0;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, e -> e.getFileName().toString().startsWith(segmentPrefix))) {
+        try (DirectoryStream<Path> entries =
+                Files.newDirectoryStream(dir, e -> e.getFileName().toString().startsWith(segmentPrefix))) {
             for (Path entry : entries) {
                 if (Files.deleteIfExists(entry)) {
                     deleted++;
@@ -131,7 +142,8 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
         } catch (NoSuchFileException e) {
             return; // the partition directory is gone: so is the segment
         } catch (IOException e) {
-            throw new RemoteStorageException("deleting segment " + metadata.segmentId() + " from " + dir + " failed: " + e, e, true);
+            throw new RemoteStorageException(
+                    "deleting segment " + metadata.segmentId() + " from " + dir + " failed: " + e, e, true);
         }
         log.info("Deleted remote segment {} ({} files)", metadata.segmentId(), deleted);
     }
@@ -153,8 +165,8 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
         try {
             return FileChannel.open(file, StandardOpenOption.READ);
         } catch (NoSuchFileException e) {
-            throw new RemoteResourceNotFoundException("no object " + file.getFileName() + " for remote segment "
-                    + metadata.segmentId(), e);
+            throw new RemoteResourceNotFoundException(
+                    "no object " + file.getFileName() + " for remote segment " + metadata.segmentId(), e);
         } catch (IOException e) {
             throw new RemoteStorageException("opening " + file + " failed: " + e, e, true);
         }
@@ -164,7 +176,7 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
         Path temp = tempFor(target);
         try {
             try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
-                 FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                    FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 long size = in.size();
                 long copied = 0;
                 while (copied < size) {

@@ -14,12 +14,14 @@ public final class CopyThrottle {
 
     /** No limit. */
     public static final long UNLIMITED = Long.MAX_VALUE;
+
     private static final long NANOS_PER_SECOND = TimeUnit.SECONDS.toNanos(1);
 
     private final long bytesPerSecond;
     private final LongSupplier nanoClock;
     /** Guarded by this. Negative = debt. */
     private double tokens;
+
     private long lastRefillNanos;
 
     public CopyThrottle(long bytesPerSecond, LongSupplier nanoClock) {

@@ -34,7 +34,8 @@ final class FaultPoints {
             Files.writeString(pause.get().markerFile(), point + " " + what + "\n", StandardCharsets.UTF_8);
             released.await(PAUSE_LIMIT_MINUTES, TimeUnit.MINUTES);
         } catch (IOException e) {
-            throw new IllegalStateException("could not write test pause marker " + pause.get().markerFile(), e);
+            throw new IllegalStateException(
+                    "could not write test pause marker " + pause.get().markerFile(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

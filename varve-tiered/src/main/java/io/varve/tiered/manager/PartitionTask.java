@@ -95,23 +95,34 @@ final class PartitionTask {
         expire(partitionLog, store, config);
     }
 
-    private void copySegments(PartitionLog partitionLog, RemoteLogMetadataStore store, LogConfig config,
-                              long alreadyCovered) throws RemoteStorageException, IOException, InterruptedException {
+    private void copySegments(
+            PartitionLog partitionLog, RemoteLogMetadataStore store, LogConfig config, long alreadyCovered)
+            throws RemoteStorageException, IOException, InterruptedException {
         // Below the last stable offset too: a segment with an open transaction's data is not final yet.
         long uploadLimit = Math.min(partitionLog.highWatermark(), partitionLog.lastStableOffset());
         long cleanedUpTo = context.cleanedUpToOffset(partitionLog);
-        List<RolledSegment> toUpload = UploadPlanner.segmentsToUpload(partitionLog.rolledSegmentViews(), alreadyCovered,
-                uploadLimit, cleanedUpTo, config, context.clockMs().getAsLong());
+        List<RolledSegment> toUpload = UploadPlanner.segmentsToUpload(
+                partitionLog.rolledSegmentViews(),
+                alreadyCovered,
+                uploadLimit,
+                cleanedUpTo,
+                config,
+                context.clockMs().getAsLong());
         for (RolledSegment segment : toUpload) {
             if (context.closing()) {
                 return;
             }
-            RemoteSegmentMetadata copied = context.lifecycle().copy(store, partition, segment,
-                    partitionLog.leaderEpochEntries());
+            RemoteSegmentMetadata copied =
+                    context.lifecycle().copy(store, partition, segment, partitionLog.leaderEpochEntries());
             partitionLog.updateHighestUploadedOffset(copied.endOffset());
             context.stats().copied(segment.sizeBytes());
-            log.info("{}: offloaded segment [{}, {}] ({} bytes) to remote storage as {}", partition,
-                    segment.baseOffset(), segment.endOffset(), segment.sizeBytes(), copied.segmentId().id());
+            log.info(
+                    "{}: offloaded segment [{}, {}] ({} bytes) to remote storage as {}",
+                    partition,
+                    segment.baseOffset(),
+                    segment.endOffset(),
+                    segment.sizeBytes(),
+                    copied.segmentId().id());
         }
     }
 
@@ -127,8 +138,8 @@ final class PartitionTask {
             localOnlyBytes += segment.endOffset() > highestCopied ? segment.sizeBytes() : 0;
         }
         localOnlyBytes += activeSegmentBytes(partitionLog);
-        RemoteRetention.Plan plan = RemoteRetention.plan(copied, partitionLog.logStartOffset(), config,
-                context.clockMs().getAsLong(), localOnlyBytes);
+        RemoteRetention.Plan plan = RemoteRetention.plan(
+                copied, partitionLog.logStartOffset(), config, context.clockMs().getAsLong(), localOnlyBytes);
         if (plan.isEmpty()) {
             return;
         }
@@ -142,8 +153,13 @@ final class PartitionTask {
             }
             context.lifecycle().delete(store, deletion.segment());
             context.stats().deleted();
-            log.info("{}: deleted remote segment [{}, {}] {} by {}", partition, deletion.segment().startOffset(),
-                    deletion.segment().endOffset(), deletion.segment().segmentId().id(), deletion.reason());
+            log.info(
+                    "{}: deleted remote segment [{}, {}] {} by {}",
+                    partition,
+                    deletion.segment().startOffset(),
+                    deletion.segment().endOffset(),
+                    deletion.segment().segmentId().id(),
+                    deletion.reason());
         }
     }
 
@@ -156,7 +172,8 @@ final class PartitionTask {
     }
 
     /** remote.log.delete.on.disable: remote storage was turned off for the topic; its remote data goes. */
-    private void disable(PartitionLog partitionLog, RemoteLogMetadataStore store) throws RemoteStorageException, IOException {
+    private void disable(PartitionLog partitionLog, RemoteLogMetadataStore store)
+            throws RemoteStorageException, IOException {
         if (store.read(c -> c.segments(partition)).isEmpty()) {
             return;
         }
@@ -182,8 +199,13 @@ final class PartitionTask {
             if (segment.state() == RemoteSegmentState.COPY_SEGMENT_STARTED
                     || segment.state() == RemoteSegmentState.DELETE_SEGMENT_STARTED) {
                 context.lifecycle().delete(store, segment);
-                log.info("{}: cleaned up remote segment [{}, {}] {} left {}", partition, segment.startOffset(),
-                        segment.endOffset(), segment.segmentId().id(), segment.state());
+                log.info(
+                        "{}: cleaned up remote segment [{}, {}] {} left {}",
+                        partition,
+                        segment.startOffset(),
+                        segment.endOffset(),
+                        segment.segmentId().id(),
+                        segment.state());
             }
         }
     }
@@ -197,7 +219,10 @@ final class PartitionTask {
      */
     static long takeOver(PartitionLog partitionLog, RemoteLogMetadataStore store, TopicIdPartition partition) {
         List<RemoteSegmentMetadata> copied = store.read(c -> c.copiedSegments(partition));
-        long highestCopied = copied.stream().mapToLong(RemoteSegmentMetadata::endOffset).max().orElse(-1);
+        long highestCopied = copied.stream()
+                .mapToLong(RemoteSegmentMetadata::endOffset)
+                .max()
+                .orElse(-1);
         partitionLog.updateHighestUploadedOffset(highestCopied);
         partitionLog.restoreLogStartOffsetFromRemote(contiguousRemoteStart(copied, partitionLog.localLogStartOffset()));
         return highestCopied;
@@ -233,13 +258,17 @@ final class PartitionTask {
     private void failed(Exception e) {
         consecutiveFailures++;
         context.stats().failed();
-        long delayMs = context.backoff().delayMs(consecutiveFailures, ThreadLocalRandom.current().nextDouble());
+        long delayMs = context.backoff()
+                .delayMs(consecutiveFailures, ThreadLocalRandom.current().nextDouble());
         nextRunAtMs = context.clockMs().getAsLong() + delayMs;
         if (consecutiveFailures == 1) {
-            log.warn("{}: remote storage work failing, local data is kept; retrying with backoff: {}", partition,
+            log.warn(
+                    "{}: remote storage work failing, local data is kept; retrying with backoff: {}",
+                    partition,
                     e.toString());
         } else {
-            log.debug("{}: attempt {} failed, next in {} ms: {}", partition, consecutiveFailures, delayMs, e.toString());
+            log.debug(
+                    "{}: attempt {} failed, next in {} ms: {}", partition, consecutiveFailures, delayMs, e.toString());
         }
     }
 }

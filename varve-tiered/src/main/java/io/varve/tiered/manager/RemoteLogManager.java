@@ -53,12 +53,16 @@ public final class RemoteLogManager implements AutoCloseable {
     private static final long CLOSE_WAIT_MS = 30_000L;
 
     /** Counters since start-up. */
-    public record Stats(long segmentsCopied, long bytesCopied, long segmentsDeleted, long failedRuns) {
-    }
+    public record Stats(long segmentsCopied, long bytesCopied, long segmentsDeleted, long failedRuns) {}
 
     /** What partition tasks share. */
-    record Context(RemoteSegmentLifecycle lifecycle, RetryBackoff backoff, LongSupplier clockMs, StatsCounters stats,
-                   Function<PartitionLog, Long> cleanedUpTo, Supplier<Boolean> isClosing) {
+    record Context(
+            RemoteSegmentLifecycle lifecycle,
+            RetryBackoff backoff,
+            LongSupplier clockMs,
+            StatsCounters stats,
+            Function<PartitionLog, Long> cleanedUpTo,
+            Supplier<Boolean> isClosing) {
         boolean closing() {
             return isClosing.get();
         }
@@ -99,6 +103,7 @@ public final class RemoteLogManager implements AutoCloseable {
     private final Supplier<Collection<PartitionLog>> logs;
     /** Partitions whose local log exists but is not open yet: never mistaken for deleted topics. */
     private final java.util.function.Predicate<TopicPartition> notYetOpened;
+
     private final LongSupplier clockMs;
     private final FaultPoints faults;
     private final StatsCounters stats = new StatsCounters();
@@ -110,10 +115,16 @@ public final class RemoteLogManager implements AutoCloseable {
     private volatile boolean startupCleanupDone;
     private volatile boolean closing;
 
-    private RemoteLogManager(RemoteLogManagerConfig config, RemoteStorage storage, Map<Path, RemoteLogMetadataStore> stores,
-                             Supplier<Collection<PartitionLog>> logs,
-                             java.util.function.Predicate<TopicPartition> notYetOpened, LongSupplier clockMs,
-                             ToLongFunction<PartitionLog> cleanedUpTo, boolean background, Path emptySnapshot) {
+    private RemoteLogManager(
+            RemoteLogManagerConfig config,
+            RemoteStorage storage,
+            Map<Path, RemoteLogMetadataStore> stores,
+            Supplier<Collection<PartitionLog>> logs,
+            java.util.function.Predicate<TopicPartition> notYetOpened,
+            LongSupplier clockMs,
+            ToLongFunction<PartitionLog> cleanedUpTo,
+            boolean background,
+            Path emptySnapshot) {
         this.config = config;
         this.notYetOpened = notYetOpened;
         this.storage = storage;
@@ -123,9 +134,15 @@ public final class RemoteLogManager implements AutoCloseable {
         this.emptySnapshot = emptySnapshot;
         this.faults = new FaultPoints(config.pause());
         CopyThrottle throttle = new CopyThrottle(config.copyMaxBytesPerSecond(), System::nanoTime);
-        this.context = new Context(new RemoteSegmentLifecycle(storage, throttle, faults, clockMs, emptySnapshot),
-                config.backoff(), clockMs, stats, cleanedUpTo::applyAsLong, () -> closing);
-        this.copiers = background ? Executors.newFixedThreadPool(config.copierThreads(), daemon("varve-rlm-copier")) : null;
+        this.context = new Context(
+                new RemoteSegmentLifecycle(storage, throttle, faults, clockMs, emptySnapshot),
+                config.backoff(),
+                clockMs,
+                stats,
+                cleanedUpTo::applyAsLong,
+                () -> closing);
+        this.copiers =
+                background ? Executors.newFixedThreadPool(config.copierThreads(), daemon("varve-rlm-copier")) : null;
         this.scheduler = background ? Executors.newSingleThreadScheduledExecutor(daemon("varve-rlm-scheduler")) : null;
     }
 
@@ -137,9 +154,15 @@ public final class RemoteLogManager implements AutoCloseable {
      * @param cleanedUpTo for a compacted log, the offset below which the cleaner has deduplicated it (its cleaner
      *                    checkpoint), else {@link Long#MAX_VALUE}
      */
-    public static RemoteLogManager start(RemoteLogManagerConfig config, RemoteStorage storage, List<Path> logDirs,
-                                         Supplier<Collection<PartitionLog>> logs, ToLongFunction<PartitionLog> cleanedUpTo,
-                                         LongSupplier clockMs, boolean background) throws IOException {
+    public static RemoteLogManager start(
+            RemoteLogManagerConfig config,
+            RemoteStorage storage,
+            List<Path> logDirs,
+            Supplier<Collection<PartitionLog>> logs,
+            ToLongFunction<PartitionLog> cleanedUpTo,
+            LongSupplier clockMs,
+            boolean background)
+            throws IOException {
         return start(config, storage, logDirs, logs, tp -> false, cleanedUpTo, clockMs, background);
     }
 
@@ -149,11 +172,16 @@ public final class RemoteLogManager implements AutoCloseable {
      * partition {@code notYetOpened} holds is left alone until its log opens. A log with remote storage enabled
      * must be open before this is called, so its log start offset is restored before its offsets are served.
      */
-    public static RemoteLogManager start(RemoteLogManagerConfig config, RemoteStorage storage, List<Path> logDirs,
-                                         Supplier<Collection<PartitionLog>> logs,
-                                         java.util.function.Predicate<TopicPartition> notYetOpened,
-                                         ToLongFunction<PartitionLog> cleanedUpTo,
-                                         LongSupplier clockMs, boolean background) throws IOException {
+    public static RemoteLogManager start(
+            RemoteLogManagerConfig config,
+            RemoteStorage storage,
+            List<Path> logDirs,
+            Supplier<Collection<PartitionLog>> logs,
+            java.util.function.Predicate<TopicPartition> notYetOpened,
+            ToLongFunction<PartitionLog> cleanedUpTo,
+            LongSupplier clockMs,
+            boolean background)
+            throws IOException {
         Map<Path, RemoteLogMetadataStore> stores = new LinkedHashMap<>();
         try {
             for (Path dir : logDirs) {
@@ -168,14 +196,18 @@ public final class RemoteLogManager implements AutoCloseable {
         }
         Path emptySnapshot = Files.createTempFile("varve-empty-producer-snapshot", ".snapshot");
         emptySnapshot.toFile().deleteOnExit();
-        RemoteLogManager manager = new RemoteLogManager(config, storage, stores, logs, notYetOpened, clockMs, cleanedUpTo,
-                background, emptySnapshot);
+        RemoteLogManager manager = new RemoteLogManager(
+                config, storage, stores, logs, notYetOpened, clockMs, cleanedUpTo, background, emptySnapshot);
         manager.takeOverTieredLogs();
         if (background) {
-            manager.scheduler.scheduleWithFixedDelay(manager::tickGuarded, 0, config.taskIntervalMs(), TimeUnit.MILLISECONDS);
+            manager.scheduler.scheduleWithFixedDelay(
+                    manager::tickGuarded, 0, config.taskIntervalMs(), TimeUnit.MILLISECONDS);
         }
-        log.info("Remote log manager started: {} log dirs, {} copier threads, task interval {} ms, copy limit {} bytes/s",
-                stores.size(), config.copierThreads(), config.taskIntervalMs(),
+        log.info(
+                "Remote log manager started: {} log dirs, {} copier threads, task interval {} ms, copy limit {} bytes/s",
+                stores.size(),
+                config.copierThreads(),
+                config.taskIntervalMs(),
                 config.copyMaxBytesPerSecond() == CopyThrottle.UNLIMITED ? "no" : config.copyMaxBytesPerSecond());
         return manager;
     }
@@ -183,10 +215,14 @@ public final class RemoteLogManager implements AutoCloseable {
     /** Restores each tiered log's start offset and highest uploaded offset from the metadata, synchronously. */
     private void takeOverTieredLogs() {
         for (PartitionLog partitionLog : logs.get()) {
-            RemoteLogMetadataStore store = stores.get(partitionLog.dir().getParent().toAbsolutePath().normalize());
-            if (partitionLog.config().remoteStorageEnable() && store != null
+            RemoteLogMetadataStore store =
+                    stores.get(partitionLog.dir().getParent().toAbsolutePath().normalize());
+            if (partitionLog.config().remoteStorageEnable()
+                    && store != null
                     && !partitionLog.topicId().equals(Uuid.ZERO_UUID)) {
-                PartitionTask.takeOver(partitionLog, store,
+                PartitionTask.takeOver(
+                        partitionLog,
+                        store,
                         new TopicIdPartition(partitionLog.topicId(), partitionLog.topicPartition()));
             }
         }
@@ -249,12 +285,14 @@ public final class RemoteLogManager implements AutoCloseable {
         for (PartitionTask task : List.copyOf(tasks.values())) {
             TopicIdPartition tip = task.partition();
             PartitionLog partitionLog = live.get(tip);
-            if (task.finished() || (partitionLog == null && !known.contains(tip))
+            if (task.finished()
+                    || (partitionLog == null && !known.contains(tip))
                     || (partitionLog == null && notYetOpened.test(tip.topicPartition()))) {
                 tasks.remove(tip);
                 continue;
             }
-            RemoteLogMetadataStore store = partitionLog != null ? stores.get(partitionLog.dir().getParent().toAbsolutePath().normalize())
+            RemoteLogMetadataStore store = partitionLog != null
+                    ? stores.get(partitionLog.dir().getParent().toAbsolutePath().normalize())
                     : storeHolding(tip);
             if (store != null && task.tryStart(nowMs)) {
                 executor.accept(() -> task.run(partitionLog, store));
@@ -279,11 +317,18 @@ public final class RemoteLogManager implements AutoCloseable {
             for (RemoteSegmentMetadata segment : unfinished) {
                 try {
                     context.lifecycle().delete(store, segment);
-                    log.info("Cleaned up remote segment {} [{}, {}] left {} by an earlier run", segment.segmentId(),
-                            segment.startOffset(), segment.endOffset(), segment.state());
+                    log.info(
+                            "Cleaned up remote segment {} [{}, {}] left {} by an earlier run",
+                            segment.segmentId(),
+                            segment.startOffset(),
+                            segment.endOffset(),
+                            segment.state());
                 } catch (RemoteStorageException | IOException | RuntimeException e) {
                     allDone = false;
-                    log.warn("Could not clean up remote segment {} yet ({}); will retry", segment.segmentId(), e.toString());
+                    log.warn(
+                            "Could not clean up remote segment {} yet ({}); will retry",
+                            segment.segmentId(),
+                            e.toString());
                 }
             }
             if (!unfinished.isEmpty()) {
@@ -321,7 +366,8 @@ public final class RemoteLogManager implements AutoCloseable {
         return firstOf(c -> c.segmentForOffset(partition, leaderEpoch, offset));
     }
 
-    private Optional<RemoteSegmentMetadata> firstOf(Function<RemoteLogMetadataCache, Optional<RemoteSegmentMetadata>> query) {
+    private Optional<RemoteSegmentMetadata> firstOf(
+            Function<RemoteLogMetadataCache, Optional<RemoteSegmentMetadata>> query) {
         for (RemoteLogMetadataStore store : stores.values()) {
             Optional<RemoteSegmentMetadata> found = store.read(query);
             if (found.isPresent()) {

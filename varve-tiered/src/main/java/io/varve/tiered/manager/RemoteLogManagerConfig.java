@@ -15,8 +15,12 @@ import java.util.Optional;
  *                                {@code .backoff.max.ms} (30000), {@code .jitter} (0.2)
  * @param pause                   test only ({@code varve.test.remote.log.pause.at} / {@code .marker}): where to stop
  */
-public record RemoteLogManagerConfig(int copierThreads, long taskIntervalMs, long copyMaxBytesPerSecond,
-                                     RetryBackoff backoff, Optional<TestPause> pause) {
+public record RemoteLogManagerConfig(
+        int copierThreads,
+        long taskIntervalMs,
+        long copyMaxBytesPerSecond,
+        RetryBackoff backoff,
+        Optional<TestPause> pause) {
 
     public static final int DEFAULT_COPIER_THREADS = 10;
     public static final long DEFAULT_TASK_INTERVAL_MS = 30_000L;
@@ -36,8 +40,8 @@ public record RemoteLogManagerConfig(int copierThreads, long taskIntervalMs, lon
 
         public TestPause {
             if (!point.equals(AFTER_COPY) && !point.equals(AFTER_DELETE_STARTED)) {
-                throw new IllegalArgumentException("unknown pause point '" + point + "': " + AFTER_COPY + " or "
-                        + AFTER_DELETE_STARTED);
+                throw new IllegalArgumentException(
+                        "unknown pause point '" + point + "': " + AFTER_COPY + " or " + AFTER_DELETE_STARTED);
             }
         }
     }
@@ -50,7 +54,10 @@ public record RemoteLogManagerConfig(int copierThreads, long taskIntervalMs, lon
     }
 
     public static RemoteLogManagerConfig defaults() {
-        return new RemoteLogManagerConfig(DEFAULT_COPIER_THREADS, DEFAULT_TASK_INTERVAL_MS, CopyThrottle.UNLIMITED,
+        return new RemoteLogManagerConfig(
+                DEFAULT_COPIER_THREADS,
+                DEFAULT_TASK_INTERVAL_MS,
+                CopyThrottle.UNLIMITED,
                 new RetryBackoff(DEFAULT_RETRY_BACKOFF_MS, DEFAULT_RETRY_BACKOFF_MAX_MS, DEFAULT_RETRY_JITTER),
                 Optional.empty());
     }

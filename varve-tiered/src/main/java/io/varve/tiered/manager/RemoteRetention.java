@@ -19,8 +19,7 @@ import java.util.List;
 final class RemoteRetention {
 
     /** One remote segment to delete and why. */
-    record Deletion(RemoteSegmentMetadata segment, String reason) {
-    }
+    record Deletion(RemoteSegmentMetadata segment, String reason) {}
 
     /** The segments to delete and the log start offset once they are gone (never lower than now). */
     record Plan(List<Deletion> deletions, long newLogStartOffset) {
@@ -29,15 +28,18 @@ final class RemoteRetention {
         }
     }
 
-    private RemoteRetention() {
-    }
+    private RemoteRetention() {}
 
     /**
      * @param copied           the partition's COPY_SEGMENT_FINISHED segments, by start offset
      * @param localOnlyBytes   bytes of local segments not in remote storage (they count towards retention.bytes)
      */
-    static Plan plan(List<RemoteSegmentMetadata> copied, long logStartOffset, LogConfig config, long nowMs,
-                     long localOnlyBytes) {
+    static Plan plan(
+            List<RemoteSegmentMetadata> copied,
+            long logStartOffset,
+            LogConfig config,
+            long nowMs,
+            long localOnlyBytes) {
         List<Deletion> deletions = new ArrayList<>();
         List<RemoteSegmentMetadata> kept = new ArrayList<>();
         for (RemoteSegmentMetadata segment : copied) {
@@ -62,7 +64,8 @@ final class RemoteRetention {
                 for (int i = next; i < kept.size(); i++) {
                     totalBytes += kept.get(i).segmentSizeBytes();
                 }
-                while (next < kept.size() && totalBytes - kept.get(next).segmentSizeBytes() >= config.retentionBytes()) {
+                while (next < kept.size()
+                        && totalBytes - kept.get(next).segmentSizeBytes() >= config.retentionBytes()) {
                     totalBytes -= kept.get(next).segmentSizeBytes();
                     deletions.add(new Deletion(kept.get(next), "retention.bytes " + config.retentionBytes()));
                     newLogStart = Math.max(newLogStart, kept.get(next).endOffset() + 1);

@@ -44,8 +44,12 @@ final class RemoteSegmentLifecycle {
     /** Uploaded in place of a producer snapshot that does not exist (a segment rolled before the log was tiered). */
     private final Path emptySnapshot;
 
-    RemoteSegmentLifecycle(RemoteStorage storage, CopyThrottle throttle, FaultPoints faults, LongSupplier clockMs,
-                           Path emptySnapshot) {
+    RemoteSegmentLifecycle(
+            RemoteStorage storage,
+            CopyThrottle throttle,
+            FaultPoints faults,
+            LongSupplier clockMs,
+            Path emptySnapshot) {
         this.storage = storage;
         this.throttle = throttle;
         this.faults = faults;
@@ -54,15 +58,28 @@ final class RemoteSegmentLifecycle {
     }
 
     /** Uploads {@code segment} with its indexes, producer snapshot and leader epochs; returns the finished metadata. */
-    RemoteSegmentMetadata copy(RemoteLogMetadataStore store, TopicIdPartition partition, RolledSegment segment,
-                               List<EpochEntry> leaderEpochs) throws RemoteStorageException, IOException, InterruptedException {
+    RemoteSegmentMetadata copy(
+            RemoteLogMetadataStore store,
+            TopicIdPartition partition,
+            RolledSegment segment,
+            List<EpochEntry> leaderEpochs)
+            throws RemoteStorageException, IOException, InterruptedException {
         List<EpochEntry> epochsUpToEnd = entriesUpTo(leaderEpochs, segment.endOffset());
         RemoteSegmentMetadata started = store.append(new SegmentAdded(RemoteSegmentMetadata.copyStarted(
-                RemoteSegmentId.generate(partition), segment.baseOffset(), segment.endOffset(), segment.maxTimestampMs(),
-                segmentEpochs(epochsUpToEnd, segment.baseOffset()), segment.sizeBytes(), clockMs.getAsLong())));
+                RemoteSegmentId.generate(partition),
+                segment.baseOffset(),
+                segment.endOffset(),
+                segment.maxTimestampMs(),
+                segmentEpochs(epochsUpToEnd, segment.baseOffset()),
+                segment.sizeBytes(),
+                clockMs.getAsLong())));
         Path snapshot = Files.exists(segment.producerSnapshotFile()) ? segment.producerSnapshotFile() : emptySnapshot;
-        SegmentFiles files = new SegmentFiles(segment.logFile(), segment.offsetIndexFile(), segment.timeIndexFile(),
-                snapshot, ByteBuffer.wrap(LeaderEpochCheckpointFile.encode(epochsUpToEnd).getBytes(StandardCharsets.UTF_8)),
+        SegmentFiles files = new SegmentFiles(
+                segment.logFile(),
+                segment.offsetIndexFile(),
+                segment.timeIndexFile(),
+                snapshot,
+                ByteBuffer.wrap(LeaderEpochCheckpointFile.encode(epochsUpToEnd).getBytes(StandardCharsets.UTF_8)),
                 segment.txnIndexFile());
         try {
             throttle.acquire(uploadBytes(segment));
@@ -72,8 +89,8 @@ final class RemoteSegmentLifecycle {
             throw e;
         }
         faults.reached(RemoteLogManagerConfig.TestPause.AFTER_COPY, started.segmentId());
-        return store.append(new SegmentStateChanged(started.segmentId(), RemoteSegmentState.COPY_SEGMENT_FINISHED,
-                clockMs.getAsLong()));
+        return store.append(new SegmentStateChanged(
+                started.segmentId(), RemoteSegmentState.COPY_SEGMENT_FINISHED, clockMs.getAsLong()));
     }
 
     private void abandon(RemoteLogMetadataStore store, RemoteSegmentMetadata started, Exception cause) {
@@ -85,7 +102,8 @@ final class RemoteSegmentLifecycle {
     }
 
     /** Deletes every object of the segment; idempotent, so a crash in between only repeats it. */
-    void delete(RemoteLogMetadataStore store, RemoteSegmentMetadata segment) throws RemoteStorageException, IOException {
+    void delete(RemoteLogMetadataStore store, RemoteSegmentMetadata segment)
+            throws RemoteStorageException, IOException {
         delete(store, segment, segment.state() == RemoteSegmentState.COPY_SEGMENT_FINISHED);
     }
 
@@ -93,15 +111,15 @@ final class RemoteSegmentLifecycle {
     private void delete(RemoteLogMetadataStore store, RemoteSegmentMetadata segment, boolean pausable)
             throws RemoteStorageException, IOException {
         if (segment.state() != RemoteSegmentState.DELETE_SEGMENT_STARTED) {
-            store.append(new SegmentStateChanged(segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_STARTED,
-                    clockMs.getAsLong()));
+            store.append(new SegmentStateChanged(
+                    segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_STARTED, clockMs.getAsLong()));
         }
         if (pausable) {
             faults.reached(RemoteLogManagerConfig.TestPause.AFTER_DELETE_STARTED, segment.segmentId());
         }
         storage.deleteSegment(segment);
-        store.append(new SegmentStateChanged(segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_FINISHED,
-                clockMs.getAsLong()));
+        store.append(new SegmentStateChanged(
+                segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_FINISHED, clockMs.getAsLong()));
     }
 
     private static long uploadBytes(RolledSegment segment) throws IOException {

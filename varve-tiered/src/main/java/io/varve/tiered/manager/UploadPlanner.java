@@ -21,8 +21,7 @@ final class UploadPlanner {
     /** Limit passed for a log that is not compacted. */
     static final long NOT_COMPACTED = Long.MAX_VALUE;
 
-    private UploadPlanner() {
-    }
+    private UploadPlanner() {}
 
     /**
      * @param rolled              the log's rolled segments, oldest first
@@ -31,15 +30,20 @@ final class UploadPlanner {
      * @param cleanedUpToOffset   compacted logs: offsets below it were deduplicated by the cleaner; else
      *                            {@link #NOT_COMPACTED}
      */
-    static List<RolledSegment> segmentsToUpload(List<RolledSegment> rolled, long highestCopiedOffset,
-                                                long uploadLimitOffset, long cleanedUpToOffset, LogConfig config,
-                                                long nowMs) {
+    static List<RolledSegment> segmentsToUpload(
+            List<RolledSegment> rolled,
+            long highestCopiedOffset,
+            long uploadLimitOffset,
+            long cleanedUpToOffset,
+            LogConfig config,
+            long nowMs) {
         List<RolledSegment> result = new ArrayList<>();
         for (RolledSegment segment : rolled) {
             if (segment.endOffset() <= highestCopiedOffset) {
                 continue;
             }
-            if (segment.endOffset() >= uploadLimitOffset || !compactionAllows(segment, cleanedUpToOffset, config, nowMs)) {
+            if (segment.endOffset() >= uploadLimitOffset
+                    || !compactionAllows(segment, cleanedUpToOffset, config, nowMs)) {
                 break;
             }
             result.add(segment);
@@ -47,7 +51,8 @@ final class UploadPlanner {
         return result;
     }
 
-    private static boolean compactionAllows(RolledSegment segment, long cleanedUpToOffset, LogConfig config, long nowMs) {
+    private static boolean compactionAllows(
+            RolledSegment segment, long cleanedUpToOffset, LogConfig config, long nowMs) {
         if (cleanedUpToOffset == NOT_COMPACTED) {
             return true;
         }

@@ -8,10 +8,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
@@ -24,16 +24,18 @@ import java.util.function.Predicate;
  */
 public final class RemoteLogMetadataCache {
 
-    private static final Comparator<RemoteSegmentMetadata> BY_START_OFFSET = Comparator
-            .comparingLong(RemoteSegmentMetadata::startOffset)
+    private static final Comparator<RemoteSegmentMetadata> BY_START_OFFSET = Comparator.comparingLong(
+                    RemoteSegmentMetadata::startOffset)
             .thenComparingLong(RemoteSegmentMetadata::endOffset)
             .thenComparing(m -> m.segmentId().id().toString());
 
-    private static final NavigableMap<Long, List<RemoteSegmentMetadata>> EMPTY = Collections.unmodifiableNavigableMap(new TreeMap<>());
+    private static final NavigableMap<Long, List<RemoteSegmentMetadata>> EMPTY =
+            Collections.unmodifiableNavigableMap(new TreeMap<>());
 
     private final Map<RemoteSegmentId, RemoteSegmentMetadata> segments = new HashMap<>();
     /** Per partition: start offset → the segments starting there (usually one; more after re-uploads), sorted. */
-    private final Map<TopicIdPartition, NavigableMap<Long, List<RemoteSegmentMetadata>>> byStartOffset = new HashMap<>();
+    private final Map<TopicIdPartition, NavigableMap<Long, List<RemoteSegmentMetadata>>> byStartOffset =
+            new HashMap<>();
 
     /**
      * Applies one event and returns the segment's new metadata.
@@ -53,16 +55,16 @@ public final class RemoteLogMetadataCache {
         if (event instanceof SegmentAdded added) {
             RemoteSegmentMetadata existing = segments.get(added.segmentId());
             if (existing != null && !existing.equals(added.metadata())) {
-                throw new IllegalRemoteSegmentTransitionException("segment " + added.segmentId()
-                        + " was already added, in state " + existing.state());
+                throw new IllegalRemoteSegmentTransitionException(
+                        "segment " + added.segmentId() + " was already added, in state " + existing.state());
             }
             return;
         }
         SegmentStateChanged change = (SegmentStateChanged) event;
         RemoteSegmentMetadata current = segments.get(change.segmentId());
         if (current == null) {
-            throw new IllegalRemoteSegmentTransitionException("unknown remote segment " + change.segmentId()
-                    + " cannot move to " + change.newState());
+            throw new IllegalRemoteSegmentTransitionException(
+                    "unknown remote segment " + change.segmentId() + " cannot move to " + change.newState());
         }
         if (!RemoteSegmentState.isLegalTransition(current.state(), change.newState())) {
             throw new IllegalRemoteSegmentTransitionException("remote segment " + change.segmentId()
@@ -82,7 +84,8 @@ public final class RemoteLogMetadataCache {
         return metadata;
     }
 
-    private RemoteSegmentMetadata changeState(RemoteSegmentId segmentId, RemoteSegmentState newState, long eventTimestampMs) {
+    private RemoteSegmentMetadata changeState(
+            RemoteSegmentId segmentId, RemoteSegmentState newState, long eventTimestampMs) {
         validate(new SegmentStateChanged(segmentId, newState, eventTimestampMs));
         RemoteSegmentMetadata updated = segments.get(segmentId).withState(newState, eventTimestampMs);
         NavigableMap<Long, List<RemoteSegmentMetadata>> partition = byStartOffset.get(segmentId.topicIdPartition());
@@ -158,10 +161,13 @@ public final class RemoteLogMetadataCache {
      * The readable segment with the highest start offset at or below {@code offset} that satisfies {@code holds}.
      * Walks down from the floor entry, so a lookup in non-overlapping segments touches one or two entries.
      */
-    private Optional<RemoteSegmentMetadata> latestCopiedMatch(TopicIdPartition partition, long offset,
-                                                              Predicate<RemoteSegmentMetadata> holds) {
-        for (List<RemoteSegmentMetadata> sameStart : byStartOffset.getOrDefault(partition, EMPTY)
-                .headMap(offset, true).descendingMap().values()) {
+    private Optional<RemoteSegmentMetadata> latestCopiedMatch(
+            TopicIdPartition partition, long offset, Predicate<RemoteSegmentMetadata> holds) {
+        for (List<RemoteSegmentMetadata> sameStart : byStartOffset
+                .getOrDefault(partition, EMPTY)
+                .headMap(offset, true)
+                .descendingMap()
+                .values()) {
             for (int i = sameStart.size() - 1; i >= 0; i--) {
                 RemoteSegmentMetadata m = sameStart.get(i);
                 if (m.state() == RemoteSegmentState.COPY_SEGMENT_FINISHED && holds.test(m)) {
@@ -174,7 +180,9 @@ public final class RemoteLogMetadataCache {
 
     /** The highest offset held by a readable remote segment of the partition; empty when nothing is copied yet. */
     public OptionalLong highestCopiedOffset(TopicIdPartition partition) {
-        return copiedSegments(partition).stream().mapToLong(RemoteSegmentMetadata::endOffset).max();
+        return copiedSegments(partition).stream()
+                .mapToLong(RemoteSegmentMetadata::endOffset)
+                .max();
     }
 
     /** The highest offset of {@code leaderEpoch} held by a readable remote segment; empty if none holds that epoch. */
@@ -187,7 +195,9 @@ public final class RemoteLogMetadataCache {
 
     /** The lowest offset held by a readable remote segment of the partition (the remote log start offset). */
     public OptionalLong lowestCopiedOffset(TopicIdPartition partition) {
-        return copiedSegments(partition).stream().mapToLong(RemoteSegmentMetadata::startOffset).min();
+        return copiedSegments(partition).stream()
+                .mapToLong(RemoteSegmentMetadata::startOffset)
+                .min();
     }
 
     /**
@@ -198,11 +208,13 @@ public final class RemoteLogMetadataCache {
     public List<RemoteSegmentMetadata> segmentsToCleanUp() {
         List<RemoteSegmentMetadata> result = new ArrayList<>();
         for (RemoteSegmentMetadata m : segments.values()) {
-            if (m.state() == RemoteSegmentState.COPY_SEGMENT_STARTED || m.state() == RemoteSegmentState.DELETE_SEGMENT_STARTED) {
+            if (m.state() == RemoteSegmentState.COPY_SEGMENT_STARTED
+                    || m.state() == RemoteSegmentState.DELETE_SEGMENT_STARTED) {
                 result.add(m);
             }
         }
-        result.sort(Comparator.comparing((RemoteSegmentMetadata m) -> m.topicIdPartition().topicId().toString())
+        result.sort(Comparator.comparing((RemoteSegmentMetadata m) ->
+                        m.topicIdPartition().topicId().toString())
                 .thenComparingInt(m -> m.topicIdPartition().partition())
                 .thenComparing(BY_START_OFFSET));
         return result;

@@ -26,8 +26,7 @@ final class RemoteLogMetadataCodec {
     /** Far above any real event (thousands of leader epochs); guards against allocating from a corrupt count. */
     static final int MAX_EVENT_BYTES = 1 << 20;
 
-    private RemoteLogMetadataCodec() {
-    }
+    private RemoteLogMetadataCodec() {}
 
     static byte[] encode(RemoteLogMetadataEvent event) {
         RemoteSegmentId id = event.segmentId();
@@ -36,11 +35,20 @@ final class RemoteLogMetadataCodec {
         ByteBuffer buf;
         if (event instanceof SegmentAdded added) {
             RemoteSegmentMetadata m = added.metadata();
-            buf = ByteBuffer.allocate(1 + idBytes + 8 * 3 + 4 + 8 + 4 + 12 * m.segmentLeaderEpochs().size());
+            buf = ByteBuffer.allocate(1
+                    + idBytes
+                    + 8 * 3
+                    + 4
+                    + 8
+                    + 4
+                    + 12 * m.segmentLeaderEpochs().size());
             buf.put(TYPE_SEGMENT_ADDED);
             putId(buf, id, topic);
-            buf.putLong(m.startOffset()).putLong(m.endOffset()).putLong(m.maxTimestampMs())
-                    .putInt(m.segmentSizeBytes()).putLong(m.eventTimestampMs());
+            buf.putLong(m.startOffset())
+                    .putLong(m.endOffset())
+                    .putLong(m.maxTimestampMs())
+                    .putInt(m.segmentSizeBytes())
+                    .putLong(m.eventTimestampMs());
             buf.putInt(m.segmentLeaderEpochs().size());
             for (Map.Entry<Integer, Long> e : m.segmentLeaderEpochs().entrySet()) {
                 buf.putInt(e.getKey()).putLong(e.getValue());
@@ -79,8 +87,8 @@ final class RemoteLogMetadataCodec {
                 for (int i = 0; i < epochCount; i++) {
                     epochs.put(buf.getInt(), buf.getLong());
                 }
-                event = new SegmentAdded(RemoteSegmentMetadata.copyStarted(id, startOffset, endOffset, maxTimestampMs,
-                        epochs, sizeBytes, eventTimestampMs));
+                event = new SegmentAdded(RemoteSegmentMetadata.copyStarted(
+                        id, startOffset, endOffset, maxTimestampMs, epochs, sizeBytes, eventTimestampMs));
             } else if (type == TYPE_STATE_CHANGED) {
                 event = new SegmentStateChanged(id, RemoteSegmentState.forId(buf.get()), buf.getLong());
             } else {
@@ -113,6 +121,7 @@ final class RemoteLogMetadataCodec {
         buf.get(topic);
         int partition = buf.getInt();
         Uuid segmentId = new Uuid(buf.getLong(), buf.getLong());
-        return new RemoteSegmentId(new TopicIdPartition(topicId, new String(topic, StandardCharsets.UTF_8), partition), segmentId);
+        return new RemoteSegmentId(
+                new TopicIdPartition(topicId, new String(topic, StandardCharsets.UTF_8), partition), segmentId);
     }
 }

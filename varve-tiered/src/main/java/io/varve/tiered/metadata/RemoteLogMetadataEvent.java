@@ -12,7 +12,8 @@ public sealed interface RemoteLogMetadataEvent {
         public SegmentAdded {
             Objects.requireNonNull(metadata, "metadata");
             if (metadata.state() != RemoteSegmentState.COPY_SEGMENT_STARTED) {
-                throw new IllegalArgumentException("a segment is added in COPY_SEGMENT_STARTED, not " + metadata.state());
+                throw new IllegalArgumentException(
+                        "a segment is added in COPY_SEGMENT_STARTED, not " + metadata.state());
             }
         }
 

@@ -84,7 +84,8 @@ public final class RemoteLogMetadataStore implements Closeable {
                 if (!isZeroFilled(position, size)) {
                     long recordLength = remaining >= 4 ? readFully(position, 4).getInt() : -1;
                     boolean lastRecord = remaining < RECORD_OVERHEAD_BYTES
-                            || recordLength < 0 || RECORD_OVERHEAD_BYTES + recordLength >= remaining;
+                            || recordLength < 0
+                            || RECORD_OVERHEAD_BYTES + recordLength >= remaining;
                     if (!lastRecord) {
                         throw new CorruptRemoteLogMetadataException("corrupt record at byte " + position + " of " + file
                                 + " with " + remaining + " bytes after it");
@@ -99,20 +100,23 @@ public final class RemoteLogMetadataStore implements Closeable {
             try {
                 event = RemoteLogMetadataCodec.decode(body);
             } catch (IllegalArgumentException e) {
-                throw new CorruptRemoteLogMetadataException("undecodable record at byte " + position + " of " + file
-                        + ": " + e.getMessage());
+                throw new CorruptRemoteLogMetadataException(
+                        "undecodable record at byte " + position + " of " + file + ": " + e.getMessage());
             }
             try {
                 cache.apply(event);
             } catch (IllegalRemoteSegmentTransitionException e) {
-                throw new CorruptRemoteLogMetadataException("record at byte " + position + " of " + file
-                        + " does not replay: " + e.getMessage());
+                throw new CorruptRemoteLogMetadataException(
+                        "record at byte " + position + " of " + file + " does not replay: " + e.getMessage());
             }
             position += RECORD_OVERHEAD_BYTES + body.capacity();
             recordCount++;
         }
         fileBytes = position;
-        log.info("Loaded remote log metadata from {}: {} events, {} live segments", file, recordCount,
+        log.info(
+                "Loaded remote log metadata from {}: {} events, {} live segments",
+                file,
+                recordCount,
                 cache.allSegments().size());
     }
 
@@ -121,7 +125,9 @@ public final class RemoteLogMetadataStore implements Closeable {
         ByteBuffer frame = readFully(position, RECORD_OVERHEAD_BYTES);
         int length = frame.getInt();
         int crc = frame.getInt();
-        if (length <= 0 || length > RemoteLogMetadataCodec.MAX_EVENT_BYTES || RECORD_OVERHEAD_BYTES + (long) length > remaining) {
+        if (length <= 0
+                || length > RemoteLogMetadataCodec.MAX_EVENT_BYTES
+                || RECORD_OVERHEAD_BYTES + (long) length > remaining) {
             return null;
         }
         ByteBuffer body = readFully(position + RECORD_OVERHEAD_BYTES, length);
@@ -168,7 +174,11 @@ public final class RemoteLogMetadataStore implements Closeable {
         fileBytes = position;
         recordCount++;
         RemoteSegmentMetadata result = cache.apply(event);
-        log.info("Remote segment {} [{}, {}] is now {}", event.segmentId(), result.startOffset(), result.endOffset(),
+        log.info(
+                "Remote segment {} [{}, {}] is now {}",
+                event.segmentId(),
+                result.startOffset(),
+                result.endOffset(),
                 result.state());
         return result;
     }
@@ -199,8 +209,8 @@ public final class RemoteLogMetadataStore implements Closeable {
             }
         }
         long bytes = HEADER_BYTES;
-        try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
+        try (FileChannel out = FileChannel.open(
+                temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
             writeFully(out, header());
             for (RemoteLogMetadataEvent event : events) {
                 ByteBuffer record = frame(RemoteLogMetadataCodec.encode(event));

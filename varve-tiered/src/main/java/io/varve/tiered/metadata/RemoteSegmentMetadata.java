@@ -26,7 +26,8 @@ public record RemoteSegmentMetadata(
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(segmentLeaderEpochs, "segmentLeaderEpochs");
         if (startOffset < 0 || endOffset < startOffset) {
-            throw new IllegalArgumentException("bad offset range [" + startOffset + ", " + endOffset + "] for " + segmentId);
+            throw new IllegalArgumentException(
+                    "bad offset range [" + startOffset + ", " + endOffset + "] for " + segmentId);
         }
         if (segmentSizeBytes < 0) {
             throw new IllegalArgumentException("negative segment size " + segmentSizeBytes + " for " + segmentId);
@@ -51,11 +52,23 @@ public record RemoteSegmentMetadata(
     }
 
     /** A new segment about to be uploaded (state {@link RemoteSegmentState#COPY_SEGMENT_STARTED}). */
-    public static RemoteSegmentMetadata copyStarted(RemoteSegmentId segmentId, long startOffset, long endOffset,
-                                                    long maxTimestampMs, NavigableMap<Integer, Long> segmentLeaderEpochs,
-                                                    int segmentSizeBytes, long eventTimestampMs) {
-        return new RemoteSegmentMetadata(segmentId, startOffset, endOffset, maxTimestampMs, segmentLeaderEpochs,
-                segmentSizeBytes, RemoteSegmentState.COPY_SEGMENT_STARTED, eventTimestampMs);
+    public static RemoteSegmentMetadata copyStarted(
+            RemoteSegmentId segmentId,
+            long startOffset,
+            long endOffset,
+            long maxTimestampMs,
+            NavigableMap<Integer, Long> segmentLeaderEpochs,
+            int segmentSizeBytes,
+            long eventTimestampMs) {
+        return new RemoteSegmentMetadata(
+                segmentId,
+                startOffset,
+                endOffset,
+                maxTimestampMs,
+                segmentLeaderEpochs,
+                segmentSizeBytes,
+                RemoteSegmentState.COPY_SEGMENT_STARTED,
+                eventTimestampMs);
     }
 
     public TopicIdPartition topicIdPartition() {
@@ -63,8 +76,15 @@ public record RemoteSegmentMetadata(
     }
 
     public RemoteSegmentMetadata withState(RemoteSegmentState newState, long newEventTimestampMs) {
-        return new RemoteSegmentMetadata(segmentId, startOffset, endOffset, maxTimestampMs, segmentLeaderEpochs,
-                segmentSizeBytes, newState, newEventTimestampMs);
+        return new RemoteSegmentMetadata(
+                segmentId,
+                startOffset,
+                endOffset,
+                maxTimestampMs,
+                segmentLeaderEpochs,
+                segmentSizeBytes,
+                newState,
+                newEventTimestampMs);
     }
 
     /**

@@ -20,8 +20,7 @@ import java.util.concurrent.Executor;
 final class ChunkCache {
 
     /** One chunk of one uploaded segment. */
-    record ChunkKey(RemoteSegmentId segmentId, int chunkIndex) {
-    }
+    record ChunkKey(RemoteSegmentId segmentId, int chunkIndex) {}
 
     private final RemoteStorage storage;
     private final int chunkBytes;
@@ -30,8 +29,8 @@ final class ChunkCache {
 
     ChunkCache(RemoteStorage storage, int chunkBytes, long maxCacheBytes, Executor readAheadExecutor) {
         if (chunkBytes <= 0 || maxCacheBytes < chunkBytes) {
-            throw new IllegalArgumentException("chunk cache of " + maxCacheBytes + " bytes cannot hold a chunk of "
-                    + chunkBytes + " bytes");
+            throw new IllegalArgumentException(
+                    "chunk cache of " + maxCacheBytes + " bytes cannot hold a chunk of " + chunkBytes + " bytes");
         }
         this.storage = Objects.requireNonNull(storage, "storage");
         this.chunkBytes = chunkBytes;
@@ -60,7 +59,8 @@ final class ChunkCache {
     /** Chunk {@code chunkIndex} of the segment (read-only, position 0), fetched on this thread unless cached or loading. */
     ByteBuffer chunk(RemoteSegmentMetadata segment, int chunkIndex) throws RemoteStorageException {
         checkIndex(segment, chunkIndex);
-        return cache.getOrLoad(new ChunkKey(segment.segmentId(), chunkIndex), () -> fetch(segment, chunkIndex)).duplicate();
+        return cache.getOrLoad(new ChunkKey(segment.segmentId(), chunkIndex), () -> fetch(segment, chunkIndex))
+                .duplicate();
     }
 
     /** Starts fetching the chunk in the background unless it is cached or loading, or out of the segment's range. */
@@ -68,7 +68,8 @@ final class ChunkCache {
         if (chunkIndex < 0 || chunkIndex >= chunkCount(segment)) {
             return;
         }
-        cache.prefetch(new ChunkKey(segment.segmentId(), chunkIndex), readAheadExecutor, () -> fetch(segment, chunkIndex));
+        cache.prefetch(
+                new ChunkKey(segment.segmentId(), chunkIndex), readAheadExecutor, () -> fetch(segment, chunkIndex));
     }
 
     /** Whether the chunk is cached or loading (tests and read-ahead decisions). */
@@ -123,13 +124,15 @@ final class ChunkCache {
         try (InputStream in = storage.fetchLogSegment(segment, start, start + length - 1)) {
             byte[] bytes = in.readNBytes(length);
             if (bytes.length != length) {
-                throw new RemoteStorageException("remote segment " + segment.segmentId() + " ended after "
-                        + (start + bytes.length) + " bytes; its metadata says " + segment.segmentSizeBytes(), false);
+                throw new RemoteStorageException(
+                        "remote segment " + segment.segmentId() + " ended after " + (start + bytes.length)
+                                + " bytes; its metadata says " + segment.segmentSizeBytes(),
+                        false);
             }
             return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
         } catch (IOException e) {
-            throw new RemoteStorageException("reading chunk " + chunkIndex + " of " + segment.segmentId() + " failed: "
-                    + e, e, true);
+            throw new RemoteStorageException(
+                    "reading chunk " + chunkIndex + " of " + segment.segmentId() + " failed: " + e, e, true);
         }
     }
 }

@@ -15,14 +15,19 @@ import java.util.OptionalInt;
  *                          that epoch when copies of several leaders exist; empty when unknown
  * @param logStartOffset    the partition's log start offset: no batch wholly below it is served
  */
-public record RemoteFetchRequest(TopicIdPartition partition, long fetchOffset, int maxBytes, boolean minOneBatch,
-                                 OptionalInt leaderEpoch, long logStartOffset) {
+public record RemoteFetchRequest(
+        TopicIdPartition partition,
+        long fetchOffset,
+        int maxBytes,
+        boolean minOneBatch,
+        OptionalInt leaderEpoch,
+        long logStartOffset) {
     public RemoteFetchRequest {
         Objects.requireNonNull(partition, "partition");
         Objects.requireNonNull(leaderEpoch, "leaderEpoch");
         if (fetchOffset < 0 || maxBytes < 0) {
-            throw new IllegalArgumentException("bad remote fetch of " + partition + " at " + fetchOffset + " for "
-                    + maxBytes + " bytes");
+            throw new IllegalArgumentException(
+                    "bad remote fetch of " + partition + " at " + fetchOffset + " for " + maxBytes + " bytes");
         }
     }
 }

@@ -42,8 +42,7 @@ final class RemoteIndexCache implements Closeable {
         T apply(I index) throws IOException;
     }
 
-    private record IndexKey(RemoteSegmentId segmentId, IndexType type) {
-    }
+    private record IndexKey(RemoteSegmentId segmentId, IndexType type) {}
 
     /** An open index file; closed and deleted when evicted and no lookup holds it. */
     private static final class CachedIndex {
@@ -115,7 +114,8 @@ final class RemoteIndexCache implements Closeable {
         }
         this.cache = new RemoteLoadCache<>(Caffeine.newBuilder()
                 .maximumWeight(maxCacheBytes)
-                .weigher((IndexKey key, CachedIndex value) -> (int) Math.min(Integer.MAX_VALUE, Math.max(1, value.sizeBytes)))
+                .weigher((IndexKey key, CachedIndex value) ->
+                        (int) Math.min(Integer.MAX_VALUE, Math.max(1, value.sizeBytes)))
                 .removalListener((IndexKey key, CachedIndex value, RemovalCause cause) -> {
                     if (value != null) {
                         value.evict();
@@ -139,7 +139,8 @@ final class RemoteIndexCache implements Closeable {
      * Runs {@code lookup} on the segment's aborted-transaction index; a segment uploaded without one (it held no
      * aborted transaction) gets an empty index, cached like any other so the store is asked once.
      */
-    <T> T withTxnIndex(RemoteSegmentMetadata segment, Lookup<TransactionIndex, T> lookup) throws RemoteStorageException {
+    <T> T withTxnIndex(RemoteSegmentMetadata segment, Lookup<TransactionIndex, T> lookup)
+            throws RemoteStorageException {
         return with(segment, IndexType.TRANSACTION, lookup);
     }
 
@@ -154,7 +155,8 @@ final class RemoteIndexCache implements Closeable {
         return cache.values().policy().eviction().orElseThrow().weightedSize().orElse(0);
     }
 
-    private <I, T> T with(RemoteSegmentMetadata segment, IndexType type, Lookup<I, T> lookup) throws RemoteStorageException {
+    private <I, T> T with(RemoteSegmentMetadata segment, IndexType type, Lookup<I, T> lookup)
+            throws RemoteStorageException {
         IndexKey key = new IndexKey(segment.segmentId(), type);
         for (int attempt = 1; attempt <= MAX_ACQUIRE_ATTEMPTS; attempt++) {
             CachedIndex cached = cache.getOrLoad(key, () -> download(segment, type));
@@ -175,8 +177,8 @@ final class RemoteIndexCache implements Closeable {
         try {
             return lookup.apply((I) cached.index);
         } catch (IOException e) {
-            throw new RemoteStorageException("lookup in the cached " + type + " index of " + segment.segmentId()
-                    + " failed: " + e, e, true);
+            throw new RemoteStorageException(
+                    "lookup in the cached " + type + " index of " + segment.segmentId() + " failed: " + e, e, true);
         } finally {
             cached.release();
         }
@@ -196,19 +198,22 @@ final class RemoteIndexCache implements Closeable {
             }
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
             long sizeBytes = Files.size(file);
-            Closeable index = switch (type) {
-                case OFFSET -> OffsetIndex.open(file, segment.startOffset());
-                case TIMESTAMP -> TimeIndex.open(file, segment.startOffset());
-                case TRANSACTION -> TransactionIndex.open(file);
-                default -> throw new IllegalArgumentException("no lookups in " + type);
-            };
+            Closeable index =
+                    switch (type) {
+                        case OFFSET -> OffsetIndex.open(file, segment.startOffset());
+                        case TIMESTAMP -> TimeIndex.open(file, segment.startOffset());
+                        case TRANSACTION -> TransactionIndex.open(file);
+                        default -> throw new IllegalArgumentException("no lookups in " + type);
+                    };
             downloads.incrementAndGet();
             return new CachedIndex(index, file, sizeBytes);
         } catch (IOException | UncheckedIOException e) {
             deleteQuietly(temp);
             deleteQuietly(file);
-            throw new RemoteStorageException("caching the " + type + " index of " + segment.segmentId() + " in " + dir
-                    + " failed: " + e, e, true);
+            throw new RemoteStorageException(
+                    "caching the " + type + " index of " + segment.segmentId() + " in " + dir + " failed: " + e,
+                    e,
+                    true);
         }
     }
 

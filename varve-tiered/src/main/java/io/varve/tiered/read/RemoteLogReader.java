@@ -76,8 +76,8 @@ public final class RemoteLogReader {
      * so its entry, may sit in a later segment than the data; when the remote segments end incomplete, the caller
      * goes on in the local log.
      */
-    public TransactionIndex.Collected abortedTransactions(TopicIdPartition partition, long fetchOffset,
-                                                          long upperBoundOffset) throws RemoteStorageException {
+    public TransactionIndex.Collected abortedTransactions(
+            TopicIdPartition partition, long fetchOffset, long upperBoundOffset) throws RemoteStorageException {
         List<AbortedTxn> found = new ArrayList<>();
         if (upperBoundOffset <= fetchOffset) {
             return new TransactionIndex.Collected(found, true);
@@ -87,8 +87,8 @@ public final class RemoteLogReader {
             if (segment.endOffset() < fetchOffset) {
                 continue;
             }
-            TransactionIndex.Collected collected = indexes.withTxnIndex(segment,
-                    index -> index.collect(fetchOffset, upperBoundOffset));
+            TransactionIndex.Collected collected =
+                    indexes.withTxnIndex(segment, index -> index.collect(fetchOffset, upperBoundOffset));
             found.addAll(collected.aborted());
             if (collected.complete()) {
                 return new TransactionIndex.Collected(found, true);
@@ -102,8 +102,8 @@ public final class RemoteLogReader {
      * ending at or after {@code logStartOffset} and starting below {@code endOffsetExclusive} (the local log start:
      * what lies above is searched locally).
      */
-    public Optional<RemoteBatch> firstBatchWithTimestampAtLeast(TopicIdPartition partition, long timestampMs,
-                                                                long logStartOffset, long endOffsetExclusive)
+    public Optional<RemoteBatch> firstBatchWithTimestampAtLeast(
+            TopicIdPartition partition, long timestampMs, long logStartOffset, long endOffsetExclusive)
             throws RemoteStorageException {
         for (RemoteSegmentMetadata segment : segments.copiedSegments(partition)) {
             if (segment.startOffset() >= endOffsetExclusive) {
@@ -117,8 +117,9 @@ public final class RemoteLogReader {
             TimeIndex.Entry below = indexes.withTimeIndex(segment, index -> index.lookup(timestampMs - 1));
             long fromOffset = Math.max(logStartOffset, below == null ? segment.startOffset() : below.offset());
             long position = Math.max(0, positionAtOrBefore(segment, fromOffset));
-            for (BatchHeader header = headerAt(segment, position); header != null;
-                 header = headerAt(segment, header.endPosition())) {
+            for (BatchHeader header = headerAt(segment, position);
+                    header != null;
+                    header = headerAt(segment, header.endPosition())) {
                 if (header.baseOffset() >= endOffsetExclusive) {
                     return Optional.empty();
                 }
@@ -134,14 +135,15 @@ public final class RemoteLogReader {
      * The batch holding the largest timestamp (the first of equals) among remote batches ending at or after {@code
      * logStartOffset} in segments starting below {@code endOffsetExclusive}.
      */
-    public Optional<RemoteBatch> maxTimestampBatch(TopicIdPartition partition, long logStartOffset,
-                                                   long endOffsetExclusive) throws RemoteStorageException {
+    public Optional<RemoteBatch> maxTimestampBatch(
+            TopicIdPartition partition, long logStartOffset, long endOffsetExclusive) throws RemoteStorageException {
         RemoteSegmentMetadata best = null;
         for (RemoteSegmentMetadata segment : segments.copiedSegments(partition)) {
             if (segment.startOffset() >= endOffsetExclusive) {
                 break;
             }
-            if (segment.endOffset() >= logStartOffset && (best == null || segment.maxTimestampMs() > best.maxTimestampMs())) {
+            if (segment.endOffset() >= logStartOffset
+                    && (best == null || segment.maxTimestampMs() > best.maxTimestampMs())) {
                 best = segment;
             }
         }
@@ -161,7 +163,8 @@ public final class RemoteLogReader {
         // the index cannot say (the batch lies below the log start offset): scan the live part of the segment
         BatchHeader max = null;
         for (BatchHeader header = headerAt(segment, Math.max(0, positionAtOrBefore(segment, logStartOffset)));
-             header != null; header = headerAt(segment, header.endPosition())) {
+                header != null;
+                header = headerAt(segment, header.endPosition())) {
             if (header.lastOffset() >= logStartOffset && (max == null || header.maxTimestamp() > max.maxTimestamp())) {
                 max = header;
             }
@@ -200,8 +203,9 @@ public final class RemoteLogReader {
 
     /** Position of the first batch whose last offset is at or after {@code offset}; -1 when the segment has none. */
     private long firstBatchAtOrAfter(RemoteSegmentMetadata segment, long offset) throws RemoteStorageException {
-        for (BatchHeader header = headerAt(segment, Math.max(0, positionAtOrBefore(segment, offset))); header != null;
-             header = headerAt(segment, header.endPosition())) {
+        for (BatchHeader header = headerAt(segment, Math.max(0, positionAtOrBefore(segment, offset)));
+                header != null;
+                header = headerAt(segment, header.endPosition())) {
             if (header.lastOffset() >= offset) {
                 return header.position();
             }
@@ -249,7 +253,9 @@ public final class RemoteLogReader {
     }
 
     private RemoteBatch batch(RemoteSegmentMetadata segment, BatchHeader header) throws RemoteStorageException {
-        return new RemoteBatch(header, chunks.read(segment, header.position(), header.sizeBytes()).asReadOnlyBuffer());
+        return new RemoteBatch(
+                header,
+                chunks.read(segment, header.position(), header.sizeBytes()).asReadOnlyBuffer());
     }
 
     /** The header of the batch at {@code position}, checked against the segment; null at the segment's end. */
@@ -269,7 +275,8 @@ public final class RemoteLogReader {
         if (header.sizeBytes() < RecordBatchV2.HEADER_SIZE_BYTES || position + header.sizeBytes() > size) {
             throw corrupt(segment, position, "batch of " + header.sizeBytes() + " bytes");
         }
-        if (header.baseOffset() < segment.startOffset() || header.lastOffsetDelta() < 0
+        if (header.baseOffset() < segment.startOffset()
+                || header.lastOffsetDelta() < 0
                 || header.lastOffset() > segment.endOffset()) {
             throw corrupt(segment, position, "offsets [" + header.baseOffset() + ", " + header.lastOffset() + "]");
         }
@@ -277,7 +284,9 @@ public final class RemoteLogReader {
     }
 
     private static RemoteStorageException corrupt(RemoteSegmentMetadata segment, long position, String what) {
-        return new RemoteStorageException("remote segment " + segment.segmentId() + " [" + segment.startOffset() + ", "
-                + segment.endOffset() + "] is corrupt at byte " + position + ": " + what, false);
+        return new RemoteStorageException(
+                "remote segment " + segment.segmentId() + " [" + segment.startOffset() + ", " + segment.endOffset()
+                        + "] is corrupt at byte " + position + ": " + what,
+                false);
     }
 }

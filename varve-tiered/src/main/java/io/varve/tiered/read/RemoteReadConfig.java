@@ -20,8 +20,14 @@ import java.util.Objects;
  * @param indexCacheDir            where the index cache keeps its files (a {@code remote-log-index-cache} directory
  *                                 in the first log dir, as in Kafka)
  */
-public record RemoteReadConfig(int readerThreads, int readerMaxPendingTasks, long fetchMaxWaitMs, long indexCacheBytes,
-                               int chunkBytes, long chunkCacheBytes, Path indexCacheDir) {
+public record RemoteReadConfig(
+        int readerThreads,
+        int readerMaxPendingTasks,
+        long fetchMaxWaitMs,
+        long indexCacheBytes,
+        int chunkBytes,
+        long chunkCacheBytes,
+        Path indexCacheDir) {
     public static final String READER_THREADS = "remote.log.reader.threads";
     public static final String READER_MAX_PENDING_TASKS = "remote.log.reader.max.pending.tasks";
     public static final String FETCH_MAX_WAIT_MS = "remote.fetch.max.wait.ms";
@@ -45,13 +51,21 @@ public record RemoteReadConfig(int readerThreads, int readerMaxPendingTasks, lon
         require(fetchMaxWaitMs >= 1, FETCH_MAX_WAIT_MS + " must be at least 1");
         require(indexCacheBytes >= 1, INDEX_CACHE_BYTES + " must be at least 1");
         require(chunkBytes >= 1024, CHUNK_BYTES + " must be at least 1024");
-        require(chunkCacheBytes >= chunkBytes, CHUNK_CACHE_BYTES + " must hold at least one chunk of " + chunkBytes + " bytes");
+        require(
+                chunkCacheBytes >= chunkBytes,
+                CHUNK_CACHE_BYTES + " must hold at least one chunk of " + chunkBytes + " bytes");
     }
 
     /** Kafka's defaults, the index cache under {@code logDir}. */
     public static RemoteReadConfig defaults(Path logDir) {
-        return new RemoteReadConfig(DEFAULT_READER_THREADS, DEFAULT_READER_MAX_PENDING_TASKS, DEFAULT_FETCH_MAX_WAIT_MS,
-                DEFAULT_INDEX_CACHE_BYTES, DEFAULT_CHUNK_BYTES, DEFAULT_CHUNK_CACHE_BYTES, logDir.resolve(INDEX_CACHE_DIR_NAME));
+        return new RemoteReadConfig(
+                DEFAULT_READER_THREADS,
+                DEFAULT_READER_MAX_PENDING_TASKS,
+                DEFAULT_FETCH_MAX_WAIT_MS,
+                DEFAULT_INDEX_CACHE_BYTES,
+                DEFAULT_CHUNK_BYTES,
+                DEFAULT_CHUNK_CACHE_BYTES,
+                logDir.resolve(INDEX_CACHE_DIR_NAME));
     }
 
     /** The settings in broker properties ({@code key → value}), defaults for absent keys; the index cache under {@code logDir}. */

@@ -45,7 +45,8 @@ public final class RemoteReadService implements AutoCloseable {
         this(storage, segments, config, System::currentTimeMillis);
     }
 
-    RemoteReadService(RemoteStorage storage, RemoteSegmentSource segments, RemoteReadConfig config, LongSupplier clockMs)
+    RemoteReadService(
+            RemoteStorage storage, RemoteSegmentSource segments, RemoteReadConfig config, LongSupplier clockMs)
             throws IOException {
         this.config = config;
         this.readers = pool("varve-remote-reader-", config.readerThreads(), config.readerMaxPendingTasks());
@@ -54,9 +55,15 @@ public final class RemoteReadService implements AutoCloseable {
         this.chunks = new ChunkCache(storage, config.chunkBytes(), config.chunkCacheBytes(), readAhead);
         this.reader = new RemoteLogReader(segments, chunks, indexes);
         this.alarm = new RemoteStoreAlarm(clockMs);
-        log.info("Remote reads: {} reader threads, {} pending reads at most, {} byte chunks, {} bytes of chunk cache, "
-                        + "{} bytes of index cache in {}", config.readerThreads(), config.readerMaxPendingTasks(),
-                config.chunkBytes(), config.chunkCacheBytes(), config.indexCacheBytes(), config.indexCacheDir());
+        log.info(
+                "Remote reads: {} reader threads, {} pending reads at most, {} byte chunks, {} bytes of chunk cache, "
+                        + "{} bytes of index cache in {}",
+                config.readerThreads(),
+                config.readerMaxPendingTasks(),
+                config.chunkBytes(),
+                config.chunkCacheBytes(),
+                config.indexCacheBytes(),
+                config.indexCacheDir());
     }
 
     public RemoteReadConfig config() {
@@ -85,8 +92,11 @@ public final class RemoteReadService implements AutoCloseable {
                 }
             });
         } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new RemoteStorageException("all " + config.readerThreads()
-                    + " remote reader threads are busy and " + config.readerMaxPendingTasks() + " reads wait", e, true));
+            result.completeExceptionally(new RemoteStorageException(
+                    "all " + config.readerThreads() + " remote reader threads are busy and "
+                            + config.readerMaxPendingTasks() + " reads wait",
+                    e,
+                    true));
         }
         return result;
     }
@@ -143,10 +153,17 @@ public final class RemoteReadService implements AutoCloseable {
 
     private static ThreadPoolExecutor pool(String namePrefix, int threads, int maxPending) {
         AtomicInteger ids = new AtomicInteger();
-        return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(maxPending), r -> {
-            Thread t = new Thread(r, namePrefix + ids.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+        return new ThreadPoolExecutor(
+                threads,
+                threads,
+                60,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(maxPending),
+                r -> {
+                    Thread t = new Thread(r, namePrefix + ids.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                },
+                new ThreadPoolExecutor.AbortPolicy());
     }
 }

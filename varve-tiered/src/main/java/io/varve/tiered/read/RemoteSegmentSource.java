@@ -37,7 +37,8 @@ public interface RemoteSegmentSource {
             }
 
             @Override
-            public Optional<RemoteSegmentMetadata> segmentForOffset(TopicIdPartition partition, int leaderEpoch, long offset) {
+            public Optional<RemoteSegmentMetadata> segmentForOffset(
+                    TopicIdPartition partition, int leaderEpoch, long offset) {
                 return runner.read(cache -> cache.segmentForOffset(partition, leaderEpoch, offset));
             }
 

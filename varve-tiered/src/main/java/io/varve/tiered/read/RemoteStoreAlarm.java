@@ -35,7 +35,8 @@ final class RemoteStoreAlarm {
             }
             outageStartMs = clockMs.getAsLong();
         }
-        log.error("Remote storage reads are failing ({}); fetches of tiered offsets get a retriable error until it recovers",
+        log.error(
+                "Remote storage reads are failing ({}); fetches of tiered offsets get a retriable error until it recovers",
                 cause.toString());
     }
 
@@ -53,7 +54,10 @@ final class RemoteStoreAlarm {
             outageStartMs = -1;
             failures = failuresInOutage.getAndSet(0);
         }
-        log.info("Remote storage reads recovered after {} ms and {} failed reads", clockMs.getAsLong() - startMs, failures);
+        log.info(
+                "Remote storage reads recovered after {} ms and {} failed reads",
+                clockMs.getAsLong() - startMs,
+                failures);
     }
 
     boolean inOutage() {

@@ -71,8 +71,8 @@ public final class S3RemoteStorage implements RemoteStorage {
 
     private static S3Client buildClient(S3RemoteStorageConfig config) {
         AwsCredentialsProvider credentials = config.accessKeyId().isPresent()
-                ? StaticCredentialsProvider.create(AwsBasicCredentials.create(config.accessKeyId().get(),
-                        config.secretAccessKey().orElseThrow()))
+                ? StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        config.accessKeyId().get(), config.secretAccessKey().orElseThrow()))
                 : DefaultCredentialsProvider.builder().build();
         S3ClientBuilder builder = S3Client.builder()
                 .region(Region.of(config.region()))
@@ -81,8 +81,7 @@ public final class S3RemoteStorage implements RemoteStorage {
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .httpClientBuilder(Apache5HttpClient.builder().maxConnections(config.maxConnections()))
-                .overrideConfiguration(o -> o
-                        .apiCallTimeout(config.apiCallTimeout())
+                .overrideConfiguration(o -> o.apiCallTimeout(config.apiCallTimeout())
                         .apiCallAttemptTimeout(config.apiCallAttemptTimeout()));
         config.endpoint().ifPresent(builder::endpointOverride);
         return builder.build();
@@ -95,8 +94,10 @@ public final class S3RemoteStorage implements RemoteStorage {
             for (IndexType type : IndexType.values()) {
                 String key = keys.indexKey(metadata, type);
                 if (type == IndexType.LEADER_EPOCH) {
-                    s3.putObject(r -> r.bucket(config.bucket()).key(key),
-                            RequestBody.fromByteBuffer(files.leaderEpochCheckpoint().duplicate()));
+                    s3.putObject(
+                            r -> r.bucket(config.bucket()).key(key),
+                            RequestBody.fromByteBuffer(
+                                    files.leaderEpochCheckpoint().duplicate()));
                 } else {
                     Optional<Path> source = files.file(type);
                     if (source.isPresent()) {
@@ -110,8 +111,13 @@ public final class S3RemoteStorage implements RemoteStorage {
         } catch (IOException | UncheckedIOException e) {
             throw new RemoteStorageException(what + ": reading the local files failed: " + e, e, true);
         }
-        log.info("Copied remote segment {} [{}, {}] to s3://{}/{}", metadata.segmentId(), metadata.startOffset(),
-                metadata.endOffset(), config.bucket(), keys.logKey(metadata));
+        log.info(
+                "Copied remote segment {} [{}, {}] to s3://{}/{}",
+                metadata.segmentId(),
+                metadata.startOffset(),
+                metadata.endOffset(),
+                config.bucket(),
+                keys.logKey(metadata));
     }
 
     private void upload(Path file, String key) throws IOException {
@@ -124,9 +130,12 @@ public final class S3RemoteStorage implements RemoteStorage {
     }
 
     private void uploadMultipart(Path file, String key, long sizeBytes) {
-        long partSizeBytes = Math.max(config.multipartPartSizeBytes(),
+        long partSizeBytes = Math.max(
+                config.multipartPartSizeBytes(),
                 (sizeBytes + S3RemoteStorageConfig.MAX_PARTS - 1) / S3RemoteStorageConfig.MAX_PARTS);
-        String uploadId = s3.createMultipartUpload(r -> r.bucket(config.bucket()).key(key)).uploadId();
+        String uploadId = s3.createMultipartUpload(
+                        r -> r.bucket(config.bucket()).key(key))
+                .uploadId();
         boolean completed = false;
         try {
             List<CompletedPart> parts = new ArrayList<>();
@@ -135,14 +144,19 @@ public final class S3RemoteStorage implements RemoteStorage {
                 long start = position;
                 long length = Math.min(partSizeBytes, sizeBytes - position);
                 int number = partNumber;
-                String etag = s3.uploadPart(r -> r.bucket(config.bucket()).key(key).uploadId(uploadId)
-                                .partNumber(number).contentLength(length),
-                        RequestBody.fromContentProvider(() -> openRange(file, start, length), length,
-                                "application/octet-stream")).eTag();
+                String etag = s3.uploadPart(
+                                r -> r.bucket(config.bucket())
+                                        .key(key)
+                                        .uploadId(uploadId)
+                                        .partNumber(number)
+                                        .contentLength(length),
+                                RequestBody.fromContentProvider(
+                                        () -> openRange(file, start, length), length, "application/octet-stream"))
+                        .eTag();
                 parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
             }
-            s3.completeMultipartUpload(r -> r.bucket(config.bucket()).key(key).uploadId(uploadId)
-                    .multipartUpload(m -> m.parts(parts)));
+            s3.completeMultipartUpload(
+                    r -> r.bucket(config.bucket()).key(key).uploadId(uploadId).multipartUpload(m -> m.parts(parts)));
             completed = true;
             log.debug("Uploaded {} bytes to s3://{}/{} in {} parts", sizeBytes, config.bucket(), key, parts.size());
         } finally {
@@ -167,7 +181,12 @@ public final class S3RemoteStorage implements RemoteStorage {
         try {
             s3.abortMultipartUpload(r -> r.bucket(config.bucket()).key(key).uploadId(uploadId));
         } catch (SdkException e) {
-            log.warn("Could not abort multipart upload {} of s3://{}/{}: {}", uploadId, config.bucket(), key, e.toString());
+            log.warn(
+                    "Could not abort multipart upload {} of s3://{}/{}: {}",
+                    uploadId,
+                    config.bucket(),
+                    key,
+                    e.toString());
         }
     }
 
@@ -175,8 +194,8 @@ public final class S3RemoteStorage implements RemoteStorage {
     public InputStream fetchLogSegment(RemoteSegmentMetadata metadata, long startPosition, long endPosition)
             throws RemoteStorageException {
         if (startPosition < 0 || endPosition < startPosition) {
-            throw new RemoteStorageException("bad byte range [" + startPosition + ", " + endPosition + "] for "
-                    + metadata.segmentId(), false);
+            throw new RemoteStorageException(
+                    "bad byte range [" + startPosition + ", " + endPosition + "] for " + metadata.segmentId(), false);
         }
         String range = endPosition >= Long.MAX_VALUE - 1
                 ? "bytes=" + startPosition + "-"
@@ -193,8 +212,10 @@ public final class S3RemoteStorage implements RemoteStorage {
         try {
             return s3.getObject(r -> r.bucket(config.bucket()).key(key).range(range));
         } catch (SdkException e) {
-            throw translate("reading s3://" + config.bucket() + "/" + key + (range == null ? "" : " " + range)
-                    + " of segment " + metadata.segmentId(), e);
+            throw translate(
+                    "reading s3://" + config.bucket() + "/" + key + (range == null ? "" : " " + range) + " of segment "
+                            + metadata.segmentId(),
+                    e);
         }
     }
 
@@ -203,7 +224,9 @@ public final class S3RemoteStorage implements RemoteStorage {
         List<ObjectIdentifier> objects = new ArrayList<>();
         objects.add(ObjectIdentifier.builder().key(keys.logKey(metadata)).build());
         for (IndexType type : IndexType.values()) {
-            objects.add(ObjectIdentifier.builder().key(keys.indexKey(metadata, type)).build());
+            objects.add(ObjectIdentifier.builder()
+                    .key(keys.indexKey(metadata, type))
+                    .build());
         }
         String what = "deleting segment " + metadata.segmentId();
         try {
@@ -214,8 +237,10 @@ public final class S3RemoteStorage implements RemoteStorage {
             if (!errors.isEmpty()) {
                 S3Error first = errors.get(0);
                 boolean retriable = !"AccessDenied".equals(first.code());
-                throw new RemoteStorageException(what + ": " + errors.size() + " objects not deleted, first "
-                        + first.key() + ": " + first.code() + " " + first.message(), retriable);
+                throw new RemoteStorageException(
+                        what + ": " + errors.size() + " objects not deleted, first " + first.key() + ": " + first.code()
+                                + " " + first.message(),
+                        retriable);
             }
         } catch (SdkException e) {
             throw translate(what, e);
@@ -229,7 +254,8 @@ public final class S3RemoteStorage implements RemoteStorage {
         String segmentPrefix = logKey.substring(0, logKey.length() - ObjectKeys.LOG_SUFFIX.length());
         List<MultipartUpload> uploads;
         try {
-            uploads = s3.listMultipartUploads(r -> r.bucket(config.bucket()).prefix(segmentPrefix)).uploads();
+            uploads = s3.listMultipartUploads(r -> r.bucket(config.bucket()).prefix(segmentPrefix))
+                    .uploads();
         } catch (AwsServiceException e) {
             // Some S3-compatible stores do not implement the listing; a lifecycle rule then cleans up.
             log.debug("Cannot list multipart uploads under {}: {}", segmentPrefix, e.toString());
@@ -243,14 +269,20 @@ public final class S3RemoteStorage implements RemoteStorage {
     static RemoteStorageException translate(String what, SdkException e) {
         if (e instanceof AwsServiceException service) {
             int status = service.statusCode();
-            String code = service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorCode();
+            String code = service.awsErrorDetails() == null
+                    ? null
+                    : service.awsErrorDetails().errorCode();
             if (status == 404 && !"NoSuchBucket".equals(code)) {
                 return new RemoteResourceNotFoundException(what + ": not found (" + code + ")", e);
             }
-            boolean retriable = status >= 500 || status == 429 || status == 408 || service.isThrottlingException()
-                    || "RequestTimeout".equals(code) || "SlowDown".equals(code);
-            return new RemoteStorageException(what + " failed: HTTP " + status + " " + code + ": "
-                    + service.getMessage(), e, retriable);
+            boolean retriable = status >= 500
+                    || status == 429
+                    || status == 408
+                    || service.isThrottlingException()
+                    || "RequestTimeout".equals(code)
+                    || "SlowDown".equals(code);
+            return new RemoteStorageException(
+                    what + " failed: HTTP " + status + " " + code + ": " + service.getMessage(), e, retriable);
         }
         boolean retriable = e instanceof SdkClientException || e.retryable();
         return new RemoteStorageException(what + " failed: " + e.getMessage(), e, retriable);

@@ -42,6 +42,7 @@ public record S3RemoteStorageConfig(
     public static final long MIN_PART_SIZE_BYTES = 5L * 1024 * 1024;
     /** S3 allows at most this many parts per upload. */
     public static final int MAX_PARTS = 10_000;
+
     public static final long DEFAULT_PART_SIZE_BYTES = 8L * 1024 * 1024;
 
     public S3RemoteStorageConfig {

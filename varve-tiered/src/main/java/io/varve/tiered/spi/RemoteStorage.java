@@ -27,7 +27,8 @@ public interface RemoteStorage extends Closeable {
             throws RemoteStorageException;
 
     /** Streams the log segment from {@code startPosition} to its end. */
-    default InputStream fetchLogSegment(RemoteSegmentMetadata metadata, long startPosition) throws RemoteStorageException {
+    default InputStream fetchLogSegment(RemoteSegmentMetadata metadata, long startPosition)
+            throws RemoteStorageException {
         return fetchLogSegment(metadata, startPosition, Long.MAX_VALUE - 1);
     }
 

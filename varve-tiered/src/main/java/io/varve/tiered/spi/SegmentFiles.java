@@ -10,8 +10,13 @@ import java.util.Optional;
  * is given as bytes because the local checkpoint covers the whole log: the caller cuts it to the entries up to the
  * segment's end. The aborted-transaction index is optional (absent when the segment holds no aborted transaction).
  */
-public record SegmentFiles(Path log, Path offsetIndex, Path timeIndex, Path producerSnapshot,
-                           ByteBuffer leaderEpochCheckpoint, Optional<Path> abortedTxnIndex) {
+public record SegmentFiles(
+        Path log,
+        Path offsetIndex,
+        Path timeIndex,
+        Path producerSnapshot,
+        ByteBuffer leaderEpochCheckpoint,
+        Optional<Path> abortedTxnIndex) {
     public SegmentFiles {
         Objects.requireNonNull(log, "log");
         Objects.requireNonNull(offsetIndex, "offsetIndex");

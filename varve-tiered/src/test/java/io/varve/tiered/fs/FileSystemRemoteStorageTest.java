@@ -25,7 +25,10 @@ class FileSystemRemoteStorageTest extends RemoteStorageContractTest {
 
     private List<String> objects() throws IOException {
         try (Stream<Path> files = Files.walk(bucket)) {
-            return files.filter(Files::isRegularFile).map(p -> bucket.relativize(p).toString().replace('\\', '/')).sorted().toList();
+            return files.filter(Files::isRegularFile)
+                    .map(p -> bucket.relativize(p).toString().replace('\\', '/'))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -33,9 +36,16 @@ class FileSystemRemoteStorageTest extends RemoteStorageContractTest {
     void objectsAreLaidOutByTopicIdPartitionAndZeroPaddedOffset() throws Exception {
         RemoteSegmentMetadata m = segment(4242, 5000);
         storage.copySegment(m, localSegment("layout", 100, true));
-        String base = "cluster-1/orders-AAAAAAAAAAAAAAAAAAAAAQ/3/00000000000000004242-" + m.segmentId().id() + ".";
-        assertThat(objects()).containsExactly(base + "index", base + "leader_epoch_checkpoint", base + "log",
-                base + "snapshot", base + "timeindex", base + "txnindex");
+        String base = "cluster-1/orders-AAAAAAAAAAAAAAAAAAAAAQ/3/00000000000000004242-"
+                + m.segmentId().id() + ".";
+        assertThat(objects())
+                .containsExactly(
+                        base + "index",
+                        base + "leader_epoch_checkpoint",
+                        base + "log",
+                        base + "snapshot",
+                        base + "timeindex",
+                        base + "txnindex");
     }
 
     @Test

@@ -11,7 +11,6 @@ import io.varve.tiered.metadata.RemoteLogMetadataEvent.SegmentAdded;
 import io.varve.tiered.metadata.RemoteLogMetadataStore;
 import io.varve.tiered.metadata.RemoteSegmentId;
 import io.varve.tiered.metadata.RemoteSegmentMetadata;
-import io.varve.tiered.metadata.RemoteSegmentState;
 import io.varve.tiered.metadata.TopicIdPartition;
 import io.varve.tiered.spi.SegmentFiles;
 import java.io.IOException;
@@ -39,11 +38,17 @@ class RemoteLogManagerTest {
 
     private static final TopicPartition TP = new TopicPartition("tiered", 0);
     private static final long T0 = 1_700_000_000_000L;
-    private static final LogConfig TIERED = LogConfig.builder().segmentBytes(4096).fileDeleteDelayMs(0)
-            .remoteStorageEnable(true).retentionMs(LogConfig.UNLIMITED).localRetentionBytes(1).build();
+    private static final LogConfig TIERED = LogConfig.builder()
+            .segmentBytes(4096)
+            .fileDeleteDelayMs(0)
+            .remoteStorageEnable(true)
+            .retentionMs(LogConfig.UNLIMITED)
+            .localRetentionBytes(1)
+            .build();
 
     @TempDir
     Path root;
+
     private final AtomicLong clock = new AtomicLong(T0);
     private final Uuid topicId = Uuid.randomUuid();
     private Path logDir;
@@ -56,16 +61,24 @@ class RemoteLogManagerTest {
     void start() throws IOException {
         logDir = root.resolve("data");
         bucket = root.resolve("bucket");
-        logs = new LogManager(List.of(logDir), LogConfig.defaults(), LogManagerConfig.defaults().withoutBackgroundTasks(),
+        logs = new LogManager(
+                List.of(logDir),
+                LogConfig.defaults(),
+                LogManagerConfig.defaults().withoutBackgroundTasks(),
                 clock::get);
         startManager();
     }
 
     private void startManager() throws IOException {
         storage = new FlakyStorage(new FileSystemRemoteStorage(bucket, ""));
-        manager = RemoteLogManager.start(RemoteLogManagerConfig.defaults()
-                        .withBackoff(new RetryBackoff(1000, 8000, 0)), storage, List.of(logDir), logs::allLogs,
-                log -> Long.MAX_VALUE, clock::get, false);
+        manager = RemoteLogManager.start(
+                RemoteLogManagerConfig.defaults().withBackoff(new RetryBackoff(1000, 8000, 0)),
+                storage,
+                List.of(logDir),
+                logs::allLogs,
+                log -> Long.MAX_VALUE,
+                clock::get,
+                false);
     }
 
     @AfterEach
@@ -92,8 +105,10 @@ class RemoteLogManagerTest {
     }
 
     private static void append(PartitionLog log, long timestampMs) {
-        ByteBuffer batch = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(timestampMs, ("k" + log.logEndOffset()).getBytes(), new byte[100])).buffer();
+        ByteBuffer batch = MemoryRecords.withRecords(
+                        Compression.NONE,
+                        new SimpleRecord(timestampMs, ("k" + log.logEndOffset()).getBytes(), new byte[100]))
+                .buffer();
         log.appendAsLeader(batch, 0, timestampMs);
         log.updateHighWatermark(log.logEndOffset());
     }
@@ -115,7 +130,9 @@ class RemoteLogManagerTest {
     }
 
     private long logObjects() throws IOException {
-        return objects().stream().filter(p -> p.getFileName().toString().endsWith(".log")).count();
+        return objects().stream()
+                .filter(p -> p.getFileName().toString().endsWith(".log"))
+                .count();
     }
 
     @Test
@@ -124,10 +141,13 @@ class RemoteLogManagerTest {
 
         manager.runOnce();
 
-        assertThat(manager.copiedSegments(tip())).extracting(RemoteSegmentMetadata::startOffset)
+        assertThat(manager.copiedSegments(tip()))
+                .extracting(RemoteSegmentMetadata::startOffset)
                 .containsExactly(0L, 10L, 20L);
         assertThat(logObjects()).isEqualTo(3);
-        assertThat(objects()).as("log, index, timeindex, snapshot, leader epochs per segment").hasSize(15);
+        assertThat(objects())
+                .as("log, index, timeindex, snapshot, leader epochs per segment")
+                .hasSize(15);
         assertThat(log.highestUploadedOffset()).isEqualTo(29);
         assertThat(manager.uploadLag()).isEqualTo(UploadLag.NONE);
         assertThat(manager.stats().segmentsCopied()).isEqualTo(3);
@@ -136,7 +156,9 @@ class RemoteLogManagerTest {
         assertThat(log.segmentBaseOffsets()).containsExactly(30L);
         assertThat(log.logStartOffset()).isZero();
         assertThat(log.localLogStartOffset()).isEqualTo(30);
-        assertThat(manager.segmentForOffset(tip(), 15)).map(RemoteSegmentMetadata::startOffset).contains(10L);
+        assertThat(manager.segmentForOffset(tip(), 15))
+                .map(RemoteSegmentMetadata::startOffset)
+                .contains(10L);
     }
 
     @Test
@@ -146,8 +168,11 @@ class RemoteLogManagerTest {
 
         manager.runOnce();
 
-        assertThat(manager.copiedSegments(tip())).extracting(RemoteSegmentMetadata::endOffset).containsExactly(9L);
-        assertThat(manager.uploadLag()).isEqualTo(new UploadLag(log.rolledSegmentViews().get(1).sizeBytes(), 1));
+        assertThat(manager.copiedSegments(tip()))
+                .extracting(RemoteSegmentMetadata::endOffset)
+                .containsExactly(9L);
+        assertThat(manager.uploadLag())
+                .isEqualTo(new UploadLag(log.rolledSegmentViews().get(1).sizeBytes(), 1));
     }
 
     @Test
@@ -180,13 +205,18 @@ class RemoteLogManagerTest {
         // a crash after the objects were written but before COPY_SEGMENT_FINISHED
         RemoteSegmentMetadata orphan;
         try (RemoteLogMetadataStore store = RemoteLogMetadataStore.open(logDir)) {
-            orphan = store.append(new SegmentAdded(RemoteSegmentMetadata.copyStarted(RemoteSegmentId.generate(tip()), 0, 9,
-                    T0, new TreeMap<>(java.util.Map.of(0, 0L)), 100, T0)));
+            orphan = store.append(new SegmentAdded(RemoteSegmentMetadata.copyStarted(
+                    RemoteSegmentId.generate(tip()), 0, 9, T0, new TreeMap<>(java.util.Map.of(0, 0L)), 100, T0)));
         }
-        new FileSystemRemoteStorage(bucket, "").copySegment(orphan, new SegmentFiles(
-                log.rolledSegmentViews().get(0).logFile(), log.rolledSegmentViews().get(0).offsetIndexFile(),
-                log.rolledSegmentViews().get(0).timeIndexFile(), log.rolledSegmentViews().get(0).producerSnapshotFile(),
-                ByteBuffer.allocate(0), Optional.empty()));
+        new FileSystemRemoteStorage(bucket, "")
+                .copySegment(
+                        orphan,
+                        new SegmentFiles(
+                                log.rolledSegmentViews().get(0).logFile(),
+                                        log.rolledSegmentViews().get(0).offsetIndexFile(),
+                                log.rolledSegmentViews().get(0).timeIndexFile(),
+                                        log.rolledSegmentViews().get(0).producerSnapshotFile(),
+                                ByteBuffer.allocate(0), Optional.empty()));
         assertThat(logObjects()).isEqualTo(1);
         startManager();
 
@@ -199,7 +229,8 @@ class RemoteLogManagerTest {
         for (Path object : objects()) {
             names.add(object.getFileName().toString());
         }
-        assertThat(names).allMatch(name -> name.contains(segments.get(0).segmentId().id().toString()));
+        assertThat(names)
+                .allMatch(name -> name.contains(segments.get(0).segmentId().id().toString()));
     }
 
     @Test
@@ -212,7 +243,9 @@ class RemoteLogManagerTest {
         manager.runOnce();
 
         assertThat(log.logStartOffset()).isEqualTo(20);
-        assertThat(manager.copiedSegments(tip())).extracting(RemoteSegmentMetadata::startOffset).containsExactly(20L);
+        assertThat(manager.copiedSegments(tip()))
+                .extracting(RemoteSegmentMetadata::startOffset)
+                .containsExactly(20L);
         assertThat(logObjects()).isEqualTo(1);
     }
 
@@ -225,7 +258,8 @@ class RemoteLogManagerTest {
         log.deleteRecordsBefore(12);
         manager.runOnce();
 
-        assertThat(manager.copiedSegments(tip())).extracting(RemoteSegmentMetadata::startOffset)
+        assertThat(manager.copiedSegments(tip()))
+                .extracting(RemoteSegmentMetadata::startOffset)
                 .containsExactly(10L, 20L);
         assertThat(logObjects()).isEqualTo(2);
     }
@@ -254,7 +288,10 @@ class RemoteLogManagerTest {
         // lose the checkpoint: the start must still come back from what remote storage holds
         Files.deleteIfExists(logDir.resolve("log-start-offset-checkpoint"));
 
-        logs = new LogManager(List.of(logDir), LogConfig.defaults(), LogManagerConfig.defaults().withoutBackgroundTasks(),
+        logs = new LogManager(
+                List.of(logDir),
+                LogConfig.defaults(),
+                LogManagerConfig.defaults().withoutBackgroundTasks(),
                 clock::get);
         PartitionLog reopened = logs.getOrCreateLog(TP, topicId, TIERED);
         assertThat(reopened.logStartOffset()).isEqualTo(30);
@@ -272,7 +309,10 @@ class RemoteLogManagerTest {
         manager.runOnce();
         log.deleteOldSegments(clock.get());
 
-        log.updateConfig(TIERED.toBuilder().remoteStorageEnable(false).remoteLogDeleteOnDisable(true).build());
+        log.updateConfig(TIERED.toBuilder()
+                .remoteStorageEnable(false)
+                .remoteLogDeleteOnDisable(true)
+                .build());
         manager.runOnce();
 
         assertThat(objects()).isEmpty();

@@ -15,6 +15,7 @@ class RemoteRetentionTest {
 
     /** Segments.segment(start, end) has max timestamp 1_700_000_000_000 + end and (end - start + 1) * 100 bytes. */
     private static final List<RemoteSegmentMetadata> COPIED = List.of(copied(0, 9), copied(10, 19), copied(20, 29));
+
     private static final long T0 = 1_700_000_000_000L;
 
     private static RemoteSegmentMetadata copied(long start, long end) {
@@ -45,7 +46,8 @@ class RemoteRetentionTest {
 
     @Test
     void retentionBytesCountsRemoteAndLocalOnlyBytes() {
-        LogConfig config = LogConfig.defaults().withRetentionMs(LogConfig.UNLIMITED).withRetentionBytes(2500);
+        LogConfig config =
+                LogConfig.defaults().withRetentionMs(LogConfig.UNLIMITED).withRetentionBytes(2500);
         // 3 x 1000 remote + 1000 local-only = 4000: two segments must go to stay >= 2500... only while the rest >= 2500
         RemoteRetention.Plan plan = RemoteRetention.plan(COPIED, 0, config, T0, 1000);
 
@@ -56,8 +58,11 @@ class RemoteRetentionTest {
 
     @Test
     void compactOnlyTopicsKeepEverythingAboveTheLogStart() {
-        LogConfig config = LogConfig.defaults().withCleanupPolicy(Set.of(CleanupPolicy.COMPACT)).withRetentionMs(1)
+        LogConfig config = LogConfig.defaults()
+                .withCleanupPolicy(Set.of(CleanupPolicy.COMPACT))
+                .withRetentionMs(1)
                 .withRetentionBytes(1);
-        assertThat(RemoteRetention.plan(COPIED, 0, config, T0 + 1_000_000, 0).isEmpty()).isTrue();
+        assertThat(RemoteRetention.plan(COPIED, 0, config, T0 + 1_000_000, 0).isEmpty())
+                .isTrue();
     }
 }

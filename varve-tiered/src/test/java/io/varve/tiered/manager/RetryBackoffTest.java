@@ -32,6 +32,7 @@ class RetryBackoffTest {
         assertThatThrownBy(() -> new RetryBackoff(0, 10, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new RetryBackoff(10, 5, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new RetryBackoff(10, 20, 1.0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new RetryBackoff(10, 20, 0).delayMs(0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RetryBackoff(10, 20, 0).delayMs(0, 0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

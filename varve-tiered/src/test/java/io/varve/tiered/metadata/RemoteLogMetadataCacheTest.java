@@ -40,17 +40,22 @@ class RemoteLogMetadataCacheTest {
     void exactlyKafkasLegalTransitionsAreAllowed() {
         Set<String> legal = Set.of(
                 "null->COPY_SEGMENT_STARTED",
-                "COPY_SEGMENT_STARTED->COPY_SEGMENT_STARTED", "COPY_SEGMENT_STARTED->COPY_SEGMENT_FINISHED",
+                "COPY_SEGMENT_STARTED->COPY_SEGMENT_STARTED",
+                "COPY_SEGMENT_STARTED->COPY_SEGMENT_FINISHED",
                 "COPY_SEGMENT_STARTED->DELETE_SEGMENT_STARTED",
-                "COPY_SEGMENT_FINISHED->COPY_SEGMENT_FINISHED", "COPY_SEGMENT_FINISHED->DELETE_SEGMENT_STARTED",
-                "DELETE_SEGMENT_STARTED->DELETE_SEGMENT_STARTED", "DELETE_SEGMENT_STARTED->DELETE_SEGMENT_FINISHED",
+                "COPY_SEGMENT_FINISHED->COPY_SEGMENT_FINISHED",
+                "COPY_SEGMENT_FINISHED->DELETE_SEGMENT_STARTED",
+                "DELETE_SEGMENT_STARTED->DELETE_SEGMENT_STARTED",
+                "DELETE_SEGMENT_STARTED->DELETE_SEGMENT_FINISHED",
                 "DELETE_SEGMENT_FINISHED->DELETE_SEGMENT_FINISHED");
         List<RemoteSegmentState> from = new ArrayList<>();
         from.add(null);
         from.addAll(EnumSet.allOf(RemoteSegmentState.class));
         for (RemoteSegmentState f : from) {
             for (RemoteSegmentState t : RemoteSegmentState.values()) {
-                assertThat(RemoteSegmentState.isLegalTransition(f, t)).as(f + "->" + t).isEqualTo(legal.contains(f + "->" + t));
+                assertThat(RemoteSegmentState.isLegalTransition(f, t))
+                        .as(f + "->" + t)
+                        .isEqualTo(legal.contains(f + "->" + t));
             }
         }
     }
@@ -61,7 +66,10 @@ class RemoteLogMetadataCacheTest {
         assertThat(add(m).state()).isEqualTo(COPY_SEGMENT_STARTED);
         assertThat(move(m, COPY_SEGMENT_FINISHED).state()).isEqualTo(COPY_SEGMENT_FINISHED);
         assertThat(move(m, DELETE_SEGMENT_STARTED).state()).isEqualTo(DELETE_SEGMENT_STARTED);
-        assertThat(cache.segment(m.segmentId())).get().extracting(RemoteSegmentMetadata::state).isEqualTo(DELETE_SEGMENT_STARTED);
+        assertThat(cache.segment(m.segmentId()))
+                .get()
+                .extracting(RemoteSegmentMetadata::state)
+                .isEqualTo(DELETE_SEGMENT_STARTED);
         move(m, DELETE_SEGMENT_FINISHED);
         assertThat(cache.segment(m.segmentId())).isEmpty();
         assertThat(cache.segments(PARTITION)).isEmpty();
@@ -72,19 +80,26 @@ class RemoteLogMetadataCacheTest {
     void illegalTransitionsAreRejectedAndChangeNothing() {
         RemoteSegmentMetadata m = segment(0, 99);
         add(m);
-        assertThatThrownBy(() -> move(m, DELETE_SEGMENT_FINISHED)).isInstanceOf(IllegalRemoteSegmentTransitionException.class)
+        assertThatThrownBy(() -> move(m, DELETE_SEGMENT_FINISHED))
+                .isInstanceOf(IllegalRemoteSegmentTransitionException.class)
                 .hasMessageContaining("COPY_SEGMENT_STARTED to DELETE_SEGMENT_FINISHED");
         move(m, COPY_SEGMENT_FINISHED);
-        assertThatThrownBy(() -> move(m, COPY_SEGMENT_STARTED)).isInstanceOf(IllegalRemoteSegmentTransitionException.class);
+        assertThatThrownBy(() -> move(m, COPY_SEGMENT_STARTED))
+                .isInstanceOf(IllegalRemoteSegmentTransitionException.class);
         move(m, DELETE_SEGMENT_STARTED);
-        assertThatThrownBy(() -> move(m, COPY_SEGMENT_FINISHED)).isInstanceOf(IllegalRemoteSegmentTransitionException.class);
-        assertThat(cache.segment(m.segmentId())).get().extracting(RemoteSegmentMetadata::state).isEqualTo(DELETE_SEGMENT_STARTED);
+        assertThatThrownBy(() -> move(m, COPY_SEGMENT_FINISHED))
+                .isInstanceOf(IllegalRemoteSegmentTransitionException.class);
+        assertThat(cache.segment(m.segmentId()))
+                .get()
+                .extracting(RemoteSegmentMetadata::state)
+                .isEqualTo(DELETE_SEGMENT_STARTED);
     }
 
     @Test
     void stateChangeOfAnUnknownSegmentIsRejected() {
         RemoteSegmentMetadata m = segment(0, 99);
-        assertThatThrownBy(() -> move(m, COPY_SEGMENT_FINISHED)).isInstanceOf(IllegalRemoteSegmentTransitionException.class)
+        assertThatThrownBy(() -> move(m, COPY_SEGMENT_FINISHED))
+                .isInstanceOf(IllegalRemoteSegmentTransitionException.class)
                 .hasMessageContaining("unknown remote segment");
     }
 
@@ -140,7 +155,8 @@ class RemoteLogMetadataCacheTest {
         assertThat(cache.segmentForOffset(PARTITION, 200)).isEmpty();
         move(sameStartLonger, DELETE_SEGMENT_STARTED);
         assertThat(cache.segmentForOffset(PARTITION, 120)).contains(inner);
-        assertThat(cache.segments(PARTITION)).containsExactly(wide, inner, sameStartLonger.withState(DELETE_SEGMENT_STARTED, 1L));
+        assertThat(cache.segments(PARTITION))
+                .containsExactly(wide, inner, sameStartLonger.withState(DELETE_SEGMENT_STARTED, 1L));
     }
 
     @Test
@@ -181,7 +197,8 @@ class RemoteLogMetadataCacheTest {
                 live.add(m);
             } else {
                 RemoteSegmentMetadata m = live.get(random.nextInt(live.size()));
-                RemoteSegmentState current = cache.segment(m.segmentId()).orElseThrow().state();
+                RemoteSegmentState current =
+                        cache.segment(m.segmentId()).orElseThrow().state();
                 RemoteSegmentState next = RemoteSegmentState.values()[random.nextInt(4)];
                 if (RemoteSegmentState.isLegalTransition(current, next)) {
                     RemoteLogMetadataEvent e = new SegmentStateChanged(m.segmentId(), next, i);

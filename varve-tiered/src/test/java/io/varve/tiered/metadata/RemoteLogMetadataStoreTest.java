@@ -58,7 +58,8 @@ class RemoteLogMetadataStoreTest {
         try (RemoteLogMetadataStore store = RemoteLogMetadataStore.open(dir)) {
             assertThat(segments(store)).isEqualTo(expected);
             assertThat(store.eventCount()).isEqualTo(9);
-            assertThat(store.read(RemoteLogMetadataCache::segmentsToCleanUp)).containsExactly(expected.get(1), expected.get(2));
+            assertThat(store.read(RemoteLogMetadataCache::segmentsToCleanUp))
+                    .containsExactly(expected.get(1), expected.get(2));
         }
     }
 
@@ -132,14 +133,16 @@ class RemoteLogMetadataStoreTest {
             writeHistory(store);
         }
         flipByte(8 + 8 + 20); // inside the first record's body
-        assertThatThrownBy(() -> RemoteLogMetadataStore.open(dir)).isInstanceOf(CorruptRemoteLogMetadataException.class)
+        assertThatThrownBy(() -> RemoteLogMetadataStore.open(dir))
+                .isInstanceOf(CorruptRemoteLogMetadataException.class)
                 .hasMessageContaining("corrupt record at byte 8");
     }
 
     @Test
     void aFileOfAnotherKindIsRefused() throws IOException {
         Files.writeString(file(), "hello, this is not metadata");
-        assertThatThrownBy(() -> RemoteLogMetadataStore.open(dir)).isInstanceOf(CorruptRemoteLogMetadataException.class)
+        assertThatThrownBy(() -> RemoteLogMetadataStore.open(dir))
+                .isInstanceOf(CorruptRemoteLogMetadataException.class)
                 .hasMessageContaining("not a remote log metadata file");
     }
 
@@ -161,7 +164,8 @@ class RemoteLogMetadataStoreTest {
             assertThat(store.eventCount()).isEqualTo(6);
         }
         assertThat(Files.size(file())).isLessThan(sizeBefore);
-        assertThat(dir.resolve(RemoteLogMetadataStore.FILE_NAME + ".compacting")).doesNotExist();
+        assertThat(dir.resolve(RemoteLogMetadataStore.FILE_NAME + ".compacting"))
+                .doesNotExist();
     }
 
     private void flipByte(long position) throws IOException {

@@ -9,8 +9,8 @@ import io.varve.storage.PartitionLog;
 import io.varve.tiered.metadata.RemoteSegmentMetadata;
 import io.varve.tiered.spi.RemoteStorageException;
 import java.io.ByteArrayOutputStream;
-import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,13 +35,17 @@ class RemoteLogReaderTest {
 
     @TempDir
     Path dir;
+
     private TieredFixture fixture;
     private RemoteReadService service;
 
     private RemoteLogReader reader(long chunkCacheBytes, long indexCacheBytes) throws Exception {
         fixture = fixture == null ? new TieredFixture(dir) : fixture;
-        service = new RemoteReadService(fixture.storage, fixture.source, new RemoteReadConfig(2, 10, 500,
-                indexCacheBytes, CHUNK_BYTES, chunkCacheBytes, dir.resolve("index-cache")));
+        service = new RemoteReadService(
+                fixture.storage,
+                fixture.source,
+                new RemoteReadConfig(
+                        2, 10, 500, indexCacheBytes, CHUNK_BYTES, chunkCacheBytes, dir.resolve("index-cache")));
         return service.reader();
     }
 
@@ -218,7 +222,9 @@ class RemoteLogReaderTest {
         for (int round = 0; round < 2; round++) {
             for (RemoteSegmentMetadata m : segments) {
                 long offset = m.startOffset() + 12;
-                assertThat(batches(reader.read(fetch(offset, 100, true)).records()).get(0).lastOffset())
+                assertThat(batches(reader.read(fetch(offset, 100, true)).records())
+                                .get(0)
+                                .lastOffset())
                         .isGreaterThanOrEqualTo(offset);
             }
         }
@@ -235,13 +241,15 @@ class RemoteLogReaderTest {
 
         reader.read(fetch(0, 500, true));
 
-        Awaitility.await().atMost(Duration.ofSeconds(10))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> service.chunkCachedOrLoading(first.segmentId(), 1));
         assertThat(service.chunkCachedOrLoading(first.segmentId(), 2)).isFalse();
 
         RemoteFetchResult lastOfSegment = reader.read(fetch(first.endOffset(), 500, true));
         assertThat(lastOfSegment.segment()).isEqualTo(first);
-        Awaitility.await().atMost(Duration.ofSeconds(10))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> service.chunkCachedOrLoading(segments.get(1).segmentId(), 0));
     }
 
@@ -251,8 +259,8 @@ class RemoteLogReaderTest {
         List<RemoteSegmentMetadata> segments = uploadedLog(fixture.newLog("a", 8192));
         long lastRemote = segments.get(segments.size() - 1).endOffset();
 
-        Optional<RemoteBatch> at = reader.firstBatchWithTimestampAtLeast(PARTITION,
-                TieredFixture.BASE_TIMESTAMP_MS + 123, 0, Long.MAX_VALUE);
+        Optional<RemoteBatch> at = reader.firstBatchWithTimestampAtLeast(
+                PARTITION, TieredFixture.BASE_TIMESTAMP_MS + 123, 0, Long.MAX_VALUE);
         assertThat(at).isPresent();
         assertThat(at.get().header().baseOffset()).isEqualTo(120);
         assertThat(at.get().header().lastOffset()).isEqualTo(124);
@@ -260,14 +268,21 @@ class RemoteLogReaderTest {
 
         assertThat(reader.firstBatchWithTimestampAtLeast(PARTITION, TieredFixture.BASE_TIMESTAMP_MS + 123, 0, 100))
                 .isEmpty();
-        assertThat(reader.firstBatchWithTimestampAtLeast(PARTITION, TieredFixture.BASE_TIMESTAMP_MS + 5, 50, Long.MAX_VALUE)
-                .orElseThrow().header().baseOffset()).isEqualTo(50);
+        assertThat(reader.firstBatchWithTimestampAtLeast(
+                                PARTITION, TieredFixture.BASE_TIMESTAMP_MS + 5, 50, Long.MAX_VALUE)
+                        .orElseThrow()
+                        .header()
+                        .baseOffset())
+                .isEqualTo(50);
 
         RemoteBatch max = reader.maxTimestampBatch(PARTITION, 0, Long.MAX_VALUE).orElseThrow();
         assertThat(max.header().lastOffset()).isEqualTo(lastRemote);
         assertThat(max.header().maxTimestamp()).isEqualTo(TieredFixture.BASE_TIMESTAMP_MS + lastRemote);
-        assertThat(reader.maxTimestampBatch(PARTITION, 0, segments.get(1).startOffset()).orElseThrow().header()
-                .lastOffset()).isEqualTo(segments.get(0).endOffset());
+        assertThat(reader.maxTimestampBatch(PARTITION, 0, segments.get(1).startOffset())
+                        .orElseThrow()
+                        .header()
+                        .lastOffset())
+                .isEqualTo(segments.get(0).endOffset());
     }
 
     @Test
@@ -278,7 +293,8 @@ class RemoteLogReaderTest {
         List<Long> bases = log.segmentBaseOffsets();
         RemoteSegmentMetadata m = fixture.upload(log, bases.get(0), bases.get(1) - 1, epochs(0, 0));
         try (Stream<Path> objects = Files.walk(fixture.storage.root())) {
-            for (Path object : objects.filter(p -> p.toString().endsWith(".log")).toList()) {
+            for (Path object :
+                    objects.filter(p -> p.toString().endsWith(".log")).toList()) {
                 try (FileChannel channel = FileChannel.open(object, StandardOpenOption.WRITE)) {
                     channel.truncate(m.segmentSizeBytes() - 10);
                 }

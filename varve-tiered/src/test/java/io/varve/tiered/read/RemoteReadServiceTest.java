@@ -23,13 +23,16 @@ import org.slf4j.LoggerFactory;
 class RemoteReadServiceTest {
     @TempDir
     Path dir;
+
     private TieredFixture fixture;
     private RemoteReadService service;
 
     private RemoteReadService service(int threads, int maxPending) throws Exception {
         fixture = new TieredFixture(dir);
-        service = new RemoteReadService(fixture.storage, fixture.source, new RemoteReadConfig(threads, maxPending, 500,
-                1 << 20, 4096, 1 << 16, dir.resolve("index-cache")));
+        service = new RemoteReadService(
+                fixture.storage,
+                fixture.source,
+                new RemoteReadConfig(threads, maxPending, 500, 1 << 20, 4096, 1 << 16, dir.resolve("index-cache")));
         return service;
     }
 
@@ -59,8 +62,11 @@ class RemoteReadServiceTest {
         CompletableFuture<Integer> refused = readers.submit(r -> 3);
 
         assertThat(refused).isCompletedExceptionally();
-        assertThatThrownBy(refused::get).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable()).isTrue());
+        assertThatThrownBy(refused::get)
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable())
+                        .isTrue());
         release.countDown();
         assertThat(running.get(10, TimeUnit.SECONDS)).isEqualTo(1);
         assertThat(queued.get(10, TimeUnit.SECONDS)).isEqualTo(2);
@@ -99,11 +105,13 @@ class RemoteReadServiceTest {
     @Test
     void anOffsetOutsideTheRemoteLogIsTheClientsErrorAndRaisesNoAlarm() throws Exception {
         RemoteReadService readers = service(1, 10);
-        CompletableFuture<RemoteFetchResult> result = readers.fetch(new RemoteFetchRequest(TieredFixture.PARTITION, 5,
-                1000, true, java.util.OptionalInt.empty(), 0));
+        CompletableFuture<RemoteFetchResult> result = readers.fetch(
+                new RemoteFetchRequest(TieredFixture.PARTITION, 5, 1000, true, java.util.OptionalInt.empty(), 0));
 
-        assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(org.apache.kafka.common.errors.OffsetOutOfRangeException.class);
+        assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(org.apache.kafka.common.errors.OffsetOutOfRangeException.class);
         assertThat(readers.storeFailing()).isFalse();
     }
 

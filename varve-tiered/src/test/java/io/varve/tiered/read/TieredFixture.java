@@ -32,7 +32,8 @@ import org.apache.kafka.common.record.SimpleRecord;
  * storage through the SPI, and recorded as COPY_SEGMENT_FINISHED in a metadata cache.
  */
 final class TieredFixture implements AutoCloseable {
-    static final TopicIdPartition PARTITION = new TopicIdPartition(Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ"), "tiered", 0);
+    static final TopicIdPartition PARTITION =
+            new TopicIdPartition(Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ"), "tiered", 0);
     static final long BASE_TIMESTAMP_MS = 1_700_000_000_000L;
 
     final Path root;
@@ -59,21 +60,26 @@ final class TieredFixture implements AutoCloseable {
         LogConfig config = LogConfig.defaults().withSegmentBytes(segmentBytes).withIndexIntervalBytes(128);
         LogManager manager = new LogManager(List.of(root.resolve("local-" + name)), config);
         logManagers.add(manager);
-        return manager.getOrCreateLog(new TopicPartition(PARTITION.topic(), PARTITION.partition()), PARTITION.topicId(), config);
+        return manager.getOrCreateLog(
+                new TopicPartition(PARTITION.topic(), PARTITION.partition()), PARTITION.topicId(), config);
     }
 
     /** Appends {@code batches} batches of {@code recordsPerBatch} records; record i of the log has timestamp BASE + offset. */
-    static void append(PartitionLog log, String prefix, int batches, int recordsPerBatch, int valueBytes, int leaderEpoch) {
+    static void append(
+            PartitionLog log, String prefix, int batches, int recordsPerBatch, int valueBytes, int leaderEpoch) {
         for (int b = 0; b < batches; b++) {
             long firstOffset = log.logEndOffset();
             SimpleRecord[] records = new SimpleRecord[recordsPerBatch];
             for (int r = 0; r < recordsPerBatch; r++) {
                 long offset = firstOffset + r;
                 String value = prefix + "-" + offset + "-" + "x".repeat(Math.max(0, valueBytes));
-                records[r] = new SimpleRecord(BASE_TIMESTAMP_MS + offset, ("k" + offset).getBytes(StandardCharsets.UTF_8),
+                records[r] = new SimpleRecord(
+                        BASE_TIMESTAMP_MS + offset,
+                        ("k" + offset).getBytes(StandardCharsets.UTF_8),
                         value.getBytes(StandardCharsets.UTF_8));
             }
-            ByteBuffer batch = MemoryRecords.withRecords(Compression.NONE, records).buffer();
+            ByteBuffer batch =
+                    MemoryRecords.withRecords(Compression.NONE, records).buffer();
             log.appendAsLeader(batch, leaderEpoch, BASE_TIMESTAMP_MS + firstOffset);
         }
         log.updateHighWatermark(log.logEndOffset());
@@ -90,21 +96,35 @@ final class TieredFixture implements AutoCloseable {
     }
 
     /** Copies the local segment starting at {@code base} holding {@code [base, end]} with the given epochs. */
-    RemoteSegmentMetadata upload(PartitionLog log, long base, long end, TreeMap<Integer, Long> epochs) throws Exception {
+    RemoteSegmentMetadata upload(PartitionLog log, long base, long end, TreeMap<Integer, Long> epochs)
+            throws Exception {
         Path dir = log.dir();
         Path logFile = SegmentFiles.logFile(dir, base);
         Path snapshot = Files.createTempFile(root, "snapshot", ".snapshot");
         long maxTimestampMs = BASE_TIMESTAMP_MS + end;
-        RemoteSegmentMetadata m = RemoteSegmentMetadata.copyStarted(RemoteSegmentId.generate(PARTITION), base, end,
-                maxTimestampMs, epochs, (int) Files.size(logFile), BASE_TIMESTAMP_MS);
+        RemoteSegmentMetadata m = RemoteSegmentMetadata.copyStarted(
+                RemoteSegmentId.generate(PARTITION),
+                base,
+                end,
+                maxTimestampMs,
+                epochs,
+                (int) Files.size(logFile),
+                BASE_TIMESTAMP_MS);
         synchronized (metadata) {
             metadata.apply(new RemoteLogMetadataEvent.SegmentAdded(m));
         }
-        storage.copySegment(m, new io.varve.tiered.spi.SegmentFiles(logFile, SegmentFiles.indexFile(dir, base),
-                SegmentFiles.timeIndexFile(dir, base), snapshot, ByteBuffer.allocate(0), Optional.empty()));
+        storage.copySegment(
+                m,
+                new io.varve.tiered.spi.SegmentFiles(
+                        logFile,
+                        SegmentFiles.indexFile(dir, base),
+                        SegmentFiles.timeIndexFile(dir, base),
+                        snapshot,
+                        ByteBuffer.allocate(0),
+                        Optional.empty()));
         synchronized (metadata) {
-            return metadata.apply(new RemoteLogMetadataEvent.SegmentStateChanged(m.segmentId(),
-                    RemoteSegmentState.COPY_SEGMENT_FINISHED, BASE_TIMESTAMP_MS));
+            return metadata.apply(new RemoteLogMetadataEvent.SegmentStateChanged(
+                    m.segmentId(), RemoteSegmentState.COPY_SEGMENT_FINISHED, BASE_TIMESTAMP_MS));
         }
     }
 

@@ -45,24 +45,35 @@ public final class S3ProxyProcess implements AutoCloseable {
     public static S3ProxyProcess start(Path libDir, Path workDir, int port) throws IOException, InterruptedException {
         Path data = Files.createDirectories(workDir.resolve("data"));
         Path config = workDir.resolve("s3proxy.properties");
-        Files.writeString(config, String.join("\n",
-                "s3proxy.endpoint=http://127.0.0.1:" + port,
-                "s3proxy.authorization=aws-v2-or-v4",
-                "s3proxy.identity=" + ACCESS_KEY,
-                "s3proxy.credential=" + SECRET_KEY,
-                "jclouds.provider=filesystem",
-                "jclouds.filesystem.basedir=" + data.toAbsolutePath(),
-                ""));
+        Files.writeString(
+                config,
+                String.join(
+                        "\n",
+                        "s3proxy.endpoint=http://127.0.0.1:" + port,
+                        "s3proxy.authorization=aws-v2-or-v4",
+                        "s3proxy.identity=" + ACCESS_KEY,
+                        "s3proxy.credential=" + SECRET_KEY,
+                        "jclouds.provider=filesystem",
+                        "jclouds.filesystem.basedir=" + data.toAbsolutePath(),
+                        ""));
         Path logFile = workDir.resolve("s3proxy.log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(List.of(java, "-Xmx256m", "-DLOG_LEVEL=warn",
-                "-cp", libDir.toAbsolutePath() + "/*", "org.gaul.s3proxy.Main", "--properties", config.toString()))
+        Process process = new ProcessBuilder(List.of(
+                        java,
+                        "-Xmx256m",
+                        "-DLOG_LEVEL=warn",
+                        "-cp",
+                        libDir.toAbsolutePath() + "/*",
+                        "org.gaul.s3proxy.Main",
+                        "--properties",
+                        config.toString()))
                 .redirectErrorStream(true)
                 .redirectOutput(logFile.toFile())
                 .start();
         S3ProxyProcess proxy = new S3ProxyProcess(process, port, logFile);
         // if the test JVM exits without @AfterAll (Ctrl-C, assertion in setup), still stop the child by its PID
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroy)));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.of(process.pid())
+                .ifPresent(ProcessHandle::destroy)));
         try {
             proxy.awaitListening();
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -85,7 +96,8 @@ public final class S3ProxyProcess implements AutoCloseable {
                 process.waitFor(50, TimeUnit.MILLISECONDS); // a bounded pause that ends early if it dies
             }
         }
-        throw new IOException("s3proxy did not listen on port " + port + " within " + START_TIMEOUT_MS + " ms: " + tail());
+        throw new IOException(
+                "s3proxy did not listen on port " + port + " within " + START_TIMEOUT_MS + " ms: " + tail());
     }
 
     private String tail() {

@@ -33,8 +33,10 @@ class S3RemoteStorageTest extends RemoteStorageContractTest {
     @BeforeAll
     static void startS3Proxy() throws Exception {
         Path lib = S3ProxyProcess.libDir().orElse(null);
-        Assumptions.assumeTrue(lib != null, "s3proxy jars are missing from target/s3proxy-lib: the build resolves them "
-                + "from src/test/s3proxy/pom.xml in generate-test-resources; run one online build of varve-tiered");
+        Assumptions.assumeTrue(
+                lib != null,
+                "s3proxy jars are missing from target/s3proxy-lib: the build resolves them "
+                        + "from src/test/s3proxy/pom.xml in generate-test-resources; run one online build of varve-tiered");
         proxyDir = Files.createTempDirectory("varve-s3proxy");
         proxy = S3ProxyProcess.start(lib, proxyDir);
         try (S3Client admin = adminClient()) {
@@ -49,13 +51,17 @@ class S3RemoteStorageTest extends RemoteStorageContractTest {
         }
         if (proxyDir != null) {
             try (var paths = Files.walk(proxyDir)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                paths.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             }
         }
     }
 
     private static S3Client adminClient() {
-        return S3Client.builder().endpointOverride(proxy.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
+        return S3Client.builder()
+                .endpointOverride(proxy.endpoint())
+                .region(Region.US_EAST_1)
+                .forcePathStyle(true)
                 .credentialsProvider(StaticCredentialsProvider.create(
                         AwsBasicCredentials.create(S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY)))
                 .build();
@@ -66,7 +72,8 @@ class S3RemoteStorageTest extends RemoteStorageContractTest {
         Map<String, String> config = new HashMap<>();
         config.put(RemoteStorageFactory.CLASS_NAME_CONFIG, RemoteStorageFactory.S3);
         config.put("rsm.config." + S3RemoteStorageConfig.BUCKET, BUCKET);
-        config.put("rsm.config." + S3RemoteStorageConfig.ENDPOINT, proxy.endpoint().toString());
+        config.put(
+                "rsm.config." + S3RemoteStorageConfig.ENDPOINT, proxy.endpoint().toString());
         config.put("rsm.config." + S3RemoteStorageConfig.REGION, "us-east-1");
         config.put("rsm.config." + S3RemoteStorageConfig.PATH_STYLE, "true");
         config.put("rsm.config." + S3RemoteStorageConfig.ACCESS_KEY_ID, S3ProxyProcess.ACCESS_KEY);
@@ -86,7 +93,9 @@ class S3RemoteStorageTest extends RemoteStorageContractTest {
     private static List<String> keys(String prefix) {
         try (S3Client admin = adminClient()) {
             return admin.listObjectsV2Paginator(r -> r.bucket(BUCKET).prefix(prefix)).contents().stream()
-                    .map(S3Object::key).sorted().toList();
+                    .map(S3Object::key)
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -94,9 +103,16 @@ class S3RemoteStorageTest extends RemoteStorageContractTest {
     void objectsAreLaidOutByTopicIdPartitionAndZeroPaddedOffset() throws Exception {
         RemoteSegmentMetadata m = segment(4242, 5000);
         storage.copySegment(m, localSegment("layout", 100, true));
-        String base = "cluster-1/orders-AAAAAAAAAAAAAAAAAAAAAQ/3/00000000000000004242-" + m.segmentId().id() + ".";
-        assertThat(keys(base)).containsExactly(base + "index", base + "leader_epoch_checkpoint", base + "log",
-                base + "snapshot", base + "timeindex", base + "txnindex");
+        String base = "cluster-1/orders-AAAAAAAAAAAAAAAAAAAAAQ/3/00000000000000004242-"
+                + m.segmentId().id() + ".";
+        assertThat(keys(base))
+                .containsExactly(
+                        base + "index",
+                        base + "leader_epoch_checkpoint",
+                        base + "log",
+                        base + "snapshot",
+                        base + "timeindex",
+                        base + "txnindex");
         storage.deleteSegment(m);
         assertThat(keys(base)).isEmpty();
     }
@@ -119,9 +135,13 @@ class S3RemoteStorageTest extends RemoteStorageContractTest {
         String key = new io.varve.tiered.spi.ObjectKeys("cluster-1").logKey(m);
         try (S3Client admin = adminClient()) {
             admin.createMultipartUpload(r -> r.bucket(BUCKET).key(key));
-            assertThat(admin.listMultipartUploads(r -> r.bucket(BUCKET).prefix(key)).uploads()).hasSize(1);
+            assertThat(admin.listMultipartUploads(r -> r.bucket(BUCKET).prefix(key))
+                            .uploads())
+                    .hasSize(1);
             storage.deleteSegment(m);
-            assertThat(admin.listMultipartUploads(r -> r.bucket(BUCKET).prefix(key)).uploads()).isEmpty();
+            assertThat(admin.listMultipartUploads(r -> r.bucket(BUCKET).prefix(key))
+                            .uploads())
+                    .isEmpty();
         }
     }
 
@@ -133,9 +153,11 @@ class S3RemoteStorageTest extends RemoteStorageContractTest {
         try (RemoteStorage unreachable = RemoteStorageFactory.create(config)) {
             RemoteSegmentMetadata m = segment(0, 9);
             assertThatThrownBy(() -> unreachable.copySegment(m, localSegment("nowhere", 10, false)))
-                    .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable()).isTrue());
+                    .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable())
+                            .isTrue());
             assertThatThrownBy(() -> unreachable.fetchLogSegment(m, 0))
-                    .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable()).isTrue());
+                    .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable())
+                            .isTrue());
         }
     }
 
@@ -148,18 +170,29 @@ class S3RemoteStorageTest extends RemoteStorageContractTest {
         for (Map<String, String> config : List.of(badKey, noBucket)) {
             try (RemoteStorage broken = RemoteStorageFactory.create(config)) {
                 assertThatThrownBy(() -> broken.copySegment(segment(0, 9), localSegment("denied", 10, false)))
-                        .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable()).isFalse());
+                        .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable())
+                                .isFalse());
             }
         }
     }
 
     @Test
     void configRejectsHalfCredentialsAndTinyParts() {
-        Map<String, String> config = new HashMap<>(Map.of(S3RemoteStorageConfig.BUCKET, "b", S3RemoteStorageConfig.ACCESS_KEY_ID, "x"));
+        Map<String, String> config =
+                new HashMap<>(Map.of(S3RemoteStorageConfig.BUCKET, "b", S3RemoteStorageConfig.ACCESS_KEY_ID, "x"));
         assertThatThrownBy(() -> S3RemoteStorageConfig.fromConfig(config)).hasMessageContaining("must be set together");
-        Map<String, String> tiny = Map.of(S3RemoteStorageConfig.BUCKET, "b", S3RemoteStorageConfig.MULTIPART_PART_SIZE, "1024");
+        Map<String, String> tiny =
+                Map.of(S3RemoteStorageConfig.BUCKET, "b", S3RemoteStorageConfig.MULTIPART_PART_SIZE, "1024");
         assertThatThrownBy(() -> S3RemoteStorageConfig.fromConfig(tiny)).hasMessageContaining("at least");
-        assertThat(S3RemoteStorageConfig.fromConfig(Map.of(S3RemoteStorageConfig.BUCKET, "b", S3RemoteStorageConfig.SECRET_ACCESS_KEY, "s",
-                S3RemoteStorageConfig.ACCESS_KEY_ID, "a")).toString()).doesNotContain("s,").contains("staticCredentials=true");
+        assertThat(S3RemoteStorageConfig.fromConfig(Map.of(
+                                S3RemoteStorageConfig.BUCKET,
+                                "b",
+                                S3RemoteStorageConfig.SECRET_ACCESS_KEY,
+                                "s",
+                                S3RemoteStorageConfig.ACCESS_KEY_ID,
+                                "a"))
+                        .toString())
+                .doesNotContain("s,")
+                .contains("staticCredentials=true");
     }
 }

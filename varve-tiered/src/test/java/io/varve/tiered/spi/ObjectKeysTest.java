@@ -15,6 +15,7 @@ class ObjectKeysTest {
                 .isEqualTo("tiered/orders-AAAAAAAAAAAAAAAAAAAAAQ/3/00000000000000000123-" + id + ".log");
         assertThat(new ObjectKeys("").indexKey(m, IndexType.TIMESTAMP))
                 .isEqualTo("orders-AAAAAAAAAAAAAAAAAAAAAQ/3/00000000000000000123-" + id + ".timeindex");
-        assertThat(new ObjectKeys(null).partitionPrefix(m.topicIdPartition())).isEqualTo("orders-AAAAAAAAAAAAAAAAAAAAAQ/3/");
+        assertThat(new ObjectKeys(null).partitionPrefix(m.topicIdPartition()))
+                .isEqualTo("orders-AAAAAAAAAAAAAAAAAAAAAQ/3/");
     }
 }

@@ -29,6 +29,7 @@ public abstract class RemoteStorageContractTest {
 
     @TempDir
     protected Path localDir;
+
     protected RemoteStorage storage;
 
     protected abstract RemoteStorage createStorage() throws Exception;
@@ -59,8 +60,13 @@ public abstract class RemoteStorageContractTest {
             txn = Optional.of(Files.writeString(dir.resolve("00000000000000000000.txnindex"), "txn-index of " + name));
         }
         ByteBuffer epochs = ByteBuffer.wrap(("0\n1\n0 0\n" + name).getBytes(StandardCharsets.UTF_8));
-        return new SegmentFiles(dir.resolve("00000000000000000000.log"), dir.resolve("00000000000000000000.index"),
-                dir.resolve("00000000000000000000.timeindex"), dir.resolve("00000000000000000000.snapshot"), epochs, txn);
+        return new SegmentFiles(
+                dir.resolve("00000000000000000000.log"),
+                dir.resolve("00000000000000000000.index"),
+                dir.resolve("00000000000000000000.timeindex"),
+                dir.resolve("00000000000000000000.snapshot"),
+                epochs,
+                txn);
     }
 
     protected static byte[] readAll(InputStream in) throws IOException {
@@ -84,7 +90,9 @@ public abstract class RemoteStorageContractTest {
 
         assertThat(readAll(storage.fetchLogSegment(m, 0))).isEqualTo(Files.readAllBytes(files.log()));
         for (IndexType type : IndexType.values()) {
-            byte[] expected = type == IndexType.LEADER_EPOCH ? epochBytes(files) : Files.readAllBytes(files.file(type).orElseThrow());
+            byte[] expected = type == IndexType.LEADER_EPOCH
+                    ? epochBytes(files)
+                    : Files.readAllBytes(files.file(type).orElseThrow());
             assertThat(readAll(storage.fetchIndex(m, type))).as(type.name()).isEqualTo(expected);
         }
     }
@@ -99,7 +107,8 @@ public abstract class RemoteStorageContractTest {
         assertThat(readAll(storage.fetchLogSegment(m, 10, 19))).isEqualTo(Arrays.copyOfRange(log, 10, 20));
         assertThat(readAll(storage.fetchLogSegment(m, 99_999, 99_999))).isEqualTo(new byte[] {log[99_999]});
         assertThat(readAll(storage.fetchLogSegment(m, 50_000))).isEqualTo(Arrays.copyOfRange(log, 50_000, 100_000));
-        assertThat(readAll(storage.fetchLogSegment(m, 90_000, 200_000))).isEqualTo(Arrays.copyOfRange(log, 90_000, 100_000));
+        assertThat(readAll(storage.fetchLogSegment(m, 90_000, 200_000)))
+                .isEqualTo(Arrays.copyOfRange(log, 90_000, 100_000));
     }
 
     @Test
@@ -107,19 +116,23 @@ public abstract class RemoteStorageContractTest {
         RemoteSegmentMetadata m = segment(0, 99);
         storage.copySegment(m, localSegment("outside", 1000, false));
         assertThatThrownBy(() -> readAll(storage.fetchLogSegment(m, 1000, 2000)))
-                .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable()).isFalse());
+                .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable())
+                        .isFalse());
         assertThatThrownBy(() -> storage.fetchLogSegment(m, 10, 5))
-                .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable()).isFalse());
+                .isInstanceOfSatisfying(RemoteStorageException.class, e -> assertThat(e.retriable())
+                        .isFalse());
     }
 
     @Test
     void absentTransactionIndexAndUnknownSegmentAreNotFound() throws Exception {
         RemoteSegmentMetadata m = segment(0, 99);
         storage.copySegment(m, localSegment("no-txn", 1000, false));
-        assertThatThrownBy(() -> storage.fetchIndex(m, IndexType.TRANSACTION)).isInstanceOf(RemoteResourceNotFoundException.class);
+        assertThatThrownBy(() -> storage.fetchIndex(m, IndexType.TRANSACTION))
+                .isInstanceOf(RemoteResourceNotFoundException.class);
         RemoteSegmentMetadata never = segment(100, 199);
         assertThatThrownBy(() -> storage.fetchLogSegment(never, 0)).isInstanceOf(RemoteResourceNotFoundException.class);
-        assertThatThrownBy(() -> storage.fetchIndex(never, IndexType.OFFSET)).isInstanceOf(RemoteResourceNotFoundException.class);
+        assertThatThrownBy(() -> storage.fetchIndex(never, IndexType.OFFSET))
+                .isInstanceOf(RemoteResourceNotFoundException.class);
     }
 
     @Test
@@ -132,7 +145,9 @@ public abstract class RemoteStorageContractTest {
         storage.deleteSegment(m);
         assertThatThrownBy(() -> storage.fetchLogSegment(m, 0)).isInstanceOf(RemoteResourceNotFoundException.class);
         for (IndexType type : IndexType.values()) {
-            assertThatThrownBy(() -> storage.fetchIndex(m, type)).as(type.name()).isInstanceOf(RemoteResourceNotFoundException.class);
+            assertThatThrownBy(() -> storage.fetchIndex(m, type))
+                    .as(type.name())
+                    .isInstanceOf(RemoteResourceNotFoundException.class);
         }
         storage.deleteSegment(m);
         storage.deleteSegment(segment(500, 599)); // never copied
@@ -166,6 +181,7 @@ public abstract class RemoteStorageContractTest {
         byte[] log = Files.readAllBytes(files.log());
         assertThat(readAll(storage.fetchLogSegment(m, 0))).isEqualTo(log);
         int from = 5 * 1024 * 1024 - 3; // across a part boundary
-        assertThat(readAll(storage.fetchLogSegment(m, from, from + 9))).isEqualTo(Arrays.copyOfRange(log, from, from + 10));
+        assertThat(readAll(storage.fetchLogSegment(m, from, from + 9)))
+                .isEqualTo(Arrays.copyOfRange(log, from, from + 10));
     }
 }

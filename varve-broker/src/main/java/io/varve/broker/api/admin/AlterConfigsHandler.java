@@ -1,13 +1,12 @@
 package io.varve.broker.api.admin;
 
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.metadata.controller.QuorumController;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-
-import io.varve.broker.api.ApiHandler;
-import io.varve.broker.protocol.RequestContext;
-import io.varve.metadata.controller.QuorumController;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData.AlterConfigsResource;
@@ -53,13 +52,17 @@ public final class AlterConfigsHandler implements ApiHandler {
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
         AlterConfigsRequestData data = request.body();
-        List<Requested> requested = data.resources().stream().map(Requested::new).toList();
-        return ConfigAlteration.run(requested, nodeId,
-                configs -> controller.alterConfigs(configs, data.validateOnly())).thenApply(outcomes -> {
+        List<Requested> requested =
+                data.resources().stream().map(Requested::new).toList();
+        return ConfigAlteration.run(requested, nodeId, configs -> controller.alterConfigs(configs, data.validateOnly()))
+                .thenApply(outcomes -> {
                     AlterConfigsResponseData response = new AlterConfigsResponseData();
-                    outcomes.forEach(o -> response.responses().add(new AlterConfigsResourceResponse()
-                            .setResourceType(o.type()).setResourceName(o.name())
-                            .setErrorCode(o.error().code()).setErrorMessage(o.message())));
+                    outcomes.forEach(o -> response.responses()
+                            .add(new AlterConfigsResourceResponse()
+                                    .setResourceType(o.type())
+                                    .setResourceName(o.name())
+                                    .setErrorCode(o.error().code())
+                                    .setErrorMessage(o.message())));
                     return response;
                 });
     }

@@ -1,5 +1,7 @@
 package io.varve.broker.api.admin;
 
+import io.varve.metadata.controller.AlterConfigResult;
+import io.varve.metadata.image.ConfigResource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -8,9 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
-
-import io.varve.metadata.controller.AlterConfigResult;
-import io.varve.metadata.image.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
 
@@ -31,13 +30,13 @@ final class ConfigAlteration {
         C changes();
     }
 
-    record Outcome(byte type, String name, Errors error, String message) {
-    }
+    record Outcome(byte type, String name, Errors error, String message) {}
 
-    private ConfigAlteration() {
-    }
+    private ConfigAlteration() {}
 
-    static <C> CompletableFuture<List<Outcome>> run(List<? extends Requested<C>> requested, int nodeId,
+    static <C> CompletableFuture<List<Outcome>> run(
+            List<? extends Requested<C>> requested,
+            int nodeId,
             Function<Map<ConfigResource, C>, CompletableFuture<List<AlterConfigResult>>> controllerCall) {
         Map<String, Integer> occurrences = new HashMap<>();
         requested.forEach(r -> occurrences.merge(r.type() + ":" + r.name(), 1, Integer::sum));
@@ -47,7 +46,8 @@ final class ConfigAlteration {
         for (int i = 0; i < requested.size(); i++) {
             Requested<C> r = requested.get(i);
             if (occurrences.get(r.type() + ":" + r.name()) > 1) {
-                outcomes[i] = new Outcome(r.type(), r.name(), Errors.INVALID_REQUEST, "Each resource must appear at most once.");
+                outcomes[i] = new Outcome(
+                        r.type(), r.name(), Errors.INVALID_REQUEST, "Each resource must appear at most once.");
                 continue;
             }
             try {
@@ -63,8 +63,8 @@ final class ConfigAlteration {
         }
         return controllerCall.apply(toController).thenApply(results -> {
             if (results.size() != sentIndexes.size()) {
-                throw new IllegalStateException("the controller answered " + results.size() + " of "
-                        + sentIndexes.size() + " resources");
+                throw new IllegalStateException(
+                        "the controller answered " + results.size() + " of " + sentIndexes.size() + " resources");
             }
             Iterator<AlterConfigResult> answers = results.iterator();
             for (int index : sentIndexes) {

@@ -10,8 +10,7 @@ final class ConfigResources {
     static final byte BROKER = 4;
     static final byte BROKER_LOGGER = 8;
 
-    private ConfigResources() {
-    }
+    private ConfigResources() {}
 
     /**
      * The resource an alter request names. A broker resource must be the cluster default ("") or this node,
@@ -24,12 +23,14 @@ final class ConfigResources {
                 if (!name.isEmpty()) {
                     int id = parseNodeId(name, "Node id must be an integer, but it is: " + name);
                     if (id != nodeId) {
-                        throw new InvalidRequestException("Unexpected broker id, expected " + nodeId + ", but received " + name);
+                        throw new InvalidRequestException(
+                                "Unexpected broker id, expected " + nodeId + ", but received " + name);
                     }
                 }
                 yield new ConfigResource(ConfigResourceType.BROKER, name);
             }
-            case BROKER_LOGGER -> throw new InvalidRequestException("Varve does not support BROKER_LOGGER resources yet.");
+            case BROKER_LOGGER ->
+                throw new InvalidRequestException("Varve does not support BROKER_LOGGER resources yet.");
             default -> throw new InvalidRequestException("Unknown resource type " + type);
         };
     }

@@ -1,13 +1,12 @@
 package io.varve.broker.api.admin;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.controller.CreatePartitionsRequest;
 import io.varve.metadata.controller.QuorumController;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsAssignment;
 import org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsTopic;
@@ -42,8 +41,11 @@ public final class CreatePartitionsHandler implements ApiHandler {
             return CompletableFuture.completedFuture(response);
         }
         return controller.createPartitions(requests, data.validateOnly()).thenApply(results -> {
-            results.forEach(r -> response.results().add(new CreatePartitionsTopicResult()
-                    .setName(r.name()).setErrorCode(r.error().code()).setErrorMessage(r.message())));
+            results.forEach(r -> response.results()
+                    .add(new CreatePartitionsTopicResult()
+                            .setName(r.name())
+                            .setErrorCode(r.error().code())
+                            .setErrorMessage(r.message())));
             return response;
         });
     }

@@ -1,12 +1,11 @@
 package io.varve.broker.api.admin;
 
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.replica.ReplicaManager;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
@@ -43,9 +42,11 @@ public final class DeleteRecordsHandler implements ApiHandler {
             for (DeleteRecordsPartition partition : topic.partitions()) {
                 TopicPartition tp = new TopicPartition(topic.name(), partition.partitionIndex());
                 DeleteRecordsPartitionResult result = new DeleteRecordsPartitionResult()
-                        .setPartitionIndex(partition.partitionIndex()).setLowWatermark(-1);
+                        .setPartitionIndex(partition.partitionIndex())
+                        .setLowWatermark(-1);
                 try {
-                    long logStartOffset = replicaManager.leaderLog(snapshot, tp).deleteRecordsBefore(partition.offset());
+                    long logStartOffset =
+                            replicaManager.leaderLog(snapshot, tp).deleteRecordsBefore(partition.offset());
                     result.setLowWatermark(logStartOffset).setErrorCode(Errors.NONE.code());
                 } catch (ApiException e) {
                     result.setErrorCode(Errors.forException(e).code());

@@ -1,12 +1,5 @@
 package io.varve.broker.api.admin;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
-
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.BrokerConfigLayers.KeyInfo;
@@ -18,6 +11,12 @@ import io.varve.metadata.config.ResolvedConfig;
 import io.varve.metadata.config.TopicConfigDef;
 import io.varve.metadata.controller.TopicNames;
 import io.varve.metadata.image.MetadataImage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -49,8 +48,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
     }
 
     /** How one entry is rendered, fixed per request. */
-    private record Rendering(boolean synonyms, boolean documentation) {
-    }
+    private record Rendering(boolean synonyms, boolean documentation) {}
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
@@ -61,28 +59,37 @@ public final class DescribeConfigsHandler implements ApiHandler {
         DescribeConfigsResponseData response = new DescribeConfigsResponseData();
         for (DescribeConfigsResource resource : data.resources()) {
             DescribeConfigsResult result = new DescribeConfigsResult()
-                    .setResourceType(resource.resourceType()).setResourceName(resource.resourceName());
+                    .setResourceType(resource.resourceType())
+                    .setResourceName(resource.resourceName());
             try {
-                List<DescribeConfigsResourceResult> configs = switch (resource.resourceType()) {
-                    case ConfigResources.TOPIC -> topicConfigs(image, layers, resource.resourceName(), rendering);
-                    case ConfigResources.BROKER -> brokerConfigs(layers, resource.resourceName(), rendering);
-                    default -> throw new InvalidRequestException("Unsupported resource type: " + resource.resourceType());
-                };
+                List<DescribeConfigsResourceResult> configs =
+                        switch (resource.resourceType()) {
+                            case ConfigResources.TOPIC ->
+                                topicConfigs(image, layers, resource.resourceName(), rendering);
+                            case ConfigResources.BROKER -> brokerConfigs(layers, resource.resourceName(), rendering);
+                            default ->
+                                throw new InvalidRequestException(
+                                        "Unsupported resource type: " + resource.resourceType());
+                        };
                 List<String> wanted = resource.configurationKeys();
                 if (wanted != null && !wanted.isEmpty()) {
-                    configs = configs.stream().filter(c -> wanted.contains(c.name())).toList();
+                    configs = configs.stream()
+                            .filter(c -> wanted.contains(c.name()))
+                            .toList();
                 }
                 result.setErrorCode(Errors.NONE.code()).setConfigs(new ArrayList<>(configs));
             } catch (ApiException e) {
-                result.setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage()).setConfigs(new ArrayList<>());
+                result.setErrorCode(Errors.forException(e).code())
+                        .setErrorMessage(e.getMessage())
+                        .setConfigs(new ArrayList<>());
             }
             response.results().add(result);
         }
         return CompletableFuture.completedFuture(response);
     }
 
-    private static List<DescribeConfigsResourceResult> topicConfigs(MetadataImage image, ConfigLayers layers, String topic,
-                                                                   Rendering rendering) {
+    private static List<DescribeConfigsResourceResult> topicConfigs(
+            MetadataImage image, ConfigLayers layers, String topic, Rendering rendering) {
         Optional<String> illegal = TopicNames.validate(topic);
         if (illegal.isPresent()) {
             throw new InvalidTopicException(illegal.get());
@@ -93,8 +100,13 @@ public final class DescribeConfigsHandler implements ApiHandler {
         Map<String, String> overrides = image.configs().topicConfigs(topic);
         List<DescribeConfigsResourceResult> configs = new ArrayList<>();
         for (ConfigKey key : TopicConfigDef.keys().values()) {
-            configs.add(entry(layers.topic(key.name(), overrides), false, false,
-                    typeCode(ConfigDef.Type.valueOf(key.type().name())), key.documentation(), rendering));
+            configs.add(entry(
+                    layers.topic(key.name(), overrides),
+                    false,
+                    false,
+                    typeCode(ConfigDef.Type.valueOf(key.type().name())),
+                    key.documentation(),
+                    rendering));
         }
         return configs;
     }
@@ -109,8 +121,8 @@ public final class DescribeConfigsHandler implements ApiHandler {
         }
         int id = ConfigResources.parseNodeId(name, "Broker id must be an integer, but it is: " + name);
         if (id != nodeId) {
-            throw new InvalidRequestException("Unexpected broker id, expected " + nodeId
-                    + " or empty string, but received " + name);
+            throw new InvalidRequestException(
+                    "Unexpected broker id, expected " + nodeId + " or empty string, but received " + name);
         }
         for (KeyInfo key : brokerConfigs.keys(layers)) {
             configs.add(brokerEntry(key, layers.broker(key.name()), rendering));
@@ -122,12 +134,20 @@ public final class DescribeConfigsHandler implements ApiHandler {
         return entry(config, !key.dynamic(), key.sensitive(), typeCode(key.type()), key.documentation(), rendering);
     }
 
-    private static DescribeConfigsResourceResult entry(ResolvedConfig config, boolean readOnly, boolean sensitive,
-                                                       byte configType, String documentation, Rendering rendering) {
+    private static DescribeConfigsResourceResult entry(
+            ResolvedConfig config,
+            boolean readOnly,
+            boolean sensitive,
+            byte configType,
+            String documentation,
+            Rendering rendering) {
         List<DescribeConfigsSynonym> synonyms = new ArrayList<>();
         if (rendering.synonyms()) {
-            config.synonyms().forEach(s -> synonyms.add(new DescribeConfigsSynonym().setName(s.name())
-                    .setValue(sensitive ? null : s.value()).setSource(s.source().code())));
+            config.synonyms()
+                    .forEach(s -> synonyms.add(new DescribeConfigsSynonym()
+                            .setName(s.name())
+                            .setValue(sensitive ? null : s.value())
+                            .setSource(s.source().code())));
         }
         return new DescribeConfigsResourceResult()
                 .setName(config.name())

@@ -1,5 +1,9 @@
 package io.varve.broker.api.admin;
 
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.storage.LogManager;
+import io.varve.storage.PartitionLog;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -12,11 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-
-import io.varve.broker.api.ApiHandler;
-import io.varve.broker.protocol.RequestContext;
-import io.varve.storage.LogManager;
-import io.varve.storage.PartitionLog;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData.DescribableLogDirTopic;
 import org.apache.kafka.common.message.DescribeLogDirsResponseData;
@@ -55,24 +54,29 @@ public final class DescribeLogDirsHandler implements ApiHandler {
         Map<Path, Map<String, List<PartitionLog>>> byDir = new HashMap<>();
         for (PartitionLog partitionLog : logManager.allLogs()) {
             String topic = partitionLog.topicPartition().topic();
-            if (wanted != null && !wanted.getOrDefault(topic, Set.of()).contains(partitionLog.topicPartition().partition())) {
+            if (wanted != null
+                    && !wanted.getOrDefault(topic, Set.of())
+                            .contains(partitionLog.topicPartition().partition())) {
                 continue;
             }
             byDir.computeIfAbsent(normalized(partitionLog.dir().getParent()), d -> new TreeMap<>())
-                    .computeIfAbsent(topic, t -> new ArrayList<>()).add(partitionLog);
+                    .computeIfAbsent(topic, t -> new ArrayList<>())
+                    .add(partitionLog);
         }
         DescribeLogDirsResponseData response = new DescribeLogDirsResponseData().setErrorCode(Errors.NONE.code());
         for (Path dir : logManager.logDirs()) {
             Path logDir = normalized(dir);
-            DescribeLogDirsResult result = new DescribeLogDirsResult().setErrorCode(Errors.NONE.code())
-                    .setLogDir(logDir.toString());
+            DescribeLogDirsResult result =
+                    new DescribeLogDirsResult().setErrorCode(Errors.NONE.code()).setLogDir(logDir.toString());
             byDir.getOrDefault(logDir, Map.of()).forEach((topic, logs) -> {
                 DescribeLogDirsTopic topicResult = new DescribeLogDirsTopic().setName(topic);
-                logs.forEach(l -> topicResult.partitions().add(new DescribeLogDirsPartition()
-                        .setPartitionIndex(l.topicPartition().partition())
-                        .setPartitionSize(l.sizeBytes())
-                        .setOffsetLag(0)
-                        .setIsFutureKey(false)));
+                logs.forEach(l -> topicResult
+                        .partitions()
+                        .add(new DescribeLogDirsPartition()
+                                .setPartitionIndex(l.topicPartition().partition())
+                                .setPartitionSize(l.sizeBytes())
+                                .setOffsetLag(0)
+                                .setIsFutureKey(false)));
                 result.topics().add(topicResult);
             });
             try {

@@ -1,13 +1,12 @@
 package io.varve.broker.api.admin;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.controller.ConfigChange;
 import io.varve.metadata.controller.QuorumController;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
@@ -43,7 +42,8 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler {
             for (AlterableConfig config : resource.configs()) {
                 ConfigChange.Op op = ConfigChange.Op.forId(config.configOperation());
                 if (op == null) {
-                    throw new InvalidRequestException("Unknown alter config operation type " + config.configOperation());
+                    throw new InvalidRequestException(
+                            "Unknown alter config operation type " + config.configOperation());
                 }
                 changes.add(new ConfigChange(config.name(), op, config.value()));
             }
@@ -54,13 +54,18 @@ public final class IncrementalAlterConfigsHandler implements ApiHandler {
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
         IncrementalAlterConfigsRequestData data = request.body();
-        List<Requested> requested = data.resources().stream().map(Requested::new).toList();
-        return ConfigAlteration.run(requested, nodeId,
-                changes -> controller.incrementalAlterConfigs(changes, data.validateOnly())).thenApply(outcomes -> {
+        List<Requested> requested =
+                data.resources().stream().map(Requested::new).toList();
+        return ConfigAlteration.run(
+                        requested, nodeId, changes -> controller.incrementalAlterConfigs(changes, data.validateOnly()))
+                .thenApply(outcomes -> {
                     IncrementalAlterConfigsResponseData response = new IncrementalAlterConfigsResponseData();
-                    outcomes.forEach(o -> response.responses().add(new AlterConfigsResourceResponse()
-                            .setResourceType(o.type()).setResourceName(o.name())
-                            .setErrorCode(o.error().code()).setErrorMessage(o.message())));
+                    outcomes.forEach(o -> response.responses()
+                            .add(new AlterConfigsResourceResponse()
+                                    .setResourceType(o.type())
+                                    .setResourceName(o.name())
+                                    .setErrorCode(o.error().code())
+                                    .setErrorMessage(o.message())));
                     return response;
                 });
     }

@@ -6,13 +6,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
 import org.apache.kafka.common.Uuid;
 
 /** Operations on assignments (topic id to partitions); topics with no partitions are never kept. */
 public final class Assignments {
-    private Assignments() {
-    }
+    private Assignments() {}
 
     public static Map<Uuid, Set<Integer>> copy(Map<Uuid, Set<Integer>> a) {
         Map<Uuid, Set<Integer>> c = new TreeMap<>();

@@ -3,7 +3,6 @@ package io.varve.coordinator.group.assignor;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.kafka.common.Uuid;
 
 /** Computes a consumer group's target assignment. */
@@ -15,17 +14,17 @@ public interface PartitionAssignor {
     Map<String, Map<Uuid, Set<Integer>>> assign(Spec spec);
 
     /** One member: its id and the topics (by id) it subscribes to that exist. */
-    record MemberSpec(String memberId, String instanceId, String rackId, Set<Uuid> subscribedTopicIds) {
-    }
+    record MemberSpec(String memberId, String instanceId, String rackId, Set<Uuid> subscribedTopicIds) {}
 
     /**
      * @param members            sorted by member id
      * @param partitionsPerTopic partition count of every subscribed topic
      * @param currentTarget      the previous target assignment, for stickiness
      */
-    record Spec(List<MemberSpec> members, Map<Uuid, Integer> partitionsPerTopic,
-                Map<String, Map<Uuid, Set<Integer>>> currentTarget) {
-    }
+    record Spec(
+            List<MemberSpec> members,
+            Map<Uuid, Integer> partitionsPerTopic,
+            Map<String, Map<Uuid, Set<Integer>>> currentTarget) {}
 
     static PartitionAssignor forName(String name) {
         return switch (name) {

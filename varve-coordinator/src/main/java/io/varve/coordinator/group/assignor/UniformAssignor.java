@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -50,7 +49,11 @@ public final class UniformAssignor implements PartitionAssignor {
 
         Map<Uuid, List<MemberSpec>> eligible = new HashMap<>();
         for (Uuid topic : spec.partitionsPerTopic().keySet()) {
-            eligible.put(topic, members.stream().filter(m -> m.subscribedTopicIds().contains(topic)).toList());
+            eligible.put(
+                    topic,
+                    members.stream()
+                            .filter(m -> m.subscribedTopicIds().contains(topic))
+                            .toList());
         }
         List<TopicPartitionId> unassigned = new ArrayList<>();
         spec.partitionsPerTopic().forEach((topic, count) -> {
@@ -61,12 +64,15 @@ public final class UniformAssignor implements PartitionAssignor {
                 }
             }
         });
-        unassigned.sort(Comparator.<TopicPartitionId>comparingInt(tp -> eligible.get(tp.topicId()).size())
+        unassigned.sort(Comparator.<TopicPartitionId>comparingInt(
+                        tp -> eligible.get(tp.topicId()).size())
                 .thenComparing(Comparator.naturalOrder()));
         for (TopicPartitionId tp : unassigned) {
             MemberSpec least = null;
             for (MemberSpec m : eligible.get(tp.topicId())) {
-                if (least == null || owned.get(m.memberId()).size() < owned.get(least.memberId()).size()) {
+                if (least == null
+                        || owned.get(m.memberId()).size()
+                                < owned.get(least.memberId()).size()) {
                     least = m;
                 }
             }
@@ -99,11 +105,14 @@ public final class UniformAssignor implements PartitionAssignor {
     /** Moves one partition from a heavier to a lighter eligible member (load difference of two or more). */
     private static boolean moveOne(List<MemberSpec> members, Map<String, TreeSet<TopicPartitionId>> owned) {
         List<MemberSpec> byLoadDesc = new ArrayList<>(members);
-        byLoadDesc.sort(Comparator.<MemberSpec>comparingInt(m -> owned.get(m.memberId()).size()).reversed()
-                .thenComparing(MemberSpec::memberId));
+        byLoadDesc.sort(
+                Comparator.<MemberSpec>comparingInt(m -> owned.get(m.memberId()).size())
+                        .reversed()
+                        .thenComparing(MemberSpec::memberId));
         List<MemberSpec> byLoadAsc = new ArrayList<>(members);
-        byLoadAsc.sort(Comparator.<MemberSpec>comparingInt(m -> owned.get(m.memberId()).size())
-                .thenComparing(MemberSpec::memberId));
+        byLoadAsc.sort(
+                Comparator.<MemberSpec>comparingInt(m -> owned.get(m.memberId()).size())
+                        .thenComparing(MemberSpec::memberId));
         for (MemberSpec heavy : byLoadDesc) {
             TreeSet<TopicPartitionId> heavyOwned = owned.get(heavy.memberId());
             for (MemberSpec light : byLoadAsc) {

@@ -1,5 +1,8 @@
 package io.varve.coordinator.group.classic;
 
+import io.varve.coordinator.group.Group;
+import io.varve.coordinator.group.GroupType;
+import io.varve.coordinator.group.record.ClassicGroupValue;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -8,10 +11,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import io.varve.coordinator.group.Group;
-import io.varve.coordinator.group.GroupType;
-import io.varve.coordinator.group.record.ClassicGroupValue;
 
 /**
  * The state of one classic group: members (in join order), static instance ids, the generation, the selected
@@ -33,6 +32,7 @@ public final class ClassicGroup implements Group {
     final Set<String> pendingSyncMembers = new LinkedHashSet<>();
     /** Initial rebalance delay: a member joined since the last delay, and the rebalance time left to extend into. */
     boolean newMemberAdded;
+
     boolean inInitialDelay;
     int initialDelayRemainingMs;
 
@@ -214,8 +214,15 @@ public final class ClassicGroup implements Group {
     ClassicGroupValue toValue() {
         List<ClassicGroupValue.Member> ms = new ArrayList<>();
         for (ClassicMember m : members.values()) {
-            ms.add(new ClassicGroupValue.Member(m.memberId, m.groupInstanceId, m.clientId, m.clientHost,
-                    m.rebalanceTimeoutMs, m.sessionTimeoutMs, m.metadata(protocolName), m.assignment));
+            ms.add(new ClassicGroupValue.Member(
+                    m.memberId,
+                    m.groupInstanceId,
+                    m.clientId,
+                    m.clientHost,
+                    m.rebalanceTimeoutMs,
+                    m.sessionTimeoutMs,
+                    m.metadata(protocolName),
+                    m.assignment));
         }
         return new ClassicGroupValue(protocolType, generationId, protocolName, leaderId, stateTimestampMs, ms);
     }
@@ -227,14 +234,23 @@ public final class ClassicGroup implements Group {
         g.generationId = v.generationId();
         g.protocolName = v.protocolName();
         for (ClassicGroupValue.Member m : v.members()) {
-            List<ClassicProtocol> protocols = v.protocolName() == null || m.subscription() == null ? List.of()
+            List<ClassicProtocol> protocols = v.protocolName() == null || m.subscription() == null
+                    ? List.of()
                     : List.of(new ClassicProtocol(v.protocolName(), m.subscription()));
-            ClassicMember member = new ClassicMember(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
-                    m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), v.protocolType(), protocols);
+            ClassicMember member = new ClassicMember(
+                    m.memberId(),
+                    m.groupInstanceId(),
+                    m.clientId(),
+                    m.clientHost(),
+                    m.rebalanceTimeoutMs(),
+                    m.sessionTimeoutMs(),
+                    v.protocolType(),
+                    protocols);
             member.assignment = m.assignment() == null ? new byte[0] : m.assignment();
             g.add(member);
         }
-        g.leaderId = v.leaderId() != null && g.members.containsKey(v.leaderId()) ? v.leaderId()
+        g.leaderId = v.leaderId() != null && g.members.containsKey(v.leaderId())
+                ? v.leaderId()
                 : g.members.isEmpty() ? null : g.members.keySet().iterator().next();
         g.state = g.members.isEmpty() ? ClassicGroupState.EMPTY : ClassicGroupState.STABLE;
         return g;

@@ -1,10 +1,5 @@
 package io.varve.coordinator.group.classic;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
-import io.varve.coordinator.group.Group;
 import io.varve.coordinator.group.ShardContext;
 import io.varve.coordinator.group.classic.ClassicApi.HeartbeatRequest;
 import io.varve.coordinator.group.classic.ClassicApi.JoinRequest;
@@ -17,6 +12,9 @@ import io.varve.coordinator.group.classic.ClassicApi.SyncRequest;
 import io.varve.coordinator.group.classic.ClassicApi.SyncResponse;
 import io.varve.coordinator.group.record.ClassicGroupValue;
 import io.varve.coordinator.group.record.GroupRecordSerde;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,8 +52,9 @@ public final class ClassicGroupManager {
         if (invalid == Errors.NONE && r.generationId() != group.generationId) {
             invalid = Errors.ILLEGAL_GENERATION;
         }
-        if (invalid == Errors.NONE && ((r.protocolType() != null && !r.protocolType().equals(group.protocolType))
-                || (r.protocolName() != null && !r.protocolName().equals(group.protocolName)))) {
+        if (invalid == Errors.NONE
+                && ((r.protocolType() != null && !r.protocolType().equals(group.protocolType))
+                        || (r.protocolName() != null && !r.protocolName().equals(group.protocolName)))) {
             invalid = Errors.INCONSISTENT_GROUP_PROTOCOL;
         }
         if (invalid != Errors.NONE) {
@@ -85,8 +84,11 @@ public final class ClassicGroupManager {
                             m.awaitingSync = null;
                         }
                     }
-                    log.info("Group {} is stable at generation {} with {} members", group.groupId(),
-                            group.generationId, group.members.size());
+                    log.info(
+                            "Group {} is stable at generation {} with {} members",
+                            group.groupId(),
+                            group.generationId,
+                            group.members.size());
                 }
             }
             case STABLE -> {
@@ -122,24 +124,26 @@ public final class ClassicGroupManager {
             return ctx.outbox.respond(invalid);
         }
         ClassicMember member = group.member(r.memberId());
-        return ctx.outbox.respond(switch (group.state) {
-            case EMPTY, DEAD -> Errors.UNKNOWN_MEMBER_ID;
-            case PREPARING_REBALANCE -> {
-                rebalancer.scheduleSession(group, member);
-                yield Errors.REBALANCE_IN_PROGRESS;
-            }
-            case COMPLETING_REBALANCE, STABLE -> {
-                rebalancer.scheduleSession(group, member);
-                yield Errors.NONE;
-            }
-        });
+        return ctx.outbox.respond(
+                switch (group.state) {
+                    case EMPTY, DEAD -> Errors.UNKNOWN_MEMBER_ID;
+                    case PREPARING_REBALANCE -> {
+                        rebalancer.scheduleSession(group, member);
+                        yield Errors.REBALANCE_IN_PROGRESS;
+                    }
+                    case COMPLETING_REBALANCE, STABLE -> {
+                        rebalancer.scheduleSession(group, member);
+                        yield Errors.NONE;
+                    }
+                });
     }
 
     public CompletableFuture<LeaveResponse> leave(LeaveRequest r) {
         ClassicGroup group = classicGroup(r.groupId());
         if (group == null) {
             List<LeftMember> all = r.members().stream()
-                    .map(m -> new LeftMember(m.memberId(), m.groupInstanceId(), Errors.UNKNOWN_MEMBER_ID)).toList();
+                    .map(m -> new LeftMember(m.memberId(), m.groupInstanceId(), Errors.UNKNOWN_MEMBER_ID))
+                    .toList();
             return ctx.outbox.respond(new LeaveResponse(Errors.UNKNOWN_MEMBER_ID, all));
         }
         List<LeftMember> results = new ArrayList<>();
@@ -223,8 +227,8 @@ public final class ClassicGroupManager {
      * without the consumer's group metadata (generation -1, no member) may commit to a non-empty group, and a
      * commit during COMPLETING_REBALANCE is accepted (the member's generation is already the new one).
      */
-    public Errors validateTxnOffsetCommit(ClassicGroup group, int generationId, String memberId,
-                                          String groupInstanceId) {
+    public Errors validateTxnOffsetCommit(
+            ClassicGroup group, int generationId, String memberId, String groupInstanceId) {
         if (group.state == ClassicGroupState.DEAD) {
             return Errors.COORDINATOR_NOT_AVAILABLE;
         }
@@ -239,7 +243,8 @@ public final class ClassicGroupManager {
         return generationId != group.generationId ? Errors.ILLEGAL_GENERATION : Errors.NONE;
     }
 
-    /** A group created by a join that never completed and holding nothing is forgotten. */    private ClassicGroup classicGroup(String groupId) {
+    /** A group created by a join that never completed and holding nothing is forgotten. */
+    private ClassicGroup classicGroup(String groupId) {
         return ctx.groups.get(groupId) instanceof ClassicGroup g ? g : null;
     }
 
@@ -248,11 +253,22 @@ public final class ClassicGroupManager {
         List<ClassicApi.DescribedMember> members = new ArrayList<>();
         for (ClassicMember m : group.members.values()) {
             byte[] metadata = stable ? m.metadata(group.protocolName) : null;
-            members.add(new ClassicApi.DescribedMember(m.memberId, m.groupInstanceId, m.clientId, m.clientHost,
-                    metadata == null ? new byte[0] : metadata, stable ? m.assignment : new byte[0]));
+            members.add(new ClassicApi.DescribedMember(
+                    m.memberId,
+                    m.groupInstanceId,
+                    m.clientId,
+                    m.clientHost,
+                    metadata == null ? new byte[0] : metadata,
+                    stable ? m.assignment : new byte[0]));
         }
-        return new ClassicApi.GroupDescription(group.groupId(), Errors.NONE, null, group.state.displayName(),
-                group.protocolType(), stable && group.protocolName != null ? group.protocolName : "", members);
+        return new ClassicApi.GroupDescription(
+                group.groupId(),
+                Errors.NONE,
+                null,
+                group.state.displayName(),
+                group.protocolType(),
+                stable && group.protocolName != null ? group.protocolName : "",
+                members);
     }
 
     /** A group read back from its record: members' sessions restart now. */

@@ -22,10 +22,18 @@ public final class ClassicMember {
     CompletableFuture<ClassicApi.SyncResponse> awaitingSync;
     /** Joined during the current rebalance (drives the initial-delay extension). */
     boolean isNew;
+
     boolean supportsSkipAssignment;
 
-    ClassicMember(String memberId, String groupInstanceId, String clientId, String clientHost, int rebalanceTimeoutMs,
-                  int sessionTimeoutMs, String protocolType, List<ClassicProtocol> protocols) {
+    ClassicMember(
+            String memberId,
+            String groupInstanceId,
+            String clientId,
+            String clientHost,
+            int rebalanceTimeoutMs,
+            int sessionTimeoutMs,
+            String protocolType,
+            List<ClassicProtocol> protocols) {
         this.memberId = memberId;
         this.groupInstanceId = groupInstanceId;
         this.clientId = clientId;
@@ -84,8 +92,15 @@ public final class ClassicMember {
 
     /** Copies this member's state under a new member id: a static member replaced by its restarted instance. */
     ClassicMember withMemberId(String newMemberId) {
-        ClassicMember m = new ClassicMember(newMemberId, groupInstanceId, clientId, clientHost, rebalanceTimeoutMs,
-                sessionTimeoutMs, protocolType, protocols);
+        ClassicMember m = new ClassicMember(
+                newMemberId,
+                groupInstanceId,
+                clientId,
+                clientHost,
+                rebalanceTimeoutMs,
+                sessionTimeoutMs,
+                protocolType,
+                protocols);
         m.assignment = assignment;
         return m;
     }

@@ -1,14 +1,12 @@
 package io.varve.coordinator.group.classic;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import io.varve.coordinator.group.Group;
 import io.varve.coordinator.group.ShardContext;
 import io.varve.coordinator.group.Timers;
 import io.varve.coordinator.group.classic.ClassicApi.JoinResponse;
 import io.varve.coordinator.group.classic.ClassicApi.SyncResponse;
 import io.varve.coordinator.group.record.GroupRecordSerde;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +26,8 @@ final class ClassicRebalancer {
     }
 
     void maybePrepareRebalance(ClassicGroup group, String reason) {
-        if (group.state == ClassicGroupState.STABLE || group.state == ClassicGroupState.COMPLETING_REBALANCE
+        if (group.state == ClassicGroupState.STABLE
+                || group.state == ClassicGroupState.COMPLETING_REBALANCE
                 || group.state == ClassicGroupState.EMPTY) {
             prepareRebalance(group, reason);
         }
@@ -61,8 +60,12 @@ final class ClassicRebalancer {
         }
         ClassicGroupState previous = group.state;
         group.transitionTo(ClassicGroupState.PREPARING_REBALANCE, now);
-        log.info("Group {} moves from {} to PreparingRebalance at generation {}: {}", group.groupId(),
-                previous.displayName(), group.generationId, reason);
+        log.info(
+                "Group {} moves from {} to PreparingRebalance at generation {}: {}",
+                group.groupId(),
+                previous.displayName(),
+                group.generationId,
+                reason);
     }
 
     private void onInitialDelayExpired(ClassicGroup group) {
@@ -77,7 +80,9 @@ final class ClassicRebalancer {
     }
 
     void tryCompleteJoin(ClassicGroup group) {
-        if (group.state == ClassicGroupState.PREPARING_REBALANCE && !group.inInitialDelay && group.hasAllMembersJoined()) {
+        if (group.state == ClassicGroupState.PREPARING_REBALANCE
+                && !group.inInitialDelay
+                && group.hasAllMembersJoined()) {
             completeJoin(group);
         }
     }
@@ -92,7 +97,9 @@ final class ClassicRebalancer {
             if (!m.isAwaitingJoin() && !m.isStatic()) {
                 ctx.timers.cancel(sessionKey(group, m.memberId));
                 group.remove(m.memberId);
-                log.info("Member {} left group {}: it did not rejoin within the rebalance timeout", m.memberId,
+                log.info(
+                        "Member {} left group {}: it did not rejoin within the rebalance timeout",
+                        m.memberId,
                         group.groupId());
             }
         }
@@ -109,7 +116,9 @@ final class ClassicRebalancer {
         group.protocolName = group.selectProtocol();
         ClassicMember leader = group.leaderId == null ? null : group.member(group.leaderId);
         if (leader == null || !leader.isAwaitingJoin()) {
-            group.members.values().stream().filter(ClassicMember::isAwaitingJoin).findFirst()
+            group.members.values().stream()
+                    .filter(ClassicMember::isAwaitingJoin)
+                    .findFirst()
                     .ifPresent(m -> group.leaderId = m.memberId);
         }
         group.transitionTo(ClassicGroupState.COMPLETING_REBALANCE, now);
@@ -118,21 +127,34 @@ final class ClassicRebalancer {
                 continue;
             }
             group.pendingSyncMembers.add(m.memberId);
-            ctx.outbox.respond(m.awaitingJoin, new JoinResponse(Errors.NONE, group.generationId, group.protocolType,
-                    group.protocolName, group.leaderId, false, m.memberId,
-                    group.isLeader(m.memberId) ? group.joinedMembers() : List.of()));
+            ctx.outbox.respond(
+                    m.awaitingJoin,
+                    new JoinResponse(
+                            Errors.NONE,
+                            group.generationId,
+                            group.protocolType,
+                            group.protocolName,
+                            group.leaderId,
+                            false,
+                            m.memberId,
+                            group.isLeader(m.memberId) ? group.joinedMembers() : List.of()));
             m.awaitingJoin = null;
             m.isNew = false;
             scheduleSession(group, m);
         }
         ctx.timers.schedule(syncKey(group), now + group.maxRebalanceTimeoutMs(), () -> onSyncTimeout(group));
-        log.info("Group {} moves to CompletingRebalance at generation {} with {} members, protocol {}, leader {}",
-                group.groupId(), group.generationId, group.members.size(), group.protocolName, group.leaderId);
+        log.info(
+                "Group {} moves to CompletingRebalance at generation {} with {} members, protocol {}, leader {}",
+                group.groupId(),
+                group.generationId,
+                group.members.size(),
+                group.protocolName,
+                group.leaderId);
     }
 
     private void onSyncTimeout(ClassicGroup group) {
-        if (group.pendingSyncMembers.isEmpty() || (group.state != ClassicGroupState.COMPLETING_REBALANCE
-                && group.state != ClassicGroupState.STABLE)) {
+        if (group.pendingSyncMembers.isEmpty()
+                || (group.state != ClassicGroupState.COMPLETING_REBALANCE && group.state != ClassicGroupState.STABLE)) {
             return;
         }
         List<String> late = new ArrayList<>(group.pendingSyncMembers);
@@ -155,8 +177,7 @@ final class ClassicRebalancer {
                 tryCompleteJoin(group);
             }
             case PREPARING_REBALANCE -> tryCompleteJoin(group);
-            case EMPTY, DEAD -> {
-            }
+            case EMPTY, DEAD -> {}
         }
     }
 
@@ -174,7 +195,9 @@ final class ClassicRebalancer {
     }
 
     void scheduleSession(ClassicGroup group, ClassicMember member) {
-        ctx.timers.schedule(sessionKey(group, member.memberId), ctx.nowMs() + member.sessionTimeoutMs,
+        ctx.timers.schedule(
+                sessionKey(group, member.memberId),
+                ctx.nowMs() + member.sessionTimeoutMs,
                 () -> onSessionExpired(group, member.memberId));
     }
 
@@ -187,8 +210,11 @@ final class ClassicRebalancer {
             scheduleSession(group, member); // waiting for the leader's assignment is not a failure of this member
             return;
         }
-        log.info("Member {} of group {} failed: no heartbeat within its session timeout of {} ms", memberId,
-                group.groupId(), member.sessionTimeoutMs);
+        log.info(
+                "Member {} of group {} failed: no heartbeat within its session timeout of {} ms",
+                memberId,
+                group.groupId(),
+                member.sessionTimeoutMs);
         removeMemberAndUpdateGroup(group, member, "member " + memberId + " session timed out");
         dropIfUnused(group);
     }
@@ -200,9 +226,13 @@ final class ClassicRebalancer {
         }
     }
 
-    /** UNKNOWN_MEMBER_ID or FENCED_INSTANCE_ID when the caller is not the member it claims to be. */    void dropIfUnused(ClassicGroup group) {
-        if (group.state == ClassicGroupState.EMPTY && group.members.isEmpty() && group.pendingMembers.isEmpty()
-                && group.generationId == 0 && !ctx.offsets.hasOffsets(group.groupId())
+    /** UNKNOWN_MEMBER_ID or FENCED_INSTANCE_ID when the caller is not the member it claims to be. */
+    void dropIfUnused(ClassicGroup group) {
+        if (group.state == ClassicGroupState.EMPTY
+                && group.members.isEmpty()
+                && group.pendingMembers.isEmpty()
+                && group.generationId == 0
+                && !ctx.offsets.hasOffsets(group.groupId())
                 && ctx.groups.get(group.groupId()) == group) {
             ctx.groups.remove(group.groupId());
         }

@@ -1,8 +1,5 @@
 package io.varve.coordinator.group.classic;
 
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.coordinator.group.Group;
 import io.varve.coordinator.group.GroupType;
 import io.varve.coordinator.group.ShardContext;
@@ -10,6 +7,8 @@ import io.varve.coordinator.group.classic.ClassicApi.JoinRequest;
 import io.varve.coordinator.group.classic.ClassicApi.JoinResponse;
 import io.varve.coordinator.group.classic.ClassicApi.SyncResponse;
 import io.varve.coordinator.group.record.GroupRecordSerde;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,7 +82,9 @@ final class JoinGroupHandler {
         String memberId = r.clientId() + "-" + ctx.uuids.get();
         if (r.groupInstanceId() == null && r.requireKnownMemberId()) {
             group.pendingMembers.add(memberId);
-            ctx.timers.schedule(ClassicRebalancer.pendingKey(group, memberId), ctx.nowMs() + r.sessionTimeoutMs(),
+            ctx.timers.schedule(
+                    ClassicRebalancer.pendingKey(group, memberId),
+                    ctx.nowMs() + r.sessionTimeoutMs(),
                     () -> rebalancer.onPendingMemberExpired(group, memberId));
             ctx.outbox.respond(f, JoinResponse.error(Errors.MEMBER_ID_REQUIRED, memberId));
             return;
@@ -116,7 +117,8 @@ final class JoinGroupHandler {
             return;
         }
         switch (group.state) {
-            case PREPARING_REBALANCE -> updateMemberAndRebalance(group, member, r, f, "member " + memberId + " rejoined");
+            case PREPARING_REBALANCE ->
+                updateMemberAndRebalance(group, member, r, f, "member " + memberId + " rejoined");
             case COMPLETING_REBALANCE -> {
                 if (member.matches(r.protocols())) {
                     ctx.outbox.respond(f, currentGeneration(group, memberId));
@@ -126,8 +128,14 @@ final class JoinGroupHandler {
             }
             case STABLE -> {
                 if (group.isLeader(memberId) || !member.matches(r.protocols())) {
-                    updateMemberAndRebalance(group, member, r, f, group.isLeader(memberId)
-                            ? "leader " + memberId + " rejoined" : "member " + memberId + " changed its metadata");
+                    updateMemberAndRebalance(
+                            group,
+                            member,
+                            r,
+                            f,
+                            group.isLeader(memberId)
+                                    ? "leader " + memberId + " rejoined"
+                                    : "member " + memberId + " changed its metadata");
                 } else {
                     rebalancer.scheduleSession(group, member);
                     ctx.outbox.respond(f, currentGeneration(group, memberId));
@@ -138,14 +146,28 @@ final class JoinGroupHandler {
     }
 
     private JoinResponse currentGeneration(ClassicGroup group, String memberId) {
-        return new JoinResponse(Errors.NONE, group.generationId, group.protocolType, group.protocolName,
-                group.leaderId, false, memberId, group.isLeader(memberId) ? group.joinedMembers() : List.of());
+        return new JoinResponse(
+                Errors.NONE,
+                group.generationId,
+                group.protocolType,
+                group.protocolName,
+                group.leaderId,
+                false,
+                memberId,
+                group.isLeader(memberId) ? group.joinedMembers() : List.of());
     }
 
-    private void addMemberAndRebalance(ClassicGroup group, JoinRequest r, String memberId,
-                                       CompletableFuture<JoinResponse> f) {
-        ClassicMember member = new ClassicMember(memberId, r.groupInstanceId(), r.clientId(), r.clientHost(),
-                r.rebalanceTimeoutMs(), r.sessionTimeoutMs(), r.protocolType(), r.protocols());
+    private void addMemberAndRebalance(
+            ClassicGroup group, JoinRequest r, String memberId, CompletableFuture<JoinResponse> f) {
+        ClassicMember member = new ClassicMember(
+                memberId,
+                r.groupInstanceId(),
+                r.clientId(),
+                r.clientHost(),
+                r.rebalanceTimeoutMs(),
+                r.sessionTimeoutMs(),
+                r.protocolType(),
+                r.protocols());
         member.isNew = true;
         member.awaitingJoin = f;
         member.supportsSkipAssignment = r.supportsSkipAssignment();
@@ -159,8 +181,8 @@ final class JoinGroupHandler {
         rebalancer.tryCompleteJoin(group);
     }
 
-    private void updateMemberAndRebalance(ClassicGroup group, ClassicMember member, JoinRequest r,
-                                          CompletableFuture<JoinResponse> f, String reason) {
+    private void updateMemberAndRebalance(
+            ClassicGroup group, ClassicMember member, JoinRequest r, CompletableFuture<JoinResponse> f, String reason) {
         if (member.awaitingJoin != null && member.awaitingJoin != f) {
             ctx.outbox.respond(member.awaitingJoin, JoinResponse.error(Errors.REBALANCE_IN_PROGRESS, member.memberId));
         }
@@ -177,8 +199,8 @@ final class JoinGroupHandler {
     }
 
     /** A restarted static member takes over its instance's slot; its old member id is fenced. */
-    private void replaceStaticMember(ClassicGroup group, JoinRequest r, String oldMemberId,
-                                     CompletableFuture<JoinResponse> f) {
+    private void replaceStaticMember(
+            ClassicGroup group, JoinRequest r, String oldMemberId, CompletableFuture<JoinResponse> f) {
         ClassicMember old = group.member(oldMemberId);
         String newMemberId = r.clientId() + "-" + ctx.uuids.get();
         if (old.awaitingJoin != null) {
@@ -205,8 +227,12 @@ final class JoinGroupHandler {
         if (wasPendingSync) {
             group.pendingSyncMembers.add(newMemberId);
         }
-        log.info("Static member {} of group {} rejoined as {} (was {})", r.groupInstanceId(), group.groupId(),
-                newMemberId, oldMemberId);
+        log.info(
+                "Static member {} of group {} rejoined as {} (was {})",
+                r.groupInstanceId(),
+                group.groupId(),
+                newMemberId,
+                oldMemberId);
         switch (group.state) {
             case STABLE -> {
                 // As Kafka: only a change of the protocol the group would select forces a rebalance. The metadata
@@ -216,31 +242,42 @@ final class JoinGroupHandler {
                 if (sameProtocol && (!wasLeader || r.supportsSkipAssignment())) {
                     ctx.outbox.append(GroupRecordSerde.classicGroup(group.groupId(), group.toValue()));
                     rebalancer.scheduleSession(group, member);
-                    ctx.outbox.respond(f, new JoinResponse(Errors.NONE, group.generationId, group.protocolType,
-                            group.protocolName, group.leaderId, wasLeader, newMemberId,
-                            wasLeader ? group.joinedMembers() : List.of()));
+                    ctx.outbox.respond(
+                            f,
+                            new JoinResponse(
+                                    Errors.NONE,
+                                    group.generationId,
+                                    group.protocolType,
+                                    group.protocolName,
+                                    group.leaderId,
+                                    wasLeader,
+                                    newMemberId,
+                                    wasLeader ? group.joinedMembers() : List.of()));
                 } else {
                     member.awaitingJoin = f;
-                    rebalancer.prepareRebalance(group, "static member " + r.groupInstanceId() + " rejoined and changes the selected protocol");
+                    rebalancer.prepareRebalance(
+                            group,
+                            "static member " + r.groupInstanceId() + " rejoined and changes the selected protocol");
                     rebalancer.tryCompleteJoin(group);
                 }
             }
             case COMPLETING_REBALANCE -> {
                 member.awaitingJoin = f;
-                rebalancer.prepareRebalance(group, "static member " + r.groupInstanceId() + " rejoined during the rebalance");
+                rebalancer.prepareRebalance(
+                        group, "static member " + r.groupInstanceId() + " rejoined during the rebalance");
                 rebalancer.tryCompleteJoin(group);
             }
             case PREPARING_REBALANCE -> {
                 member.awaitingJoin = f;
                 rebalancer.tryCompleteJoin(group);
             }
-            case EMPTY, DEAD -> throw new IllegalStateException("group " + group.groupId() + " in state "
-                    + group.state + " has static member " + r.groupInstanceId());
+            case EMPTY, DEAD ->
+                throw new IllegalStateException("group " + group.groupId() + " in state " + group.state
+                        + " has static member " + r.groupInstanceId());
         }
     }
 
     private static String reasonSuffix(JoinRequest r) {
         return r.reason() == null || r.reason().isEmpty() ? "" : " (" + r.reason() + ")";
     }
-
 }

@@ -1,5 +1,9 @@
 package io.varve.coordinator.group.consumer;
 
+import io.varve.coordinator.group.Group;
+import io.varve.coordinator.group.GroupType;
+import io.varve.coordinator.group.record.ConsumerGroupValue;
+import io.varve.coordinator.group.record.ConsumerGroupValue.TopicMetadata;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -7,11 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
-import io.varve.coordinator.group.Group;
-import io.varve.coordinator.group.GroupType;
-import io.varve.coordinator.group.record.ConsumerGroupValue;
-import io.varve.coordinator.group.record.ConsumerGroupValue.TopicMetadata;
 import org.apache.kafka.common.Uuid;
 
 /**

@@ -1,14 +1,5 @@
 package io.varve.coordinator.group.consumer;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-
 import io.varve.coordinator.group.Group;
 import io.varve.coordinator.group.ShardContext;
 import io.varve.coordinator.group.Timers;
@@ -22,6 +13,14 @@ import io.varve.coordinator.group.consumer.ConsumerApi.HeartbeatResponse;
 import io.varve.coordinator.group.record.ConsumerGroupValue;
 import io.varve.coordinator.group.record.ConsumerGroupValue.TopicMetadata;
 import io.varve.coordinator.group.record.GroupRecordSerde;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
@@ -85,17 +84,19 @@ public final class ConsumerGroupManager {
                 throw new InvalidRequestException("TopicPartitions must be empty when (re-)joining.");
             }
             if (r.subscribedTopicNames() == null && r.subscribedTopicRegex() == null) {
-                throw new InvalidRequestException("SubscribedTopicNames or SubscribedTopicRegex must be set in first request.");
+                throw new InvalidRequestException(
+                        "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.");
             }
         } else if (r.memberEpoch() == ConsumerApi.STATIC_LEAVE_EPOCH) {
             if (r.instanceId() == null) {
-                throw new InvalidRequestException("InstanceId can't be null when leaving with epoch "
-                        + ConsumerApi.STATIC_LEAVE_EPOCH + ".");
+                throw new InvalidRequestException(
+                        "InstanceId can't be null when leaving with epoch " + ConsumerApi.STATIC_LEAVE_EPOCH + ".");
             }
         } else if (r.memberEpoch() < ConsumerApi.STATIC_LEAVE_EPOCH) {
             throw new InvalidRequestException("MemberEpoch is invalid.");
         }
-        if (r.serverAssignor() != null && !ctx.config.consumerAssignors().contains(r.serverAssignor())
+        if (r.serverAssignor() != null
+                && !ctx.config.consumerAssignors().contains(r.serverAssignor())
                 && PartitionAssignor.forName(r.serverAssignor()) == null) {
             throw new UnsupportedAssignorException("ServerAssignor " + r.serverAssignor() + " is not supported. "
                     + "Supported assignors: " + String.join(", ", ctx.config.consumerAssignors()) + ".");
@@ -139,8 +140,8 @@ public final class ConsumerGroupManager {
         } else {
             if (r.instanceId() != null) {
                 if (staticMemberId == null) {
-                    throw new UnknownMemberIdException("Instance id " + r.instanceId() + " is unknown in group "
-                            + group.groupId() + ".");
+                    throw new UnknownMemberIdException(
+                            "Instance id " + r.instanceId() + " is unknown in group " + group.groupId() + ".");
                 }
                 if (!staticMemberId.equals(memberId)) {
                     throw new FencedInstanceIdException("Instance id " + r.instanceId() + " belongs to member "
@@ -149,8 +150,8 @@ public final class ConsumerGroupManager {
             }
             member = group.member(memberId);
             if (member == null) {
-                throw new UnknownMemberIdException("Member " + memberId + " is not a member of group "
-                        + group.groupId() + ".");
+                throw new UnknownMemberIdException(
+                        "Member " + memberId + " is not a member of group " + group.groupId() + ".");
             }
             checkEpoch(member, r);
         }
@@ -187,10 +188,16 @@ public final class ConsumerGroupManager {
         scheduleSession(group, member);
         scheduleRevocationTimeout(group, member);
 
-        boolean sendAssignment = r.memberEpoch() == ConsumerApi.JOIN_EPOCH || assignmentChanged
+        boolean sendAssignment = r.memberEpoch() == ConsumerApi.JOIN_EPOCH
+                || assignmentChanged
                 || (r.ownedPartitions() != null && !Assignments.sameAs(r.ownedPartitions(), member.assigned));
-        return new HeartbeatResponse(Errors.NONE, null, member.memberId, member.memberEpoch,
-                ctx.config.consumerHeartbeatIntervalMs(), sendAssignment ? Assignments.copy(member.assigned) : null);
+        return new HeartbeatResponse(
+                Errors.NONE,
+                null,
+                member.memberId,
+                member.memberEpoch,
+                ctx.config.consumerHeartbeatIntervalMs(),
+                sendAssignment ? Assignments.copy(member.assigned) : null);
     }
 
     private ConsumerGroup getOrCreateGroup(String groupId, boolean create) {
@@ -220,8 +227,10 @@ public final class ConsumerGroupManager {
                     + r.memberEpoch() + ") than the one known by the group coordinator (" + m.memberEpoch
                     + "). The member must abandon all its partitions and rejoin.");
         }
-        if (r.memberEpoch() < m.memberEpoch && (r.memberEpoch() != m.previousMemberEpoch
-                || r.ownedPartitions() == null || !Assignments.isSubset(r.ownedPartitions(), m.assigned))) {
+        if (r.memberEpoch() < m.memberEpoch
+                && (r.memberEpoch() != m.previousMemberEpoch
+                        || r.ownedPartitions() == null
+                        || !Assignments.isSubset(r.ownedPartitions(), m.assigned))) {
             throw new FencedMemberEpochException("The consumer group member has a smaller member epoch ("
                     + r.memberEpoch() + ") than the one known by the group coordinator (" + m.memberEpoch
                     + "). The member must abandon all its partitions and rejoin.");
@@ -298,8 +307,12 @@ public final class ConsumerGroupManager {
                 .forEach((memberId, a) -> target.put(memberId, Assignments.copy(a)));
         group.targetAssignment = target;
         group.assignmentEpoch = group.groupEpoch;
-        log.info("Consumer group {} has a new target assignment at epoch {} ({} assignor, {} members)",
-                group.groupId(), group.assignmentEpoch, assignor.name(), group.members.size());
+        log.info(
+                "Consumer group {} has a new target assignment at epoch {} ({} assignor, {} members)",
+                group.groupId(),
+                group.assignmentEpoch,
+                assignor.name(),
+                group.members.size());
     }
 
     /** The assignor most members ask for (ties: the configured order), else the configured default. */
@@ -340,8 +353,12 @@ public final class ConsumerGroupManager {
         if (target != null) {
             group.targetAssignment.put(newMemberId, target);
         }
-        log.info("Static member {} of consumer group {} rejoins as {} (was {})", member.instanceId, group.groupId(),
-                newMemberId, previous.memberId);
+        log.info(
+                "Static member {} of consumer group {} rejoins as {} (was {})",
+                member.instanceId,
+                group.groupId(),
+                newMemberId,
+                previous.memberId);
         return member;
     }
 
@@ -353,8 +370,8 @@ public final class ConsumerGroupManager {
         if (r.instanceId() != null) {
             String staticMemberId = group.staticMemberId(r.instanceId());
             if (staticMemberId == null) {
-                throw new UnknownMemberIdException("Instance id " + r.instanceId() + " is unknown in group "
-                        + group.groupId() + ".");
+                throw new UnknownMemberIdException(
+                        "Instance id " + r.instanceId() + " is unknown in group " + group.groupId() + ".");
             }
             if (!staticMemberId.equals(memberId)) {
                 throw new FencedInstanceIdException("Instance id " + r.instanceId() + " belongs to member "
@@ -363,20 +380,24 @@ public final class ConsumerGroupManager {
         }
         ConsumerMember member = group.member(memberId);
         if (member == null) {
-            throw new UnknownMemberIdException("Member " + memberId + " is not a member of group " + group.groupId() + ".");
+            throw new UnknownMemberIdException(
+                    "Member " + memberId + " is not a member of group " + group.groupId() + ".");
         }
         if (r.memberEpoch() == ConsumerApi.STATIC_LEAVE_EPOCH) {
             member.previousMemberEpoch = member.memberEpoch;
             member.memberEpoch = ConsumerApi.STATIC_LEAVE_EPOCH;
             ctx.timers.cancel(revocationKey(group, memberId));
             persist(group);
-            log.info("Static member {} ({}) of consumer group {} left temporarily", member.instanceId, memberId,
+            log.info(
+                    "Static member {} ({}) of consumer group {} left temporarily",
+                    member.instanceId,
+                    memberId,
                     group.groupId());
         } else {
             removeMember(group, member, "left the group");
         }
-        return new HeartbeatResponse(Errors.NONE, null, memberId, r.memberEpoch(),
-                ctx.config.consumerHeartbeatIntervalMs(), null);
+        return new HeartbeatResponse(
+                Errors.NONE, null, memberId, r.memberEpoch(), ctx.config.consumerHeartbeatIntervalMs(), null);
     }
 
     private void removeMember(ConsumerGroup group, ConsumerMember member, String reason) {
@@ -384,7 +405,11 @@ public final class ConsumerGroupManager {
         group.removeMember(member.memberId);
         group.groupEpoch++;
         persist(group);
-        log.info("Member {} of consumer group {} {}; group epoch {}", member.memberId, group.groupId(), reason,
+        log.info(
+                "Member {} of consumer group {} {}; group epoch {}",
+                member.memberId,
+                group.groupId(),
+                reason,
                 group.groupEpoch);
     }
 
@@ -418,7 +443,9 @@ public final class ConsumerGroupManager {
         int epoch = member.memberEpoch;
         ctx.timers.schedule(key, ctx.nowMs() + member.rebalanceTimeoutMs, () -> {
             ConsumerMember m = group.member(memberId);
-            if (m != null && m.state == MemberState.UNREVOKED_PARTITIONS && m.memberEpoch == epoch
+            if (m != null
+                    && m.state == MemberState.UNREVOKED_PARTITIONS
+                    && m.memberEpoch == epoch
                     && ctx.groups.get(group.groupId()) == group) {
                 removeMember(group, m, "was fenced: it did not revoke its partitions within the rebalance timeout");
             }
@@ -474,12 +501,27 @@ public final class ConsumerGroupManager {
     public GroupDescription describe(ConsumerGroup group, TopicsSnapshot topics) {
         List<DescribedMember> members = new ArrayList<>();
         for (ConsumerMember m : group.members.values()) {
-            members.add(new DescribedMember(m.memberId, m.instanceId, m.rackId, m.memberEpoch, m.clientId,
-                    m.clientHost, m.subscribedTopicNames, m.subscribedTopicRegex, Assignments.copy(m.assigned),
+            members.add(new DescribedMember(
+                    m.memberId,
+                    m.instanceId,
+                    m.rackId,
+                    m.memberEpoch,
+                    m.clientId,
+                    m.clientHost,
+                    m.subscribedTopicNames,
+                    m.subscribedTopicRegex,
+                    Assignments.copy(m.assigned),
                     Assignments.copy(group.targetOf(m.memberId))));
         }
-        return new GroupDescription(group.groupId(), Errors.NONE, null, group.stateName(), group.groupEpoch,
-                group.assignmentEpoch, assignorOf(group), members);
+        return new GroupDescription(
+                group.groupId(),
+                Errors.NONE,
+                null,
+                group.stateName(),
+                group.groupEpoch,
+                group.assignmentEpoch,
+                assignorOf(group),
+                members);
     }
 
     public ConsumerGroup load(String groupId, ConsumerGroupValue value) {

@@ -1,11 +1,10 @@
 package io.varve.coordinator.group.consumer;
 
+import io.varve.coordinator.group.assignor.Assignments;
+import io.varve.coordinator.group.record.ConsumerGroupValue;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import io.varve.coordinator.group.assignor.Assignments;
-import io.varve.coordinator.group.record.ConsumerGroupValue;
 import org.apache.kafka.common.Uuid;
 
 /** A member of a consumer group: what it subscribes to and what it owns. Mutable, on the shard thread. */
@@ -79,9 +78,21 @@ public final class ConsumerMember {
     }
 
     ConsumerGroupValue.Member toValue() {
-        return new ConsumerGroupValue.Member(memberId, instanceId, rackId, clientId, clientHost, rebalanceTimeoutMs,
-                subscribedTopicNames, subscribedTopicRegex, serverAssignor, memberEpoch, previousMemberEpoch,
-                (byte) state.ordinal(), assigned, pendingRevocation);
+        return new ConsumerGroupValue.Member(
+                memberId,
+                instanceId,
+                rackId,
+                clientId,
+                clientHost,
+                rebalanceTimeoutMs,
+                subscribedTopicNames,
+                subscribedTopicRegex,
+                serverAssignor,
+                memberEpoch,
+                previousMemberEpoch,
+                (byte) state.ordinal(),
+                assigned,
+                pendingRevocation);
     }
 
     static ConsumerMember fromValue(ConsumerGroupValue.Member v) {

@@ -1,10 +1,9 @@
 package io.varve.coordinator.group.consumer;
 
+import io.varve.coordinator.group.assignor.Assignments;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-
-import io.varve.coordinator.group.assignor.Assignments;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -14,8 +13,7 @@ import org.apache.kafka.common.Uuid;
  * heartbeat, so no partition is ever owned by two members.
  */
 final class MemberReconciler {
-    private MemberReconciler() {
-    }
+    private MemberReconciler() {}
 
     /**
      * @param owned the partitions the member reports owning, or null when it did not report them

@@ -1,5 +1,6 @@
 package io.varve.coordinator.group.consumer;
 
+import io.varve.coordinator.group.TopicsSnapshot;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,8 +8,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-
-import io.varve.coordinator.group.TopicsSnapshot;
 import org.apache.kafka.common.errors.InvalidRegularExpression;
 
 /**
@@ -19,8 +18,7 @@ import org.apache.kafka.common.errors.InvalidRegularExpression;
 final class SubscriptionResolver {
     private static final int MAX_CACHED_PATTERNS = 1024;
 
-    private record Resolved(long topicsVersion, Set<String> topics) {
-    }
+    private record Resolved(long topicsVersion, Set<String> topics) {}
 
     private final Map<String, Pattern> patterns = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -37,8 +35,8 @@ final class SubscriptionResolver {
             try {
                 p = Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
-                throw new InvalidRegularExpression("SubscribedTopicRegex `" + regex + "` is not a valid regular expression: "
-                        + e.getDescription() + ".");
+                throw new InvalidRegularExpression("SubscribedTopicRegex `" + regex
+                        + "` is not a valid regular expression: " + e.getDescription() + ".");
             }
             patterns.put(regex, p);
         }

@@ -1,14 +1,5 @@
 package io.varve.coordinator.group.offset;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
-
 import io.varve.coordinator.group.Group;
 import io.varve.coordinator.group.ShardContext;
 import io.varve.coordinator.group.offset.OffsetApi.CommitPartition;
@@ -21,6 +12,14 @@ import io.varve.coordinator.group.offset.OffsetApi.PartitionResult;
 import io.varve.coordinator.group.offset.OffsetApi.TxnCommitRequest;
 import io.varve.coordinator.group.record.GroupRecordSerde;
 import io.varve.coordinator.group.record.OffsetValue;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
@@ -95,8 +94,8 @@ public final class OffsetManager {
         return ctx.outbox.respond(store(r.partitions(), groupError, p -> {
             OffsetValue value = valueOf(p, now, -1);
             ctx.offsets.putPending(r.producerId(), r.groupId(), p.partition(), value);
-            ctx.outbox.appendTransactional(r.producerId(), r.producerEpoch(),
-                    GroupRecordSerde.offset(r.groupId(), p.partition(), value));
+            ctx.outbox.appendTransactional(
+                    r.producerId(), r.producerEpoch(), GroupRecordSerde.offset(r.groupId(), p.partition(), value));
         }));
     }
 
@@ -109,17 +108,18 @@ public final class OffsetManager {
     }
 
     private static OffsetValue valueOf(CommitPartition p, long nowMs, long expireTimestampMs) {
-        return new OffsetValue(p.offset(), p.leaderEpoch(), p.metadata() == null ? "" : p.metadata(), nowMs,
-                expireTimestampMs);
+        return new OffsetValue(
+                p.offset(), p.leaderEpoch(), p.metadata() == null ? "" : p.metadata(), nowMs, expireTimestampMs);
     }
 
     /** The per-partition results of a commit: the group's error, metadata too large, or written. */
-    private List<PartitionResult> store(List<CommitPartition> partitions, Errors groupError,
-                                        Consumer<CommitPartition> writer) {
+    private List<PartitionResult> store(
+            List<CommitPartition> partitions, Errors groupError, Consumer<CommitPartition> writer) {
         List<PartitionResult> results = new ArrayList<>(partitions.size());
         for (CommitPartition p : partitions) {
             Errors error = groupError;
-            if (error == Errors.NONE && p.metadata() != null
+            if (error == Errors.NONE
+                    && p.metadata() != null
                     && p.metadata().length() > ctx.config.offsetMetadataMaxBytes()) {
                 error = Errors.OFFSET_METADATA_TOO_LARGE;
             }
@@ -142,8 +142,8 @@ public final class OffsetManager {
         List<FetchedOffset> out = new ArrayList<>();
         if (r.partitions() == null) {
             ctx.offsets.offsets(r.groupId()).entrySet().stream()
-                    .sorted(Map.Entry.comparingByKey(Comparator.comparing(TopicPartition::topic)
-                            .thenComparingInt(TopicPartition::partition)))
+                    .sorted(Map.Entry.comparingByKey(
+                            Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition)))
                     .forEach(e -> out.add(fetched(r, e.getKey(), e.getValue())));
         } else {
             for (TopicPartition tp : r.partitions()) {
@@ -158,7 +158,8 @@ public final class OffsetManager {
         if (r.requireStable() && ctx.offsets.hasPending(r.groupId(), tp)) {
             return new FetchedOffset(tp, -1, -1, "", Errors.UNSTABLE_OFFSET_COMMIT);
         }
-        return v == null ? new FetchedOffset(tp, -1, -1, "", Errors.NONE)
+        return v == null
+                ? new FetchedOffset(tp, -1, -1, "", Errors.NONE)
                 : new FetchedOffset(tp, v.offset(), v.leaderEpoch(), v.metadata(), Errors.NONE);
     }
 
@@ -189,7 +190,8 @@ public final class OffsetManager {
 
     /** Writes tombstones for every offset of the group, committed or pending in a transaction (deleting the group). */
     public int deleteAll(String groupId) {
-        Set<TopicPartition> tps = new LinkedHashSet<>(ctx.offsets.offsets(groupId).keySet());
+        Set<TopicPartition> tps =
+                new LinkedHashSet<>(ctx.offsets.offsets(groupId).keySet());
         tps.addAll(ctx.offsets.pendingPartitions(groupId));
         for (TopicPartition tp : tps) {
             ctx.offsets.remove(groupId, tp);
@@ -214,12 +216,14 @@ public final class OffsetManager {
             }
             long baseOverrideMs = group == null ? -1 : rules.expirationBaseMs(group);
             List<TopicPartition> expired = new ArrayList<>();
-            for (Map.Entry<TopicPartition, OffsetValue> e : ctx.offsets.offsets(groupId).entrySet()) {
+            for (Map.Entry<TopicPartition, OffsetValue> e :
+                    ctx.offsets.offsets(groupId).entrySet()) {
                 if (protectedTopics.contains(e.getKey().topic()) || ctx.offsets.hasPending(groupId, e.getKey())) {
                     continue;
                 }
                 OffsetValue v = e.getValue();
-                boolean due = v.expireTimestampMs() >= 0 ? now >= v.expireTimestampMs()
+                boolean due = v.expireTimestampMs() >= 0
+                        ? now >= v.expireTimestampMs()
                         : now - (baseOverrideMs >= 0 ? baseOverrideMs : v.commitTimestampMs()) >= retentionMs;
                 if (due) {
                     expired.add(e.getKey());

@@ -1,13 +1,12 @@
 package io.varve.coordinator.group.offset;
 
+import io.varve.coordinator.group.record.OffsetValue;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-
-import io.varve.coordinator.group.record.OffsetValue;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -17,8 +16,7 @@ import org.apache.kafka.common.TopicPartition;
  * a pending offset replaces the committed one only if it was written later, as Kafka compares record offsets.
  */
 public final class OffsetStore {
-    private record Stored(OffsetValue value, long writeOrder) {
-    }
+    private record Stored(OffsetValue value, long writeOrder) {}
 
     private final Map<String, Map<TopicPartition, Stored>> byGroup = new HashMap<>();
     private final Map<Long, Map<String, Map<TopicPartition, Stored>>> pendingByProducer = new HashMap<>();
@@ -80,8 +78,10 @@ public final class OffsetStore {
 
     /** Stages an offset of the producer's ongoing transaction; invisible until {@link #completeTransaction}. */
     public void putPending(long producerId, String groupId, TopicPartition tp, OffsetValue value) {
-        pendingByProducer.computeIfAbsent(producerId, p -> new HashMap<>())
-                .computeIfAbsent(groupId, g -> new HashMap<>()).put(tp, new Stored(value, nextWriteOrder++));
+        pendingByProducer
+                .computeIfAbsent(producerId, p -> new HashMap<>())
+                .computeIfAbsent(groupId, g -> new HashMap<>())
+                .put(tp, new Stored(value, nextWriteOrder++));
     }
 
     /** True when some producer's ongoing transaction holds an offset for the group's partition. */
@@ -110,7 +110,10 @@ public final class OffsetStore {
     /** Partitions of the group with an offset pending in some transaction (for group deletion). */
     public Set<TopicPartition> pendingPartitions(String groupId) {
         Set<TopicPartition> out = new HashSet<>();
-        pendingByProducer.values().forEach(groups -> out.addAll(groups.getOrDefault(groupId, Map.of()).keySet()));
+        pendingByProducer
+                .values()
+                .forEach(groups ->
+                        out.addAll(groups.getOrDefault(groupId, Map.of()).keySet()));
         return out;
     }
 

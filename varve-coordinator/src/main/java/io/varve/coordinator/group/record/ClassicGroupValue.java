@@ -8,15 +8,26 @@ import java.util.List;
  *
  * @param stateTimestampMs when the group entered its current state (the base of offset expiry for an empty group)
  */
-public record ClassicGroupValue(String protocolType, int generationId, String protocolName, String leaderId,
-                                long stateTimestampMs, List<Member> members) {
+public record ClassicGroupValue(
+        String protocolType,
+        int generationId,
+        String protocolName,
+        String leaderId,
+        long stateTimestampMs,
+        List<Member> members) {
 
     public ClassicGroupValue {
         members = List.copyOf(members);
     }
 
     /** {@code subscription} is the member's metadata for the selected protocol. */
-    public record Member(String memberId, String groupInstanceId, String clientId, String clientHost,
-                         int rebalanceTimeoutMs, int sessionTimeoutMs, byte[] subscription, byte[] assignment) {
-    }
+    public record Member(
+            String memberId,
+            String groupInstanceId,
+            String clientId,
+            String clientHost,
+            int rebalanceTimeoutMs,
+            int sessionTimeoutMs,
+            byte[] subscription,
+            byte[] assignment) {}
 }

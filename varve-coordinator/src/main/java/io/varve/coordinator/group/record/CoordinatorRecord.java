@@ -26,6 +26,7 @@ public record CoordinatorRecord(byte[] key, byte[] value) {
 
     @Override
     public String toString() {
-        return "CoordinatorRecord(key " + key.length + " bytes, " + (value == null ? "tombstone" : value.length + " bytes") + ")";
+        return "CoordinatorRecord(key " + key.length + " bytes, "
+                + (value == null ? "tombstone" : value.length + " bytes") + ")";
     }
 }

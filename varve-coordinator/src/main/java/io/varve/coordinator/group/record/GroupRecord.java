@@ -6,12 +6,9 @@ import org.apache.kafka.common.TopicPartition;
 public sealed interface GroupRecord {
     String groupId();
 
-    record Offset(String groupId, TopicPartition partition, OffsetValue value) implements GroupRecord {
-    }
+    record Offset(String groupId, TopicPartition partition, OffsetValue value) implements GroupRecord {}
 
-    record ClassicGroup(String groupId, ClassicGroupValue value) implements GroupRecord {
-    }
+    record ClassicGroup(String groupId, ClassicGroupValue value) implements GroupRecord {}
 
-    record ConsumerGroup(String groupId, ConsumerGroupValue value) implements GroupRecord {
-    }
+    record ConsumerGroup(String groupId, ConsumerGroupValue value) implements GroupRecord {}
 }

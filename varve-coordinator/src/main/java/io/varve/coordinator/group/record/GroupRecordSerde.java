@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
@@ -20,52 +19,89 @@ public final class GroupRecordSerde {
     static final short CONSUMER_GROUP_KEY = 3;
     static final short VALUE_VERSION = 0;
 
-    private GroupRecordSerde() {
-    }
+    private GroupRecordSerde() {}
 
     public static CoordinatorRecord offset(String groupId, TopicPartition tp, OffsetValue value) {
-        byte[] key = new RecordWriter().writeShort(OFFSET_KEY).writeString(groupId).writeString(tp.topic())
-                .writeInt(tp.partition()).toByteArray();
+        byte[] key = new RecordWriter()
+                .writeShort(OFFSET_KEY)
+                .writeString(groupId)
+                .writeString(tp.topic())
+                .writeInt(tp.partition())
+                .toByteArray();
         if (value == null) {
             return new CoordinatorRecord(key, null);
         }
-        return new CoordinatorRecord(key, new RecordWriter().writeShort(VALUE_VERSION)
-                .writeLong(value.offset()).writeInt(value.leaderEpoch()).writeString(value.metadata())
-                .writeLong(value.commitTimestampMs()).writeLong(value.expireTimestampMs()).toByteArray());
+        return new CoordinatorRecord(
+                key,
+                new RecordWriter()
+                        .writeShort(VALUE_VERSION)
+                        .writeLong(value.offset())
+                        .writeInt(value.leaderEpoch())
+                        .writeString(value.metadata())
+                        .writeLong(value.commitTimestampMs())
+                        .writeLong(value.expireTimestampMs())
+                        .toByteArray());
     }
 
     public static CoordinatorRecord classicGroup(String groupId, ClassicGroupValue value) {
-        byte[] key = new RecordWriter().writeShort(CLASSIC_GROUP_KEY).writeString(groupId).toByteArray();
+        byte[] key = new RecordWriter()
+                .writeShort(CLASSIC_GROUP_KEY)
+                .writeString(groupId)
+                .toByteArray();
         if (value == null) {
             return new CoordinatorRecord(key, null);
         }
-        RecordWriter w = new RecordWriter().writeShort(VALUE_VERSION)
-                .writeString(value.protocolType()).writeInt(value.generationId()).writeString(value.protocolName())
-                .writeString(value.leaderId()).writeLong(value.stateTimestampMs()).writeInt(value.members().size());
+        RecordWriter w = new RecordWriter()
+                .writeShort(VALUE_VERSION)
+                .writeString(value.protocolType())
+                .writeInt(value.generationId())
+                .writeString(value.protocolName())
+                .writeString(value.leaderId())
+                .writeLong(value.stateTimestampMs())
+                .writeInt(value.members().size());
         for (ClassicGroupValue.Member m : value.members()) {
-            w.writeString(m.memberId()).writeString(m.groupInstanceId()).writeString(m.clientId())
-                    .writeString(m.clientHost()).writeInt(m.rebalanceTimeoutMs()).writeInt(m.sessionTimeoutMs())
-                    .writeBytes(m.subscription()).writeBytes(m.assignment());
+            w.writeString(m.memberId())
+                    .writeString(m.groupInstanceId())
+                    .writeString(m.clientId())
+                    .writeString(m.clientHost())
+                    .writeInt(m.rebalanceTimeoutMs())
+                    .writeInt(m.sessionTimeoutMs())
+                    .writeBytes(m.subscription())
+                    .writeBytes(m.assignment());
         }
         return new CoordinatorRecord(key, w.toByteArray());
     }
 
     public static CoordinatorRecord consumerGroup(String groupId, ConsumerGroupValue value) {
-        byte[] key = new RecordWriter().writeShort(CONSUMER_GROUP_KEY).writeString(groupId).toByteArray();
+        byte[] key = new RecordWriter()
+                .writeShort(CONSUMER_GROUP_KEY)
+                .writeString(groupId)
+                .toByteArray();
         if (value == null) {
             return new CoordinatorRecord(key, null);
         }
-        RecordWriter w = new RecordWriter().writeShort(VALUE_VERSION)
-                .writeInt(value.groupEpoch()).writeInt(value.assignmentEpoch());
+        RecordWriter w = new RecordWriter()
+                .writeShort(VALUE_VERSION)
+                .writeInt(value.groupEpoch())
+                .writeInt(value.assignmentEpoch());
         Map<String, ConsumerGroupValue.TopicMetadata> topics = new TreeMap<>(value.subscribedTopics());
         w.writeInt(topics.size());
         topics.forEach((name, t) -> w.writeString(name).writeUuid(t.topicId()).writeInt(t.numPartitions()));
         w.writeInt(value.members().size());
         for (ConsumerGroupValue.Member m : value.members()) {
-            w.writeString(m.memberId()).writeString(m.instanceId()).writeString(m.rackId()).writeString(m.clientId())
-                    .writeString(m.clientHost()).writeInt(m.rebalanceTimeoutMs()).writeStrings(m.subscribedTopicNames())
-                    .writeString(m.subscribedTopicRegex()).writeString(m.serverAssignor()).writeInt(m.memberEpoch())
-                    .writeInt(m.previousMemberEpoch()).writeByte(m.state()).writeAssignment(m.assigned())
+            w.writeString(m.memberId())
+                    .writeString(m.instanceId())
+                    .writeString(m.rackId())
+                    .writeString(m.clientId())
+                    .writeString(m.clientHost())
+                    .writeInt(m.rebalanceTimeoutMs())
+                    .writeStrings(m.subscribedTopicNames())
+                    .writeString(m.subscribedTopicRegex())
+                    .writeString(m.serverAssignor())
+                    .writeInt(m.memberEpoch())
+                    .writeInt(m.previousMemberEpoch())
+                    .writeByte(m.state())
+                    .writeAssignment(m.assigned())
                     .writeAssignment(m.pendingRevocation());
         }
         Map<String, Map<Uuid, Set<Integer>>> target = new TreeMap<>(value.targetAssignment());
@@ -89,16 +125,28 @@ public final class GroupRecordSerde {
                         + " is newer than this Varve reads (" + VALUE_VERSION + ")");
             }
         }
-        GroupRecord decoded = switch (type) {
-            case OFFSET_KEY -> {
-                TopicPartition tp = new TopicPartition(key.readString(), key.readInt());
-                yield new GroupRecord.Offset(groupId, tp, value == null ? null : new OffsetValue(value.readLong(),
-                        value.readInt(), value.readString(), value.readLong(), value.readLong()));
-            }
-            case CLASSIC_GROUP_KEY -> new GroupRecord.ClassicGroup(groupId, value == null ? null : readClassic(value));
-            case CONSUMER_GROUP_KEY -> new GroupRecord.ConsumerGroup(groupId, value == null ? null : readConsumer(value));
-            default -> throw new CorruptRecordException("unknown record type " + type);
-        };
+        GroupRecord decoded =
+                switch (type) {
+                    case OFFSET_KEY -> {
+                        TopicPartition tp = new TopicPartition(key.readString(), key.readInt());
+                        yield new GroupRecord.Offset(
+                                groupId,
+                                tp,
+                                value == null
+                                        ? null
+                                        : new OffsetValue(
+                                                value.readLong(),
+                                                value.readInt(),
+                                                value.readString(),
+                                                value.readLong(),
+                                                value.readLong()));
+                    }
+                    case CLASSIC_GROUP_KEY ->
+                        new GroupRecord.ClassicGroup(groupId, value == null ? null : readClassic(value));
+                    case CONSUMER_GROUP_KEY ->
+                        new GroupRecord.ConsumerGroup(groupId, value == null ? null : readConsumer(value));
+                    default -> throw new CorruptRecordException("unknown record type " + type);
+                };
         key.expectEnd();
         if (value != null) {
             value.expectEnd();
@@ -115,8 +163,15 @@ public final class GroupRecordSerde {
         int n = r.readCount();
         List<ClassicGroupValue.Member> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            members.add(new ClassicGroupValue.Member(r.readString(), r.readString(), r.readString(), r.readString(),
-                    r.readInt(), r.readInt(), r.readBytes(), r.readBytes()));
+            members.add(new ClassicGroupValue.Member(
+                    r.readString(),
+                    r.readString(),
+                    r.readString(),
+                    r.readString(),
+                    r.readInt(),
+                    r.readInt(),
+                    r.readBytes(),
+                    r.readBytes()));
         }
         return new ClassicGroupValue(protocolType, generation, protocolName, leader, stateTimestamp, members);
     }
@@ -132,9 +187,21 @@ public final class GroupRecordSerde {
         int n = r.readCount();
         List<ConsumerGroupValue.Member> members = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            members.add(new ConsumerGroupValue.Member(r.readString(), r.readString(), r.readString(), r.readString(),
-                    r.readString(), r.readInt(), r.readStrings(), r.readString(), r.readString(), r.readInt(),
-                    r.readInt(), r.readByte(), r.readAssignment(), r.readAssignment()));
+            members.add(new ConsumerGroupValue.Member(
+                    r.readString(),
+                    r.readString(),
+                    r.readString(),
+                    r.readString(),
+                    r.readString(),
+                    r.readInt(),
+                    r.readStrings(),
+                    r.readString(),
+                    r.readString(),
+                    r.readInt(),
+                    r.readInt(),
+                    r.readByte(),
+                    r.readAssignment(),
+                    r.readAssignment()));
         }
         int targets = r.readCount();
         Map<String, Map<Uuid, Set<Integer>>> target = new HashMap<>();

@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.kafka.common.Uuid;
 
 /** Reads what {@link RecordWriter} wrote; any inconsistency is a {@link CorruptRecordException}. */

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
 import org.apache.kafka.common.Uuid;
 
 /** Big-endian primitives, length-prefixed strings and byte arrays (-1 for null). */

@@ -2,6 +2,8 @@ package io.varve.coordinator.group.assignor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.coordinator.group.assignor.PartitionAssignor.MemberSpec;
+import io.varve.coordinator.group.assignor.PartitionAssignor.Spec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,9 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-
-import io.varve.coordinator.group.assignor.PartitionAssignor.MemberSpec;
-import io.varve.coordinator.group.assignor.PartitionAssignor.Spec;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
@@ -28,20 +27,23 @@ class UniformAssignorTest {
     void identicalSubscriptionsAreBalancedWithinOnePartition() {
         Map<String, Map<Uuid, Set<Integer>>> a = assignor.assign(new Spec(
                 List.of(member("a", T1, T2), member("b", T1, T2), member("c", T1, T2)),
-                Map.of(T1, 7, T2, 3), Map.of()));
+                Map.of(T1, 7, T2, 3),
+                Map.of()));
         assertThat(a.values()).extracting(Assignments::count).containsExactlyInAnyOrder(4, 3, 3);
         assertEveryPartitionOnce(a, Map.of(T1, 7, T2, 3));
     }
 
     @Test
     void aNewMemberTakesOnlyWhatBalanceRequiresFromTheOthers() {
-        Map<String, Map<Uuid, Set<Integer>>> before = assignor.assign(new Spec(
-                List.of(member("a", T1), member("b", T1), member("c", T1)), Map.of(T1, 12), Map.of()));
+        Map<String, Map<Uuid, Set<Integer>>> before = assignor.assign(
+                new Spec(List.of(member("a", T1), member("b", T1), member("c", T1)), Map.of(T1, 12), Map.of()));
         Map<String, Map<Uuid, Set<Integer>>> after = assignor.assign(new Spec(
                 List.of(member("a", T1), member("b", T1), member("c", T1), member("d", T1)), Map.of(T1, 12), before));
         int moved = 0;
         for (String m : List.of("a", "b", "c")) {
-            assertThat(Assignments.isSubset(after.get(m), before.get(m))).as("%s only loses partitions", m).isTrue();
+            assertThat(Assignments.isSubset(after.get(m), before.get(m)))
+                    .as("%s only loses partitions", m)
+                    .isTrue();
             moved += Assignments.count(before.get(m)) - Assignments.count(after.get(m));
         }
         assertThat(moved).isEqualTo(3);
@@ -81,14 +83,18 @@ class UniformAssignorTest {
             });
             assertEveryPartitionOnce(result, subscribedPartitions);
             for (MemberSpec m : members) {
-                assertThat(m.subscribedTopicIds()).as("seed %d", seed).containsAll(result.get(m.memberId()).keySet());
+                assertThat(m.subscribedTopicIds())
+                        .as("seed %d", seed)
+                        .containsAll(result.get(m.memberId()).keySet());
             }
         }
     }
 
     static void assertEveryPartitionOnce(Map<String, Map<Uuid, Set<Integer>>> a, Map<Uuid, Integer> partitions) {
         Map<Uuid, List<Integer>> seen = new HashMap<>();
-        a.values().forEach(m -> m.forEach((t, ps) -> seen.computeIfAbsent(t, x -> new ArrayList<>()).addAll(ps)));
+        a.values()
+                .forEach(m -> m.forEach((t, ps) ->
+                        seen.computeIfAbsent(t, x -> new ArrayList<>()).addAll(ps)));
         partitions.forEach((t, n) -> {
             List<Integer> got = seen.getOrDefault(t, List.of());
             assertThat(got).hasSize(n);

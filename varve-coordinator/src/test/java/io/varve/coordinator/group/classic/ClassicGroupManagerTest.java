@@ -2,16 +2,15 @@ package io.varve.coordinator.group.classic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-
 import io.varve.coordinator.group.GroupCoordinatorConfig;
 import io.varve.coordinator.group.ShardHarness;
 import io.varve.coordinator.group.classic.ClassicApi.JoinRequest;
 import io.varve.coordinator.group.classic.ClassicApi.JoinResponse;
 import io.varve.coordinator.group.classic.ClassicApi.SyncResponse;
 import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
 
@@ -26,11 +25,21 @@ class ClassicGroupManagerTest {
         return join(memberId, instanceId, "range", topics, true);
     }
 
-    static JoinRequest join(String memberId, String instanceId, String protocol, List<String> topics,
-                            boolean skipAssignmentSupported) {
-        return new JoinRequest(GROUP, memberId, instanceId, "client", "/127.0.0.1", SESSION_MS, REBALANCE_MS,
-                "consumer", List.of(new ClassicProtocol(protocol, ConsumerProtocolSubscriptions.encode(topics))), true,
-                skipAssignmentSupported, null);
+    static JoinRequest join(
+            String memberId, String instanceId, String protocol, List<String> topics, boolean skipAssignmentSupported) {
+        return new JoinRequest(
+                GROUP,
+                memberId,
+                instanceId,
+                "client",
+                "/127.0.0.1",
+                SESSION_MS,
+                REBALANCE_MS,
+                "consumer",
+                List.of(new ClassicProtocol(protocol, ConsumerProtocolSubscriptions.encode(topics))),
+                true,
+                skipAssignmentSupported,
+                null);
     }
 
     private String joinNew() {
@@ -40,8 +49,8 @@ class ClassicGroupManagerTest {
     }
 
     private SyncResponse sync(String memberId, int generation, Map<String, byte[]> assignments) {
-        return h.call(s -> s.syncGroup(new ClassicApi.SyncRequest(GROUP, generation, memberId, null, "consumer",
-                "range", assignments)));
+        return h.call(s -> s.syncGroup(
+                new ClassicApi.SyncRequest(GROUP, generation, memberId, null, "consumer", "range", assignments)));
     }
 
     private Errors heartbeat(String memberId, int generation) {
@@ -68,7 +77,9 @@ class ClassicGroupManagerTest {
         String a = stableSingleMember();
         assertThat(group().state()).isEqualTo(ClassicGroupState.STABLE);
         assertThat(heartbeat(a, 1)).isEqualTo(Errors.NONE);
-        assertThat(h.log).as("the stable group is written when the leader's assignment arrives").hasSize(1);
+        assertThat(h.log)
+                .as("the stable group is written when the leader's assignment arrives")
+                .hasSize(1);
     }
 
     @Test
@@ -85,13 +96,16 @@ class ClassicGroupManagerTest {
         assertThat(leader.generationId()).isEqualTo(2);
         assertThat(leader.leaderId()).isEqualTo(a);
         assertThat(leader.protocolName()).isEqualTo("range");
-        assertThat(leader.members()).extracting(ClassicApi.JoinedMember::memberId).containsExactly(a, b);
+        assertThat(leader.members())
+                .extracting(ClassicApi.JoinedMember::memberId)
+                .containsExactly(a, b);
         assertThat(bJoin.join().members()).isEmpty();
 
-        CompletableFuture<SyncResponse> bSync = h.start(s -> s.syncGroup(new ClassicApi.SyncRequest(GROUP, 2, b, null,
-                null, null, Map.of())));
+        CompletableFuture<SyncResponse> bSync =
+                h.start(s -> s.syncGroup(new ClassicApi.SyncRequest(GROUP, 2, b, null, null, null, Map.of())));
         assertThat(bSync).as("a follower waits for the leader's assignment").isNotDone();
-        assertThat(sync(a, 2, Map.of(a, new byte[] {1}, b, new byte[] {2})).assignment()).containsExactly(1);
+        assertThat(sync(a, 2, Map.of(a, new byte[] {1}, b, new byte[] {2})).assignment())
+                .containsExactly(1);
         assertThat(bSync.join().assignment()).containsExactly(2);
         assertThat(heartbeat(b, 1)).isEqualTo(Errors.ILLEGAL_GENERATION);
         assertThat(heartbeat(b, 2)).isEqualTo(Errors.NONE);
@@ -101,11 +115,13 @@ class ClassicGroupManagerTest {
     void theInitialRebalanceDelayCollectsMembersJoiningAnEmptyGroup() {
         ShardHarness delayed = new ShardHarness(ShardHarness.testConfig().withInitialRebalanceDelayMs(3000));
         JoinResponse required = delayed.call(s -> s.joinGroup(join("", null, List.of("t"))));
-        CompletableFuture<JoinResponse> first = delayed.start(s -> s.joinGroup(join(required.memberId(), null, List.of("t"))));
+        CompletableFuture<JoinResponse> first =
+                delayed.start(s -> s.joinGroup(join(required.memberId(), null, List.of("t"))));
         delayed.advance(2000);
         assertThat(first).isNotDone();
         JoinResponse required2 = delayed.call(s -> s.joinGroup(join("", null, List.of("t"))));
-        CompletableFuture<JoinResponse> second = delayed.start(s -> s.joinGroup(join(required2.memberId(), null, List.of("t"))));
+        CompletableFuture<JoinResponse> second =
+                delayed.start(s -> s.joinGroup(join(required2.memberId(), null, List.of("t"))));
         delayed.advance(1000);
         assertThat(first).as("a member joined during the delay: it is extended").isNotDone();
         delayed.advance(3000);
@@ -144,25 +160,50 @@ class ClassicGroupManagerTest {
 
     @Test
     void joinsThatBreakTheRulesGetKafkasErrors() {
-        JoinRequest badSession = new JoinRequest(GROUP, "", null, "c", "h", 10, REBALANCE_MS, "consumer",
-                List.of(new ClassicProtocol("range", new byte[0])), true, true, null);
+        JoinRequest badSession = new JoinRequest(
+                GROUP,
+                "",
+                null,
+                "c",
+                "h",
+                10,
+                REBALANCE_MS,
+                "consumer",
+                List.of(new ClassicProtocol("range", new byte[0])),
+                true,
+                true,
+                null);
         assertThat(h.call(s -> s.joinGroup(badSession)).error()).isEqualTo(Errors.INVALID_SESSION_TIMEOUT);
-        JoinRequest noGroup = new JoinRequest("", "", null, "c", "h", SESSION_MS, REBALANCE_MS, "consumer",
-                List.of(new ClassicProtocol("range", new byte[0])), true, true, null);
+        JoinRequest noGroup = new JoinRequest(
+                "",
+                "",
+                null,
+                "c",
+                "h",
+                SESSION_MS,
+                REBALANCE_MS,
+                "consumer",
+                List.of(new ClassicProtocol("range", new byte[0])),
+                true,
+                true,
+                null);
         assertThat(h.call(s -> s.joinGroup(noGroup)).error()).isEqualTo(Errors.INVALID_GROUP_ID);
-        assertThat(h.call(s -> s.joinGroup(join("ghost", null, List.of("t")))).error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(h.call(s -> s.joinGroup(join("ghost", null, List.of("t")))).error())
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
 
         stableSingleMember();
         JoinRequest otherProtocol = join("", null, "roundrobin", List.of("t"), true);
         assertThat(h.call(s -> s.joinGroup(otherProtocol)).error()).isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
         assertThat(h.call(s -> s.syncGroup(new ClassicApi.SyncRequest(GROUP, 1, "ghost", null, null, null, Map.of())))
-                .error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+                        .error())
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test
     void groupMaxSizeRefusesOneMemberTooMany() {
         ShardHarness small = new ShardHarness(ShardHarness.testConfig().withMaxSizes(1, 1));
-        assertThat(small.call(s -> s.joinGroup(join("", null, List.of("t")))).error()).isEqualTo(Errors.MEMBER_ID_REQUIRED);
+        assertThat(small.call(s -> s.joinGroup(join("", null, List.of("t")))).error())
+                .isEqualTo(Errors.MEMBER_ID_REQUIRED);
         assertThat(small.call(s -> s.joinGroup(join("", null, List.of("t")))).error())
                 .isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
     }
@@ -170,7 +211,9 @@ class ClassicGroupManagerTest {
     @Test
     void aRestartedStaticMemberTakesItsSlotWithoutARebalanceAndFencesItsOldId() {
         JoinResponse first = h.call(s -> s.joinGroup(join("", "instance-1", List.of("t"))));
-        assertThat(first.error()).as("static members need no KIP-394 round trip").isEqualTo(Errors.NONE);
+        assertThat(first.error())
+                .as("static members need no KIP-394 round trip")
+                .isEqualTo(Errors.NONE);
         String old = first.memberId();
         sync(old, 1, Map.of(old, new byte[] {7}));
 
@@ -178,7 +221,9 @@ class ClassicGroupManagerTest {
         assertThat(again.error()).isEqualTo(Errors.NONE);
         assertThat(again.generationId()).as("no rebalance").isEqualTo(1);
         assertThat(again.memberId()).isNotEqualTo(old);
-        assertThat(again.skipAssignment()).as("it was the leader: it must not compute a new assignment").isTrue();
+        assertThat(again.skipAssignment())
+                .as("it was the leader: it must not compute a new assignment")
+                .isTrue();
         assertThat(group().state()).isEqualTo(ClassicGroupState.STABLE);
         assertThat(sync(again.memberId(), 1, Map.of()).assignment()).containsExactly(7);
         Errors oldInstance = h.call(s -> s.heartbeat(new ClassicApi.HeartbeatRequest(GROUP, 1, old, "instance-1")));
@@ -189,11 +234,14 @@ class ClassicGroupManagerTest {
     void leaveGroupRemovesStaticAndDynamicMembersAndReportsUnknownOnes() {
         JoinResponse s1 = h.call(s -> s.joinGroup(join("", "instance-1", List.of("t"))));
         sync(s1.memberId(), 1, Map.of());
-        ClassicApi.LeaveResponse left = h.call(s -> s.leaveGroup(new ClassicApi.LeaveRequest(GROUP, List.of(
-                new ClassicApi.LeavingMember("", "instance-1", "shutdown"),
-                new ClassicApi.LeavingMember("ghost", null, null),
-                new ClassicApi.LeavingMember("wrong", "instance-2", null)))));
-        assertThat(left.members()).extracting(ClassicApi.LeftMember::error)
+        ClassicApi.LeaveResponse left = h.call(s -> s.leaveGroup(new ClassicApi.LeaveRequest(
+                GROUP,
+                List.of(
+                        new ClassicApi.LeavingMember("", "instance-1", "shutdown"),
+                        new ClassicApi.LeavingMember("ghost", null, null),
+                        new ClassicApi.LeavingMember("wrong", "instance-2", null)))));
+        assertThat(left.members())
+                .extracting(ClassicApi.LeftMember::error)
                 .containsExactly(Errors.NONE, Errors.UNKNOWN_MEMBER_ID, Errors.UNKNOWN_MEMBER_ID);
         assertThat(group().state()).isEqualTo(ClassicGroupState.EMPTY);
     }

@@ -2,17 +2,16 @@ package io.varve.coordinator.group.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import io.varve.coordinator.group.ShardHarness;
 import io.varve.coordinator.group.TopicsSnapshot;
 import io.varve.coordinator.group.assignor.Assignments;
 import io.varve.coordinator.group.consumer.ConsumerApi.HeartbeatRequest;
 import io.varve.coordinator.group.consumer.ConsumerApi.HeartbeatResponse;
 import io.varve.coordinator.group.offset.OffsetApi;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
@@ -21,9 +20,11 @@ import org.junit.jupiter.api.Test;
 class ConsumerGroupManagerTest {
     private static final String GROUP = "cg";
     private static final Uuid TOPIC_ID = Uuid.randomUuid();
-    private static final TopicsSnapshot TOPICS = new TopicsSnapshot(1, List.of(
-            new TopicsSnapshot.Topic("orders", TOPIC_ID, 12, false),
-            new TopicsSnapshot.Topic("__consumer_offsets", Uuid.randomUuid(), 50, true)));
+    private static final TopicsSnapshot TOPICS = new TopicsSnapshot(
+            1,
+            List.of(
+                    new TopicsSnapshot.Topic("orders", TOPIC_ID, 12, false),
+                    new TopicsSnapshot.Topic("__consumer_offsets", Uuid.randomUuid(), 50, true)));
     private static final int SESSION_MS = 10_000;
     private static final int REBALANCE_MS = 20_000;
 
@@ -38,13 +39,25 @@ class ConsumerGroupManagerTest {
     }
 
     private static HeartbeatRequest join(String memberId, List<String> topics, String regex) {
-        return new HeartbeatRequest(GROUP, memberId, 0, null, null, REBALANCE_MS, topics, regex, null, Map.of(),
-                "client", "/127.0.0.1", (short) 1);
+        return new HeartbeatRequest(
+                GROUP,
+                memberId,
+                0,
+                null,
+                null,
+                REBALANCE_MS,
+                topics,
+                regex,
+                null,
+                Map.of(),
+                "client",
+                "/127.0.0.1",
+                (short) 1);
     }
 
     private static HeartbeatRequest beat(String memberId, int epoch, Map<Uuid, Set<Integer>> owned) {
-        return new HeartbeatRequest(GROUP, memberId, epoch, null, null, -1, null, null, null, owned, null, null,
-                (short) 1);
+        return new HeartbeatRequest(
+                GROUP, memberId, epoch, null, null, -1, null, null, null, owned, null, null, (short) 1);
     }
 
     private ConsumerGroup group() {
@@ -131,7 +144,9 @@ class ConsumerGroupManagerTest {
         HeartbeatResponse revoke = a.beat();
         assertThat(revoke.memberEpoch()).as("a keeps its epoch while revoking").isEqualTo(1);
         assertThat(a.count()).isEqualTo(6);
-        assertThat(b.beat().assignment()).as("nothing is released before a acknowledges").isNull();
+        assertThat(b.beat().assignment())
+                .as("nothing is released before a acknowledges")
+                .isNull();
         a.beat();
         assertThat(a.epoch).isEqualTo(2);
         b.beat();
@@ -157,7 +172,9 @@ class ConsumerGroupManagerTest {
         a.beat();
         a.beat(); // a is at epoch 2 now, its previous epoch is 1
         assertThat(a.epoch).isEqualTo(2);
-        assertThat(heartbeat(beat("a", 1, a.owned)).error()).as("previous epoch, owning a subset").isEqualTo(Errors.NONE);
+        assertThat(heartbeat(beat("a", 1, a.owned)).error())
+                .as("previous epoch, owning a subset")
+                .isEqualTo(Errors.NONE);
         Map<Uuid, Set<Integer>> all = Map.of(TOPIC_ID, Set.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
         assertThat(heartbeat(beat("a", 1, all)).error()).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
         assertThat(heartbeat(beat("ghost", 1, Map.of())).error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
@@ -203,8 +220,11 @@ class ConsumerGroupManagerTest {
         HeartbeatResponse r = heartbeat(join("a", null, "ord.*|__.*"));
         assertThat(r.assignment()).containsOnlyKeys(TOPIC_ID);
         Uuid newTopic = Uuid.randomUuid();
-        TopicsSnapshot more = new TopicsSnapshot(2, List.of(new TopicsSnapshot.Topic("orders", TOPIC_ID, 12, false),
-                new TopicsSnapshot.Topic("orders-eu", newTopic, 3, false)));
+        TopicsSnapshot more = new TopicsSnapshot(
+                2,
+                List.of(
+                        new TopicsSnapshot.Topic("orders", TOPIC_ID, 12, false),
+                        new TopicsSnapshot.Topic("orders-eu", newTopic, 3, false)));
         HeartbeatResponse next = heartbeat(beat("a", r.memberEpoch(), r.assignment()), more);
         assertThat(next.memberEpoch()).isEqualTo(r.memberEpoch() + 1);
         assertThat(next.assignment()).containsEntry(newTopic, Set.of(0, 1, 2));
@@ -215,40 +235,82 @@ class ConsumerGroupManagerTest {
         assertThat(heartbeat(join("a", null, "orders[")).error()).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION);
         HeartbeatRequest noSubscription = join("a", null, null);
         assertThat(heartbeat(noSubscription).error()).isEqualTo(Errors.INVALID_REQUEST);
-        HeartbeatRequest unknownAssignor = new HeartbeatRequest(GROUP, "a", 0, null, null, REBALANCE_MS,
-                List.of("orders"), null, "sticky", Map.of(), "c", "h", (short) 1);
+        HeartbeatRequest unknownAssignor = new HeartbeatRequest(
+                GROUP, "a", 0, null, null, REBALANCE_MS, List.of("orders"), null, "sticky", Map.of(), "c", "h", (short)
+                        1);
         assertThat(heartbeat(unknownAssignor).error()).isEqualTo(Errors.UNSUPPORTED_ASSIGNOR);
-        HeartbeatRequest noMemberId = new HeartbeatRequest(GROUP, "", 0, null, null, REBALANCE_MS, List.of("orders"),
-                null, null, Map.of(), "c", "h", (short) 1);
+        HeartbeatRequest noMemberId = new HeartbeatRequest(
+                GROUP, "", 0, null, null, REBALANCE_MS, List.of("orders"), null, null, Map.of(), "c", "h", (short) 1);
         assertThat(heartbeat(noMemberId).error()).isEqualTo(Errors.INVALID_REQUEST);
-        assertThat(heartbeat(beat("a", 3, Map.of())).error()).as("no such group").isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(heartbeat(beat("a", 3, Map.of())).error())
+                .as("no such group")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test
     void theRangeAssignorIsUsedWhenMembersAskForIt() {
-        HeartbeatRequest r = new HeartbeatRequest(GROUP, "a", 0, null, null, REBALANCE_MS, List.of("orders"), null,
-                "range", Map.of(), "c", "h", (short) 1);
+        HeartbeatRequest r = new HeartbeatRequest(
+                GROUP, "a", 0, null, null, REBALANCE_MS, List.of("orders"), null, "range", Map.of(), "c", "h", (short)
+                        1);
         heartbeat(r);
-        HeartbeatRequest r2 = new HeartbeatRequest(GROUP, "b", 0, null, null, REBALANCE_MS, List.of("orders"), null,
-                "range", Map.of(), "c", "h", (short) 1);
+        HeartbeatRequest r2 = new HeartbeatRequest(
+                GROUP, "b", 0, null, null, REBALANCE_MS, List.of("orders"), null, "range", Map.of(), "c", "h", (short)
+                        1);
         heartbeat(r2);
         assertThat(group().targetOf("a")).containsEntry(TOPIC_ID, Set.of(0, 1, 2, 3, 4, 5));
         assertThat(group().targetOf("b")).containsEntry(TOPIC_ID, Set.of(6, 7, 8, 9, 10, 11));
-        assertThat(h.call(s -> s.consumerGroupDescribe(GROUP, TOPICS)).assignorName()).isEqualTo("range");
+        assertThat(h.call(s -> s.consumerGroupDescribe(GROUP, TOPICS)).assignorName())
+                .isEqualTo("range");
     }
 
     @Test
     void aStaticMemberThatLeftTemporarilyComesBackWithItsAssignmentAndNoNewEpoch() {
-        HeartbeatRequest joinStatic = new HeartbeatRequest(GROUP, "a1", 0, "instance-a", null, REBALANCE_MS,
-                List.of("orders"), null, null, Map.of(), "c", "h", (short) 1);
+        HeartbeatRequest joinStatic = new HeartbeatRequest(
+                GROUP,
+                "a1",
+                0,
+                "instance-a",
+                null,
+                REBALANCE_MS,
+                List.of("orders"),
+                null,
+                null,
+                Map.of(),
+                "c",
+                "h",
+                (short) 1);
         HeartbeatResponse joined = heartbeat(joinStatic);
         int epoch = group().groupEpoch();
-        HeartbeatRequest sameInstance = new HeartbeatRequest(GROUP, "a2", 0, "instance-a", null, REBALANCE_MS,
-                List.of("orders"), null, null, Map.of(), "c", "h", (short) 1);
+        HeartbeatRequest sameInstance = new HeartbeatRequest(
+                GROUP,
+                "a2",
+                0,
+                "instance-a",
+                null,
+                REBALANCE_MS,
+                List.of("orders"),
+                null,
+                null,
+                Map.of(),
+                "c",
+                "h",
+                (short) 1);
         assertThat(heartbeat(sameInstance).error()).isEqualTo(Errors.UNRELEASED_INSTANCE_ID);
 
-        HeartbeatResponse left = heartbeat(new HeartbeatRequest(GROUP, "a1", ConsumerApi.STATIC_LEAVE_EPOCH,
-                "instance-a", null, -1, null, null, null, null, null, null, (short) 1));
+        HeartbeatResponse left = heartbeat(new HeartbeatRequest(
+                GROUP,
+                "a1",
+                ConsumerApi.STATIC_LEAVE_EPOCH,
+                "instance-a",
+                null,
+                -1,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                (short) 1));
         assertThat(left.memberEpoch()).isEqualTo(ConsumerApi.STATIC_LEAVE_EPOCH);
         HeartbeatResponse back = heartbeat(sameInstance);
         assertThat(back.error()).isEqualTo(Errors.NONE);
@@ -260,9 +322,11 @@ class ConsumerGroupManagerTest {
     @Test
     void groupMaxSizeRefusesOneMemberTooMany() {
         ShardHarness small = new ShardHarness(ShardHarness.testConfig().withMaxSizes(10, 1));
-        assertThat(small.call(s -> s.consumerGroupHeartbeat(join("a", List.of("orders"), null), TOPICS)).error())
+        assertThat(small.call(s -> s.consumerGroupHeartbeat(join("a", List.of("orders"), null), TOPICS))
+                        .error())
                 .isEqualTo(Errors.NONE);
-        assertThat(small.call(s -> s.consumerGroupHeartbeat(join("b", List.of("orders"), null), TOPICS)).error())
+        assertThat(small.call(s -> s.consumerGroupHeartbeat(join("b", List.of("orders"), null), TOPICS))
+                        .error())
                 .isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
     }
 
@@ -276,14 +340,19 @@ class ConsumerGroupManagerTest {
         assertThat(commit("a", 0, p)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
         assertThat(commit("a", 2, p)).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
         assertThat(commit("b", 1, p)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
-        assertThat(commit("", -1, p)).as("member-less commits need an empty group").isEqualTo(Errors.UNKNOWN_MEMBER_ID);
-        OffsetApi.FetchResponse stale = h.call(s -> s.fetchOffsets(new OffsetApi.FetchRequest(GROUP, "a", 0, null, true)));
+        assertThat(commit("", -1, p))
+                .as("member-less commits need an empty group")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        OffsetApi.FetchResponse stale =
+                h.call(s -> s.fetchOffsets(new OffsetApi.FetchRequest(GROUP, "a", 0, null, true)));
         assertThat(stale.error()).isEqualTo(Errors.STALE_MEMBER_EPOCH);
     }
 
     private Errors commit(String memberId, int epoch, List<OffsetApi.CommitPartition> partitions) {
-        return h.call(s -> s.commitOffsets(new OffsetApi.CommitRequest(GROUP, epoch, memberId, null, -1, partitions,
-                true))).get(0).error();
+        return h.call(s -> s.commitOffsets(
+                        new OffsetApi.CommitRequest(GROUP, epoch, memberId, null, -1, partitions, true)))
+                .get(0)
+                .error();
     }
 
     @Test
@@ -303,12 +372,23 @@ class ConsumerGroupManagerTest {
 
     @Test
     void aNonEmptyClassicGroupIsNotAConsumerGroup() {
-        h.call(s -> s.joinGroup(new io.varve.coordinator.group.classic.ClassicApi.JoinRequest(GROUP, "", "i", "c", "h",
-                10_000, 10_000, "consumer", List.of(new io.varve.coordinator.group.classic.ClassicProtocol("range",
-                new byte[0])), true, true, null)));
+        h.call(s -> s.joinGroup(new io.varve.coordinator.group.classic.ClassicApi.JoinRequest(
+                GROUP,
+                "",
+                "i",
+                "c",
+                "h",
+                10_000,
+                10_000,
+                "consumer",
+                List.of(new io.varve.coordinator.group.classic.ClassicProtocol("range", new byte[0])),
+                true,
+                true,
+                null)));
         assertThat(heartbeat(join("a", List.of("orders"), null)).error()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         List<String> describedStates = new ArrayList<>();
-        describedStates.add(h.call(s -> s.consumerGroupDescribe(GROUP, TOPICS)).error().name());
+        describedStates.add(
+                h.call(s -> s.consumerGroupDescribe(GROUP, TOPICS)).error().name());
         assertThat(describedStates).containsExactly("GROUP_ID_NOT_FOUND");
     }
 }

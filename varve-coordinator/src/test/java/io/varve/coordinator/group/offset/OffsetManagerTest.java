@@ -2,10 +2,6 @@ package io.varve.coordinator.group.offset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import io.varve.coordinator.group.GroupCoordinatorShard;
 import io.varve.coordinator.group.ShardHarness;
 import io.varve.coordinator.group.classic.ClassicApi;
@@ -14,6 +10,9 @@ import io.varve.coordinator.group.offset.OffsetApi.CommitPartition;
 import io.varve.coordinator.group.offset.OffsetApi.CommitRequest;
 import io.varve.coordinator.group.offset.OffsetApi.FetchRequest;
 import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
@@ -24,21 +23,44 @@ class OffsetManagerTest {
     private static final TopicPartition T0 = new TopicPartition("t", 0);
     private static final TopicPartition U0 = new TopicPartition("u", 0);
 
-    private final ShardHarness h = new ShardHarness(ShardHarness.testConfig().withOffsetsRetention(RETENTION_MS, CHECK_MS));
+    private final ShardHarness h =
+            new ShardHarness(ShardHarness.testConfig().withOffsetsRetention(RETENTION_MS, CHECK_MS));
 
     private Errors commit(String group, int generation, String memberId, TopicPartition tp, long offset) {
-        return h.call(s -> s.commitOffsets(new CommitRequest(group, generation, memberId, null, -1,
-                List.of(new CommitPartition(tp, offset, -1, "m")), false))).get(0).error();
+        return h.call(s -> s.commitOffsets(new CommitRequest(
+                        group,
+                        generation,
+                        memberId,
+                        null,
+                        -1,
+                        List.of(new CommitPartition(tp, offset, -1, "m")),
+                        false)))
+                .get(0)
+                .error();
     }
 
     private long fetch(String group, TopicPartition tp) {
-        return h.call(s -> s.fetchOffsets(new FetchRequest(group, null, -1, List.of(tp), true))).offsets().get(0).offset();
+        return h.call(s -> s.fetchOffsets(new FetchRequest(group, null, -1, List.of(tp), true)))
+                .offsets()
+                .get(0)
+                .offset();
     }
 
     /** A classic consumer group with one stable member subscribed to "t"; returns the member id. */
     private String stableMember(String group) {
-        ClassicApi.JoinRequest join = new ClassicApi.JoinRequest(group, "", "static", "c", "h", 60_000, 10_000, "consumer",
-                List.of(new ClassicProtocol("range", ConsumerProtocolSubscriptions.encode(List.of("t")))), true, true, null);
+        ClassicApi.JoinRequest join = new ClassicApi.JoinRequest(
+                group,
+                "",
+                "static",
+                "c",
+                "h",
+                60_000,
+                10_000,
+                "consumer",
+                List.of(new ClassicProtocol("range", ConsumerProtocolSubscriptions.encode(List.of("t")))),
+                true,
+                true,
+                null);
         String memberId = h.call(s -> s.joinGroup(join)).memberId();
         h.call(s -> s.syncGroup(new ClassicApi.SyncRequest(group, 1, memberId, "static", null, null, Map.of())));
         return memberId;
@@ -62,10 +84,14 @@ class OffsetManagerTest {
         assertThat(commit("g", 1, member, T0, 5)).isEqualTo(Errors.NONE);
         assertThat(commit("g", 2, member, T0, 5)).isEqualTo(Errors.ILLEGAL_GENERATION);
         assertThat(commit("g", 1, "ghost", T0, 5)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
-        assertThat(commit("g", -1, "", T0, 5)).as("no simple commits to a live group").isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(commit("g", -1, "", T0, 5))
+                .as("no simple commits to a live group")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         String big = "x".repeat(5000);
-        assertThat(h.call(s -> s.commitOffsets(new CommitRequest("g", 1, member, null, -1,
-                List.of(new CommitPartition(T0, 6, -1, big)), false))).get(0).error())
+        assertThat(h.call(s -> s.commitOffsets(new CommitRequest(
+                                "g", 1, member, null, -1, List.of(new CommitPartition(T0, 6, -1, big)), false)))
+                        .get(0)
+                        .error())
                 .isEqualTo(Errors.OFFSET_METADATA_TOO_LARGE);
         assertThat(fetch("g", T0)).isEqualTo(5);
     }
@@ -101,7 +127,8 @@ class OffsetManagerTest {
         commit("g", 1, member, U0, 9);
         OffsetApi.DeleteResponse r = h.call(s -> s.deleteOffsets("g", List.of(T0, U0)));
         assertThat(r.error()).isEqualTo(Errors.NONE);
-        assertThat(r.partitions()).extracting(OffsetApi.PartitionResult::error)
+        assertThat(r.partitions())
+                .extracting(OffsetApi.PartitionResult::error)
                 .containsExactly(Errors.GROUP_SUBSCRIBED_TO_TOPIC, Errors.NONE);
         assertThat(fetch("g", U0)).isEqualTo(-1);
         assertThat(h.call(s -> s.deleteOffsets("nobody", List.of(T0))).error()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
@@ -112,7 +139,9 @@ class OffsetManagerTest {
         stableMember("live");
         commit("idle", -1, "", T0, 1);
         Map<String, Errors> r = h.call(s -> s.deleteGroups(List.of("live", "idle", "nobody")));
-        assertThat(r).containsEntry("live", Errors.NON_EMPTY_GROUP).containsEntry("idle", Errors.NONE)
+        assertThat(r)
+                .containsEntry("live", Errors.NON_EMPTY_GROUP)
+                .containsEntry("idle", Errors.NONE)
                 .containsEntry("nobody", Errors.GROUP_ID_NOT_FOUND);
         assertThat(fetch("idle", T0)).isEqualTo(-1);
         h.reload();

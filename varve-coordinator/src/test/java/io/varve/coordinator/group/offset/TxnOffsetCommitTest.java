@@ -2,9 +2,6 @@ package io.varve.coordinator.group.offset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.Map;
-
 import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.ShardHarness;
 import io.varve.coordinator.group.classic.ClassicApi;
@@ -15,6 +12,8 @@ import io.varve.coordinator.group.offset.OffsetApi.FetchRequest;
 import io.varve.coordinator.group.offset.OffsetApi.FetchedOffset;
 import io.varve.coordinator.group.offset.OffsetApi.TxnCommitRequest;
 import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
@@ -28,28 +27,51 @@ class TxnOffsetCommitTest {
     private static final long PRODUCER = 4000;
     private static final short EPOCH = 3;
 
-    private final ShardHarness h = new ShardHarness(ShardHarness.testConfig().withOffsetsRetention(RETENTION_MS, CHECK_MS));
+    private final ShardHarness h =
+            new ShardHarness(ShardHarness.testConfig().withOffsetsRetention(RETENTION_MS, CHECK_MS));
 
-    private Errors txnCommit(String group, long producerId, int generation, String memberId, TopicPartition tp,
-                             long offset) {
-        return h.call(s -> s.commitTransactionalOffsets(new TxnCommitRequest(group, producerId, EPOCH, generation,
-                memberId, null, List.of(new CommitPartition(tp, offset, -1, "txn"))))).get(0).error();
+    private Errors txnCommit(
+            String group, long producerId, int generation, String memberId, TopicPartition tp, long offset) {
+        return h.call(s -> s.commitTransactionalOffsets(new TxnCommitRequest(
+                        group,
+                        producerId,
+                        EPOCH,
+                        generation,
+                        memberId,
+                        null,
+                        List.of(new CommitPartition(tp, offset, -1, "txn")))))
+                .get(0)
+                .error();
     }
 
     private Errors plainCommit(String group, TopicPartition tp, long offset) {
-        return h.call(s -> s.commitOffsets(new CommitRequest(group, -1, "", null, -1,
-                List.of(new CommitPartition(tp, offset, -1, "")), false))).get(0).error();
+        return h.call(s -> s.commitOffsets(new CommitRequest(
+                        group, -1, "", null, -1, List.of(new CommitPartition(tp, offset, -1, "")), false)))
+                .get(0)
+                .error();
     }
 
     private FetchedOffset fetch(String group, TopicPartition tp, boolean requireStable) {
         return h.call(s -> s.fetchOffsets(new FetchRequest(group, null, -1, List.of(tp), requireStable)))
-                .offsets().get(0);
+                .offsets()
+                .get(0);
     }
 
     /** A classic consumer group with one stable member (generation 1) subscribed to "t"; returns the member id. */
     private String stableMember(String group) {
-        ClassicApi.JoinRequest join = new ClassicApi.JoinRequest(group, "", "static", "c", "h", 60_000, 10_000, "consumer",
-                List.of(new ClassicProtocol("range", ConsumerProtocolSubscriptions.encode(List.of("t")))), true, true, null);
+        ClassicApi.JoinRequest join = new ClassicApi.JoinRequest(
+                group,
+                "",
+                "static",
+                "c",
+                "h",
+                60_000,
+                10_000,
+                "consumer",
+                List.of(new ClassicProtocol("range", ConsumerProtocolSubscriptions.encode(List.of("t")))),
+                true,
+                true,
+                null);
         String memberId = h.call(s -> s.joinGroup(join)).memberId();
         h.call(s -> s.syncGroup(new ClassicApi.SyncRequest(group, 1, memberId, "static", null, null, Map.of())));
         return memberId;
@@ -60,11 +82,15 @@ class TxnOffsetCommitTest {
         assertThat(plainCommit("g", T0, 5)).isEqualTo(Errors.NONE);
         assertThat(txnCommit("g", PRODUCER, -1, "", T0, 10)).isEqualTo(Errors.NONE);
 
-        assertThat(fetch("g", T0, false).offset()).as("the pending offset is not visible").isEqualTo(5);
+        assertThat(fetch("g", T0, false).offset())
+                .as("the pending offset is not visible")
+                .isEqualTo(5);
         FetchedOffset stable = fetch("g", T0, true);
         assertThat(stable.error()).isEqualTo(Errors.UNSTABLE_OFFSET_COMMIT);
         assertThat(stable.offset()).isEqualTo(-1);
-        assertThat(fetch("g", T1, true).error()).as("only partitions with pending offsets").isEqualTo(Errors.NONE);
+        assertThat(fetch("g", T1, true).error())
+                .as("only partitions with pending offsets")
+                .isEqualTo(Errors.NONE);
 
         h.writeMarker(PRODUCER, true);
         FetchedOffset committed = fetch("g", T0, true);
@@ -79,7 +105,9 @@ class TxnOffsetCommitTest {
         h.writeMarker(PRODUCER, false);
         assertThat(fetch("g", T0, true).offset()).isEqualTo(5);
         h.writeMarker(PRODUCER, true);
-        assertThat(fetch("g", T0, true).offset()).as("a later marker finds nothing pending").isEqualTo(5);
+        assertThat(fetch("g", T0, true).offset())
+                .as("a later marker finds nothing pending")
+                .isEqualTo(5);
     }
 
     @Test
@@ -90,8 +118,8 @@ class TxnOffsetCommitTest {
             assertThat(d.producerEpoch()).isEqualTo(EPOCH);
         });
         plainCommit("g", T1, 1);
-        assertThat(h.entries).last().isInstanceOfSatisfying(ShardHarness.Data.class,
-                d -> assertThat(d.producerId()).isEqualTo(Outbox.NO_PRODUCER_ID));
+        assertThat(h.entries).last().isInstanceOfSatisfying(ShardHarness.Data.class, d -> assertThat(d.producerId())
+                .isEqualTo(Outbox.NO_PRODUCER_ID));
     }
 
     @Test
@@ -113,7 +141,9 @@ class TxnOffsetCommitTest {
         assertThat(fetch("g", T0, false).offset()).isEqualTo(7);
 
         h.reload();
-        assertThat(fetch("g", T0, false).offset()).as("the replay orders them the same way").isEqualTo(7);
+        assertThat(fetch("g", T0, false).offset())
+                .as("the replay orders them the same way")
+                .isEqualTo(7);
     }
 
     @Test
@@ -128,7 +158,9 @@ class TxnOffsetCommitTest {
         assertThat(fetch("committed", T0, true).offset()).isEqualTo(10);
         assertThat(fetch("aborted", T0, true).offset()).isEqualTo(-1);
         assertThat(fetch("open", T0, true).error()).isEqualTo(Errors.UNSTABLE_OFFSET_COMMIT);
-        assertThat(h.shard().group("open")).as("a group holding only pending offsets is loaded").isNotNull();
+        assertThat(h.shard().group("open"))
+                .as("a group holding only pending offsets is loaded")
+                .isNotNull();
 
         h.writeMarker(PRODUCER + 2, true);
         assertThat(fetch("open", T0, true).offset()).isEqualTo(30);
@@ -153,14 +185,18 @@ class TxnOffsetCommitTest {
         txnCommit("g", PRODUCER, -1, "", T0, 10);
         plainCommit("g", T1, 1);
         h.advance(RETENTION_MS + CHECK_MS);
-        assertThat(fetch("g", T1, false).offset()).as("the plain offset expired").isEqualTo(-1);
+        assertThat(fetch("g", T1, false).offset())
+                .as("the plain offset expired")
+                .isEqualTo(-1);
         assertThat(fetch("g", T0, true).error()).isEqualTo(Errors.UNSTABLE_OFFSET_COMMIT);
 
         Map<String, Errors> deleted = h.call(s -> s.deleteGroups(List.of("g")));
         assertThat(deleted).containsEntry("g", Errors.NONE);
         assertThat(fetch("g", T0, true).error()).isEqualTo(Errors.NONE);
         h.writeMarker(PRODUCER, true);
-        assertThat(fetch("g", T0, true).offset()).as("nothing comes back after the deletion").isEqualTo(-1);
+        assertThat(fetch("g", T0, true).offset())
+                .as("nothing comes back after the deletion")
+                .isEqualTo(-1);
         h.reload();
         assertThat(fetch("g", T0, true).offset()).isEqualTo(-1);
     }

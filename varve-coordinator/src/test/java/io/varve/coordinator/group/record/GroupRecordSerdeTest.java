@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
@@ -24,38 +23,64 @@ class GroupRecordSerdeTest {
 
     @Test
     void classicAndConsumerGroupsRoundTrip() {
-        ClassicGroupValue classic = new ClassicGroupValue("consumer", 4, "range", "m1", 99, List.of(
-                new ClassicGroupValue.Member("m1", "i1", "c", "/h", 300, 10, new byte[] {1, 2}, new byte[] {3})));
-        ClassicGroupValue back = ((GroupRecord.ClassicGroup) GroupRecordSerde.decode(
-                GroupRecordSerde.classicGroup("g", classic))).value();
+        ClassicGroupValue classic = new ClassicGroupValue(
+                "consumer",
+                4,
+                "range",
+                "m1",
+                99,
+                List.of(new ClassicGroupValue.Member(
+                        "m1", "i1", "c", "/h", 300, 10, new byte[] {1, 2}, new byte[] {3})));
+        ClassicGroupValue back = ((GroupRecord.ClassicGroup)
+                        GroupRecordSerde.decode(GroupRecordSerde.classicGroup("g", classic)))
+                .value();
         assertThat(back.generationId()).isEqualTo(4);
         assertThat(back.members().get(0).subscription()).containsExactly(1, 2);
         assertThat(back.members().get(0).assignment()).containsExactly(3);
 
         Uuid t = Uuid.randomUuid();
-        ConsumerGroupValue consumer = new ConsumerGroupValue(5, 5,
+        ConsumerGroupValue consumer = new ConsumerGroupValue(
+                5,
+                5,
                 Map.of("orders", new ConsumerGroupValue.TopicMetadata(t, 12)),
-                List.of(new ConsumerGroupValue.Member("m", null, "rack", "c", "/h", 1000, List.of("orders"), "o.*",
-                        "uniform", 5, 4, (byte) 2, Map.of(t, Set.of(1, 2)), Map.of())),
+                List.of(new ConsumerGroupValue.Member(
+                        "m",
+                        null,
+                        "rack",
+                        "c",
+                        "/h",
+                        1000,
+                        List.of("orders"),
+                        "o.*",
+                        "uniform",
+                        5,
+                        4,
+                        (byte) 2,
+                        Map.of(t, Set.of(1, 2)),
+                        Map.of())),
                 Map.of("m", Map.of(t, Set.of(1, 2, 3))));
-        ConsumerGroupValue cback = ((GroupRecord.ConsumerGroup) GroupRecordSerde.decode(
-                GroupRecordSerde.consumerGroup("g", consumer))).value();
+        ConsumerGroupValue cback = ((GroupRecord.ConsumerGroup)
+                        GroupRecordSerde.decode(GroupRecordSerde.consumerGroup("g", consumer)))
+                .value();
         assertThat(cback).isEqualTo(consumer);
     }
 
     @Test
     void unknownVersionsAndTruncatedRecordsAreRejected() {
-        CoordinatorRecord r = GroupRecordSerde.offset("g", new TopicPartition("t", 0), new OffsetValue(1, -1, "", 0, -1));
+        CoordinatorRecord r =
+                GroupRecordSerde.offset("g", new TopicPartition("t", 0), new OffsetValue(1, -1, "", 0, -1));
         byte[] future = r.value().clone();
         future[1] = 9;
         assertThatThrownBy(() -> GroupRecordSerde.decode(new CoordinatorRecord(r.key(), future)))
-                .isInstanceOf(CorruptRecordException.class).hasMessageContaining("version 9");
+                .isInstanceOf(CorruptRecordException.class)
+                .hasMessageContaining("version 9");
         byte[] truncated = Arrays.copyOf(r.value(), r.value().length - 3);
         assertThatThrownBy(() -> GroupRecordSerde.decode(new CoordinatorRecord(r.key(), truncated)))
                 .isInstanceOf(CorruptRecordException.class);
         byte[] badType = r.key().clone();
         badType[1] = 77;
         assertThatThrownBy(() -> GroupRecordSerde.decode(new CoordinatorRecord(badType, r.value())))
-                .isInstanceOf(CorruptRecordException.class).hasMessageContaining("unknown record type");
+                .isInstanceOf(CorruptRecordException.class)
+                .hasMessageContaining("unknown record type");
     }
 }
