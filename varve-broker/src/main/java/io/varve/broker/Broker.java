@@ -89,6 +89,16 @@ public final class Broker implements AutoCloseable {
     private TieredReads tieredReads;
 
     private volatile boolean closed;
+    private ReplicaManager replicaManager;
+    /** Retries the partition logs that could not be opened or created. */
+    private java.util.concurrent.ScheduledExecutorService logRetry;
+    /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
+    private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
+
+    /** Sets what the node does when it cannot go on because every log dir failed (the server command halts). */
+    public void onFatalStorageFailure(java.util.function.Consumer<String> action) {
+        this.fatalStorageFailure = java.util.Objects.requireNonNull(action, "action");
+    }
 
     public Broker(BrokerConfig config) {
         this.config = config;
@@ -126,11 +136,19 @@ public final class Broker implements AutoCloseable {
                 logConfigs.logManagerConfig(),
                 System::currentTimeMillis);
         long logsLoadedNanos = System.nanoTime();
+        logManager.onLogDirFailure(failed -> {
+            if (logManager.offlineLogDirs().size() == logManager.logDirs().size()) {
+                fatalStorageFailure.accept("every log directory has failed (" + logManager.logDirs()
+                        + "); the node stops. Free space or fix the disk, then start it again: it recovers what"
+                        + " was written");
+            }
+        });
+        logOpenFileLimit();
 
         requestExecutor = newRequestExecutor(config.numIoThreads());
         fetchPurgatory = new FetchPurgatory(requestExecutor);
         BrokerConfigLayers brokerConfigLayers = new BrokerConfigLayers(config);
-        ReplicaManager replicaManager = new ReplicaManager(
+        ReplicaManager replicaManager = this.replicaManager = new ReplicaManager(
                 nodeId,
                 logManager,
                 fetchPurgatory,
@@ -229,6 +247,22 @@ public final class Broker implements AutoCloseable {
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
         logManager.openDeferredLogsInBackground();
+        logRetry = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "varve-log-retry");
+            t.setDaemon(true);
+            return t;
+        });
+        logRetry.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        replicaManager.retryUnavailableLogs();
+                    } catch (RuntimeException e) {
+                        log.warn("Retrying the partition logs that could not be opened failed", e);
+                    }
+                },
+                1,
+                1,
+                TimeUnit.SECONDS);
         log.info(
                 "Varve node {} of cluster {} started in {} ms (logs {} ms, metadata {} ms, coordinators {} ms, "
                         + "network {} ms, registration {} ms)",
@@ -240,6 +274,36 @@ public final class Broker implements AutoCloseable {
                 millis(coordinatorsReadyNanos - metadataReadyNanos),
                 millis(networkReadyNanos - coordinatorsReadyNanos),
                 millis(doneNanos - networkReadyNanos));
+    }
+
+    /**
+     * Says at start-up how many descriptors segment files may hold under the process's open-file limit, and warns when
+     * the logs this node holds would not fit (they still work: the least recently used descriptors are closed and
+     * reopened, which costs latency).
+     */
+    private void logOpenFileLimit() {
+        long limit = io.varve.storage.fs.FileHandleBudget.processOpenFileLimit();
+        long budget = io.varve.storage.fs.FileHandleBudget.shared().budget();
+        int partitions =
+                logManager.openLogs().size() + logManager.deferredPartitions().size();
+        log.info(
+                "Open-file limit {} ({} open now): segment files may hold {} descriptors (one per segment in use),"
+                        + " the rest is kept for sockets and other files; {} partition logs",
+                limit,
+                io.varve.storage.fs.FileHandleBudget.processOpenFileCount(),
+                budget,
+                partitions);
+        if (partitions > budget) {
+            log.warn(
+                    "This node holds {} partition logs but its open-file limit {} leaves {} descriptors for segment"
+                            + " files: when more are in use at once they are closed and reopened, which costs"
+                            + " latency, and partitions that find none free answer a retriable error. Raise the"
+                            + " limit to at least {} (ulimit -n; LimitNOFILE= for systemd)",
+                    partitions,
+                    limit,
+                    budget,
+                    partitions + io.varve.storage.fs.FileHandleBudget.reserveFor(partitions) + 1000);
+        }
     }
 
     /** After the replay reconciled the logs, so a log missing now is one whose topic was deleted. */
@@ -322,6 +386,9 @@ public final class Broker implements AutoCloseable {
         long startNanos = System.nanoTime();
         if (socketServer == null && network != null) {
             socketServer = network.getNow(null);
+        }
+        if (logRetry != null) {
+            logRetry.shutdownNow();
         }
         closeQuietly("network", socketServer);
         closeQuietly("fetch purgatory", fetchPurgatory);

@@ -37,6 +37,11 @@ public final class ServerCommand implements Callable<Integer> {
             return 2;
         }
         Broker broker = new Broker(config);
+        broker.onFatalStorageFailure(message -> {
+            System.err.println("varve: " + message);
+            // halt, not exit: a clean shutdown would mark the failed dirs clean and skip their recovery
+            Runtime.getRuntime().halt(1);
+        });
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(
                 () -> {

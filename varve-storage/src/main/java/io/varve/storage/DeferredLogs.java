@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -49,6 +50,7 @@ final class DeferredLogs {
         /** What the metadata wants this log to be (topic id, config), once reconciliation said so; null before. */
         volatile LogManager.LogSpec wanted;
 
+        private final Consumer<Entry> opener;
         private final FutureTask<Void> open;
         private final AtomicInteger phase = new AtomicInteger(PENDING);
         /** Counted down when an open that started has ended, whatever its outcome. */
@@ -64,6 +66,7 @@ final class DeferredLogs {
             this.dir = dir;
             this.recoveryPoint = recoveryPoint;
             this.logStartOffset = logStartOffset;
+            this.opener = opener;
             this.open = new FutureTask<>(
                     () -> {
                         if (!phase.compareAndSet(PENDING, OPENING)) {
@@ -97,6 +100,13 @@ final class DeferredLogs {
                 }
                 throw new KafkaStorageException("Could not open the log of " + topicPartition, e.getCause());
             }
+        }
+
+        /** A fresh entry for the same log, to try again after this one's open failed (each entry opens once). */
+        Entry retry() {
+            Entry next = new Entry(topicPartition, dir, recoveryPoint, logStartOffset, opener);
+            next.wanted = wanted;
+            return next;
         }
 
         /** An open not started yet never will; one already running is waited for, whatever its outcome. */
@@ -142,6 +152,34 @@ final class DeferredLogs {
         } catch (IOException e) {
             throw new KafkaStorageException("Could not open logs", e); // openAndWait throws none, but runAll may
         }
+    }
+
+    /** Opens {@code toOpen} on the I/O threads and waits; returns the partitions whose open failed, with why. */
+    Map<TopicPartition, KafkaStorageException> openEach(Collection<Entry> toOpen, LogIoPool io) {
+        Map<TopicPartition, KafkaStorageException> failed = new java.util.LinkedHashMap<>();
+        if (toOpen.isEmpty()) {
+            return failed;
+        }
+        List<Entry> order = List.copyOf(toOpen);
+        List<Callable<Boolean>> opens = new ArrayList<>();
+        for (Entry entry : order) {
+            opens.add(() -> {
+                entry.openAndWait();
+                return true;
+            });
+        }
+        List<LogIoPool.Outcome<Boolean>> outcomes = io.runEach(opens);
+        for (int i = 0; i < order.size(); i++) {
+            Throwable failure = outcomes.get(i).failure();
+            if (failure != null) {
+                failed.put(
+                        order.get(i).topicPartition,
+                        failure instanceof KafkaStorageException kse
+                                ? kse
+                                : new KafkaStorageException("Could not open the log", failure));
+            }
+        }
+        return failed;
     }
 
     /** Opens every entry on the I/O threads without waiting, and logs one line once all are open. */

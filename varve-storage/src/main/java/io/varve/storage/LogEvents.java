@@ -12,6 +12,9 @@ interface LogEvents {
     /** Segments were retired; their files must be deleted in {@code deleteDelayMs} via {@link PartitionLog#deleteRetiredSegments}. */
     void segmentsRetired(PartitionLog log, long deleteDelayMs);
 
+    /** An I/O failure that is not a lack of resources happened in the log's dir: the dir is failing. */
+    default void logDirFailed(PartitionLog log, Exception cause) {}
+
     LogEvents NONE = new LogEvents() {
         @Override
         public void logStartOffsetMoved(PartitionLog log, boolean persistNow) {}

@@ -61,6 +61,29 @@ final class LogIoPool {
         throw new KafkaStorageException("A log I/O task failed", failure);
     }
 
+    /** What one task of {@link #runEach} gave: its value, or the failure (then value is null). */
+    record Outcome<T>(T value, Throwable failure) {}
+
+    /** Runs the tasks and returns each one's outcome in order: one task's failure does not touch the others. */
+    <T> List<Outcome<T>> runEach(Collection<? extends Callable<T>> tasks) {
+        List<Future<T>> futures = new ArrayList<>();
+        for (Callable<T> task : tasks) {
+            futures.add(pool.submit(task));
+        }
+        List<Outcome<T>> outcomes = new ArrayList<>();
+        for (Future<T> f : futures) {
+            try {
+                outcomes.add(new Outcome<>(f.get(), null));
+            } catch (ExecutionException e) {
+                outcomes.add(new Outcome<>(null, e.getCause()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                outcomes.add(new Outcome<>(null, e));
+            }
+        }
+        return outcomes;
+    }
+
     /** Runs {@code task} in the background; false when the pool is shutting down. */
     boolean execute(Runnable task) {
         try {

@@ -324,12 +324,14 @@ final class LogLoader {
                 continue;
             }
             try {
+                // Only content proven bad is deleted: an I/O error (no descriptor, EIO) propagates and fails the load.
                 newestSnapshot = ProducerSnapshotFiles.read(newest.getValue());
                 if (newestSnapshot.offset() != newest.getKey()) {
-                    throw new IOException("it holds offset " + newestSnapshot.offset());
+                    throw new ProducerSnapshotFiles.InvalidSnapshotException(
+                            "it holds offset " + newestSnapshot.offset(), null);
                 }
                 return newestSnapshot;
-            } catch (IOException e) {
+            } catch (ProducerSnapshotFiles.InvalidSnapshotException e) {
                 newestSnapshot = null;
                 log.warn(
                         "{}: deleting unreadable producer snapshot {}: {}",

@@ -4,6 +4,7 @@ import io.varve.storage.cleaner.CleanerConfig;
 import io.varve.storage.cleaner.CleaningResult;
 import io.varve.storage.cleaner.LogCleaner;
 import io.varve.storage.fs.DurableFiles;
+import io.varve.storage.fs.IoErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,6 +70,10 @@ public final class LogManager implements AutoCloseable {
 
     private final LogIoPool io = new LogIoPool();
     private volatile boolean closed;
+    /** Log dirs that had an I/O failure: their logs answer KAFKA_STORAGE_ERROR and no log is placed in them. */
+    private final java.util.Set<Path> offlineDirs = ConcurrentHashMap.newKeySet();
+    /** Told the path of each log dir that fails; the broker stops when none is left. */
+    private volatile java.util.function.Consumer<Path> dirFailureListener = dir -> {};
 
     /** {@link #LogManager(List, LogConfig, LogManagerConfig, LongSupplier)} with default settings and the system clock. */
     public LogManager(List<Path> logDirs, LogConfig defaultConfig) {
@@ -261,7 +266,8 @@ public final class LogManager implements AutoCloseable {
      * not opened yet stays so and gets the topic id and config when it opens; but one whose config enables remote
      * storage is opened now, so that the remote log manager takes it over before any of its offsets is served.
      */
-    public void getOrCreateLogs(Map<TopicPartition, LogSpec> wanted) {
+    public Map<TopicPartition, KafkaStorageException> getOrCreateLogs(Map<TopicPartition, LogSpec> wanted) {
+        Map<TopicPartition, KafkaStorageException> failed = new LinkedHashMap<>();
         List<DeferredLogs.Entry> tieredToOpen = new ArrayList<>();
         synchronized (this) {
             for (Map.Entry<TopicPartition, LogSpec> e : wanted.entrySet()) {
@@ -274,18 +280,23 @@ public final class LogManager implements AutoCloseable {
                 }
             }
         }
-        deferred.openAll(tieredToOpen, io);
+        failed.putAll(deferred.openEach(tieredToOpen, io));
         Map<TopicPartition, Path> toCreate = new LinkedHashMap<>();
         synchronized (this) {
             ensureOpen();
             Map<Path, Integer> counts = logCountsByDir();
+            counts.keySet().removeAll(offlineDirs);
             for (Map.Entry<TopicPartition, LogSpec> e : wanted.entrySet()) {
-                if (deferred.get(e.getKey()) != null) {
+                if (deferred.get(e.getKey()) != null || failed.containsKey(e.getKey())) {
                     continue;
                 }
                 PartitionLog existing = logs.get(e.getKey());
                 if (existing != null) {
                     applySpec(existing, e.getValue());
+                    continue;
+                }
+                if (counts.isEmpty()) {
+                    failed.put(e.getKey(), new KafkaStorageException("Every log dir is offline"));
                     continue;
                 }
                 Path parent = counts.entrySet().stream()
@@ -297,7 +308,7 @@ public final class LogManager implements AutoCloseable {
             }
         }
         if (toCreate.isEmpty()) {
-            return;
+            return failed;
         }
         List<Callable<PartitionLog>> creates = new ArrayList<>();
         for (Map.Entry<TopicPartition, Path> e : toCreate.entrySet()) {
@@ -312,15 +323,31 @@ public final class LogManager implements AutoCloseable {
                     events,
                     clockMs));
         }
-        List<PartitionLog> created;
-        try {
-            created = io.runAll(creates, PartitionLog::close);
-            for (Path parent : new java.util.HashSet<>(toCreate.values())) {
-                DurableFiles.fsyncDirectory(parent);
+        List<LogIoPool.Outcome<PartitionLog>> outcomes = io.runEach(creates);
+        List<TopicPartition> order = new ArrayList<>(toCreate.keySet());
+        Map<Path, List<PartitionLog>> createdByDir = new LinkedHashMap<>();
+        for (int i = 0; i < order.size(); i++) {
+            TopicPartition tp = order.get(i);
+            LogIoPool.Outcome<PartitionLog> outcome = outcomes.get(i);
+            if (outcome.failure() != null) {
+                failed.put(tp, creationFailure(toCreate.get(tp), outcome.failure()));
+            } else {
+                createdByDir
+                        .computeIfAbsent(toCreate.get(tp), d -> new ArrayList<>())
+                        .add(outcome.value());
             }
-        } catch (IOException e) {
-            throw new KafkaStorageException(
-                    "Could not create logs in " + new java.util.HashSet<>(toCreate.values()), e);
+        }
+        List<PartitionLog> created = new ArrayList<>();
+        for (Map.Entry<Path, List<PartitionLog>> e : createdByDir.entrySet()) {
+            try {
+                DurableFiles.fsyncDirectory(e.getKey());
+                created.addAll(e.getValue());
+            } catch (IOException fsyncFailure) {
+                for (PartitionLog notDurable : e.getValue()) {
+                    notDurable.close();
+                    failed.put(notDurable.topicPartition(), creationFailure(e.getKey(), fsyncFailure));
+                }
+            }
         }
         synchronized (this) {
             for (PartitionLog partitionLog : created) {
@@ -331,7 +358,70 @@ public final class LogManager implements AutoCloseable {
                 }
             }
         }
-        log.info("Created {} logs in {}", created.size(), new java.util.TreeSet<>(toCreate.values()));
+        if (!created.isEmpty()) {
+            log.info("Created {} logs in {}", created.size(), new java.util.TreeSet<>(createdByDir.keySet()));
+        }
+        return failed;
+    }
+
+    /**
+     * The exception a failed log creation in {@code dir} reports; a failure that is not a lack of resources takes the
+     * dir offline first.
+     */
+    private KafkaStorageException creationFailure(Path dir, Throwable failure) {
+        if (!IoErrors.isResourceExhaustion(failure) && hasIoCause(failure)) {
+            markDirOffline(dir, failure);
+        }
+        return failure instanceof KafkaStorageException kse
+                ? kse
+                : new KafkaStorageException("Could not create a log in " + dir + ": " + failure.getMessage(), failure);
+    }
+
+    private static boolean hasIoCause(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IOException && !(t instanceof io.varve.storage.segment.CorruptSegmentException)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Takes {@code dir} offline after an I/O failure (no space, EIO): its logs answer KAFKA_STORAGE_ERROR, no new log
+     * goes there, it is not checkpointed or marked clean at shutdown (so the next start recovers it), and the
+     * listener hears of it. Idempotent.
+     */
+    public void markDirOffline(Path dir, Throwable cause) {
+        Path failedDir = dir.toAbsolutePath().normalize();
+        if (!logDirs.contains(failedDir) || !offlineDirs.add(failedDir)) {
+            return;
+        }
+        List<PartitionLog> inDir = logsIn(failedDir);
+        inDir.forEach(PartitionLog::markDirOffline);
+        log.error(
+                "Log directory {} failed ({}): its {} partition logs are offline and answer KAFKA_STORAGE_ERROR;"
+                        + " {} of {} log dirs remain online",
+                failedDir,
+                cause == null ? "I/O error" : cause.getMessage(),
+                inDir.size() + deferred.in(failedDir).size(),
+                logDirs.size() - offlineDirs.size(),
+                logDirs.size());
+        dirFailureListener.accept(failedDir);
+    }
+
+    /** The log dirs that failed since start-up. */
+    public java.util.Set<Path> offlineLogDirs() {
+        return java.util.Set.copyOf(offlineDirs);
+    }
+
+    /** Whether {@code dir} (one of {@link #logDirs()}) has not failed. */
+    public boolean isOnline(Path dir) {
+        return !offlineDirs.contains(dir.toAbsolutePath().normalize());
+    }
+
+    /** Sets who hears of a failed log dir (called once, at start-up, before any log is used). */
+    public void onLogDirFailure(java.util.function.Consumer<Path> listener) {
+        this.dirFailureListener = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     /** Records the topic id in an existing log (it must match one already there) and applies the config if it changed. */
@@ -344,8 +434,9 @@ public final class LogManager implements AutoCloseable {
 
     private Path dirWithFewestLogs() {
         return logCountsByDir().entrySet().stream()
+                .filter(e -> !offlineDirs.contains(e.getKey()))
                 .min(Map.Entry.comparingByValue())
-                .orElseThrow()
+                .orElseThrow(() -> new KafkaStorageException("Every log dir is offline"))
                 .getKey();
     }
 
@@ -371,9 +462,14 @@ public final class LogManager implements AutoCloseable {
         return Optional.ofNullable(logs.get(tp));
     }
 
+    /** The open log of {@code tp}, without opening a deferred one. */
+    public Optional<PartitionLog> openLogIfPresent(TopicPartition tp) {
+        return Optional.ofNullable(logs.get(tp));
+    }
+
     /** Every log, opening those start-up deferred first. */
     public Collection<PartitionLog> allLogs() {
-        deferred.openAll(deferred.all(), io);
+        deferred.openEach(deferred.all(), io); // one that fails to open is left out: it says why when used
         return List.copyOf(logs.values());
     }
 
@@ -403,6 +499,10 @@ public final class LogManager implements AutoCloseable {
     private void openIfDeferred(TopicPartition tp) {
         DeferredLogs.Entry entry = deferred.get(tp);
         if (entry != null) {
+            if (offlineDirs.contains(entry.dir.getParent())) {
+                throw new KafkaStorageException(
+                        "The log of " + tp + " is in the offline log dir " + entry.dir.getParent());
+            }
             entry.openAndWait();
         }
     }
@@ -416,14 +516,29 @@ public final class LogManager implements AutoCloseable {
         LogSpec wanted = entry.wanted;
         LogLoader.LoadParams params =
                 new LogLoader.LoadParams(true, entry.recoveryPoint, entry.logStartOffset, clockMs.getAsLong());
-        PartitionLog opened = PartitionLog.open(
-                entry.dir,
-                entry.topicPartition,
-                null,
-                wanted == null ? defaultConfig : wanted.config(),
-                params,
-                events,
-                clockMs);
+        PartitionLog opened;
+        try {
+            opened = PartitionLog.open(
+                    entry.dir,
+                    entry.topicPartition,
+                    null,
+                    wanted == null ? defaultConfig : wanted.config(),
+                    params,
+                    events,
+                    clockMs);
+        } catch (RuntimeException e) {
+            // each entry opens once: a fresh one lets a later use try again (descriptors may have freed up)
+            synchronized (this) {
+                if (!closed && deferred.get(entry.topicPartition) == entry) {
+                    deferred.remove(entry);
+                    deferred.add(entry.retry());
+                }
+            }
+            if (!IoErrors.isResourceExhaustion(e) && hasIoCause(e)) {
+                markDirOffline(entry.dir.getParent(), e);
+            }
+            throw e;
+        }
         boolean staleTopic;
         synchronized (this) {
             if (closed || deferred.get(entry.topicPartition) != entry) {
@@ -500,7 +615,11 @@ public final class LogManager implements AutoCloseable {
 
     /** Writes the recovery-point and log-start-offset checkpoints of every log dir. */
     public void checkpoint() {
-        checkpoints.forEach((dir, dirCheckpoints) -> dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir)));
+        checkpoints.forEach((dir, dirCheckpoints) -> {
+            if (!offlineDirs.contains(dir)) {
+                dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir));
+            }
+        });
     }
 
     private void forEachLog(String what, java.util.function.Consumer<PartitionLog> action) {
@@ -614,7 +733,11 @@ public final class LogManager implements AutoCloseable {
             }
         }
         io.shutdown();
+        uncleanDirs.addAll(offlineDirs);
         for (Path dir : logDirs) {
+            if (offlineDirs.contains(dir)) {
+                continue; // not checkpointed nor marked clean: the next start recovers it
+            }
             try {
                 checkpoints.get(dir).writeAll(logsIn(dir), deferred.in(dir));
             } catch (RuntimeException e) {
@@ -651,6 +774,11 @@ public final class LogManager implements AutoCloseable {
             if (persistNow) {
                 dirCheckpoints.writeLogStartOffsets(logsIn(dir), deferred.in(dir));
             }
+        }
+
+        @Override
+        public void logDirFailed(PartitionLog partitionLog, Exception cause) {
+            markDirOffline(partitionLog.dir().getParent(), cause);
         }
 
         @Override

@@ -63,8 +63,17 @@ final class LogReader {
         Located located = locate(fetchOffset, maxBytes, maxOffsetExclusive, minOneBatch);
         LogSegments.Found found = located.found();
         boolean empty = found.slice() == null || found.slice().sizeBytes() == 0;
+        java.nio.channels.FileChannel channel = null;
+        if (!empty) {
+            try {
+                channel = found.segment().channel();
+            } catch (IOException e) {
+                throw new KafkaStorageException(
+                        name + ": read at offset " + fetchOffset + " failed: " + e.getMessage(), e);
+            }
+        }
         return new LogSlice(
-                empty ? null : found.segment().channel(),
+                channel,
                 empty ? 0 : found.slice().position(),
                 empty ? 0 : found.slice().sizeBytes(),
                 located.highWatermark(),

@@ -6,12 +6,14 @@ import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
 import io.varve.storage.checkpoint.PartitionMetadataFile;
 import io.varve.storage.epoch.LeaderEpochCache;
+import io.varve.storage.fs.IoErrors;
 import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerStateEntry;
 import io.varve.storage.producer.ProducerStateManager;
 import io.varve.storage.records.RecordKeys;
 import io.varve.storage.records.TxnMarker;
 import io.varve.storage.segment.AbortedTxn;
+import io.varve.storage.segment.CorruptSegmentException;
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -756,8 +758,25 @@ public final class PartitionLog {
 
     /** Takes the log offline (every later operation fails) and returns the exception to throw. */
     KafkaStorageException goOffline(String what, Exception cause) {
+        if (IoErrors.isResourceExhaustion(cause)) {
+            // Out of descriptors is not damage: nothing was changed (a failed append is cut back), so the log stays
+            // online and the client retries; the budget logs the condition once.
+            log.debug("{}: {} failed for lack of a resource; the client will retry", name, what, cause);
+            return new KafkaStorageException(
+                    name + ": " + what + " failed for lack of file descriptors; retry: " + cause.getMessage(), cause);
+        }
         offline = true;
-        log.error("{}: {} failed; the log is offline until restart", name, what, cause);
+        if (cause instanceof IOException && !(cause instanceof CorruptSegmentException)) {
+            log.error("{}: {} failed; the log dir {} goes offline", name, what, dir.getParent(), cause);
+            events.logDirFailed(this, cause);
+        } else {
+            log.error("{}: {} failed; the log is offline until restart", name, what, cause);
+        }
         return new KafkaStorageException(name + ": " + what + " failed", cause);
+    }
+
+    /** Takes the log offline because its log dir failed: later operations fail with KAFKA_STORAGE_ERROR. */
+    void markDirOffline() {
+        offline = true;
     }
 }

@@ -11,11 +11,13 @@ import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -33,6 +35,15 @@ public final class ReplicaManager {
     private final LogManager logManager;
     private final FetchPurgatory fetchPurgatory;
     private final BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs;
+    /**
+     * Partitions this broker should hold whose log could not be opened or created (no descriptor free, a failed log
+     * dir): they answer the stored retriable error and are retried by {@link #retryUnavailableLogs()}.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<TopicPartition, KafkaStorageException> unavailable =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** The newest snapshot reconciled, for retries. */
+    private MetadataSnapshot reconciled;
+
     /** Where reads of offsets held only by remote storage go; set once at start-up when tiering is on. */
     private volatile TieredReads tieredReads = TieredReads.disabled();
 
@@ -48,8 +59,13 @@ public final class ReplicaManager {
         this.logConfigs = logConfigs;
     }
 
-    /** Reconciles local logs with the image: called on the metadata thread for every new image. */
-    public void applyMetadata(MetadataSnapshot snapshot) {
+    /**
+     * Reconciles local logs with the image: called on the metadata thread for every new image. Never throws: a
+     * partition whose log cannot be opened or created is recorded as unavailable (it answers KAFKA_STORAGE_ERROR) and
+     * retried, and every other partition and every later image is still applied.
+     */
+    public synchronized void applyMetadata(MetadataSnapshot snapshot) {
+        reconciled = snapshot;
         Map<TopicPartition, Uuid> wanted = new HashMap<>();
         for (TopicInfo topic : snapshot.topics()) {
             for (PartitionInfo p : topic.partitions().values()) {
@@ -65,14 +81,14 @@ public final class ReplicaManager {
                         "Deleting log of {} (topic id {}): no longer in the metadata image",
                         existing.topicPartition(),
                         existing.topicId());
-                logManager.deleteLog(existing.topicPartition());
+                deleteQuietly(existing.topicPartition());
             }
         }
         // A log start-up has not opened yet is checked against its topic id when it opens.
         for (TopicPartition notOpened : logManager.deferredPartitions()) {
             if (!wanted.containsKey(notOpened)) {
                 log.info("Deleting log of {}: no longer in the metadata image", notOpened);
-                logManager.deleteLog(notOpened);
+                deleteQuietly(notOpened);
             }
         }
         Map<String, LogConfig> configByTopic = new HashMap<>();
@@ -83,8 +99,78 @@ public final class ReplicaManager {
                     configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
             specs.put(e.getKey(), new LogManager.LogSpec(e.getValue(), config));
         }
-        // Creates the missing logs and applies the topic id and config to the others (deferred ones when they open).
-        logManager.getOrCreateLogs(specs);
+        unavailable.keySet().retainAll(specs.keySet());
+        createLogs(specs);
+    }
+
+    /** Creates the missing logs and applies the topic id and config to the others (deferred ones when they open). */
+    private void createLogs(Map<TopicPartition, LogManager.LogSpec> specs) {
+        Map<TopicPartition, KafkaStorageException> failed;
+        try {
+            failed = logManager.getOrCreateLogs(specs);
+        } catch (RuntimeException e) {
+            failed = new HashMap<>();
+            for (TopicPartition tp : specs.keySet()) {
+                if (logManager.openLogIfPresent(tp).isEmpty()) {
+                    failed.put(tp, e instanceof KafkaStorageException kse ? kse : new KafkaStorageException(e));
+                }
+            }
+        }
+        int before = unavailable.size();
+        for (TopicPartition tp : specs.keySet()) {
+            if (!failed.containsKey(tp)) {
+                unavailable.remove(tp);
+            }
+        }
+        unavailable.putAll(failed);
+        if (!failed.isEmpty() && unavailable.size() != before) {
+            Map.Entry<TopicPartition, KafkaStorageException> first =
+                    failed.entrySet().iterator().next();
+            log.warn(
+                    "{} partition logs could not be opened or created (for example {}: {}); they answer"
+                            + " KAFKA_STORAGE_ERROR and are retried",
+                    unavailable.size(),
+                    first.getKey(),
+                    first.getValue().getMessage());
+        } else if (failed.isEmpty() && before > 0 && unavailable.isEmpty()) {
+            log.info("Every partition log that could not be opened or created before is open now");
+        }
+    }
+
+    /** Tries again to open or create the logs that failed; called periodically. */
+    public synchronized void retryUnavailableLogs() {
+        MetadataSnapshot snapshot = reconciled;
+        if (snapshot == null || unavailable.isEmpty()) {
+            return;
+        }
+        Map<String, LogConfig> configByTopic = new HashMap<>();
+        Map<TopicPartition, LogManager.LogSpec> specs = new HashMap<>();
+        for (TopicPartition tp : List.copyOf(unavailable.keySet())) {
+            TopicInfo topic = snapshot.topicsByName().get(tp.topic());
+            if (topic == null || !topic.partitions().containsKey(tp.partition())) {
+                unavailable.remove(tp);
+                continue;
+            }
+            LogConfig config =
+                    configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
+            specs.put(tp, new LogManager.LogSpec(topic.id(), config));
+        }
+        if (!specs.isEmpty()) {
+            createLogs(specs);
+        }
+    }
+
+    /** How many partitions this broker should hold have no usable log now. */
+    public int unavailableLogCount() {
+        return unavailable.size();
+    }
+
+    private void deleteQuietly(TopicPartition tp) {
+        try {
+            logManager.deleteLog(tp);
+        } catch (RuntimeException e) {
+            log.warn("Could not delete the log of {} yet: {}", tp, e.getMessage());
+        }
     }
 
     private static boolean contains(int[] ids, int id) {
@@ -106,9 +192,16 @@ public final class ReplicaManager {
         if (partition.leader() != nodeId) {
             throw new NotLeaderOrFollowerException("This broker is not the leader of " + tp + ".");
         }
-        return logManager
-                .getLog(tp)
-                .orElseThrow(() -> new NotLeaderOrFollowerException("The log of " + tp + " is not open yet."));
+        Optional<PartitionLog> local = logManager.getLog(tp);
+        if (local.isEmpty()) {
+            KafkaStorageException failure = unavailable.get(tp);
+            if (failure != null) {
+                throw new KafkaStorageException(
+                        "The log of " + tp + " could not be opened (" + failure.getMessage() + "); it is retried");
+            }
+            throw new NotLeaderOrFollowerException("The log of " + tp + " is not open yet.");
+        }
+        return local.get();
     }
 
     /** Appends as leader; on a single node the write is committed at once, so the high watermark follows. */

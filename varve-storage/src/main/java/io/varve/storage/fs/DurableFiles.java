@@ -30,6 +30,26 @@ public final class DurableFiles {
         }
     }
 
+    /**
+     * Opens the file {@code path} names now; when it was renamed between reading the name and opening it (a segment
+     * changing state), opens it under its new name.
+     */
+    public static FileChannel openFollowingRenames(
+            java.util.function.Supplier<Path> path, java.nio.file.OpenOption... options) throws IOException {
+        Path at = path.get();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return FileChannel.open(at, options);
+            } catch (java.nio.file.NoSuchFileException e) {
+                Path now = path.get();
+                if (now.equals(at) || attempt >= 2) {
+                    throw e;
+                }
+                at = now;
+            }
+        }
+    }
+
     /** Fills {@code dst} from {@code position}; throws EOFException if the file ends first. */
     public static void readFully(FileChannel channel, ByteBuffer dst, long position) throws IOException {
         long at = position;

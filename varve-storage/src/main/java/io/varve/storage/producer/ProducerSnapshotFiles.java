@@ -68,13 +68,23 @@ public final class ProducerSnapshotFiles {
         DurableFiles.writeAtomically(path(dir, snapshot.offset()), encode(snapshot));
     }
 
-    /** @throws IOException the file cannot be read or is not a valid snapshot (bad magic, version, CRC or length) */
+    /** The file was read and its content is not a valid snapshot: the one case that justifies deleting it. */
+    public static final class InvalidSnapshotException extends IOException {
+        public InvalidSnapshotException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * @throws InvalidSnapshotException the file is not a valid snapshot (bad magic, version, CRC or length)
+     * @throws IOException the file cannot be read (which says nothing about its content)
+     */
     public static ProducerSnapshot read(Path file) throws IOException {
         ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
         try {
             return decode(bytes);
         } catch (BufferUnderflowException | IllegalArgumentException e) {
-            throw new IOException(file + " is not a valid producer snapshot: " + e.getMessage(), e);
+            throw new InvalidSnapshotException(file + " is not a valid producer snapshot: " + e.getMessage(), e);
         }
     }
 

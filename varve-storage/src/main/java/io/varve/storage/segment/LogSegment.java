@@ -5,6 +5,8 @@ import static io.varve.storage.batch.RecordBatchV2.*;
 import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.fs.DurableFiles;
+import io.varve.storage.fs.FileHandleBudget;
+import io.varve.storage.fs.SegmentChannel;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,7 +14,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 /**
@@ -40,7 +41,10 @@ public final class LogSegment implements Closeable {
 
     private final Path dir;
     private final long baseOffset;
-    private final FileChannel channel;
+    /** The .log file's descriptor, opened on first use within the node's budget (see {@link FileHandleBudget}). */
+    private final SegmentChannel file;
+    /** True from an append or truncation until the next fsync. */
+    private volatile boolean unflushed;
     /** "" for a live segment, else {@link SegmentFiles#DELETED_SUFFIX} or {@link SegmentFiles#CLEANED_SUFFIX}. */
     private volatile String stateSuffix;
 
@@ -62,7 +66,6 @@ public final class LogSegment implements Closeable {
             Path dir,
             long baseOffset,
             String stateSuffix,
-            FileChannel channel,
             OffsetIndex index,
             TimeIndex timeIndex,
             TransactionIndex txnIndex,
@@ -71,7 +74,7 @@ public final class LogSegment implements Closeable {
         this.dir = dir;
         this.baseOffset = baseOffset;
         this.stateSuffix = stateSuffix;
-        this.channel = channel;
+        this.file = new SegmentChannel(FileHandleBudget.shared(), this::logFile);
         this.index = index;
         this.timeIndex = timeIndex;
         this.txnIndex = txnIndex;
@@ -96,24 +99,21 @@ public final class LogSegment implements Closeable {
 
     private static LogSegment create(Path dir, long baseOffset, String stateSuffix) throws IOException {
         Path logFile = path(dir, baseOffset, SegmentFiles.LOG_SUFFIX, stateSuffix);
-        FileChannel channel = FileChannel.open(
-                logFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        return withIndexes(dir, baseOffset, stateSuffix, channel, true);
+        Files.createFile(logFile); // fails if it exists; the descriptor opens on first use
+        return withIndexes(dir, baseOffset, stateSuffix, 0, true);
     }
 
     /** Opens an existing segment; missing indexes are created empty (check {@link #indexLooksConsistent()}). */
     public static LogSegment open(Path dir, long baseOffset) throws IOException {
         Path logFile = path(dir, baseOffset, SegmentFiles.LOG_SUFFIX, "");
-        FileChannel channel = FileChannel.open(logFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        return withIndexes(dir, baseOffset, "", channel, false);
+        return withIndexes(dir, baseOffset, "", Files.size(logFile), false);
     }
 
-    private static LogSegment withIndexes(
-            Path dir, long baseOffset, String stateSuffix, FileChannel channel, boolean fresh) throws IOException {
+    private static LogSegment withIndexes(Path dir, long baseOffset, String stateSuffix, long size, boolean fresh)
+            throws IOException {
         OffsetIndex index = null;
         TimeIndex timeIndex = null;
         try {
-            long size = channel.size();
             if (size > Integer.MAX_VALUE) {
                 throw new IOException(
                         dir + ": segment " + baseOffset + " is " + size + " bytes, beyond int32 positions");
@@ -130,8 +130,7 @@ public final class LogSegment implements Closeable {
             index = OffsetIndex.open(indexFile, baseOffset);
             timeIndex = TimeIndex.open(timeIndexFile, baseOffset);
             TransactionIndex txnIndex = TransactionIndex.open(txnIndexFile);
-            return new LogSegment(
-                    dir, baseOffset, stateSuffix, channel, index, timeIndex, txnIndex, missing, (int) size);
+            return new LogSegment(dir, baseOffset, stateSuffix, index, timeIndex, txnIndex, missing, (int) size);
         } catch (IOException | RuntimeException e) {
             if (index != null) {
                 index.close();
@@ -139,7 +138,6 @@ public final class LogSegment implements Closeable {
             if (timeIndex != null) {
                 timeIndex.close();
             }
-            channel.close();
             throw e;
         }
     }
@@ -178,8 +176,13 @@ public final class LogSegment implements Closeable {
      * The open file for zero-copy reads ({@code transferTo}): read it, never write it. It stays open until
      * the segment is closed, which for a retired segment is file.delete.delay.ms after its retirement.
      */
-    public FileChannel channel() {
-        return channel;
+    public FileChannel channel() throws IOException {
+        return file.get();
+    }
+
+    /** Whether the .log file holds a descriptor now (a new or unread segment holds none). */
+    public boolean holdsDescriptor() {
+        return file.isOpen();
     }
 
     /** Bytes of complete appends; readers never look past it. */
@@ -249,7 +252,8 @@ public final class LogSegment implements Closeable {
         }
         MaxTimestamp max = maxTimestamp;
         try {
-            DurableFiles.writeFully(channel, batches.duplicate(), start);
+            unflushed = true;
+            DurableFiles.writeFully(channel(), batches.duplicate(), start);
             // index entries go after the bytes they point at
             for (int at = 0; at < length; ) {
                 int batchSize = RecordBatchV2.sizeBytes(batches, from + at);
@@ -263,7 +267,7 @@ public final class LogSegment implements Closeable {
                 at += batchSize;
             }
         } catch (IOException | RuntimeException e) {
-            channel.truncate(start);
+            channel().truncate(start);
             throw e;
         }
         maxTimestamp = max;
@@ -294,7 +298,8 @@ public final class LogSegment implements Closeable {
 
     /**
      * Records the segment's max timestamp as the time index's last entry (even when the index counts as
-     * full) so that retention and lookups know it without reading the log; then fsyncs everything.
+     * full) so that retention and lookups know it without reading the log; then trims the indexes to their entries
+     * and fsyncs everything.
      * Called when the segment stops being active and at clean shutdown.
      */
     public void finish() throws IOException {
@@ -302,7 +307,10 @@ public final class LogSegment implements Closeable {
         if (max != null) {
             timeIndex.maybeAppend(max.timestampMs(), max.offset());
         }
-        flush();
+        flushLog();
+        index.seal();
+        timeIndex.seal();
+        txnIndex.flush();
     }
 
     /**
@@ -336,7 +344,7 @@ public final class LogSegment implements Closeable {
             endOffset = jump.offset();
         }
         BatchHeaderScanner tail =
-                new BatchHeaderScanner(channel, end, (int) limitPosition, baseOffset, false, FETCH_READ_AHEAD_BYTES);
+                new BatchHeaderScanner(channel(), end, (int) limitPosition, baseOffset, false, FETCH_READ_AHEAD_BYTES);
         for (BatchHeader next = tail.next();
                 next != null && next.baseOffset() < maxOffsetExclusive;
                 next = tail.next()) {
@@ -354,7 +362,7 @@ public final class LogSegment implements Closeable {
             return null;
         }
         ByteBuffer bytes = ByteBuffer.allocate(slice.sizeBytes());
-        DurableFiles.readFully(channel, bytes, slice.position());
+        DurableFiles.readFully(channel(), bytes, slice.position());
         return bytes.flip();
     }
 
@@ -369,7 +377,7 @@ public final class LogSegment implements Closeable {
             from = 0; // an entry newer than our size snapshot; scanning from the start is always right
         }
         BatchHeaderScanner scanner =
-                new BatchHeaderScanner(channel, from, size, baseOffset, false, FETCH_READ_AHEAD_BYTES);
+                new BatchHeaderScanner(channel(), from, size, baseOffset, false, FETCH_READ_AHEAD_BYTES);
         for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
             if (header.lastOffset() >= offset) {
                 return header;
@@ -395,7 +403,7 @@ public final class LogSegment implements Closeable {
         long from = Math.max(entry == null ? baseOffset : entry.offset(), minOffset);
         int position = index.lookup(from);
         BatchHeaderScanner scanner = new BatchHeaderScanner(
-                channel, position < size ? position : 0, size, baseOffset, false, FETCH_READ_AHEAD_BYTES);
+                channel(), position < size ? position : 0, size, baseOffset, false, FETCH_READ_AHEAD_BYTES);
         for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
             if (header.baseOffset() >= maxOffsetExclusive) {
                 return null;
@@ -416,8 +424,8 @@ public final class LogSegment implements Closeable {
     }
 
     /** A header scanner over this segment's complete bytes from a batch boundary. */
-    public BatchHeaderScanner scanner(int fromPosition, boolean verifyCrc) {
-        return new BatchHeaderScanner(channel, fromPosition, sizeBytes, baseOffset, verifyCrc, LOAD_READ_AHEAD_BYTES);
+    public BatchHeaderScanner scanner(int fromPosition, boolean verifyCrc) throws IOException {
+        return new BatchHeaderScanner(channel(), fromPosition, sizeBytes, baseOffset, verifyCrc, LOAD_READ_AHEAD_BYTES);
     }
 
     /**
@@ -450,7 +458,7 @@ public final class LogSegment implements Closeable {
     public ScanResult rebuildIndex(
             int indexIntervalBytes, int maxIndexSizeBytes, boolean verifyCrc, boolean truncateInvalidTail)
             throws IOException {
-        sizeBytes = (int) channel.size();
+        sizeBytes = (int) channel().size();
         Path indexFile = index.file();
         Path timeIndexFile = timeIndex.file();
         Path indexTemp = indexFile.resolveSibling(indexFile.getFileName() + DurableFiles.TEMP_SUFFIX);
@@ -481,13 +489,13 @@ public final class LogSegment implements Closeable {
             }
             if (truncateInvalidTail) {
                 if (scanner.position() < sizeBytes) {
-                    channel.truncate(scanner.position());
+                    channel().truncate(scanner.position());
                     sizeBytes = scanner.position();
                 }
-                channel.force(true); // what recovery validated becomes durable, so the recovery point may pass it
+                channel().force(true); // what recovery validated becomes durable, so the recovery point may pass it
             }
-            newIndex.flush();
-            newTimeIndex.flush();
+            newIndex.seal();
+            newTimeIndex.seal();
             result = new ScanResult(scanner.position(), nextOffset, scanner.stop(), scanner.stopReason());
         } catch (IOException | RuntimeException e) {
             newIndex.close();
@@ -570,16 +578,28 @@ public final class LogSegment implements Closeable {
     }
 
     public void flush() throws IOException {
-        channel.force(true);
+        flushLog();
         index.flush();
         timeIndex.flush();
         txnIndex.flush();
     }
 
+    private void flushLog() throws IOException {
+        if (unflushed) {
+            unflushed = false;
+            try {
+                channel().force(true); // any descriptor of the file flushes what an evicted one wrote
+            } catch (IOException | RuntimeException e) {
+                unflushed = true;
+                throw e;
+            }
+        }
+    }
+
     @Override
     public void close() throws IOException {
         try {
-            channel.close();
+            file.close();
         } finally {
             try {
                 index.close();

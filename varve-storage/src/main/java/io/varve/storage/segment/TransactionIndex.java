@@ -31,29 +31,26 @@ public final class TransactionIndex implements Closeable {
     public record Collected(List<AbortedTxn> aborted, boolean complete) {}
 
     private volatile Path file;
-    /** Null until the file exists. */
-    private volatile FileChannel channel;
+    /** False until the file exists. */
+    private volatile boolean fileExists;
 
     private volatile int entryCount;
 
-    private TransactionIndex(Path file, FileChannel channel, int entryCount) {
+    private TransactionIndex(Path file, boolean fileExists, int entryCount) {
         this.file = file;
-        this.channel = channel;
+        this.fileExists = fileExists;
         this.entryCount = entryCount;
     }
 
-    /** Opens the index at {@code file} if it exists, else an empty one that creates the file on its first entry. */
+    /**
+     * Opens the index at {@code file} if it exists, else an empty one that creates the file on its first entry. It
+     * holds no file descriptor: aborts are rare, so each operation opens the file for itself.
+     */
     public static TransactionIndex open(Path file) throws IOException {
         if (!Files.exists(file)) {
-            return new TransactionIndex(file, null, 0);
+            return new TransactionIndex(file, false, 0);
         }
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        try {
-            return new TransactionIndex(file, channel, (int) Math.min(channel.size() / ENTRY_BYTES, Integer.MAX_VALUE));
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
-        }
+        return new TransactionIndex(file, true, (int) Math.min(Files.size(file) / ENTRY_BYTES, Integer.MAX_VALUE));
     }
 
     /** Where the index lives (it may not exist yet). */
@@ -63,7 +60,7 @@ public final class TransactionIndex implements Closeable {
 
     /** True when the file exists: the segment holds at least one abort (or held one before a truncation). */
     public boolean exists() {
-        return channel != null;
+        return fileExists;
     }
 
     public int entryCount() {
@@ -80,11 +77,6 @@ public final class TransactionIndex implements Closeable {
                         + " after one ending at " + last.lastOffset());
             }
         }
-        FileChannel ch = channel;
-        if (ch == null) {
-            ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            channel = ch;
-        }
         ByteBuffer entry = ByteBuffer.allocate(ENTRY_BYTES)
                 .putShort(ENTRY_VERSION)
                 .putLong(txn.producerId())
@@ -93,9 +85,13 @@ public final class TransactionIndex implements Closeable {
                 .putLong(txn.lastStableOffset())
                 .flip();
         long position = (long) count * ENTRY_BYTES;
-        DurableFiles.writeFully(ch, entry, position);
-        if (ch.size() > position + ENTRY_BYTES) {
-            ch.truncate(position + ENTRY_BYTES); // a torn tail of an earlier life
+        try (FileChannel ch =
+                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            fileExists = true;
+            DurableFiles.writeFully(ch, entry, position);
+            if (ch.size() > position + ENTRY_BYTES) {
+                ch.truncate(position + ENTRY_BYTES); // a torn tail of an earlier life
+            }
         }
         entryCount = count + 1;
     }
@@ -136,47 +132,53 @@ public final class TransactionIndex implements Closeable {
             keep--;
         }
         entryCount = keep;
-        FileChannel ch = channel;
-        if (ch != null && ch.size() != (long) keep * ENTRY_BYTES) {
-            ch.truncate((long) keep * ENTRY_BYTES);
+        if (fileExists) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                if (ch.size() != (long) keep * ENTRY_BYTES) {
+                    ch.truncate((long) keep * ENTRY_BYTES);
+                }
+            }
         }
     }
 
     /** Renames the file (if it exists) to {@code target}; the open channel keeps working. */
     public synchronized void renameTo(Path target) throws IOException {
-        if (channel != null) {
+        if (fileExists) {
             Files.move(file, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         }
         file = target;
     }
 
-    public void flush() throws IOException {
-        FileChannel ch = channel;
-        if (ch != null) {
-            ch.force(true);
+    public synchronized void flush() throws IOException {
+        if (fileExists) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                ch.force(true);
+            }
         }
     }
 
+    /** Nothing to release: the index holds no open file. */
     @Override
-    public void close() throws IOException {
-        FileChannel ch = channel;
-        if (ch != null) {
-            ch.close();
-        }
-    }
+    public void close() {}
 
     private AbortedTxn read(int entry) throws IOException {
         ByteBuffer bytes = ByteBuffer.allocate(ENTRY_BYTES);
-        DurableFiles.readFully(channel, bytes, (long) entry * ENTRY_BYTES);
+        readAt(bytes, (long) entry * ENTRY_BYTES);
         return decode(bytes, 0);
     }
 
     private ByteBuffer readEntries(int count) throws IOException {
         ByteBuffer bytes = ByteBuffer.allocate(count * ENTRY_BYTES);
         if (count > 0) {
-            DurableFiles.readFully(channel, bytes, 0);
+            readAt(bytes, 0);
         }
         return bytes;
+    }
+
+    private void readAt(ByteBuffer bytes, long position) throws IOException {
+        try (FileChannel ch = DurableFiles.openFollowingRenames(this::file, StandardOpenOption.READ)) {
+            DurableFiles.readFully(ch, bytes, position);
+        }
     }
 
     private AbortedTxn decode(ByteBuffer bytes, int at) throws IOException {

@@ -68,6 +68,11 @@ public final class DescribeLogDirsHandler implements ApiHandler {
             Path logDir = normalized(dir);
             DescribeLogDirsResult result =
                     new DescribeLogDirsResult().setErrorCode(Errors.NONE.code()).setLogDir(logDir.toString());
+            if (!logManager.isOnline(logDir)) {
+                // an offline dir is reported with its error and nothing else, as Kafka does
+                response.results().add(result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code()));
+                continue;
+            }
             byDir.getOrDefault(logDir, Map.of()).forEach((topic, logs) -> {
                 DescribeLogDirsTopic topicResult = new DescribeLogDirsTopic().setName(topic);
                 logs.forEach(l -> topicResult

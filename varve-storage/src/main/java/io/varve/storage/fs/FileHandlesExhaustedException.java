@@ -1,0 +1,10 @@
+package io.varve.storage.fs;
+
+import java.io.IOException;
+
+/** No descriptor could be had for a segment file: a retriable condition, never a disk fault. */
+public final class FileHandlesExhaustedException extends IOException {
+    public FileHandlesExhaustedException(String message) {
+        super(message);
+    }
+}
