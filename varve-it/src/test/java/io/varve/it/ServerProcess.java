@@ -35,8 +35,26 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts a server; {@code port} may be -1 when the arguments carry their own listeners. */
     public static ServerProcess start(Path workDir, String name, int port, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        return start(List.of(), workDir, name, port, args);
+    }
+
+    /**
+     * {@link #start(Path, String, int, String...)} under a launcher, for example {@code prlimit --nofile=1200:20000
+     * --}: the launcher execs the JVM, so the process and its PID are the server's.
+     */
+    public static ServerProcess start(List<String> launcher, Path workDir, String name, int port, String... args)
+            throws IOException {
+        return start(launcher, List.of(), workDir, name, port, args);
+    }
+
+    /** {@link #start(List, Path, String, int, String...)} with extra JVM options. */
+    public static ServerProcess start(
+            List<String> launcher, List<String> jvmOptions, Path workDir, String name, int port, String... args)
+            throws IOException {
+        List<String> command = new ArrayList<>(launcher);
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
                 "-Xmx256m",
                 "-XX:TieredStopAtLevel=1",
                 "-cp",

@@ -1,7 +1,6 @@
 package io.varve.storage;
 
 import io.varve.storage.batch.BatchHeader;
-import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.BatchHeaderScanner;
 import io.varve.storage.segment.CorruptSegmentException;
@@ -47,14 +46,7 @@ final class LogReader {
         LogSegments.Found found = located.found();
         ByteBuffer records = ByteBuffer.allocate(0);
         if (found.slice() != null && found.slice().sizeBytes() > 0) {
-            records = ByteBuffer.allocate(found.slice().sizeBytes());
-            try {
-                DurableFiles.readFully(
-                        found.segment().channel(), records, found.slice().position());
-            } catch (IOException e) {
-                throw new KafkaStorageException(name + ": read at offset " + fetchOffset + " failed", e);
-            }
-            records.flip();
+            records = readCopy(found, fetchOffset);
         }
         return new LogReadResult(records, located.highWatermark(), located.logStartOffset(), located.logEndOffset());
     }
@@ -64,9 +56,13 @@ final class LogReader {
         LogSegments.Found found = located.found();
         boolean empty = found.slice() == null || found.slice().sizeBytes() == 0;
         java.nio.channels.FileChannel channel = null;
+        ByteBuffer copied = null;
         if (!empty) {
             try {
                 channel = found.segment().channel();
+            } catch (io.varve.storage.fs.FileHandlesExhaustedException e) {
+                // no descriptor of its own: the bytes are copied through a short-lived one instead of sent from it
+                copied = readCopy(found, fetchOffset);
             } catch (IOException e) {
                 throw new KafkaStorageException(
                         name + ": read at offset " + fetchOffset + " failed: " + e.getMessage(), e);
@@ -80,7 +76,17 @@ final class LogReader {
                 located.logStartOffset(),
                 located.logEndOffset(),
                 located.lastStableOffset(),
-                empty ? fetchOffset : found.slice().nextOffset());
+                empty ? fetchOffset : found.slice().nextOffset(),
+                copied);
+    }
+
+    private ByteBuffer readCopy(LogSegments.Found found, long fetchOffset) {
+        try {
+            return found.segment()
+                    .readAt(found.slice().position(), found.slice().sizeBytes());
+        } catch (IOException e) {
+            throw new KafkaStorageException(name + ": read at offset " + fetchOffset + " failed: " + e.getMessage(), e);
+        }
     }
 
     private Located locate(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {

@@ -218,7 +218,9 @@ public final class FetchHandler implements ApiHandler {
                         .setRecords(
                                 size == 0
                                         ? MemoryRecords.EMPTY
-                                        : new FileSliceRecords(slice.channel(), slice.position(), size));
+                                        : slice.copied() != null
+                                                ? MemoryRecords.readableRecords(slice.copied())
+                                                : new FileSliceRecords(slice.channel(), slice.position(), size));
                 if (readCommitted && size > 0) {
                     for (AbortedTxn aborted : log.abortedTransactions(fetchOffset, slice.nextOffset())) {
                         out.abortedTransactions()

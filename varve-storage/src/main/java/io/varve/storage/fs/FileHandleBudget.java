@@ -3,7 +3,6 @@ package io.varve.storage.fs;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.channels.FileChannel;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -20,17 +19,18 @@ import org.slf4j.LoggerFactory;
  * the limit of a running node, e.g. with {@code prlimit}, takes effect without a restart).
  *
  * <p>Segment files open their descriptor on first use ({@link SegmentChannel}); indexes hold none. When the budget is
- * reached the least recently used descriptors are given back: each is closed {@link #EVICTED_CLOSE_DELAY_NANOS}
- * later, not at once, because a zero-copy send may still be reading through it (the same grace a retired segment
- * gets). Only when nothing can be given back does an open fail, with {@link FileHandlesExhaustedException}: a
- * retriable condition, never a disk fault.
+ * reached, descriptors idle for {@link #IDLE_BEFORE_EVICTION_NANOS} are given back (least recently used first): never
+ * one in use, since a zero-copy send may still be reading through it. When none is idle an open fails with {@link
+ * FileHandlesExhaustedException} — not an error for the caller to pass on: the segment then reads or writes through a
+ * short-lived descriptor of its own instead (see {@code LogSegment}); only a process truly out of descriptors fails
+ * the request, with a retriable error, never as a disk fault.
  */
 public final class FileHandleBudget {
 
     private static final Logger log = LoggerFactory.getLogger(FileHandleBudget.class);
 
-    /** How long an evicted descriptor stays open for reads in flight. */
-    public static final long EVICTED_CLOSE_DELAY_NANOS = 10_000_000_000L;
+    /** How long a descriptor must be unused before the budget takes it back (a zero-copy send may use it until then). */
+    public static final long IDLE_BEFORE_EVICTION_NANOS = 10_000_000_000L;
 
     private static final long LIMIT_RECHECK_NANOS = 1_000_000_000L;
     private static final int MIN_RESERVE = 32;
@@ -40,12 +40,10 @@ public final class FileHandleBudget {
     private static final FileHandleBudget SHARED =
             new FileHandleBudget(FileHandleBudget::processOpenFileLimit, System::nanoTime);
 
-    private record Pending(FileChannel channel, long closeAtNanos) {}
-
     private final LongSupplier openFileLimit;
     private final LongSupplier nanoClock;
     private final Set<SegmentChannel> open = new HashSet<>();
-    private final ArrayDeque<Pending> pendingClose = new ArrayDeque<>();
+
     private long limit;
     private int budget;
     private long limitCheckedAtNanos;
@@ -93,38 +91,33 @@ public final class FileHandleBudget {
         }
     }
 
-    /** How many segment files may hold a descriptor (open ones and ones waiting to close). */
+    /** How many segment files may hold a descriptor at once. */
     public synchronized int budget() {
         return budget;
     }
 
-    /** Segment files holding a descriptor now, evicted ones still waiting to close included. */
+    /** Segment files holding a descriptor now. */
     public synchronized int held() {
-        return open.size() + pendingClose.size();
+        return open.size();
     }
 
     /** Opens {@code handle}'s file within the budget; called with the handle's own lock held. */
     synchronized FileChannel open(SegmentChannel handle, SegmentChannel.Opener opener) throws IOException {
         long now = nanoClock.getAsLong();
-        closeDue(now, false);
         if (held() >= budget && now - limitCheckedAtNanos >= LIMIT_RECHECK_NANOS) {
             limitCheckedAtNanos = now;
             setLimit(openFileLimit.getAsLong());
         }
         if (held() >= budget) {
-            evictLeastRecentlyUsed(now, handle);
-        }
-        if (held() >= budget) {
-            // evicted descriptors are all still in their grace period: close the oldest of them now
-            closeDue(now, true);
+            evictIdle(now, handle);
         }
         if (held() >= budget) {
             if (!warnedExhausted) {
                 warnedExhausted = true;
                 log.warn(
                         "All {} segment file descriptors of the budget are in use (open-file limit {}, {} kept for"
-                                + " sockets and other files); partitions that need one more answer a retriable"
-                                + " error until descriptors free up or the limit is raised",
+                                + " sockets and other files): more segments are read and written through short-lived"
+                                + " descriptors, which is slower; raise the limit (ulimit -n)",
                         budget,
                         limit,
                         limit - budget);
@@ -142,31 +135,30 @@ public final class FileHandleBudget {
         open.remove(handle);
     }
 
-    /** Gives back about a sixteenth of the open descriptors, least recently used first, never {@code keep}'s. */
-    private void evictLeastRecentlyUsed(long now, SegmentChannel keep) {
+    /** Gives back up to a sixteenth of the descriptors, least recently used first, of those idle long enough. */
+    private void evictIdle(long now, SegmentChannel keep) {
         int count = Math.max(1, open.size() / 16);
-        List<SegmentChannel> candidates = new ArrayList<>(open);
-        candidates.remove(keep);
-        candidates.sort(Comparator.comparingLong(SegmentChannel::lastUsedNanos));
-        for (SegmentChannel victim : candidates.subList(0, Math.min(count, candidates.size()))) {
+        List<SegmentChannel> idle = new ArrayList<>();
+        for (SegmentChannel candidate : open) {
+            if (candidate != keep && now - candidate.lastUsedNanos() >= IDLE_BEFORE_EVICTION_NANOS) {
+                idle.add(candidate);
+            }
+        }
+        idle.sort(Comparator.comparingLong(SegmentChannel::lastUsedNanos));
+        for (SegmentChannel victim : idle.subList(0, Math.min(count, idle.size()))) {
             FileChannel channel = victim.evict();
             open.remove(victim);
             if (channel != null) {
-                pendingClose.addLast(new Pending(channel, now + EVICTED_CLOSE_DELAY_NANOS));
+                try {
+                    channel.close();
+                } catch (IOException e) {
+                    log.debug("closing an idle segment file failed", e);
+                }
             }
         }
     }
 
-    /** Closes evicted descriptors whose grace ended (or, with {@code oldestNow}, the oldest one regardless). */
-    private void closeDue(long now, boolean oldestNow) {
-        boolean forceOne = oldestNow;
-        while (!pendingClose.isEmpty() && (forceOne || pendingClose.peekFirst().closeAtNanos() - now <= 0)) {
-            forceOne = false;
-            try {
-                pendingClose.pollFirst().channel().close();
-            } catch (IOException e) {
-                log.debug("closing an evicted segment file failed", e);
-            }
-        }
+    LongSupplier nanoClock() {
+        return nanoClock;
     }
 }

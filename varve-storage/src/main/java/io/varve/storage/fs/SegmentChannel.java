@@ -23,18 +23,22 @@ public final class SegmentChannel {
     private final Supplier<Path> path;
     private volatile FileChannel channel;
     private volatile long lastUsedNanos;
+    /** The clock of {@link #lastUsedNanos}: the budget's, so tests can drive it. */
+    private final java.util.function.LongSupplier nanoClock;
+
     private boolean closed;
 
     /** {@code path} names the file now (it changes when the segment is renamed). */
     public SegmentChannel(FileHandleBudget budget, Supplier<Path> path) {
         this.budget = budget;
         this.path = path;
+        this.nanoClock = budget.nanoClock();
     }
 
     /** The open channel, opening the file if it holds no descriptor now. */
     public FileChannel get() throws IOException {
         FileChannel ch = channel;
-        lastUsedNanos = System.nanoTime();
+        lastUsedNanos = nanoClock.getAsLong();
         if (ch != null) {
             return ch;
         }
@@ -64,7 +68,7 @@ public final class SegmentChannel {
         return lastUsedNanos;
     }
 
-    /** Called by the budget (under its lock): hands over the descriptor, which the budget closes later. */
+    /** Called by the budget (under its lock): hands over the descriptor, which the budget closes. */
     FileChannel evict() {
         FileChannel ch = channel;
         channel = null;

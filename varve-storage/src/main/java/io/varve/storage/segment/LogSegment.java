@@ -6,6 +6,7 @@ import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.fs.FileHandleBudget;
+import io.varve.storage.fs.FileHandlesExhaustedException;
 import io.varve.storage.fs.SegmentChannel;
 import java.io.Closeable;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 /**
@@ -180,6 +182,26 @@ public final class LogSegment implements Closeable {
         return file.get();
     }
 
+    /** A descriptor for one operation: the segment's own, or a short-lived one when the node's budget is spent. */
+    private record ChannelUse(FileChannel channel, boolean shortLived) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            if (shortLived) {
+                channel.close();
+            }
+        }
+    }
+
+    private ChannelUse useChannel() throws IOException {
+        try {
+            return new ChannelUse(file.get(), false);
+        } catch (FileHandlesExhaustedException e) {
+            return new ChannelUse(
+                    DurableFiles.openFollowingRenames(this::logFile, StandardOpenOption.READ, StandardOpenOption.WRITE),
+                    true);
+        }
+    }
+
     /** Whether the .log file holds a descriptor now (a new or unread segment holds none). */
     public boolean holdsDescriptor() {
         return file.isOpen();
@@ -251,24 +273,27 @@ public final class LogSegment implements Closeable {
             }
         }
         MaxTimestamp max = maxTimestamp;
-        try {
-            unflushed = true;
-            DurableFiles.writeFully(channel(), batches.duplicate(), start);
-            // index entries go after the bytes they point at
-            for (int at = 0; at < length; ) {
-                int batchSize = RecordBatchV2.sizeBytes(batches, from + at);
-                long batchBaseOffset = batches.getLong(from + at + BASE_OFFSET_OFFSET);
-                max = raised(max, batches.getLong(from + at + MAX_TIMESTAMP_OFFSET), batchBaseOffset);
-                if (bytesSinceLastIndexEntry >= indexIntervalBytes) {
-                    addIndexEntries(index, timeIndex, maxIndexSizeBytes, batchBaseOffset, start + at, max);
-                    bytesSinceLastIndexEntry = 0;
+        try (ChannelUse use = useChannel()) {
+            FileChannel ch = use.channel();
+            try {
+                unflushed = true;
+                DurableFiles.writeFully(ch, batches.duplicate(), start);
+                // index entries go after the bytes they point at
+                for (int at = 0; at < length; ) {
+                    int batchSize = RecordBatchV2.sizeBytes(batches, from + at);
+                    long batchBaseOffset = batches.getLong(from + at + BASE_OFFSET_OFFSET);
+                    max = raised(max, batches.getLong(from + at + MAX_TIMESTAMP_OFFSET), batchBaseOffset);
+                    if (bytesSinceLastIndexEntry >= indexIntervalBytes) {
+                        addIndexEntries(index, timeIndex, maxIndexSizeBytes, batchBaseOffset, start + at, max);
+                        bytesSinceLastIndexEntry = 0;
+                    }
+                    bytesSinceLastIndexEntry += batchSize;
+                    at += batchSize;
                 }
-                bytesSinceLastIndexEntry += batchSize;
-                at += batchSize;
+            } catch (IOException | RuntimeException e) {
+                ch.truncate(start);
+                throw e;
             }
-        } catch (IOException | RuntimeException e) {
-            channel().truncate(start);
-            throw e;
         }
         maxTimestamp = max;
         sizeBytes = start + length;
@@ -325,33 +350,36 @@ public final class LogSegment implements Closeable {
      */
     public Slice locate(long startOffset, long maxOffsetExclusive, int maxBytes, boolean minOneBatch)
             throws IOException {
-        int size = sizeBytes;
-        OffsetIndex offsets = index;
-        BatchHeader first = firstBatchReaching(startOffset, offsets, size);
-        if (first == null) {
-            return null;
+        try (ChannelUse use = useChannel()) {
+            FileChannel ch = use.channel();
+            int size = sizeBytes;
+            OffsetIndex offsets = index;
+            BatchHeader first = firstBatchReaching(ch, startOffset, offsets, size);
+            if (first == null) {
+                return null;
+            }
+            if (first.baseOffset() >= maxOffsetExclusive || (first.sizeBytes() > maxBytes && !minOneBatch)) {
+                return new Slice(first.position(), 0, first.baseOffset());
+            }
+            long limitPosition = Math.min(size, (long) first.position() + Math.max(maxBytes, first.sizeBytes()));
+            int end = first.endPosition();
+            long endOffset = first.nextOffset();
+            // batches before an index entry within both limits are whole and qualify: jump over them
+            OffsetIndex.Entry jump = offsets.lastEntryWithin(limitPosition, maxOffsetExclusive - 1);
+            if (jump != null && jump.position() > end) {
+                end = jump.position();
+                endOffset = jump.offset();
+            }
+            BatchHeaderScanner tail =
+                    new BatchHeaderScanner(ch, end, (int) limitPosition, baseOffset, false, FETCH_READ_AHEAD_BYTES);
+            for (BatchHeader next = tail.next();
+                    next != null && next.baseOffset() < maxOffsetExclusive;
+                    next = tail.next()) {
+                end = next.endPosition();
+                endOffset = next.nextOffset();
+            }
+            return new Slice(first.position(), end - first.position(), endOffset);
         }
-        if (first.baseOffset() >= maxOffsetExclusive || (first.sizeBytes() > maxBytes && !minOneBatch)) {
-            return new Slice(first.position(), 0, first.baseOffset());
-        }
-        long limitPosition = Math.min(size, (long) first.position() + Math.max(maxBytes, first.sizeBytes()));
-        int end = first.endPosition();
-        long endOffset = first.nextOffset();
-        // batches before an index entry within both limits are whole and qualify: jump over them
-        OffsetIndex.Entry jump = offsets.lastEntryWithin(limitPosition, maxOffsetExclusive - 1);
-        if (jump != null && jump.position() > end) {
-            end = jump.position();
-            endOffset = jump.offset();
-        }
-        BatchHeaderScanner tail =
-                new BatchHeaderScanner(channel(), end, (int) limitPosition, baseOffset, false, FETCH_READ_AHEAD_BYTES);
-        for (BatchHeader next = tail.next();
-                next != null && next.baseOffset() < maxOffsetExclusive;
-                next = tail.next()) {
-            end = next.endPosition();
-            endOffset = next.nextOffset();
-        }
-        return new Slice(first.position(), end - first.position(), endOffset);
     }
 
     /** {@link #locate} then a copy of those bytes into a heap buffer; null as for locate. */
@@ -361,23 +389,32 @@ public final class LogSegment implements Closeable {
         if (slice == null) {
             return null;
         }
-        ByteBuffer bytes = ByteBuffer.allocate(slice.sizeBytes());
-        DurableFiles.readFully(channel(), bytes, slice.position());
+        return readAt(slice.position(), slice.sizeBytes());
+    }
+
+    /** A copy of {@code sizeBytes} bytes at {@code position} (whole batches the caller located). */
+    public ByteBuffer readAt(int position, int sizeBytes) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate(sizeBytes);
+        try (ChannelUse use = useChannel()) {
+            DurableFiles.readFully(use.channel(), bytes, position);
+        }
         return bytes.flip();
     }
 
     /** The batch holding {@code offset} or the first after it, or null when the segment ends first. */
     public BatchHeader batchContaining(long offset) throws IOException {
-        return firstBatchReaching(offset, index, sizeBytes);
+        try (ChannelUse use = useChannel()) {
+            return firstBatchReaching(use.channel(), offset, index, sizeBytes);
+        }
     }
 
-    private BatchHeader firstBatchReaching(long offset, OffsetIndex offsets, int size) throws IOException {
+    private BatchHeader firstBatchReaching(FileChannel ch, long offset, OffsetIndex offsets, int size)
+            throws IOException {
         int from = offsets.lookup(offset);
         if (from >= size) {
             from = 0; // an entry newer than our size snapshot; scanning from the start is always right
         }
-        BatchHeaderScanner scanner =
-                new BatchHeaderScanner(channel(), from, size, baseOffset, false, FETCH_READ_AHEAD_BYTES);
+        BatchHeaderScanner scanner = new BatchHeaderScanner(ch, from, size, baseOffset, false, FETCH_READ_AHEAD_BYTES);
         for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
             if (header.lastOffset() >= offset) {
                 return header;
@@ -401,19 +438,22 @@ public final class LogSegment implements Closeable {
         }
         TimeIndex.Entry entry = timeIndex.lookup(timestampMs);
         long from = Math.max(entry == null ? baseOffset : entry.offset(), minOffset);
-        int position = index.lookup(from);
-        BatchHeaderScanner scanner = new BatchHeaderScanner(
-                channel(), position < size ? position : 0, size, baseOffset, false, FETCH_READ_AHEAD_BYTES);
-        for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
-            if (header.baseOffset() >= maxOffsetExclusive) {
-                return null;
+        try (ChannelUse use = useChannel()) {
+            FileChannel ch = use.channel();
+            int position = index.lookup(from);
+            BatchHeaderScanner scanner = new BatchHeaderScanner(
+                    ch, position < size ? position : 0, size, baseOffset, false, FETCH_READ_AHEAD_BYTES);
+            for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
+                if (header.baseOffset() >= maxOffsetExclusive) {
+                    return null;
+                }
+                if (header.lastOffset() >= minOffset && header.maxTimestamp() >= timestampMs) {
+                    return header;
+                }
             }
-            if (header.lastOffset() >= minOffset && header.maxTimestamp() >= timestampMs) {
-                return header;
-            }
+            throwIfCorrupt(scanner);
+            return null;
         }
-        throwIfCorrupt(scanner);
-        return null;
     }
 
     private void throwIfCorrupt(BatchHeaderScanner scanner) throws CorruptSegmentException {
@@ -433,12 +473,20 @@ public final class LogSegment implements Closeable {
      * Cheap: touches at most about one index interval of data.
      */
     public ScanResult scanTail() throws IOException {
-        BatchHeaderScanner scanner = scanner(Math.min(index.lookup(Long.MAX_VALUE), sizeBytes), false);
-        long nextOffset = baseOffset;
-        for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
-            nextOffset = header.nextOffset();
+        try (ChannelUse use = useChannel()) {
+            BatchHeaderScanner scanner = new BatchHeaderScanner(
+                    use.channel(),
+                    Math.min(index.lookup(Long.MAX_VALUE), sizeBytes),
+                    sizeBytes,
+                    baseOffset,
+                    false,
+                    LOAD_READ_AHEAD_BYTES);
+            long nextOffset = baseOffset;
+            for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
+                nextOffset = header.nextOffset();
+            }
+            return new ScanResult(scanner.position(), nextOffset, scanner.stop(), scanner.stopReason());
         }
-        return new ScanResult(scanner.position(), nextOffset, scanner.stop(), scanner.stopReason());
     }
 
     /**
@@ -588,7 +636,9 @@ public final class LogSegment implements Closeable {
         if (unflushed) {
             unflushed = false;
             try {
-                channel().force(true); // any descriptor of the file flushes what an evicted one wrote
+                try (ChannelUse use = useChannel()) {
+                    use.channel().force(true); // any descriptor of the file flushes what another one wrote
+                }
             } catch (IOException | RuntimeException e) {
                 unflushed = true;
                 throw e;
