@@ -5,9 +5,9 @@ import io.varve.storage.PartitionLog;
 import io.varve.storage.TimestampAndOffset;
 import io.varve.storage.batch.BatchHeader;
 import io.varve.tiered.read.RemoteBatch;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * Narrows a time lookup that the log answers per batch down to the record, by decoding that one batch

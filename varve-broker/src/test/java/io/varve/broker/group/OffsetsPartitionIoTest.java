@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.varve.coordinator.group.record.CoordinatorRecord;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.junit.jupiter.api.Test;
 
 class OffsetsPartitionIoTest {

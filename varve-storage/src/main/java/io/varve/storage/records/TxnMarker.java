@@ -4,11 +4,11 @@ import io.varve.storage.batch.BatchHeader;
 import java.nio.ByteBuffer;
 import java.util.Iterator;
 import org.apache.kafka.common.InvalidRecordException;
-import org.apache.kafka.common.record.ControlRecordType;
-import org.apache.kafka.common.record.EndTransactionMarker;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
 
 /**
  * A transaction marker: the one control record of a COMMIT or ABORT control batch, decoded with

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.storage.TestBatches;
 import java.nio.ByteBuffer;
-import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.junit.jupiter.api.Test;
 
 class RecordBatchV2Test {
