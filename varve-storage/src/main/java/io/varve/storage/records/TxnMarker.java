@@ -20,6 +20,17 @@ import org.apache.kafka.common.record.internal.Record;
 public record TxnMarker(boolean commit, int coordinatorEpoch) {
 
     /**
+     * The control batch of this marker, exactly as Kafka writes it: transactional and control, of the producer's
+     * id and epoch, one COMMIT or ABORT record carrying the coordinator epoch; base offset 0, for the log to assign.
+     */
+    public ByteBuffer batch(long producerId, short producerEpoch, long timestampMs) {
+        EndTransactionMarker marker =
+                new EndTransactionMarker(commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT, coordinatorEpoch);
+        return MemoryRecords.withEndTransactionMarker(timestampMs, producerId, producerEpoch, marker)
+                .buffer();
+    }
+
+    /**
      * Decodes the marker of the control batch whose bytes are {@code batch} (position to limit, one batch).
      *
      * @return the marker, or null when the batch is a control batch of another kind or carries no record

@@ -52,6 +52,23 @@ class RecordBatchV2Test {
     }
 
     @Test
+    void theBatchHoldingAnOffsetIsFoundByItsHeaderAndAPartialTailIsIgnored() {
+        ByteBuffer first = TestBatches.batch("a", 3);
+        ByteBuffer second = TestBatches.batch("b", 2);
+        RecordBatchV2.patchOffsetAndEpoch(second, 0, 3L, 0);
+        ByteBuffer both = TestBatches.concat(first, second);
+        ByteBuffer withPartialTail = both.duplicate().limit(both.limit() - 1);
+
+        assertThat(RecordBatchV2.firstBatchEndingAtOrAfter(both, 1L)).isEqualTo(first);
+        assertThat(RecordBatchV2.firstBatchEndingAtOrAfter(both, 3L)).isEqualTo(second);
+        assertThat(RecordBatchV2.firstBatchEndingAtOrAfter(both, 5L)).isNull();
+        assertThat(RecordBatchV2.firstBatchEndingAtOrAfter(withPartialTail, 3L)).isNull();
+        assertThat(RecordBatchV2.nextOffsetAfter(both)).isEqualTo(5L);
+        assertThat(RecordBatchV2.nextOffsetAfter(withPartialTail)).isEqualTo(3L);
+        assertThat(RecordBatchV2.nextOffsetAfter(ByteBuffer.allocate(0))).isEqualTo(-1L);
+    }
+
+    @Test
     void sequencesWrapFromIntMaxToZero() {
         assertThat(RecordBatchV2.incrementSequence(5, 3)).isEqualTo(8);
         assertThat(RecordBatchV2.incrementSequence(Integer.MAX_VALUE, 1)).isZero();

@@ -1,7 +1,8 @@
-package io.varve.broker.txn;
+package io.varve.storage.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
 import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -9,11 +10,14 @@ import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.junit.jupiter.api.Test;
 
-class TxnMarkerWriterTest {
+class TxnMarkerTest {
+    private static RecordBatch decode(ByteBuffer batch) {
+        return MemoryRecords.readableRecords(batch).batches().iterator().next();
+    }
+
     @Test
     void aMarkerIsOneControlRecordInATransactionalControlBatchOfTheProducer() {
-        MemoryRecords records = TxnMarkerWriter.markerBatch(42L, (short) 3, 7, true, 1_000L);
-        RecordBatch batch = records.batches().iterator().next();
+        RecordBatch batch = decode(new TxnMarker(true, 7).batch(42L, (short) 3, 1_000L));
         assertThat(batch.isControlBatch()).isTrue();
         assertThat(batch.isTransactional()).isTrue();
         assertThat(batch.producerId()).isEqualTo(42L);
@@ -23,11 +27,14 @@ class TxnMarkerWriterTest {
         assertThat(marker.controlType()).isEqualTo(ControlRecordType.COMMIT);
         assertThat(marker.coordinatorEpoch()).isEqualTo(7);
 
-        RecordBatch abort = TxnMarkerWriter.markerBatch(42L, (short) 3, 7, false, 1_000L)
-                .batches()
-                .iterator()
-                .next();
+        RecordBatch abort = decode(new TxnMarker(false, 7).batch(42L, (short) 3, 1_000L));
         assertThat(EndTransactionMarker.deserialize(abort.iterator().next()).controlType())
                 .isEqualTo(ControlRecordType.ABORT);
+    }
+
+    @Test
+    void aWrittenMarkerReadsBackAsItself() {
+        TxnMarker abort = new TxnMarker(false, 9);
+        assertThat(TxnMarker.readOrNull(abort.batch(5L, (short) 1, 1_000L))).isEqualTo(abort);
     }
 }
