@@ -6,6 +6,7 @@ import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.protocol.FileSliceRecords;
 import io.varve.broker.protocol.RequestContext;
+import io.varve.broker.protocol.WireRecords;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.storage.LogSlice;
@@ -27,7 +28,6 @@ import org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse;
 import org.apache.kafka.common.message.FetchResponseData.PartitionData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
 
 /**
  * Fetch for consumers: whole batches from the leader's log up to the high watermark (the last stable offset for
@@ -179,7 +179,7 @@ public final class FetchHandler implements ApiHandler {
                     .setLastStableOffset(-1)
                     .setLogStartOffset(-1)
                     .setAbortedTransactions(readCommitted ? new ArrayList<>() : null)
-                    .setRecords(MemoryRecords.EMPTY);
+                    .setRecords(WireRecords.empty());
             current.partitions().add(out);
             if (t.tp == null) {
                 out.setErrorCode((byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION).code());
@@ -217,9 +217,9 @@ public final class FetchHandler implements ApiHandler {
                         .setLogStartOffset(slice.logStartOffset())
                         .setRecords(
                                 size == 0
-                                        ? MemoryRecords.EMPTY
+                                        ? WireRecords.empty()
                                         : slice.copied() != null
-                                                ? MemoryRecords.readableRecords(slice.copied())
+                                                ? WireRecords.of(slice.copied())
                                                 : new FileSliceRecords(slice.channel(), slice.position(), size));
                 if (readCommitted && size > 0) {
                     for (AbortedTxn aborted : log.abortedTransactions(fetchOffset, slice.nextOffset())) {

@@ -4,6 +4,7 @@ import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.protocol.RequestContext;
+import io.varve.broker.protocol.WireRecords;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.storage.AppendResult;
 import io.varve.storage.PartitionLog;
@@ -19,7 +20,6 @@ import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceRespo
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +81,8 @@ public final class ProduceHandler implements ApiHandler {
     private void append(
             MetadataSnapshot snapshot, TopicPartition tp, PartitionProduceData data, PartitionProduceResponse out) {
         try {
-            if (!(data.records() instanceof MemoryRecords records) || records.sizeInBytes() == 0) {
+            ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
+            if (buffer == null) {
                 out.setErrorCode(Errors.INVALID_RECORD.code())
                         .setErrorMessage("The produce request carries no record batch.");
                 return;
@@ -92,7 +93,6 @@ public final class ProduceHandler implements ApiHandler {
                     .partitions()
                     .get(tp.partition())
                     .leaderEpoch();
-            ByteBuffer buffer = records.buffer().duplicate();
             AppendResult result = replicaManager.appendAsLeader(partitionLog, buffer, leaderEpoch);
             out.setErrorCode(Errors.NONE.code())
                     .setBaseOffset(result.baseOffset())

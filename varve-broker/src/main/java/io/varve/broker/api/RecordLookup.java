@@ -4,10 +4,11 @@ import io.varve.storage.LogReadResult;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.TimestampAndOffset;
 import io.varve.storage.batch.BatchHeader;
+import io.varve.storage.batch.RecordBatchV2;
+import io.varve.storage.records.RecordTimestamps;
+import io.varve.storage.records.RecordTimestamps.RecordTime;
 import io.varve.tiered.read.RemoteBatch;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
+import java.nio.ByteBuffer;
 
 /**
  * Narrows a time lookup that the log answers per batch down to the record, by decoding that one batch
@@ -22,21 +23,13 @@ final class RecordLookup {
 
     /** The same for a batch read from remote storage. */
     static TimestampAndOffset firstRecordAtOrAfter(RemoteBatch remote, long targetMs, long logStartOffset) {
-        return firstRecordAtOrAfter(batchOf(remote), batchAnswer(remote), targetMs, logStartOffset);
+        return firstRecordAtOrAfter(remote.bytes(), batchAnswer(remote), targetMs, logStartOffset);
     }
 
     private static TimestampAndOffset firstRecordAtOrAfter(
-            RecordBatch batch, TimestampAndOffset batchAnswer, long targetMs, long logStartOffset) {
-        if (batch == null) {
-            return batchAnswer;
-        }
-        for (Record record : batch) {
-            long ts = recordTimestamp(batch, record);
-            if (ts >= targetMs && record.offset() >= logStartOffset) {
-                return new TimestampAndOffset(ts, record.offset(), batchAnswer.leaderEpoch());
-            }
-        }
-        return batchAnswer;
+            ByteBuffer batch, TimestampAndOffset batchAnswer, long targetMs, long logStartOffset) {
+        RecordTime found = batch == null ? null : RecordTimestamps.firstAtOrAfter(batch, targetMs, logStartOffset);
+        return found == null ? batchAnswer : narrowed(found, batchAnswer);
     }
 
     /** The first record carrying the batch's max timestamp (KIP-734: the offset of the max-timestamp record). */
@@ -48,25 +41,16 @@ final class RecordLookup {
     static TimestampAndOffset maxTimestampRecord(RemoteBatch remote) {
         BatchHeader h = remote.header();
         return maxTimestampRecord(
-                batchOf(remote), new TimestampAndOffset(h.maxTimestamp(), h.lastOffset(), h.partitionLeaderEpoch()));
+                remote.bytes(), new TimestampAndOffset(h.maxTimestamp(), h.lastOffset(), h.partitionLeaderEpoch()));
     }
 
-    private static TimestampAndOffset maxTimestampRecord(RecordBatch batch, TimestampAndOffset batchAnswer) {
-        if (batch == null) {
-            return batchAnswer;
-        }
-        for (Record record : batch) {
-            if (recordTimestamp(batch, record) == batch.maxTimestamp()) {
-                return new TimestampAndOffset(batch.maxTimestamp(), record.offset(), batchAnswer.leaderEpoch());
-            }
-        }
-        return batchAnswer;
+    private static TimestampAndOffset maxTimestampRecord(ByteBuffer batch, TimestampAndOffset batchAnswer) {
+        RecordTime found = batch == null ? null : RecordTimestamps.firstWithMaxTimestamp(batch);
+        return found == null ? batchAnswer : narrowed(found, batchAnswer);
     }
 
-    private static long recordTimestamp(RecordBatch batch, Record record) {
-        return batch.timestampType() == org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME
-                ? batch.maxTimestamp()
-                : record.timestamp();
+    private static TimestampAndOffset narrowed(RecordTime record, TimestampAndOffset batchAnswer) {
+        return new TimestampAndOffset(record.timestampMs(), record.offset(), batchAnswer.leaderEpoch());
     }
 
     /** A remote time lookup's batch answer before narrowing: the batch's max timestamp at its base offset. */
@@ -75,22 +59,10 @@ final class RecordLookup {
         return new TimestampAndOffset(h.maxTimestamp(), h.baseOffset(), h.partitionLeaderEpoch());
     }
 
-    private static RecordBatch batchOf(RemoteBatch remote) {
-        for (RecordBatch batch :
-                MemoryRecords.readableRecords(remote.bytes().duplicate()).batches()) {
-            return batch;
-        }
-        return null;
-    }
-
-    private static RecordBatch batchAt(PartitionLog log, long offset) {
+    /** The batch holding {@code offset}, or null when the log no longer has it. */
+    private static ByteBuffer batchAt(PartitionLog log, long offset) {
         LogReadResult read = log.read(offset, 1, log.highWatermark(), true);
-        for (RecordBatch batch : MemoryRecords.readableRecords(read.records()).batches()) {
-            if (batch.lastOffset() >= offset) {
-                return batch;
-            }
-        }
-        return null;
+        return RecordBatchV2.firstBatchEndingAtOrAfter(read.records(), offset);
     }
 
     private RecordLookup() {}

@@ -11,6 +11,7 @@ import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.producer.ProducerStateEntry;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,8 +133,8 @@ public final class CoordinatorTopic {
         PartitionLog partitionLog = replicaManager.leaderLog(snapshot, new TopicPartition(name, partition));
         int leaderEpoch =
                 snapshot.topicsByName().get(name).partitions().get(partition).leaderEpoch();
-        for (MemoryRecords batch : OffsetsPartitionIo.toBatches(records, System.currentTimeMillis())) {
-            replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
+        for (ByteBuffer batch : OffsetsPartitionIo.toBatches(records, System.currentTimeMillis())) {
+            replicaManager.appendAsLeader(partitionLog, batch, leaderEpoch);
         }
     }
 
@@ -156,9 +156,9 @@ public final class CoordinatorTopic {
                 : entry.lastSequence()
                         .map(seq -> RecordBatchV2.incrementSequence(seq, 1))
                         .orElse(0);
-        for (MemoryRecords batch : OffsetsPartitionIo.toBatches(
+        for (ByteBuffer batch : OffsetsPartitionIo.toBatches(
                 records, System.currentTimeMillis(), producerId, producerEpoch, baseSequence)) {
-            replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch);
+            replicaManager.appendAsLeader(partitionLog, batch, leaderEpoch);
         }
     }
 

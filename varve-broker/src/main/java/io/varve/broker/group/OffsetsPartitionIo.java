@@ -5,16 +5,13 @@ import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.storage.LogReadResult;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.batch.RecordBatchV2;
+import io.varve.storage.records.BatchInfo;
+import io.varve.storage.records.KeyValueBatches;
+import io.varve.storage.records.KeyValueBatches.KeyValue;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.ControlRecordType;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.record.SimpleRecord;
 
 /**
  * Coordinator records to and from a {@code __consumer_offsets} (or {@code __transaction_state}) partition log, as
@@ -66,26 +63,22 @@ public final class OffsetsPartitionIo {
             if (!bytes.hasRemaining()) {
                 break;
             }
-            long next = offset;
-            for (RecordBatch batch : MemoryRecords.readableRecords(bytes).batches()) {
-                batch.ensureValid();
-                long producerId = batch.isTransactional() ? batch.producerId() : Outbox.NO_PRODUCER_ID;
-                for (Record r : batch) {
-                    if (batch.isControlBatch()) {
-                        ControlRecordType type =
-                                r.hasKey() ? ControlRecordType.parse(r.key()) : ControlRecordType.UNKNOWN;
-                        if (type == ControlRecordType.COMMIT || type == ControlRecordType.ABORT) {
-                            sink.marker(batch.producerId(), type == ControlRecordType.COMMIT);
-                        }
-                    } else if (r.hasKey()) {
-                        sink.record(
-                                new CoordinatorRecord(copy(r.key()), r.hasValue() ? copy(r.value()) : null),
-                                producerId);
-                        records++;
-                    }
+            long[] recordsRead = {0};
+            long next = KeyValueBatches.read(bytes, new KeyValueBatches.Sink() {
+                @Override
+                public void record(BatchInfo batch, byte[] key, byte[] value) {
+                    sink.record(
+                            new CoordinatorRecord(key, value),
+                            batch.transactional() ? batch.producerId() : Outbox.NO_PRODUCER_ID);
+                    recordsRead[0]++;
                 }
-                next = batch.nextOffset();
-            }
+
+                @Override
+                public void marker(BatchInfo batch, boolean commit) {
+                    sink.marker(batch.producerId(), commit);
+                }
+            });
+            records += recordsRead[0];
             if (next <= offset) {
                 throw new IllegalStateException(log.topicPartition() + ": replay made no progress at offset " + offset);
             }
@@ -94,14 +87,8 @@ public final class OffsetsPartitionIo {
         return records;
     }
 
-    private static byte[] copy(ByteBuffer b) {
-        byte[] out = new byte[b.remaining()];
-        b.duplicate().get(out);
-        return out;
-    }
-
     /** The records as plain batches of at most about {@link #MAX_BATCH_BYTES} each. */
-    public static List<MemoryRecords> toBatches(List<CoordinatorRecord> records, long nowMs) {
+    public static List<ByteBuffer> toBatches(List<CoordinatorRecord> records, long nowMs) {
         return toBatches(records, nowMs, Outbox.NO_PRODUCER_ID, (short) -1, -1);
     }
 
@@ -109,35 +96,26 @@ public final class OffsetsPartitionIo {
      * The records as batches of at most about {@link #MAX_BATCH_BYTES} each; with a producer id, transactional
      * batches of that producer and epoch whose sequences continue from {@code baseSequence}.
      */
-    public static List<MemoryRecords> toBatches(
+    public static List<ByteBuffer> toBatches(
             List<CoordinatorRecord> records, long nowMs, long producerId, short producerEpoch, int baseSequence) {
-        List<MemoryRecords> batches = new ArrayList<>();
-        List<SimpleRecord> current = new ArrayList<>();
+        List<ByteBuffer> batches = new ArrayList<>();
+        List<KeyValue> current = new ArrayList<>();
         int bytes = 0;
         int sequence = baseSequence;
         for (CoordinatorRecord r : records) {
             int size = r.key().length + (r.value() == null ? 0 : r.value().length) + 32;
             if (!current.isEmpty() && bytes + size > MAX_BATCH_BYTES) {
-                batches.add(batch(current, producerId, producerEpoch, sequence));
+                batches.add(KeyValueBatches.build(current, nowMs, producerId, producerEpoch, sequence));
                 sequence = RecordBatchV2.incrementSequence(sequence, current.size());
                 current.clear();
                 bytes = 0;
             }
-            current.add(new SimpleRecord(nowMs, r.key(), r.value()));
+            current.add(new KeyValue(r.key(), r.value()));
             bytes += size;
         }
         if (!current.isEmpty()) {
-            batches.add(batch(current, producerId, producerEpoch, sequence));
+            batches.add(KeyValueBatches.build(current, nowMs, producerId, producerEpoch, sequence));
         }
         return batches;
-    }
-
-    private static MemoryRecords batch(
-            List<SimpleRecord> records, long producerId, short producerEpoch, int baseSequence) {
-        SimpleRecord[] array = records.toArray(new SimpleRecord[0]);
-        return producerId == Outbox.NO_PRODUCER_ID
-                ? MemoryRecords.withRecords(Compression.NONE, array)
-                : MemoryRecords.withTransactionalRecords(
-                        Compression.NONE, producerId, producerEpoch, baseSequence, array);
     }
 }

@@ -72,7 +72,7 @@ final class TxnOffsetCommitHandler implements ApiHandler {
                 data.groupId(),
                 data.producerId(),
                 data.producerEpoch(),
-                member ? data.generationId() : -1,
+                member ? data.generationIdOrMemberEpoch() : -1,
                 member ? data.memberId() : "",
                 member ? data.groupInstanceId() : null,
                 partitions);

@@ -1,8 +1,8 @@
 package io.varve.broker.protocol;
 
 import java.nio.channels.FileChannel;
-import org.apache.kafka.common.record.BaseRecords;
-import org.apache.kafka.common.record.RecordsSend;
+import org.apache.kafka.common.record.internal.BaseRecords;
+import org.apache.kafka.common.record.internal.RecordsSend;
 
 /**
  * Record batches that stay in a segment file: {@link ResponseWriter} turns them into a file region of the

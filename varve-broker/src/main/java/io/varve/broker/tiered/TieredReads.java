@@ -1,6 +1,8 @@
 package io.varve.broker.tiered;
 
+import io.varve.broker.protocol.WireRecords;
 import io.varve.storage.PartitionLog;
+import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
 import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.TransactionIndex;
@@ -29,8 +31,6 @@ import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.FetchResponseData.PartitionData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.RecordBatch;
 
 /**
  * Routes reads of tiered offsets to remote storage. An offset in {@code [logStartOffset, localLogStartOffset)} lives
@@ -172,11 +172,7 @@ public final class TieredReads implements AutoCloseable {
         if (result.sizeBytes() == 0) {
             return List.of();
         }
-        long upperBoundOffset = -1;
-        for (RecordBatch batch :
-                MemoryRecords.readableRecords(result.records().duplicate()).batches()) {
-            upperBoundOffset = batch.lastOffset() + 1;
-        }
+        long upperBoundOffset = RecordBatchV2.nextOffsetAfter(result.records());
         long fetchOffset = fetch.request.fetchOffset();
         TransactionIndex.Collected remote =
                 reader.abortedTransactions(fetch.request.partition(), fetchOffset, upperBoundOffset);
@@ -201,10 +197,9 @@ public final class TieredReads implements AutoCloseable {
         return read.completeOnTimeout(null, service.config().fetchMaxWaitMs(), TimeUnit.MILLISECONDS)
                 .handle((done, error) -> {
                     if (error != null) {
-                        fetch.out.setErrorCode(errorFor(error).code()).setRecords(MemoryRecords.EMPTY);
+                        fetch.out.setErrorCode(errorFor(error).code()).setRecords(WireRecords.empty());
                     } else if (done != null && done.result().sizeBytes() > 0) {
-                        fetch.out.setRecords(
-                                MemoryRecords.readableRecords(done.result().records()));
+                        fetch.out.setRecords(WireRecords.of(done.result().records()));
                         if (done.aborted() != null) {
                             List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>();
                             for (AbortedTxn txn : done.aborted()) {

@@ -8,11 +8,10 @@ import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.storage.AppendOrigin;
 import io.varve.storage.PartitionLog;
+import io.varve.storage.records.TxnMarker;
+import java.nio.ByteBuffer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.record.ControlRecordType;
-import org.apache.kafka.common.record.EndTransactionMarker;
-import org.apache.kafka.common.record.MemoryRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,13 +45,6 @@ public final class TxnMarkerWriter {
         this.offsetsMarkers = offsetsMarkers;
     }
 
-    /** The control batch of a marker, exactly as Kafka writes it. */
-    static MemoryRecords markerBatch(long producerId, short epoch, int coordinatorEpoch, boolean commit, long nowMs) {
-        EndTransactionMarker marker =
-                new EndTransactionMarker(commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT, coordinatorEpoch);
-        return MemoryRecords.withEndTransactionMarker(nowMs, producerId, epoch, marker);
-    }
-
     /**
      * Writes the marker to {@code tp}'s leader log. Throws Kafka's errors (NOT_LEADER_OR_FOLLOWER...) when this broker
      * cannot write it now; the caller retries.
@@ -70,7 +62,7 @@ public final class TxnMarkerWriter {
         } catch (UnknownTopicOrPartitionException e) {
             return Outcome.PARTITION_GONE;
         }
-        MemoryRecords batch = markerBatch(producerId, epoch, coordinatorEpoch, commit, System.currentTimeMillis());
+        ByteBuffer batch = new TxnMarker(commit, coordinatorEpoch).batch(producerId, epoch, System.currentTimeMillis());
         Outcome outcome = appendControlBatch(partitionLog, batch, partition.leaderEpoch());
         if (tp.topic().equals(GroupCoordinatorRuntime.TOPIC)) {
             // The group coordinator's pending transactional offsets there commit or vanish with the marker.
@@ -85,8 +77,8 @@ public final class TxnMarkerWriter {
      * epoch not older than its last marker's: TRANSACTION_COORDINATOR_FENCED), ends the producer's transaction
      * (moving the last stable offset) and indexes an ABORT. Kafka's errors are thrown to the caller.
      */
-    Outcome appendControlBatch(PartitionLog partitionLog, MemoryRecords batch, int leaderEpoch) {
-        replicaManager.appendAsLeader(partitionLog, batch.buffer(), leaderEpoch, AppendOrigin.COORDINATOR);
+    Outcome appendControlBatch(PartitionLog partitionLog, ByteBuffer batch, int leaderEpoch) {
+        replicaManager.appendAsLeader(partitionLog, batch, leaderEpoch, AppendOrigin.COORDINATOR);
         return Outcome.WRITTEN;
     }
 }

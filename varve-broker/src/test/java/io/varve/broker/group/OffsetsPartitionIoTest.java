@@ -3,10 +3,11 @@ package io.varve.broker.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.junit.jupiter.api.Test;
 
 class OffsetsPartitionIoTest {
@@ -18,9 +19,9 @@ class OffsetsPartitionIoTest {
         return out;
     }
 
-    private static List<RecordBatch> batches(List<MemoryRecords> memoryRecords) {
+    private static List<RecordBatch> batches(List<ByteBuffer> batches) {
         List<RecordBatch> out = new ArrayList<>();
-        memoryRecords.forEach(m -> m.batches().forEach(out::add));
+        batches.forEach(b -> MemoryRecords.readableRecords(b).batches().forEach(out::add));
         return out;
     }
 

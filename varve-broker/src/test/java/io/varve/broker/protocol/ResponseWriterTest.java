@@ -16,9 +16,9 @@ import org.apache.kafka.common.message.FetchResponseData.PartitionData;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,7 +60,7 @@ class ResponseWriterTest {
         }
     }
 
-    private static FetchResponseData fetchResponse(org.apache.kafka.common.record.BaseRecords records) {
+    private static FetchResponseData fetchResponse(org.apache.kafka.common.record.internal.BaseRecords records) {
         FetchResponseData response = new FetchResponseData();
         FetchableTopicResponse topic = new FetchableTopicResponse().setTopic("t");
         topic.partitions()

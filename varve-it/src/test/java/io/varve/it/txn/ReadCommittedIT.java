@@ -265,7 +265,7 @@ class ReadCommittedIT {
                 assertThat(committed.abortedTransactions()).as("v%d", version).hasSize(1);
                 assertThat(committed.abortedTransactions().get(0).firstOffset()).isZero();
                 List<Long> offsets = new ArrayList<>();
-                ((org.apache.kafka.common.record.Records) committed.records())
+                ((org.apache.kafka.common.record.internal.Records) committed.records())
                         .batches()
                         .forEach(b -> offsets.add(b.baseOffset()));
                 assertThat(offsets)
@@ -278,7 +278,7 @@ class ReadCommittedIT {
                         .isEqualTo(4);
                 assertThat(uncommitted.abortedTransactions()).isNull();
                 List<Long> all = new ArrayList<>();
-                ((org.apache.kafka.common.record.Records) uncommitted.records())
+                ((org.apache.kafka.common.record.internal.Records) uncommitted.records())
                         .batches()
                         .forEach(b -> all.add(b.baseOffset()));
                 assertThat(all).containsExactly(0L, 1L, 2L, 3L, 4L);

@@ -2,6 +2,7 @@ package io.varve.storage.batch;
 
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
+import org.apache.kafka.common.errors.CorruptRecordException;
 
 /**
  * Layout of the 61-byte v2 record-batch header (big-endian) and the in-place patches the log applies.
@@ -76,6 +77,52 @@ public final class RecordBatchV2 {
         buf.putShort(start + ATTRIBUTES_OFFSET, (short) (attributes | TIMESTAMP_TYPE_MASK));
         buf.putLong(start + MAX_TIMESTAMP_OFFSET, nowMs);
         buf.putInt(start + CRC_OFFSET, (int) computeCrc(buf, start, sizeBytes));
+    }
+
+    /**
+     * The bytes (a slice, position 0) of the first whole batch from position to limit of {@code batches} whose
+     * last offset is at least {@code offset}, or null when none is. A partial batch at the end is not looked at.
+     */
+    public static ByteBuffer firstBatchEndingAtOrAfter(ByteBuffer batches, long offset) {
+        for (int at = batches.position(); isWholeBatchAt(batches, at); at += sizeBytes(batches, at)) {
+            if (lastOffset(batches, at) >= offset) {
+                return batches.duplicate()
+                        .position(at)
+                        .limit(at + sizeBytes(batches, at))
+                        .slice();
+            }
+        }
+        return null;
+    }
+
+    /** The offset after the last whole batch from position to limit of {@code batches}, or -1 when there is none. */
+    public static long nextOffsetAfter(ByteBuffer batches) {
+        long next = -1;
+        for (int at = batches.position(); isWholeBatchAt(batches, at); at += sizeBytes(batches, at)) {
+            next = lastOffset(batches, at) + 1;
+        }
+        return next;
+    }
+
+    private static long lastOffset(ByteBuffer buf, int start) {
+        return buf.getLong(start + BASE_OFFSET_OFFSET) + buf.getInt(start + LAST_OFFSET_DELTA_OFFSET);
+    }
+
+    /**
+     * A whole batch starts at {@code start}: its header and as many bytes as its length field says lie before
+     * the limit.
+     *
+     * @throws CorruptRecordException the length field is too small for a v2 header
+     */
+    private static boolean isWholeBatchAt(ByteBuffer buf, int start) {
+        if (buf.limit() - start < HEADER_SIZE_BYTES) {
+            return false;
+        }
+        int sizeBytes = sizeBytes(buf, start);
+        if (sizeBytes < HEADER_SIZE_BYTES) {
+            throw new CorruptRecordException("Batch at position " + start + " claims " + sizeBytes + " bytes");
+        }
+        return sizeBytes <= buf.limit() - start;
     }
 
     /**

@@ -2,12 +2,13 @@ package io.varve.storage.records;
 
 import java.nio.ByteBuffer;
 import java.util.OptionalLong;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MemoryRecords.RecordFilter.BatchRetention;
-import org.apache.kafka.common.record.MemoryRecords.RecordFilter.BatchRetentionResult;
-import org.apache.kafka.common.record.Record;
-import org.apache.kafka.common.record.RecordBatch;
-import org.apache.kafka.common.utils.BufferSupplier;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords.RecordFilter.BatchRetention;
+import org.apache.kafka.common.record.internal.MemoryRecords.RecordFilter.BatchRetentionResult;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.Records;
+import org.apache.kafka.common.utils.internals.BufferSupplier;
 
 /**
  * Rewrites stored batches keeping only the records a cleaner's {@link Rules} retain. A batch whose
@@ -121,8 +122,10 @@ public final class CompactionFilter implements AutoCloseable {
                 return;
             }
             fate = rules.txnFate(current);
-            MemoryRecords.FilterResult result =
-                    MemoryRecords.readableRecords(batch.bytes()).filterTo(this, out, decompressionBuffers);
+            // No cap on a decoded record beyond the JVM's array limit, as before 4.4 added the argument: the
+            // batch passed validation at append, and a record larger than that could not be rewritten anyway.
+            MemoryRecords.FilterResult result = MemoryRecords.readableRecords(batch.bytes())
+                    .filterTo(this, out, decompressionBuffers, Records.SOFT_MAX_ARRAY_LENGTH);
             out = result.outputBuffer(); // a larger copy when the rewrite outgrew the buffer
             recordsRead += result.messagesRead();
             recordsKept += result.messagesRetained();

@@ -4,11 +4,11 @@ import io.varve.storage.batch.BatchHeader;
 import java.nio.ByteBuffer;
 import java.util.Iterator;
 import org.apache.kafka.common.InvalidRecordException;
-import org.apache.kafka.common.record.ControlRecordType;
-import org.apache.kafka.common.record.EndTransactionMarker;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.MutableRecordBatch;
-import org.apache.kafka.common.record.Record;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
 
 /**
  * A transaction marker: the one control record of a COMMIT or ABORT control batch, decoded with
@@ -18,6 +18,17 @@ import org.apache.kafka.common.record.Record;
  * @param coordinatorEpoch the epoch of the transaction coordinator that wrote it
  */
 public record TxnMarker(boolean commit, int coordinatorEpoch) {
+
+    /**
+     * The control batch of this marker, exactly as Kafka writes it: transactional and control, of the producer's
+     * id and epoch, one COMMIT or ABORT record carrying the coordinator epoch; base offset 0, for the log to assign.
+     */
+    public ByteBuffer batch(long producerId, short producerEpoch, long timestampMs) {
+        EndTransactionMarker marker =
+                new EndTransactionMarker(commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT, coordinatorEpoch);
+        return MemoryRecords.withEndTransactionMarker(timestampMs, producerId, producerEpoch, marker)
+                .buffer();
+    }
 
     /**
      * Decodes the marker of the control batch whose bytes are {@code batch} (position to limit, one batch).

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.storage.TestBatches;
 import java.nio.ByteBuffer;
-import org.apache.kafka.common.record.MutableRecordBatch;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.junit.jupiter.api.Test;
 
 class RecordBatchV2Test {
@@ -49,6 +49,23 @@ class RecordBatchV2Test {
         batch.ensureValid();
         assertThat(batch.timestampType()).isEqualTo(TimestampType.LOG_APPEND_TIME);
         assertThat(batch.maxTimestamp()).isEqualTo(42_000L);
+    }
+
+    @Test
+    void theBatchHoldingAnOffsetIsFoundByItsHeaderAndAPartialTailIsIgnored() {
+        ByteBuffer first = TestBatches.batch("a", 3);
+        ByteBuffer second = TestBatches.batch("b", 2);
+        RecordBatchV2.patchOffsetAndEpoch(second, 0, 3L, 0);
+        ByteBuffer both = TestBatches.concat(first, second);
+        ByteBuffer withPartialTail = both.duplicate().limit(both.limit() - 1);
+
+        assertThat(RecordBatchV2.firstBatchEndingAtOrAfter(both, 1L)).isEqualTo(first);
+        assertThat(RecordBatchV2.firstBatchEndingAtOrAfter(both, 3L)).isEqualTo(second);
+        assertThat(RecordBatchV2.firstBatchEndingAtOrAfter(both, 5L)).isNull();
+        assertThat(RecordBatchV2.firstBatchEndingAtOrAfter(withPartialTail, 3L)).isNull();
+        assertThat(RecordBatchV2.nextOffsetAfter(both)).isEqualTo(5L);
+        assertThat(RecordBatchV2.nextOffsetAfter(withPartialTail)).isEqualTo(3L);
+        assertThat(RecordBatchV2.nextOffsetAfter(ByteBuffer.allocate(0))).isEqualTo(-1L);
     }
 
     @Test
