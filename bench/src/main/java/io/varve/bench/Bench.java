@@ -11,6 +11,7 @@ import java.util.Map;
 import io.varve.bench.scenario.ConsumeThroughput;
 import io.varve.bench.scenario.ManyPartitions;
 import io.varve.bench.scenario.ManyProducerConnections;
+import io.varve.bench.scenario.PartitionScale;
 import io.varve.bench.scenario.ProduceLatency;
 import io.varve.bench.scenario.ProduceThroughput;
 import io.varve.bench.scenario.Startup;
@@ -36,6 +37,8 @@ public final class Bench {
             case 6 -> new ManyProducerConnections();
             case 8 -> new Startup();
             case 9 -> new TransactionThroughput();
+            case 10 -> new PartitionScale(10, 10_000);
+            case 11 -> new PartitionScale(11, 50_000);
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }

@@ -27,6 +27,9 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--override", paramLabel = "key=value", description = "Override one configuration key; repeatable.")
     List<String> overrides = new ArrayList<>();
 
+    /** How long a node whose every log dir failed keeps answering (with errors) before it halts. */
+    private static final long FATAL_GRACE_MS = 1000;
+
     @Override
     public Integer call() throws Exception {
         BrokerConfig config;
@@ -39,8 +42,20 @@ public final class ServerCommand implements Callable<Integer> {
         Broker broker = new Broker(config);
         broker.onFatalStorageFailure(message -> {
             System.err.println("varve: " + message);
-            // halt, not exit: a clean shutdown would mark the failed dirs clean and skip their recovery
-            Runtime.getRuntime().halt(1);
+            // Halt, not exit: a clean shutdown would mark the failed dirs clean and skip their recovery. A short grace
+            // first lets the requests in flight be answered (KAFKA_STORAGE_ERROR) rather than cut off.
+            Thread halt = new Thread(
+                    () -> {
+                        try {
+                            Thread.sleep(FATAL_GRACE_MS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        Runtime.getRuntime().halt(1);
+                    },
+                    "varve-halt");
+            halt.setDaemon(false);
+            halt.start();
         });
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(
