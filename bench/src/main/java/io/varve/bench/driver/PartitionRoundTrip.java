@@ -50,7 +50,7 @@ public final class PartitionRoundTrip {
         // per-partition sequence state, not what this measures
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(Integer.parseInt(args[3]) * 1000));
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "60000");
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Integer.toString(Math.min(60_000, Integer.parseInt(args[3]) * 500)));
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(256L * 1024 * 1024));
         byte[] value = "x".repeat(100).getBytes(StandardCharsets.UTF_8);
         long start = System.nanoTime();

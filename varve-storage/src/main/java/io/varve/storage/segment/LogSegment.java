@@ -350,6 +350,9 @@ public final class LogSegment implements Closeable {
      */
     public Slice locate(long startOffset, long maxOffsetExclusive, int maxBytes, boolean minOneBatch)
             throws IOException {
+        if (sizeBytes == 0) {
+            return null; // an empty segment is read without a descriptor: fetches of idle partitions open nothing
+        }
         try (ChannelUse use = useChannel()) {
             FileChannel ch = use.channel();
             int size = sizeBytes;
@@ -403,6 +406,9 @@ public final class LogSegment implements Closeable {
 
     /** The batch holding {@code offset} or the first after it, or null when the segment ends first. */
     public BatchHeader batchContaining(long offset) throws IOException {
+        if (sizeBytes == 0) {
+            return null;
+        }
         try (ChannelUse use = useChannel()) {
             return firstBatchReaching(use.channel(), offset, index, sizeBytes);
         }
@@ -473,6 +479,9 @@ public final class LogSegment implements Closeable {
      * Cheap: touches at most about one index interval of data.
      */
     public ScanResult scanTail() throws IOException {
+        if (sizeBytes == 0) {
+            return new ScanResult(0, baseOffset, BatchHeaderScanner.Stop.END, ""); // nothing to read: no descriptor
+        }
         try (ChannelUse use = useChannel()) {
             BatchHeaderScanner scanner = new BatchHeaderScanner(
                     use.channel(),
