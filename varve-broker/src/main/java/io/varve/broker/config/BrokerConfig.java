@@ -190,6 +190,55 @@ public final class BrokerConfig {
         if (logDirs().isEmpty()) {
             throw new ConfigException("log.dirs must name at least one directory.");
         }
+        checkQuorumSettings();
+    }
+
+    /**
+     * This release runs a quorum of one: a combined node that is its own controller. Settings that ask for anything
+     * else (a broker or controller alone, several voters, a dynamic quorum) are refused at start-up with one sentence
+     * naming the key, rather than silently run as one node.
+     */
+    private void checkQuorumSettings() {
+        List<String> roles = list("process.roles");
+        for (String role : roles) {
+            if (!role.equals("broker") && !role.equals("controller")) {
+                throw new ConfigException(
+                        "process.roles has an unknown role '" + role + "': use broker, controller or both.");
+            }
+        }
+        if (!(roles.contains("broker") && roles.contains("controller"))) {
+            throw new ConfigException("process.roles=" + String.join(",", roles)
+                    + " needs a controller quorum of other nodes, which this release does not run yet:"
+                    + " use broker,controller (the default).");
+        }
+        List<String> voters = list("controller.quorum.voters");
+        if (voters.size() > 1) {
+            throw new ConfigException("controller.quorum.voters names " + voters.size()
+                    + " voters; a quorum of several controllers is not in this release yet: leave it empty or name"
+                    + " this node alone.");
+        }
+        for (String voter : voters) {
+            int at = voter.indexOf('@');
+            int colon = voter.lastIndexOf(':');
+            int id;
+            try {
+                id = Integer.parseInt(voter.substring(0, Math.max(at, 0)).trim());
+            } catch (NumberFormatException e) {
+                id = -1;
+            }
+            if (at <= 0 || colon < at + 2 || id < 0) {
+                throw new ConfigException("controller.quorum.voters entry '" + voter
+                        + "' is not ID@HOST:PORT, for example 1@localhost:9093.");
+            }
+            if (id != nodeId()) {
+                throw new ConfigException("node.id " + nodeId() + " is not among controller.quorum.voters (" + voter
+                        + "): a combined node must be one of the voters.");
+            }
+        }
+        if (!list("controller.quorum.bootstrap.servers").isEmpty()) {
+            throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
+                    + " is not in this release yet: leave it empty.");
+        }
     }
 
     public static BrokerConfig fromMap(Map<String, String> props) {

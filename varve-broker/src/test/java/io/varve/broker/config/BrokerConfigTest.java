@@ -72,4 +72,24 @@ class BrokerConfigTest {
         assertThat(config.advertisedListeners())
                 .containsExactly(new ListenerConfig("PLAINTEXT", "broker1.example", 19092, "PLAINTEXT"));
     }
+
+    @Test
+    void aQuorumThisReleaseCannotRunIsRefusedAtStartUpWithASentenceNamingTheKey() {
+        assertThat(BrokerConfig.fromMap(Map.of("controller.quorum.voters", "1@localhost:9093"))
+                        .nodeId())
+                .isEqualTo(1);
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("process.roles", "broker")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("process.roles=broker needs a controller quorum");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("process.roles", "broker,observer")))
+                .hasMessageContaining("unknown role 'observer'");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "1@a:9093,2@b:9093,3@c:9093")))
+                .hasMessageStartingWith("controller.quorum.voters names 3 voters");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "2@localhost:9093")))
+                .hasMessageStartingWith("node.id 1 is not among controller.quorum.voters");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "one@localhost")))
+                .hasMessageContaining("is not ID@HOST:PORT");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.bootstrap.servers", "localhost:9093")))
+                .hasMessageStartingWith("controller.quorum.bootstrap.servers asks for a dynamic controller quorum");
+    }
 }
