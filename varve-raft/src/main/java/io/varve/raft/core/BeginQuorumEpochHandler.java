@@ -26,6 +26,9 @@ final class BeginQuorumEpochHandler {
         }
         if (error == RaftError.NONE) {
             ctx.observeLeader(request.leaderEpoch(), request.leaderId(), nowMs);
+            if (ctx.state() instanceof FollowerState follower && follower.leaderId() == request.leaderId()) {
+                follower.leaderContact(nowMs);
+            }
         }
         EpochState state = ctx.state();
         ctx.respond(in, new BeginQuorumEpochResponse(error, state.leaderId(), state.epoch()));

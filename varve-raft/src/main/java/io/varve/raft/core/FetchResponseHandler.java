@@ -80,7 +80,7 @@ final class FetchResponseHandler {
             follower.nextFetchAtMs = nowMs + ctx.config.retryBackoffMs();
             return;
         }
-        follower.lastContactMs = nowMs;
+        follower.leaderContact(nowMs);
         follower.nextFetchAtMs = nowMs;
         if (response.divergingEpoch().isPresent()) {
             truncateToDivergence(response.divergingEpoch().get());

@@ -73,7 +73,7 @@ final class FetchSnapshotHandler {
             follower.nextFetchAtMs = nowMs + ctx.config.retryBackoffMs();
             return;
         }
-        follower.lastContactMs = nowMs;
+        follower.leaderContact(nowMs);
         SnapshotDownload download = follower.download;
         if (download.accept(response.size(), response.position(), response.bytes())) {
             follower.download = null;

@@ -60,7 +60,7 @@ final class QuorumState {
             // A leader that restarts cannot resume: its in-memory progress is gone.
             this.state = new ResignedState(epoch, List.of(), nowMs + randomElectionTimeoutMs());
         } else if (leaderId >= 0 && leaderId != config.nodeId()) {
-            this.state = new FollowerState(epoch, leaderId, nowMs);
+            this.state = new FollowerState(epoch, leaderId, config.fetchTimeoutMs(), nowMs);
         } else {
             this.state = newUnattached(epoch, nowMs, nowMs + randomElectionTimeoutMs());
         }
@@ -163,7 +163,7 @@ final class QuorumState {
         } else {
             votedId = NO_ID;
         }
-        FollowerState next = new FollowerState(epoch, leaderId, nowMs);
+        FollowerState next = new FollowerState(epoch, leaderId, config.fetchTimeoutMs(), nowMs);
         switchTo(next);
         return next;
     }

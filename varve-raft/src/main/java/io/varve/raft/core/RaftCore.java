@@ -258,7 +258,7 @@ public final class RaftCore {
     }
 
     private void runFollowerTimers(FollowerState follower, long nowMs) {
-        if (nowMs - follower.lastContactMs >= ctx.config.fetchTimeoutMs()) {
+        if (nowMs >= follower.fetchDeadlineMs) {
             if (ctx.quorum.isVoter()) {
                 votes.startPreVote(nowMs);
             } else {

@@ -66,7 +66,8 @@ final class VoteHandler {
         if (state instanceof LeaderState) {
             return false;
         }
-        if (state instanceof FollowerState follower && nowMs - follower.lastContactMs < ctx.config.fetchTimeoutMs()) {
+        if (state instanceof FollowerState follower
+                && follower.heardFromLeaderWithin(ctx.config.fetchTimeoutMs(), nowMs)) {
             return false;
         }
         return ctx.voteRule.candidateIsUpToDate(request.candidateLogEnd(), ctx.logEnd());
