@@ -16,6 +16,8 @@ public final class MemoryRaftLog implements RaftLog {
     private long startOffset;
     private int startEpoch;
     private long flushedEndOffset;
+    private int truncations;
+    private int resets;
 
     @Override
     public long startOffset() {
@@ -80,6 +82,9 @@ public final class MemoryRaftLog implements RaftLog {
             throw new IllegalArgumentException(
                     "truncate to " + offset + " outside [" + startOffset + ", " + endOffset() + "]");
         }
+        if (offset < endOffset()) {
+            truncations++;
+        }
         entries.subList((int) (offset - startOffset), entries.size()).clear();
         flushedEndOffset = Math.min(flushedEndOffset, offset);
     }
@@ -117,10 +122,21 @@ public final class MemoryRaftLog implements RaftLog {
 
     @Override
     public void resetTo(SnapshotId snapshot) {
+        resets++;
         entries.clear();
         startOffset = snapshot.endOffset();
         startEpoch = snapshot.epoch();
         flushedEndOffset = startOffset;
+    }
+
+    /** How many times entries were removed from the tail (a crash's loss included). */
+    public int truncations() {
+        return truncations;
+    }
+
+    /** How many snapshots were installed over this log. */
+    public int resets() {
+        return resets;
     }
 
     /** What a crash leaves: the entries below the flushed end. */

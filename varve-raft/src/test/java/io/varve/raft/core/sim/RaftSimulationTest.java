@@ -67,15 +67,28 @@ class RaftSimulationTest {
         }
         long slowestLeaderMs = 0;
         long slowestHealMs = 0;
+        long committed = 0;
+        long epochs = 0;
+        long truncations = 0;
+        long installs = 0;
+        long crashes = 0;
         for (long seed = firstSeed; seed < firstSeed + count; seed++) {
             Simulation simulation = new Simulation(seed, voters, observers, VoteRule.RAFT);
             simulation.run();
             slowestLeaderMs = Math.max(slowestLeaderMs, simulation.leaderAfterHealMs);
             slowestHealMs = Math.max(slowestHealMs, simulation.healedAfterMs);
+            Simulation.Stats stats = simulation.stats();
+            committed += stats.committed();
+            epochs += stats.epochs();
+            truncations += stats.truncations();
+            installs += stats.snapshotInstalls();
+            crashes += stats.crashes();
         }
         System.out.println(count + " schedules of " + voters + " voters + " + observers + " observers: after healing, "
                 + "a leader within " + slowestLeaderMs + " ms and a probe committed everywhere within "
-                + slowestHealMs + " ms (worst schedule)");
+                + slowestHealMs + " ms (worst schedule); in total " + committed + " entries committed, " + epochs
+                + " epochs, " + crashes + " crashes, " + truncations + " log truncations, " + installs
+                + " snapshots installed from a leader");
     }
 
     private static int schedules(int normal) {

@@ -45,6 +45,7 @@ final class Simulation {
     private long nowMs;
     private long proposals;
     long healedAfterMs = -1;
+    int crashes;
     long leaderAfterHealMs = -1;
 
     Simulation(long seed, int voters, int observers, VoteRule voteRule) {
@@ -105,6 +106,21 @@ final class Simulation {
             throw new SimulationFailure(seed, nowMs, String.join("\n", trace) + describeNodes(), e);
         }
     }
+
+    /** What the schedule exercised, for the test's summary. */
+    Stats stats() {
+        int truncations = 0;
+        int installs = 0;
+        int maxEpoch = 0;
+        for (SimNode node : nodes) {
+            truncations += node.log.truncations();
+            installs += node.log.resets();
+            maxEpoch = Math.max(maxEpoch, node.core.epoch());
+        }
+        return new Stats(checker.committedCount(), maxEpoch, truncations, installs, crashes);
+    }
+
+    record Stats(long committed, int epochs, int truncations, int snapshotInstalls, int crashes) {}
 
     private void step(long tick) {
         for (SimNode node : nodes) {
@@ -180,9 +196,11 @@ final class Simulation {
             network.healAll();
             note("network healed");
         } else if (roll < 0.0065) {
-            SimNode victim = nodes.get(random.nextInt(nodes.size()));
-            if (victim.isUp()) {
+            // Half the crashes hit a leader: that is where elections and divergence come from.
+            SimNode victim = random.nextBoolean() ? anyLeader() : nodes.get(random.nextInt(nodes.size()));
+            if (victim != null && victim.isUp()) {
                 victim.crash(nowMs + 200 + random.nextInt(3000));
+                crashes++;
                 note("node " + victim.id + " crashes");
             }
         } else if (roll < 0.007) {
@@ -208,13 +226,17 @@ final class Simulation {
     }
 
     private void partition() {
-        int kind = random.nextInt(3);
+        int kind = random.nextInt(4);
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             ids.add(i);
         }
         Collections.shuffle(ids, random);
-        if (kind == 0) {
+        SimNode leader = anyLeader();
+        if (kind == 3 && leader != null) {
+            network.isolate(List.of(leader.id));
+            note("leader " + leader.id + " isolated");
+        } else if (kind == 0) {
             network.isolate(ids.subList(0, 1));
             note("node " + ids.get(0) + " isolated");
         } else if (kind == 1) {
