@@ -76,7 +76,7 @@ final class SimNode {
                     applied.size() == end,
                     "node " + id + " loaded a snapshot of " + applied.size() + " entries, its id says " + end);
             for (LogEntry entry : applied) {
-                checker.onCommitted(id, entry);
+                checker.onCommitted(id, entry, core.epoch());
             }
         }
         for (LogEntry entry : output.committed()) {
@@ -84,7 +84,7 @@ final class SimNode {
                     entry.offset() == applied.size(),
                     "node " + id + " was handed " + entry + " after " + applied.size() + " applied entries");
             applied.add(entry);
-            checker.onCommitted(id, entry);
+            checker.onCommitted(id, entry, core.epoch());
         }
     }
 
