@@ -48,7 +48,7 @@ final class CoreContext {
         this.commits = commits;
         this.voteRule = voteRule;
         this.random = random;
-        this.pending = new PendingRequests(4 * config.voters().size() + 64);
+        this.pending = new PendingRequests(4 * config.voters().size() + 64, random.nextLong() >>> 1);
     }
 
     int nodeId() {

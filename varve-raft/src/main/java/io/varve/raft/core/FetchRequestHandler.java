@@ -54,7 +54,8 @@ final class FetchRequestHandler {
         leader.parked.remove(request.replicaId());
         boolean nothingNew = fetchOffset >= ctx.log.endOffset()
                 && leader.highWatermarkSent(request.replicaId()) == ctx.commits.highWatermark();
-        if (nothingNew && request.maxWaitMs() > 0) {
+        boolean room = leader.parked.size() < ctx.config.voters().size() + LeaderState.MAX_OBSERVERS;
+        if (nothingNew && request.maxWaitMs() > 0 && room) {
             leader.parked.put(
                     request.replicaId(),
                     new ParkedFetch(in.sourceId(), in.correlationId(), request, nowMs + request.maxWaitMs()));

@@ -76,6 +76,11 @@ final class FetchResponseHandler {
                 || response.leaderEpoch() != follower.epoch()) {
             return;
         }
+        if (response.error() == RaftError.FENCED_LEADER_EPOCH) {
+            // Our fetch carried an older epoch; the answer named this leader and epoch, now adopted.
+            follower.nextFetchAtMs = nowMs;
+            return;
+        }
         if (response.error() != RaftError.NONE) {
             follower.nextFetchAtMs = nowMs + ctx.config.retryBackoffMs();
             return;

@@ -14,10 +14,15 @@ import java.util.Map;
 final class PendingRequests {
     private final int capacity;
     private final Map<Long, Pending> pending = new HashMap<>();
-    private long nextCorrelationId = 1;
+    private long nextCorrelationId;
 
-    PendingRequests(int capacity) {
+    /**
+     * Correlation ids start at a random point: a replica that restarts must not mistake an answer to a
+     * request its previous life sent for one to its own (the network may still carry those).
+     */
+    PendingRequests(int capacity, long firstCorrelationId) {
         this.capacity = capacity;
+        this.nextCorrelationId = firstCorrelationId;
     }
 
     long register(int destinationId, Class<? extends RaftRequest> kind, long nowMs) {

@@ -176,7 +176,7 @@ class FetchHandlersTest {
         observer.start();
         Wire withObserver = new Wire(List.of(leader, follower, observer));
         for (int i = 0; i < 10; i++) {
-            withObserver.tick(25); // past the retry backoff after the first answer (fenced: epoch 0 is old)
+            withObserver.tick(1);
         }
         assertThat(observer.snapshots.latest()).contains(id);
         assertThat(observer.snapshots.data()).hasSize(200_000);

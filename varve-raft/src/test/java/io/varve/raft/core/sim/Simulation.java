@@ -29,9 +29,9 @@ final class Simulation {
     static final long TICK_MS = 10;
     static final long CHAOS_MS = 15_000;
     /** After healing: a leader followed by a majority within this (fetch timeout + a few election rounds). */
-    static final long LEADER_BOUND_MS = 12_000;
+    static final long LEADER_BOUND_MS = 6_000;
     /** After healing: a probe committed on every replica within this. */
-    static final long HEALED_BOUND_MS = 20_000;
+    static final long HEALED_BOUND_MS = 10_000;
 
     private static final int FULL_CHECK_EVERY_TICKS = 100;
     private static final int TRACE_LINES = 80;
