@@ -9,12 +9,12 @@ final class Ballot {
     private final Set<Integer> granted = new HashSet<>();
     private final Set<Integer> rejected = new HashSet<>();
 
+    /** Counts against {@code voters}; the candidate's own vote counts only if it is one of them (KIP-853). */
     Ballot(Set<Integer> voters, int selfId) {
-        if (!voters.contains(selfId)) {
-            throw new IllegalStateException("only a voter runs an election: " + selfId + " not in " + voters);
-        }
         this.voters = voters;
-        granted.add(selfId);
+        if (voters.contains(selfId)) {
+            granted.add(selfId);
+        }
     }
 
     void record(int voterId, boolean grant) {

@@ -15,10 +15,7 @@ final class BeginQuorumEpochHandler {
 
     void handleRequest(InboundMessage in, BeginQuorumEpochRequest request, long nowMs) {
         RaftError error = ctx.checkCluster(request);
-        if (error == RaftError.NONE
-                && (!ctx.quorum.isVoter()
-                        || request.voterId() != ctx.nodeId()
-                        || !ctx.config.voters().contains(request.leaderId()))) {
+        if (error == RaftError.NONE && request.voterId() != ctx.nodeId()) {
             error = RaftError.INCONSISTENT_VOTER_SET;
         }
         if (error == RaftError.NONE && request.leaderEpoch() < ctx.epoch()) {

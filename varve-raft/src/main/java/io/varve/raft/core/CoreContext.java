@@ -8,7 +8,7 @@ import io.varve.raft.core.message.OutboundMessage;
 import io.varve.raft.core.message.RaftError;
 import io.varve.raft.core.message.RaftRequest;
 import io.varve.raft.core.message.RaftResponse;
-import io.varve.raft.core.runtime.RaftLog;
+import io.varve.raft.core.message.VoterSet;
 import io.varve.raft.core.runtime.SnapshotStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,7 @@ final class CoreContext {
     static final int MAX_MESSAGES_PER_CALL = 4096;
 
     final RaftCoreConfig config;
-    final RaftLog log;
+    final VoterTrackingLog log;
     final SnapshotStore snapshots;
     final QuorumState quorum;
     final CommitTracker commits;
@@ -35,7 +35,7 @@ final class CoreContext {
 
     CoreContext(
             RaftCoreConfig config,
-            RaftLog log,
+            VoterTrackingLog log,
             SnapshotStore snapshots,
             QuorumState quorum,
             CommitTracker commits,
@@ -48,11 +48,16 @@ final class CoreContext {
         this.commits = commits;
         this.voteRule = voteRule;
         this.random = random;
-        this.pending = new PendingRequests(4 * config.voters().size() + 64, random.nextLong() >>> 1);
+        this.pending = new PendingRequests(4 * VoterSet.MAX_VOTERS + 64, random.nextLong() >>> 1);
     }
 
     int nodeId() {
         return config.nodeId();
+    }
+
+    /** The voter set in effect: the last VOTERS entry appended, else the snapshot's or the bootstrap set. */
+    VoterSet voters() {
+        return log.history.current();
     }
 
     int epoch() {
@@ -77,7 +82,11 @@ final class CoreContext {
     }
 
     void respond(InboundMessage request, RaftResponse response) {
-        emit(new OutboundMessage(request.sourceId(), request.correlationId(), response));
+        respond(request.sourceId(), request.correlationId(), response);
+    }
+
+    void respond(int destinationId, long correlationId, RaftResponse response) {
+        emit(new OutboundMessage(destinationId, correlationId, response));
     }
 
     private void emit(OutboundMessage message) {

@@ -35,7 +35,7 @@ final class DescribeQuorumHandler {
                         ctx.nodeId(),
                         leader.epoch(),
                         ctx.commits.highWatermark(),
-                        leader.describeVoters(ctx.log.endOffset(), nowMs),
-                        leader.describeObservers()));
+                        leader.describe(ctx.voters(), true, ctx.log.endOffset(), nowMs),
+                        leader.describe(ctx.voters(), false, ctx.log.endOffset(), nowMs)));
     }
 }

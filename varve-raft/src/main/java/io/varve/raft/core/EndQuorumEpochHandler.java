@@ -23,7 +23,7 @@ final class EndQuorumEpochHandler {
     /** The leader gives up its epoch. */
     void resign(long nowMs) {
         LeaderState leader = (LeaderState) ctx.state();
-        List<Integer> successors = leader.votersByProgress();
+        List<Integer> successors = leader.votersByProgress(ctx.voters());
         ctx.pending.clear();
         ctx.quorum.transitionToResigned(successors, nowMs);
         for (int voter : successors) {

@@ -38,23 +38,23 @@ final class FetchRequestHandler {
                 ? Optional.empty()
                 : ctx.log.endOffsetForEpoch(request.lastFetchedEpoch());
         if (epochEnd.isEmpty()) {
-            leader.recordContact(request.replicaId(), nowMs);
+            leader.recordContact(request.replicaId(), ctx.voters(), nowMs);
             respond(in, leader, Optional.empty(), Optional.of(latestSnapshot()), List.of());
             return;
         }
         OffsetAndEpoch end = epochEnd.get();
         if (end.epoch() != request.lastFetchedEpoch() || end.offset() < fetchOffset) {
-            leader.recordContact(request.replicaId(), nowMs);
+            leader.recordContact(request.replicaId(), ctx.voters(), nowMs);
             respond(in, leader, Optional.of(end), Optional.empty(), List.of());
             return;
         }
         // Valid: the fetcher holds exactly our entries below fetchOffset.
-        leader.recordFetch(request.replicaId(), fetchOffset, ctx.log.endOffset(), nowMs);
+        leader.recordFetch(request.replicaId(), fetchOffset, ctx.log.endOffset(), ctx.voters(), nowMs);
         updateHighWatermark(leader);
         leader.parked.remove(request.replicaId());
         boolean nothingNew = fetchOffset >= ctx.log.endOffset()
                 && leader.highWatermarkSent(request.replicaId()) == ctx.commits.highWatermark();
-        boolean room = leader.parked.size() < ctx.config.voters().size() + LeaderState.MAX_OBSERVERS;
+        boolean room = leader.parked.size() < ctx.voters().size() + LeaderState.MAX_OBSERVERS;
         if (nothingNew && request.maxWaitMs() > 0 && room) {
             leader.parked.put(
                     request.replicaId(),
@@ -102,7 +102,7 @@ final class FetchRequestHandler {
      * of this epoch (its LeaderChange): entries of older epochs commit only through it (Raft §5.4.2).
      */
     void updateHighWatermark(LeaderState leader) {
-        long replicated = leader.majorityReplicatedOffset(ctx.log.flushedEndOffset());
+        long replicated = leader.majorityReplicatedOffset(ctx.voters(), ctx.log.flushedEndOffset());
         if (replicated > leader.epochStartOffset) {
             ctx.commits.advanceTo(replicated);
         }
@@ -138,7 +138,7 @@ final class FetchRequestHandler {
         int max = Math.min(request.maxEntries(), ctx.config.maxFetchEntries());
         List<LogEntry> entries = ctx.log.read(request.fetchOffset(), ctx.log.endOffset(), max);
         // Only an answer with entries (or none) carries a high watermark the fetcher applies.
-        leader.sentHighWatermark(in.sourceId(), ctx.commits.highWatermark());
+        leader.sentHighWatermark(in.sourceId(), ctx.commits.highWatermark(), ctx.voters());
         respond(in, leader, Optional.empty(), Optional.empty(), entries);
     }
 

@@ -1,5 +1,7 @@
 package io.varve.raft.core;
 
+import static io.varve.raft.core.message.RaftMessage.NO_ID;
+
 import io.varve.raft.core.message.FetchRequest;
 import io.varve.raft.core.message.FetchResponse;
 import io.varve.raft.core.message.FetchSnapshotRequest;
@@ -48,7 +50,7 @@ final class FetchResponseHandler {
 
     /** An observer that knows no leader asks a random voter; any answer names the leader if it knows. */
     void discoverLeader(UnattachedState unattached, long nowMs) {
-        List<Integer> voters = ctx.config.voters().stream().sorted().toList();
+        List<Integer> voters = ctx.voters().ids().stream().sorted().toList();
         int voter = voters.get(ctx.random.nextInt(voters.size()));
         if (!ctx.pending.hasPending(voter, FetchRequest.class)) {
             sendFetch(voter, unattached.epoch(), nowMs);
@@ -79,6 +81,12 @@ final class FetchResponseHandler {
         if (response.error() == RaftError.FENCED_LEADER_EPOCH) {
             // Our fetch carried an older epoch; the answer named this leader and epoch, now adopted.
             follower.nextFetchAtMs = nowMs;
+            return;
+        }
+        if (response.error() == RaftError.NOT_LEADER_OR_FOLLOWER && response.leaderId() < 0) {
+            // The replica we follow says it does not lead this epoch (it resigned, or restarted): we only
+            // heard of it, so forget it rather than keep fetching from it until the fetch timeout.
+            ctx.becomeUnattached(follower.epoch(), NO_ID, nowMs + ctx.quorum.randomElectionTimeoutMs(), nowMs);
             return;
         }
         if (response.error() != RaftError.NONE) {

@@ -44,7 +44,7 @@ final class FetchSnapshotHandler {
             ctx.respond(in, FetchSnapshotResponse.error(error, state.leaderId(), state.epoch()));
             return;
         }
-        ((LeaderState) state).recordContact(in.sourceId(), nowMs);
+        ((LeaderState) state).recordContact(in.sourceId(), ctx.voters(), nowMs);
         int maxBytes = Math.min(request.maxBytes(), ctx.config.snapshotChunkBytes());
         byte[] chunk = ctx.snapshots.read(request.snapshotId(), request.position(), maxBytes);
         ctx.respond(
@@ -77,8 +77,9 @@ final class FetchSnapshotHandler {
         SnapshotDownload download = follower.download;
         if (download.accept(response.size(), response.position(), response.bytes())) {
             follower.download = null;
-            ctx.snapshots.write(download.id, download.data());
-            ctx.log.resetTo(download.id);
+            byte[] data = download.data();
+            ctx.snapshots.write(download.id, data);
+            ctx.log.resetTo(download.id, SnapshotFormat.voters(data));
             ctx.commits.snapshotInstalled(download.id);
         }
     }

@@ -2,6 +2,7 @@ package io.varve.raft.core;
 
 import io.varve.raft.core.message.DescribeQuorumResponse.ReplicaProgress;
 import io.varve.raft.core.message.FetchRequest;
+import io.varve.raft.core.message.VoterSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -9,15 +10,16 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Leading an epoch: what each replica has replicated (voters count for the high watermark, observers
  * never do), fetches parked until there is something new (long polling), when each voter last fetched
- * (check-quorum) and which voters have not yet heard of this epoch (BeginQuorumEpoch is resent to them).
+ * (check-quorum), which voters have not yet heard of this epoch (BeginQuorumEpoch is resent to them), and
+ * the one voter change in flight. The voter set can change during the epoch (KIP-853), so every question
+ * takes the set in effect.
  */
 final class LeaderState implements EpochState {
-    /** Observers tracked for DescribeQuorum; the least recently seen is forgotten beyond this. */
+    /** Replicas tracked beyond the voters; the least recently seen non-voter is forgotten past this. */
     static final int MAX_OBSERVERS = 256;
 
     private final int epoch;
@@ -26,22 +28,16 @@ final class LeaderState implements EpochState {
     final long epochStartOffset;
 
     final long electedAtMs;
-    private final Map<Integer, Progress> voters = new HashMap<>();
-    private final LinkedHashMap<Integer, Progress> observers = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<Integer, Progress> replicas = new LinkedHashMap<>(16, 0.75f, true);
     final Map<Integer, ParkedFetch> parked = new HashMap<>();
     long beginQuorumResendAtMs;
+    PendingVoterChange pendingVoterChange;
 
-    LeaderState(int epoch, int selfId, Set<Integer> voterIds, long epochStartOffset, long nowMs) {
-        if (!voterIds.contains(selfId)) {
-            throw new IllegalStateException("a leader is a voter: " + selfId);
-        }
+    LeaderState(int epoch, int selfId, long epochStartOffset, long nowMs) {
         this.epoch = epoch;
         this.selfId = selfId;
         this.epochStartOffset = epochStartOffset;
         this.electedAtMs = nowMs;
-        for (int id : voterIds) {
-            voters.put(id, new Progress(id));
-        }
     }
 
     @Override
@@ -59,13 +55,9 @@ final class LeaderState implements EpochState {
         return Role.LEADER;
     }
 
-    boolean isVoter(int replicaId) {
-        return voters.containsKey(replicaId);
-    }
-
     /** Records a validated fetch: the replica holds exactly the leader's entries below {@code endOffset}. */
-    void recordFetch(int replicaId, long endOffset, long leaderEndOffset, long nowMs) {
-        Progress progress = progressOf(replicaId);
+    void recordFetch(int replicaId, long endOffset, long leaderEndOffset, VoterSet voters, long nowMs) {
+        Progress progress = progressOf(replicaId, voters);
         // It may go back: a replica that crashed lost its unflushed tail. The high watermark, which
         // only moves forward, is unaffected: what a majority had flushed stays on a majority.
         progress.endOffset = endOffset;
@@ -75,67 +67,91 @@ final class LeaderState implements EpochState {
         }
     }
 
+    /** Any contact from a replica (a snapshot fetch too) counts for check-quorum. */
+    void recordContact(int replicaId, VoterSet voters, long nowMs) {
+        progressOf(replicaId, voters).lastFetchMs = nowMs;
+    }
+
     /** The high watermark last sent to a replica (-1 if none): a caught-up fetch parks only if it knows it. */
     long highWatermarkSent(int replicaId) {
-        return progressOf(replicaId).highWatermarkSent;
+        Progress progress = replicas.get(replicaId);
+        return progress == null ? -1 : progress.highWatermarkSent;
     }
 
-    void sentHighWatermark(int replicaId, long highWatermark) {
-        progressOf(replicaId).highWatermarkSent = highWatermark;
+    void sentHighWatermark(int replicaId, long highWatermark, VoterSet voters) {
+        progressOf(replicaId, voters).highWatermarkSent = highWatermark;
     }
 
-    /** Any contact from a voter (a snapshot fetch too) counts for check-quorum. */
-    void recordContact(int replicaId, long nowMs) {
-        progressOf(replicaId).lastFetchMs = nowMs;
+    /** Whether a replica fetched recently and holds everything below {@code offset}: ready to become a voter. */
+    boolean isCaughtUp(int replicaId, long offset, long nowMs, long windowMs) {
+        Progress progress = replicas.get(replicaId);
+        return progress != null
+                && progress.lastFetchMs >= 0
+                && nowMs - progress.lastFetchMs < windowMs
+                && progress.endOffset >= offset;
     }
 
-    private Progress progressOf(int replicaId) {
-        Progress progress = voters.get(replicaId);
-        if (progress != null) {
-            return progress;
-        }
-        progress = observers.computeIfAbsent(replicaId, Progress::new);
-        if (observers.size() > MAX_OBSERVERS) {
-            Iterator<Integer> eldest = observers.keySet().iterator();
-            eldest.next();
-            eldest.remove();
+    private Progress progressOf(int replicaId, VoterSet voters) {
+        Progress progress = replicas.computeIfAbsent(replicaId, Progress::new);
+        if (replicas.size() > voters.size() + MAX_OBSERVERS) {
+            Iterator<Integer> eldest = replicas.keySet().iterator();
+            while (eldest.hasNext()) {
+                int id = eldest.next();
+                if (!voters.contains(id) && id != replicaId) {
+                    eldest.remove();
+                    break;
+                }
+            }
         }
         return progress;
     }
 
+    private long endOffsetOf(int voterId, long selfFlushedEndOffset) {
+        if (voterId == selfId) {
+            return selfFlushedEndOffset;
+        }
+        Progress progress = replicas.get(voterId);
+        return progress == null ? 0 : Math.max(progress.endOffset, 0);
+    }
+
     /**
      * The largest offset that a majority of voters hold, counting this leader at {@code selfFlushedEndOffset}
-     * (only what it flushed). Not yet a high watermark: the caller applies the current-epoch rule.
+     * (only what it flushed) if it is a voter. Not yet a high watermark: the caller applies the
+     * current-epoch rule.
      */
-    long majorityReplicatedOffset(long selfFlushedEndOffset) {
+    long majorityReplicatedOffset(VoterSet voters, long selfFlushedEndOffset) {
         long[] ends = new long[voters.size()];
         int i = 0;
-        for (Progress progress : voters.values()) {
-            ends[i++] = progress.replicaId == selfId ? selfFlushedEndOffset : Math.max(progress.endOffset, 0);
+        for (int id : voters.ids()) {
+            ends[i++] = endOffsetOf(id, selfFlushedEndOffset);
         }
         Arrays.sort(ends);
         // Sorted ascending: the element at n - majority is held by at least a majority.
-        return ends[ends.length - (ends.length / 2 + 1)];
+        return ends[ends.length - voters.majority()];
     }
 
-    /** Whether a majority of voters (this leader included) fetched within {@code fetchTimeoutMs}. */
-    boolean hasQuorumContact(long nowMs, long fetchTimeoutMs) {
+    /** Whether a majority of voters (this leader included, if it is one) fetched within {@code fetchTimeoutMs}. */
+    boolean hasQuorumContact(VoterSet voters, long nowMs, long fetchTimeoutMs) {
         int recent = 0;
-        for (Progress progress : voters.values()) {
-            if (progress.replicaId == selfId
-                    || (progress.lastFetchMs >= 0 && nowMs - progress.lastFetchMs < fetchTimeoutMs)) {
+        for (int id : voters.ids()) {
+            Progress progress = replicas.get(id);
+            if (id == selfId
+                    || (progress != null
+                            && progress.lastFetchMs >= 0
+                            && nowMs - progress.lastFetchMs < fetchTimeoutMs)) {
                 recent++;
             }
         }
-        return recent >= voters.size() / 2 + 1;
+        return recent >= voters.majority();
     }
 
     /** Voters that have not fetched in this epoch yet, so may not know of it. */
-    List<Integer> votersNotYetFetched() {
+    List<Integer> votersNotYetFetched(VoterSet voters) {
         List<Integer> ids = new ArrayList<>();
-        for (Progress progress : voters.values()) {
-            if (progress.replicaId != selfId && progress.lastFetchMs < 0) {
-                ids.add(progress.replicaId);
+        for (int id : voters.ids()) {
+            Progress progress = replicas.get(id);
+            if (id != selfId && (progress == null || progress.lastFetchMs < 0)) {
+                ids.add(id);
             }
         }
         ids.sort(null);
@@ -143,39 +159,37 @@ final class LeaderState implements EpochState {
     }
 
     /** Other voters, most replicated first: the order of preferred successors when resigning. */
-    List<Integer> votersByProgress() {
-        List<Progress> others = new ArrayList<>();
-        for (Progress progress : voters.values()) {
-            if (progress.replicaId != selfId) {
-                others.add(progress);
+    List<Integer> votersByProgress(VoterSet voters) {
+        List<Integer> ids = new ArrayList<>();
+        for (int id : voters.ids()) {
+            if (id != selfId) {
+                ids.add(id);
             }
         }
-        others.sort((a, b) -> a.endOffset != b.endOffset
-                ? Long.compare(b.endOffset, a.endOffset)
-                : Integer.compare(a.replicaId, b.replicaId));
-        List<Integer> ids = new ArrayList<>(others.size());
-        for (Progress progress : others) {
-            ids.add(progress.replicaId);
-        }
+        ids.sort((a, b) -> {
+            long endA = endOffsetOf(a, 0);
+            long endB = endOffsetOf(b, 0);
+            return endA != endB ? Long.compare(endB, endA) : Integer.compare(a, b);
+        });
         return ids;
     }
 
-    List<ReplicaProgress> describeVoters(long selfEndOffset, long nowMs) {
+    List<ReplicaProgress> describe(VoterSet voters, boolean wantVoters, long selfEndOffset, long nowMs) {
         List<ReplicaProgress> out = new ArrayList<>();
-        for (Progress progress : voters.values()) {
-            out.add(
-                    progress.replicaId == selfId
-                            ? new ReplicaProgress(selfId, selfEndOffset, nowMs, nowMs)
-                            : progress.describe());
+        if (wantVoters && voters.contains(selfId)) {
+            out.add(new ReplicaProgress(selfId, selfEndOffset, nowMs, nowMs));
         }
-        out.sort((a, b) -> Integer.compare(a.replicaId(), b.replicaId()));
-        return out;
-    }
-
-    List<ReplicaProgress> describeObservers() {
-        List<ReplicaProgress> out = new ArrayList<>();
-        for (Progress progress : observers.values()) {
-            out.add(progress.describe());
+        for (Progress progress : replicas.values()) {
+            if (progress.replicaId != selfId && voters.contains(progress.replicaId) == wantVoters) {
+                out.add(progress.describe());
+            }
+        }
+        if (wantVoters) {
+            for (int id : voters.ids()) {
+                if (id != selfId && !replicas.containsKey(id)) {
+                    out.add(new ReplicaProgress(id, -1, -1, -1));
+                }
+            }
         }
         out.sort((a, b) -> Integer.compare(a.replicaId(), b.replicaId()));
         return out;
@@ -183,6 +197,9 @@ final class LeaderState implements EpochState {
 
     /** A fetch held until the log grows, the high watermark moves, or its wait ends. */
     record ParkedFetch(int sourceId, long correlationId, FetchRequest request, long deadlineMs) {}
+
+    /** An AddVoter or RemoveVoter appended at {@code offset}, answered once it commits. */
+    record PendingVoterChange(int sourceId, long correlationId, long offset, boolean add) {}
 
     private static final class Progress {
         final int replicaId;

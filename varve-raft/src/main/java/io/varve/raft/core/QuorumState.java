@@ -2,6 +2,7 @@ package io.varve.raft.core;
 
 import static io.varve.raft.core.message.RaftMessage.NO_ID;
 
+import io.varve.raft.core.message.VoterSet;
 import io.varve.raft.core.runtime.ElectionRecord;
 import io.varve.raft.core.runtime.QuorumStateStore;
 import java.util.List;
@@ -34,29 +35,42 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>Observers (replicas outside the voter set) are only ever Unattached or Follower: they never run an
- * election, never vote and never lead.
+ * election, never vote and never lead. The voter set changes with VOTERS log entries (KIP-853): a replica
+ * removed from it while Prospective, Candidate or Resigned becomes Unattached in the same epoch, and a
+ * removed leader resigns once its removal commits.
  */
 final class QuorumState {
     private static final Logger LOG = LoggerFactory.getLogger(QuorumState.class);
 
     private final RaftCoreConfig config;
+    private final VoterHistory voters;
+    private final CommitTracker commits;
     private final QuorumStateStore store;
     private final Random random;
     private EpochState state;
     private int votedId;
     private ElectionRecord written;
 
-    QuorumState(RaftCoreConfig config, QuorumStateStore store, Random random, int logLastEpoch, long nowMs) {
+    QuorumState(
+            RaftCoreConfig config,
+            VoterHistory voters,
+            CommitTracker commits,
+            QuorumStateStore store,
+            Random random,
+            int logLastEpoch,
+            long nowMs) {
         this.config = config;
+        this.voters = voters;
+        this.commits = commits;
         this.store = store;
         this.random = random;
         ElectionRecord record = store.read().orElse(ElectionRecord.initial());
         this.written = record;
         int epoch = Math.max(record.epoch(), logLastEpoch);
         boolean sameEpoch = epoch == record.epoch();
-        this.votedId = sameEpoch && config.isVoter() ? record.votedId() : NO_ID;
+        this.votedId = sameEpoch ? record.votedId() : NO_ID;
         int leaderId = sameEpoch ? record.leaderId() : NO_ID;
-        if (leaderId == config.nodeId() && config.isVoter()) {
+        if (leaderId == config.nodeId()) {
             // A leader that restarts cannot resume: its in-memory progress is gone.
             this.state = new ResignedState(epoch, List.of(), nowMs + randomElectionTimeoutMs());
         } else if (leaderId >= 0 && leaderId != config.nodeId()) {
@@ -83,8 +97,27 @@ final class QuorumState {
         return state.role();
     }
 
+    /** Whether this replica is in the voter set in effect (it changes with VOTERS entries, KIP-853). */
     boolean isVoter() {
-        return config.isVoter();
+        return voters.current().contains(config.nodeId());
+    }
+
+    VoterSet voters() {
+        return voters.current();
+    }
+
+    /**
+     * Whether this replica may run an election: it is a voter, or the last voter change removed it and
+     * is not known to be committed. The second case keeps the old set live: a leader that appended its
+     * own removal and was then cut off may hold the longest log, and the old set cannot elect anyone
+     * without it. Its ballot counts the set in effect (without itself), which keeps the election safe.
+     */
+    boolean mayCampaign() {
+        if (isVoter()) {
+            return true;
+        }
+        long change = voters.lastChangeOffset();
+        return change >= commits.highWatermark() && voters.at(change).contains(config.nodeId());
     }
 
     /** No leader known: a higher epoch, or a vote (or EndQuorumEpoch) in this one. */
@@ -95,7 +128,8 @@ final class QuorumState {
         }
         if (epoch == current) {
             Role role = state.role();
-            if (role != Role.UNATTACHED && role != Role.PROSPECTIVE && role != Role.FOLLOWER) {
+            boolean removed = !mayCampaign() && role != Role.LEADER;
+            if (role != Role.UNATTACHED && role != Role.PROSPECTIVE && role != Role.FOLLOWER && !removed) {
                 throw illegal("unattached in the same epoch " + epoch);
             }
             if (voteFor != NO_ID && votedId != NO_ID && votedId != voteFor) {
@@ -105,7 +139,7 @@ final class QuorumState {
             votedId = NO_ID;
         }
         if (voteFor != NO_ID) {
-            require(config.isVoter() && config.voters().contains(voteFor), "votes only among voters");
+            require(voteFor >= 0, "a vote names a replica");
             votedId = voteFor;
         }
         switchTo(newUnattached(epoch, nowMs, electionDeadlineMs));
@@ -113,14 +147,14 @@ final class QuorumState {
 
     /** A voter whose election timer or fetch timeout fired asks for pre-votes in its current epoch. */
     ProspectiveState transitionToProspective(long nowMs) {
-        require(config.isVoter(), "an observer never runs an election");
+        require(mayCampaign(), "an observer never runs an election");
         Role role = state.role();
         require(role != Role.LEADER, "a leader never becomes prospective without resigning");
         int retainedLeader = role == Role.FOLLOWER ? state.leaderId() : NO_ID;
         ProspectiveState next = new ProspectiveState(
                 state.epoch(),
                 retainedLeader,
-                new Ballot(config.voters(), config.nodeId()),
+                new Ballot(voters().ids(), config.nodeId()),
                 nowMs + randomElectionTimeoutMs());
         switchTo(next);
         return next;
@@ -132,7 +166,7 @@ final class QuorumState {
         require(((ProspectiveState) state).ballot.won(), "the pre-vote was not won");
         votedId = config.nodeId();
         CandidateState next = new CandidateState(
-                state.epoch() + 1, new Ballot(config.voters(), config.nodeId()), nowMs + randomElectionTimeoutMs());
+                state.epoch() + 1, new Ballot(voters().ids(), config.nodeId()), nowMs + randomElectionTimeoutMs());
         switchTo(next);
         return next;
     }
@@ -140,7 +174,8 @@ final class QuorumState {
     LeaderState transitionToLeader(long epochStartOffset, long nowMs) {
         require(state.role() == Role.CANDIDATE, "only a candidate becomes leader");
         require(((CandidateState) state).ballot.won(), "the election was not won");
-        LeaderState next = new LeaderState(state.epoch(), config.nodeId(), config.voters(), epochStartOffset, nowMs);
+        require(mayCampaign(), "only a voter leads");
+        LeaderState next = new LeaderState(state.epoch(), config.nodeId(), epochStartOffset, nowMs);
         switchTo(next);
         LOG.info("Node {} is the leader of epoch {}", config.nodeId(), next.epoch());
         return next;
@@ -185,15 +220,18 @@ final class QuorumState {
         return 1 + random.nextInt(config.electionBackoffMaxMs());
     }
 
+    /** A voter uses the election deadline, an observer the discovery deadline; either may become the other. */
     private UnattachedState newUnattached(int epoch, long nowMs, long electionDeadlineMs) {
-        return config.isVoter()
-                ? new UnattachedState(epoch, electionDeadlineMs, Long.MAX_VALUE)
-                : new UnattachedState(epoch, Long.MAX_VALUE, nowMs);
+        long deadlineMs = electionDeadlineMs == Long.MAX_VALUE ? nowMs + randomElectionTimeoutMs() : electionDeadlineMs;
+        return new UnattachedState(epoch, deadlineMs, nowMs);
     }
 
     private void switchTo(EpochState next) {
-        if (!config.isVoter()) {
-            require(next.role() == Role.UNATTACHED || next.role() == Role.FOLLOWER, "observer in " + next.role());
+        if (!mayCampaign()) {
+            // A leader removed from the voter set (KIP-853) resigns; otherwise observers only watch.
+            require(
+                    next.role() == Role.UNATTACHED || next.role() == Role.FOLLOWER || next.role() == Role.RESIGNED,
+                    "observer in " + next.role());
         }
         require(next.epoch() >= state.epoch(), "epochs never go back");
         state = next;

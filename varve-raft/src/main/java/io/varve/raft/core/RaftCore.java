@@ -2,6 +2,8 @@ package io.varve.raft.core;
 
 import static io.varve.raft.core.message.RaftMessage.NO_ID;
 
+import io.varve.raft.core.message.AddVoterRequest;
+import io.varve.raft.core.message.AddVoterResponse;
 import io.varve.raft.core.message.BeginQuorumEpochRequest;
 import io.varve.raft.core.message.BeginQuorumEpochResponse;
 import io.varve.raft.core.message.DescribeQuorumRequest;
@@ -18,9 +20,12 @@ import io.varve.raft.core.message.LogEntry;
 import io.varve.raft.core.message.RaftError;
 import io.varve.raft.core.message.RaftRequest;
 import io.varve.raft.core.message.RaftResponse;
+import io.varve.raft.core.message.RemoveVoterRequest;
+import io.varve.raft.core.message.RemoveVoterResponse;
 import io.varve.raft.core.message.SnapshotId;
 import io.varve.raft.core.message.VoteRequest;
 import io.varve.raft.core.message.VoteResponse;
+import io.varve.raft.core.message.VoterSet;
 import io.varve.raft.core.runtime.QuorumStateStore;
 import io.varve.raft.core.runtime.RaftLog;
 import io.varve.raft.core.runtime.SnapshotStore;
@@ -45,6 +50,7 @@ public final class RaftCore {
     private final FetchResponseHandler fetchResponses;
     private final FetchSnapshotHandler fetchSnapshots;
     private final DescribeQuorumHandler describeQuorum;
+    private final VoterChangeHandler voterChanges;
     private long lastNowMs;
 
     public RaftCore(
@@ -69,9 +75,15 @@ public final class RaftCore {
         if (snapshots.latest().isPresent() && snapshots.latest().get().endOffset() < log.startOffset()) {
             throw new IllegalStateException("the log starts past the latest snapshot");
         }
-        QuorumState quorum = new QuorumState(config, store, random, log.lastEpoch(), nowMs);
+        VoterSet base = snapshots
+                .latest()
+                .map(id -> SnapshotFormat.voters(snapshots.read(id, 0, SnapshotFormat.maxHeaderBytes())))
+                .orElseGet(() -> new VoterSet(config.voters()));
+        VoterTrackingLog trackedLog = new VoterTrackingLog(log, new VoterHistory(base));
         CommitTracker commits = new CommitTracker(log.startOffset(), snapshots.latest());
-        this.ctx = new CoreContext(config, log, snapshots, quorum, commits, voteRule, random);
+        QuorumState quorum =
+                new QuorumState(config, trackedLog.history, commits, store, random, log.lastEpoch(), nowMs);
+        this.ctx = new CoreContext(config, trackedLog, snapshots, quorum, commits, voteRule, random);
         this.votes = new VoteHandler(ctx);
         this.beginQuorumEpoch = new BeginQuorumEpochHandler(ctx);
         this.endQuorumEpoch = new EndQuorumEpochHandler(ctx);
@@ -79,6 +91,7 @@ public final class RaftCore {
         this.fetchResponses = new FetchResponseHandler(ctx);
         this.fetchSnapshots = new FetchSnapshotHandler(ctx);
         this.describeQuorum = new DescribeQuorumHandler(ctx);
+        this.voterChanges = new VoterChangeHandler(ctx);
         this.lastNowMs = nowMs;
     }
 
@@ -131,7 +144,8 @@ public final class RaftCore {
 
     /**
      * Records that the state machine saved its state of every entry below {@code endOffset} (at most
-     * what it was handed) and moves the log start there.
+     * what it was handed) and moves the log start there. The stored snapshot is {@code data} behind a
+     * header with the voter set ({@link SnapshotFormat}).
      */
     public SnapshotId snapshotTaken(long endOffset, byte[] data) {
         long delivered = ctx.commits.deliveredEndOffset();
@@ -141,7 +155,7 @@ public final class RaftCore {
         }
         LogEntry last = ctx.log.read(endOffset - 1, endOffset, 1).get(0);
         SnapshotId id = new SnapshotId(endOffset, last.epoch());
-        ctx.snapshots.write(id, data);
+        ctx.snapshots.write(id, SnapshotFormat.wrap(ctx.log.history.at(endOffset), data));
         ctx.log.advanceStart(id);
         return id;
     }
@@ -171,6 +185,11 @@ public final class RaftCore {
         return ctx.commits.highWatermark();
     }
 
+    /** The voter set in effect on this replica. */
+    public VoterSet voters() {
+        return ctx.voters();
+    }
+
     private void handleRequest(InboundMessage in, RaftRequest request, long nowMs) {
         if (request instanceof VoteRequest vote) {
             votes.handleRequest(in, vote, nowMs);
@@ -182,13 +201,19 @@ public final class RaftCore {
             fetchRequests.handleRequest(in, fetch, nowMs);
         } else if (request instanceof FetchSnapshotRequest fetchSnapshot) {
             fetchSnapshots.handleRequest(in, fetchSnapshot, nowMs);
+        } else if (request instanceof AddVoterRequest add) {
+            voterChanges.handleAdd(in, add, nowMs);
+        } else if (request instanceof RemoveVoterRequest remove) {
+            voterChanges.handleRemove(in, remove, nowMs);
         } else {
             describeQuorum.handleRequest(in, (DescribeQuorumRequest) request, nowMs);
         }
     }
 
     private void handleResponse(InboundMessage in, RaftResponse response, long nowMs) {
-        if (response instanceof DescribeQuorumResponse) {
+        if (response instanceof DescribeQuorumResponse
+                || response instanceof AddVoterResponse
+                || response instanceof RemoveVoterResponse) {
             return; // this replica never asks
         }
         if (!ctx.pending.complete(in.correlationId(), in.sourceId(), requestKindOf(response))) {
@@ -225,6 +250,10 @@ public final class RaftCore {
             return FetchRequest.class;
         } else if (response instanceof FetchSnapshotResponse) {
             return FetchSnapshotRequest.class;
+        } else if (response instanceof AddVoterResponse) {
+            return AddVoterRequest.class;
+        } else if (response instanceof RemoveVoterResponse) {
+            return RemoveVoterRequest.class;
         }
         return DescribeQuorumRequest.class;
     }
@@ -232,10 +261,19 @@ public final class RaftCore {
     private void runTimers(long nowMs) {
         ctx.pending.expire(nowMs, ctx.config.requestTimeoutMs());
         EpochState state = ctx.state();
+        boolean voter = ctx.quorum.mayCampaign();
+        if (!voter
+                && (state instanceof ProspectiveState
+                        || state instanceof CandidateState
+                        || state instanceof ResignedState)) {
+            // Removed from the voter set (or a removed leader that resigned): watch as an observer.
+            ctx.becomeUnattached(state.epoch(), NO_ID, Long.MAX_VALUE, nowMs);
+            state = ctx.state();
+        }
         if (state instanceof UnattachedState unattached) {
-            if (nowMs >= unattached.electionDeadlineMs) {
+            if (voter && nowMs >= unattached.electionDeadlineMs) {
                 votes.startPreVote(nowMs);
-            } else if (nowMs >= unattached.discoveryDeadlineMs) {
+            } else if (!voter && nowMs >= unattached.discoveryDeadlineMs) {
                 fetchResponses.discoverLeader(unattached, nowMs);
             }
         } else if (state instanceof ProspectiveState prospective) {
@@ -259,7 +297,7 @@ public final class RaftCore {
 
     private void runFollowerTimers(FollowerState follower, long nowMs) {
         if (nowMs >= follower.fetchDeadlineMs) {
-            if (ctx.quorum.isVoter()) {
+            if (ctx.quorum.mayCampaign()) {
                 votes.startPreVote(nowMs);
             } else {
                 ctx.becomeUnattached(follower.epoch(), NO_ID, Long.MAX_VALUE, nowMs);
@@ -274,8 +312,14 @@ public final class RaftCore {
             ctx.log.flush();
         }
         fetchRequests.updateHighWatermark(leader);
+        voterChanges.completeCommitted(leader);
+        if (!ctx.quorum.isVoter() && ctx.commits.highWatermark() > ctx.log.history.lastChangeOffset()) {
+            // KIP-853: a leader leads until its own removal commits, then resigns.
+            endQuorumEpoch.resign(nowMs);
+            return;
+        }
         if (nowMs - leader.electedAtMs >= ctx.config.fetchTimeoutMs()
-                && !leader.hasQuorumContact(nowMs, ctx.config.fetchTimeoutMs())) {
+                && !leader.hasQuorumContact(ctx.voters(), nowMs, ctx.config.fetchTimeoutMs())) {
             // Check-quorum: a leader cut off from a majority stops pretending to lead.
             endQuorumEpoch.resign(nowMs);
             return;

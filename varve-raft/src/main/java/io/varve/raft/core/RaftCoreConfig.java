@@ -1,14 +1,18 @@
 package io.varve.raft.core;
 
+import io.varve.raft.core.message.VoterSet;
+import java.util.Collections;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What the core needs to know, with Kafka's key names and defaults where Kafka has one:
  * {@code controller.quorum.election.timeout.ms} (1000), {@code controller.quorum.election.backoff.max.ms}
  * (1000), {@code controller.quorum.fetch.timeout.ms} (2000), {@code controller.quorum.request.timeout.ms}
  * (2000), {@code controller.quorum.retry.backoff.ms} (20). {@code fetchMaxWaitMs} is the long-poll wait of
- * a follower's fetch (Kafka's {@code fetch.max.wait.ms}, 500).
+ * a follower's fetch (Kafka's {@code fetch.max.wait.ms}, 500). {@code voters} are the bootstrap voters
+ * ({@code controller.quorum.voters}): the voter set until the log or a snapshot holds another (KIP-853).
  */
 public record RaftCoreConfig(
         int nodeId,
@@ -26,9 +30,10 @@ public record RaftCoreConfig(
 
     public RaftCoreConfig {
         Objects.requireNonNull(clusterId, "clusterId");
-        voters = Set.copyOf(voters);
+        voters = Collections.unmodifiableSortedSet(new TreeSet<>(voters)); // iteration order fixed, see VoterSet
         require(nodeId >= 0, "nodeId must be >= 0");
         require(!voters.isEmpty(), "a quorum has at least one voter");
+        require(voters.size() <= VoterSet.MAX_VOTERS, "at most " + VoterSet.MAX_VOTERS + " voters");
         for (int voter : voters) {
             require(voter >= 0, "voter ids must be >= 0");
         }
@@ -48,14 +53,6 @@ public record RaftCoreConfig(
     /** Kafka's defaults for a replica of the given quorum. */
     public static RaftCoreConfig defaults(int nodeId, String clusterId, Set<Integer> voters) {
         return new RaftCoreConfig(nodeId, clusterId, voters, 1000, 1000, 2000, 2000, 20, 500, 512, 64 * 1024, 1024);
-    }
-
-    public boolean isVoter() {
-        return voters.contains(nodeId);
-    }
-
-    public int majority() {
-        return voters.size() / 2 + 1;
     }
 
     private static void require(boolean condition, String message) {

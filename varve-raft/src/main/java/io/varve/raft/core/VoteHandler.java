@@ -29,14 +29,14 @@ final class VoteHandler {
             reply(in, clusterError, false);
             return;
         }
-        if (!ctx.quorum.isVoter() || request.voterId() != ctx.nodeId()) {
+        if (request.voterId() != ctx.nodeId()) {
             reply(in, RaftError.INCONSISTENT_VOTER_SET, false);
             return;
         }
-        if (!ctx.config.voters().contains(request.replicaId())) {
-            reply(in, RaftError.NONE, false);
-            return;
-        }
+        // Neither this replica nor the candidate need be in this replica's voter set: sets change with
+        // uncommitted VOTERS entries, so ours may be stale (a replica that appended its own removal must
+        // still vote, or the old set can never elect the leader that truncates that removal away). A
+        // ballot only counts answers from the candidate's own voter set, which keeps elections safe.
         if (request.preVote()) {
             reply(in, RaftError.NONE, grantsPreVote(request, nowMs));
             return;
@@ -95,7 +95,7 @@ final class VoteHandler {
     }
 
     void handleResponse(InboundMessage in, VoteResponse response, long nowMs) {
-        if (response.error() != RaftError.NONE) {
+        if (response.error() != RaftError.NONE || !ctx.quorum.mayCampaign()) {
             return;
         }
         EpochState state = ctx.state();
@@ -149,7 +149,7 @@ final class VoteHandler {
     }
 
     private void requestVotes(int epoch, boolean preVote, long nowMs) {
-        for (int voter : ctx.config.voters()) {
+        for (int voter : ctx.voters().ids()) {
             if (voter != ctx.nodeId()) {
                 ctx.send(
                         voter,
@@ -178,7 +178,7 @@ final class VoteHandler {
 
     /** Tells the voters that have not fetched yet that this replica leads; resent until they fetch. */
     void sendBeginQuorumEpoch(LeaderState leader, long nowMs) {
-        for (int voter : leader.votersNotYetFetched()) {
+        for (int voter : leader.votersNotYetFetched(ctx.voters())) {
             if (!ctx.pending.hasPending(voter, BeginQuorumEpochRequest.class)) {
                 ctx.send(
                         voter,

@@ -179,7 +179,7 @@ class FetchHandlersTest {
             withObserver.tick(1);
         }
         assertThat(observer.snapshots.latest()).contains(id);
-        assertThat(observer.snapshots.data()).hasSize(200_000);
+        assertThat(SnapshotFormat.stateMachineBytes(observer.snapshots.data())).hasSize(200_000);
         assertThat(observer.log.startOffset()).isEqualTo(21);
         assertThat(observer.core.highWatermark()).isEqualTo(21);
         assertThat(observer.sent.stream().filter(m -> m.message() instanceof FetchSnapshotRequest))

@@ -3,9 +3,11 @@ package io.varve.raft.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.varve.raft.core.message.VoterSet;
 import io.varve.raft.core.runtime.ElectionRecord;
 import io.varve.raft.core.runtime.MemoryQuorumStateStore;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -15,7 +17,14 @@ class QuorumStateTest {
     private final MemoryQuorumStateStore store = new MemoryQuorumStateStore();
 
     private QuorumState quorum(int id) {
-        return new QuorumState(RaftCoreConfig.defaults(id, "c", VOTERS), store, new Random(1), 0, 0);
+        return new QuorumState(
+                RaftCoreConfig.defaults(id, "c", VOTERS),
+                new VoterHistory(new VoterSet(VOTERS)),
+                new CommitTracker(0, Optional.empty()),
+                store,
+                new Random(1),
+                0,
+                0);
     }
 
     @Test
@@ -84,7 +93,7 @@ class QuorumStateTest {
     void anObserverNeverRunsAnElection() {
         QuorumState observer = quorum(9);
         assertThatThrownBy(() -> observer.transitionToProspective(0)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> observer.transitionToUnattached(1, 2, 0, 0)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> observer.transitionToCandidate(0)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

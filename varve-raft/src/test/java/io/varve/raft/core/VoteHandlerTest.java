@@ -129,11 +129,21 @@ class VoteHandlerTest {
     }
 
     @Test
-    void anObserverAnswersVotesWithInconsistentVoterSet() {
-        CoreFixture observer = CoreFixture.replica(9, VOTERS).start();
-        RaftOutput out = observer.deliver(2, 1, new VoteRequest(CoreFixture.CLUSTER, 9, 1, 2, 0, 0, false));
+    void aRequestForAnotherVoterIsAnsweredWithInconsistentVoterSet() {
+        CoreFixture voter = CoreFixture.replica(1, VOTERS).start();
+        RaftOutput out = voter.deliver(2, 1, new VoteRequest(CoreFixture.CLUSTER, 3, 1, 2, 0, 0, false));
         assertThat(((VoteResponse) out.messages().get(0).message()).error())
                 .isEqualTo(RaftError.INCONSISTENT_VOTER_SET);
+    }
+
+    @Test
+    void aReplicaOutsideItsOwnVoterSetStillVotesBecauseItsSetMayBeStale() {
+        CoreFixture outside = CoreFixture.replica(9, VOTERS).start();
+        assertThat(grant(outside.deliver(2, 1, new VoteRequest(CoreFixture.CLUSTER, 9, 1, 2, 0, 0, false))))
+                .isTrue();
+        assertThat(outside.core.role()).as("it still never runs an election").isEqualTo(Role.UNATTACHED);
+        outside.advance(10_000);
+        assertThat(outside.core.role()).isEqualTo(Role.UNATTACHED);
     }
 
     @Test

@@ -5,5 +5,7 @@ public enum EntryType {
     /** Opaque bytes proposed by the state machine. */
     DATA,
     /** Appended by a new leader at the start of its epoch (Kafka's LeaderChangeMessage control record). */
-    LEADER_CHANGE
+    LEADER_CHANGE,
+    /** The whole voter set from this entry on (KIP-853's VotersRecord): in effect as soon as it is appended. */
+    VOTERS
 }

@@ -7,7 +7,9 @@ public sealed interface RaftRequest extends RaftMessage
                 EndQuorumEpochRequest,
                 FetchRequest,
                 FetchSnapshotRequest,
-                DescribeQuorumRequest {
+                DescribeQuorumRequest,
+                AddVoterRequest,
+                RemoveVoterRequest {
 
     /** The cluster id the sender believes in, or null for requests without one (DescribeQuorum). */
     String clusterId();

@@ -10,7 +10,9 @@ public sealed interface RaftResponse extends RaftMessage
                 EndQuorumEpochResponse,
                 FetchResponse,
                 FetchSnapshotResponse,
-                DescribeQuorumResponse {
+                DescribeQuorumResponse,
+                AddVoterResponse,
+                RemoveVoterResponse {
 
     RaftError error();
 

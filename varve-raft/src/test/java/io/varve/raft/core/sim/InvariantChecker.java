@@ -1,6 +1,7 @@
 package io.varve.raft.core.sim;
 
 import io.varve.raft.core.Role;
+import io.varve.raft.core.message.EntryType;
 import io.varve.raft.core.message.LogEntry;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,6 +34,10 @@ final class InvariantChecker {
 
     int committedCount() {
         return committed.size();
+    }
+
+    long committedOfType(EntryType type) {
+        return committed.stream().filter(e -> e.type() == type).count();
     }
 
     LogEntry committedAt(long offset) {

@@ -18,16 +18,23 @@ class RaftSimulationTest {
     private static final long THREE_VOTER_SEEDS = 0;
     private static final long FIVE_VOTER_SEEDS = 1_000_000;
     private static final long PLANTED_BUG_SEEDS = 2_000_000;
+    private static final long VOTER_CHANGE_SEEDS = 3_000_000;
     private static final int PLANTED_BUG_MAX_SCHEDULES = 200;
 
     @Test
     void threeVotersAndAnObserverKeepEveryInvariantUnderFaults() {
-        runSchedules(THREE_VOTER_SEEDS, schedules(1500), 3, 1);
+        runSchedules(THREE_VOTER_SEEDS, schedules(1500), 3, 1, false);
     }
 
     @Test
     void fiveVotersAndTwoObserversKeepEveryInvariantUnderFaults() {
-        runSchedules(FIVE_VOTER_SEEDS, schedules(1000), 5, 2);
+        runSchedules(FIVE_VOTER_SEEDS, schedules(1000), 5, 2, false);
+    }
+
+    /** KIP-853: voters added (from the observers) and removed during the faults, one change at a time. */
+    @Test
+    void voterChangesKeepEveryInvariantUnderFaults() {
+        runSchedules(VOTER_CHANGE_SEEDS, schedules(1000), 3, 2, true);
     }
 
     /**
@@ -56,12 +63,12 @@ class RaftSimulationTest {
                 + found.getMessage().lines().findFirst().orElse(""));
     }
 
-    private static void runSchedules(long firstSeed, int count, int voters, int observers) {
+    private static void runSchedules(long firstSeed, int count, int voters, int observers, boolean changeVoters) {
         String replay = System.getProperty(SEED_PROPERTY);
         if (replay != null) {
             long seed = Long.parseLong(replay);
             if (seed >= firstSeed && seed < firstSeed + 1_000_000) {
-                new Simulation(seed, voters, observers, VoteRule.RAFT).run();
+                new Simulation(seed, voters, observers, VoteRule.RAFT, changeVoters).run();
             }
             return;
         }
@@ -72,8 +79,9 @@ class RaftSimulationTest {
         long truncations = 0;
         long installs = 0;
         long crashes = 0;
+        long voterChanges = 0;
         for (long seed = firstSeed; seed < firstSeed + count; seed++) {
-            Simulation simulation = new Simulation(seed, voters, observers, VoteRule.RAFT);
+            Simulation simulation = new Simulation(seed, voters, observers, VoteRule.RAFT, changeVoters);
             simulation.run();
             slowestLeaderMs = Math.max(slowestLeaderMs, simulation.leaderAfterHealMs);
             slowestHealMs = Math.max(slowestHealMs, simulation.healedAfterMs);
@@ -83,12 +91,13 @@ class RaftSimulationTest {
             truncations += stats.truncations();
             installs += stats.snapshotInstalls();
             crashes += stats.crashes();
+            voterChanges += stats.voterChanges();
         }
         System.out.println(count + " schedules of " + voters + " voters + " + observers + " observers: after healing, "
                 + "a leader within " + slowestLeaderMs + " ms and a probe committed everywhere within "
                 + slowestHealMs + " ms (worst schedule); in total " + committed + " entries committed, " + epochs
                 + " epochs, " + crashes + " crashes, " + truncations + " log truncations, " + installs
-                + " snapshots installed from a leader");
+                + " snapshots installed from a leader, " + voterChanges + " voter changes committed");
     }
 
     private static int schedules(int normal) {

@@ -3,6 +3,7 @@ package io.varve.raft.core.sim;
 import io.varve.raft.core.RaftCore;
 import io.varve.raft.core.RaftCoreConfig;
 import io.varve.raft.core.RaftOutput;
+import io.varve.raft.core.SnapshotFormat;
 import io.varve.raft.core.VoteRule;
 import io.varve.raft.core.message.EntryType;
 import io.varve.raft.core.message.LogEntry;
@@ -48,10 +49,6 @@ final class SimNode {
         return core != null;
     }
 
-    boolean isVoter() {
-        return config.isVoter();
-    }
-
     void start(Random random, long nowMs) {
         core = new RaftCore(config, log, store, snapshots, random, voteRule, nowMs);
         applied = new ArrayList<>();
@@ -70,7 +67,7 @@ final class SimNode {
     /** Applies what the core handed to the state machine, checking it continues the state machine's history. */
     void apply(RaftOutput output, InvariantChecker checker) {
         if (output.loadSnapshot().isPresent()) {
-            applied = decode(snapshots.data());
+            applied = decode(SnapshotFormat.stateMachineBytes(snapshots.data()));
             long end = output.loadSnapshot().get().endOffset();
             checker.check(
                     applied.size() == end,

@@ -5,8 +5,14 @@ import io.varve.raft.core.RaftCoreConfig;
 import io.varve.raft.core.RaftOutput;
 import io.varve.raft.core.Role;
 import io.varve.raft.core.VoteRule;
+import io.varve.raft.core.message.AddVoterRequest;
+import io.varve.raft.core.message.EntryType;
+import io.varve.raft.core.message.InboundMessage;
 import io.varve.raft.core.message.LogEntry;
 import io.varve.raft.core.message.OutboundMessage;
+import io.varve.raft.core.message.RaftRequest;
+import io.varve.raft.core.message.RemoveVoterRequest;
+import io.varve.raft.core.message.VoterSet;
 import io.varve.raft.core.sim.SimNetwork.Delivery;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -36,7 +42,12 @@ final class Simulation {
     private static final int FULL_CHECK_EVERY_TICKS = 100;
     private static final int TRACE_LINES = 80;
 
+    /** The admin client's id: answers addressed to it are dropped. */
+    private static final int ADMIN_ID = 1000;
+
     private final long seed;
+    private final boolean changeVoters;
+    private long adminRequests;
     private final Random random;
     private final SimNetwork network;
     private final List<SimNode> nodes = new ArrayList<>();
@@ -49,7 +60,13 @@ final class Simulation {
     long leaderAfterHealMs = -1;
 
     Simulation(long seed, int voters, int observers, VoteRule voteRule) {
+        this(seed, voters, observers, voteRule, false);
+    }
+
+    /** With {@code changeVoters}, the chaos phase also adds and removes voters (KIP-853). */
+    Simulation(long seed, int voters, int observers, VoteRule voteRule, boolean changeVoters) {
         this.seed = seed;
+        this.changeVoters = changeVoters;
         this.random = new Random(seed);
         this.network = new SimNetwork(random, voters + observers);
         Set<Integer> voterIds = new HashSet<>();
@@ -117,10 +134,16 @@ final class Simulation {
             installs += node.log.resets();
             maxEpoch = Math.max(maxEpoch, node.core.epoch());
         }
-        return new Stats(checker.committedCount(), maxEpoch, truncations, installs, crashes);
+        return new Stats(
+                checker.committedCount(),
+                maxEpoch,
+                truncations,
+                installs,
+                crashes,
+                checker.committedOfType(EntryType.VOTERS));
     }
 
-    record Stats(long committed, int epochs, int truncations, int snapshotInstalls, int crashes) {}
+    record Stats(long committed, int epochs, int truncations, int snapshotInstalls, int crashes, long voterChanges) {}
 
     private void step(long tick) {
         for (SimNode node : nodes) {
@@ -150,7 +173,9 @@ final class Simulation {
 
     private void process(SimNode node, RaftOutput output) {
         for (OutboundMessage message : output.messages()) {
-            network.send(node.id, message, nowMs);
+            if (message.destinationId() < nodes.size()) { // answers to the admin client are dropped
+                network.send(node.id, message, nowMs);
+            }
         }
         node.apply(output, checker);
         String role = node.core.role() + " epoch " + node.core.epoch() + " leader " + node.core.leaderId();
@@ -216,6 +241,9 @@ final class Simulation {
                 propose(leader, "entry-" + proposals++);
             }
         }
+        if (changeVoters && random.nextDouble() < 0.004) {
+            changeVoters();
+        }
         if (random.nextDouble() < 0.01) {
             SimNode node = nodes.get(random.nextInt(nodes.size()));
             if (node.isUp() && node.applied.size() - node.log.startOffset() >= 16) {
@@ -223,6 +251,21 @@ final class Simulation {
                 note("node " + node.id + " snapshots at " + node.applied.size());
             }
         }
+    }
+
+    /** KIP-853: an admin asks whoever leads to add an observer to the voters, or to remove a voter. */
+    private void changeVoters() {
+        SimNode leader = anyLeader();
+        if (leader == null) {
+            return;
+        }
+        VoterSet voters = leader.core.voters();
+        int target = random.nextInt(nodes.size());
+        RaftRequest request = voters.contains(target)
+                ? new RemoveVoterRequest("sim-cluster", target)
+                : new AddVoterRequest("sim-cluster", target);
+        process(leader, leader.core.handle(new InboundMessage(ADMIN_ID, adminRequests++, request), nowMs));
+        note("admin asks leader " + leader.id + ": " + request);
     }
 
     private void partition() {
@@ -282,16 +325,16 @@ final class Simulation {
                 continue;
             }
             int following = 0;
-            int voters = 0;
+            VoterSet voters = node.core.voters();
             for (SimNode other : nodes) {
-                if (other.isVoter()) {
-                    voters++;
-                    if (other.isUp() && other.core.epoch() == node.core.epoch() && other.core.leaderId() == node.id) {
-                        following++;
-                    }
+                if (voters.contains(other.id)
+                        && other.isUp()
+                        && other.core.epoch() == node.core.epoch()
+                        && other.core.leaderId() == node.id) {
+                    following++;
                 }
             }
-            if (following > voters / 2) {
+            if (following >= voters.majority()) {
                 return node;
             }
         }
