@@ -8,7 +8,8 @@
  * their transitions ({@code QuorumState}, with the table in its comment), one handler per message kind
  * ({@code VoteHandler}, {@code BeginQuorumEpochHandler}, {@code EndQuorumEpochHandler},
  * {@code FetchRequestHandler} and {@code FetchResponseHandler}, {@code FetchSnapshotHandler},
- * {@code DescribeQuorumHandler}), the high watermark ({@code CommitTracker}) and the requests in flight
+ * {@code DescribeQuorumHandler}, {@code VoterChangeHandler}), the voter set over the log
+ * ({@code VoterHistory}, KIP-853), the high watermark ({@code CommitTracker}) and the requests in flight
  * ({@code PendingRequests}).
  *
  * <p>Must not touch: threads, clocks, sockets, files, the broker, Netty or kafka-clients. It sits beside
