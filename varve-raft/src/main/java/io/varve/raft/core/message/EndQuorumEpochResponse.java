@@ -1,0 +1,4 @@
+package io.varve.raft.core.message;
+
+/** Kafka's EndQuorumEpochResponse for one partition. */
+public record EndQuorumEpochResponse(RaftError error, int leaderId, int leaderEpoch) implements RaftResponse {}

@@ -1,0 +1,18 @@
+package io.varve.raft.core.message;
+
+/**
+ * A Raft wire message. Each record mirrors the single-partition ({@code __cluster_metadata-0}) part of
+ * the Kafka message of the same name, so a protocol seam maps it field by field to Kafka's generated
+ * {@code *Data} classes. Correlation ids travel in the envelopes ({@link InboundMessage},
+ * {@link OutboundMessage}), as in Kafka's request header.
+ */
+public sealed interface RaftMessage permits RaftRequest, RaftResponse {
+
+    /** "No replica" / "no leader known", as Kafka's {@code -1}. */
+    int NO_ID = -1;
+
+    /** Whether an id names a replica. */
+    static boolean isId(int id) {
+        return id >= 0;
+    }
+}
