@@ -85,6 +85,8 @@ final class LogLoader {
     private final NavigableMap<Long, Path> snapshotFiles = new TreeMap<>();
 
     private ProducerSnapshot newestSnapshot;
+    /** False for a brand-new log, whose files the log's first flush makes durable. */
+    private boolean durableCreation = true;
 
     private LogLoader(Path dir, String name, LogConfig config, LoadParams params) {
         this.dir = dir;
@@ -94,7 +96,15 @@ final class LogLoader {
     }
 
     static LoadedLog load(Path dir, String name, LogConfig config, LoadParams params) throws IOException {
-        return new LogLoader(dir, name, config, params).load();
+        return load(dir, name, config, params, true);
+    }
+
+    /** {@link #load} where a new log's first segment is created without an fsync of its directory unless {@code durable}. */
+    static LoadedLog load(Path dir, String name, LogConfig config, LoadParams params, boolean durable)
+            throws IOException {
+        LogLoader loader = new LogLoader(dir, name, config, params);
+        loader.durableCreation = durable;
+        return loader.load();
     }
 
     private LoadedLog load() throws IOException {
@@ -106,7 +116,9 @@ final class LogLoader {
         try {
             if (baseOffsets.isEmpty()) {
                 segments.put(0L, LogSegment.create(dir, 0L));
-                DurableFiles.fsyncDirectory(dir);
+                if (durableCreation) {
+                    DurableFiles.fsyncDirectory(dir);
+                }
             }
             for (long baseOffset : baseOffsets) {
                 segments.put(baseOffset, LogSegment.open(dir, baseOffset));

@@ -6,6 +6,7 @@ import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
 import io.varve.storage.checkpoint.PartitionMetadataFile;
 import io.varve.storage.epoch.LeaderEpochCache;
+import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.fs.IoErrors;
 import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerStateEntry;
@@ -73,6 +74,8 @@ public final class PartitionLog {
     private volatile boolean closed;
     /** Set after an I/O error or corrupt data: every later operation fails with KafkaStorageException. */
     private volatile boolean offline;
+    /** True for a new log until its first flush made its directory and partition.metadata durable. */
+    private volatile boolean creationUnsynced;
     /** Tiered logs: the highest offset confirmed in remote storage (local retention deletes only up to it). */
     private volatile long highestUploadedOffset = LogRetention.NOTHING_UPLOADED;
     /**
@@ -132,7 +135,8 @@ public final class PartitionLog {
             LongSupplier clockMs) {
         String name = dir.getFileName().toString();
         try {
-            if (!Files.isDirectory(dir)) {
+            boolean created = !Files.isDirectory(dir);
+            if (created) {
                 // Only for a new log: on an existing directory createDirectories throws and catches an exception.
                 Files.createDirectories(dir);
             }
@@ -140,13 +144,18 @@ public final class PartitionLog {
             Uuid storedTopicId = metadataFile.read().orElse(Uuid.ZERO_UUID);
             Uuid effectiveTopicId = reconcileTopicId(name, storedTopicId, topicId);
             if (!effectiveTopicId.equals(storedTopicId)) {
-                metadataFile.write(effectiveTopicId);
+                // A new log's files are made durable by its first flush, not one by one now: until then it holds
+                // nothing a power loss could take (appends are not fsynced either), and a creation cut short is
+                // recognised and redone (an empty partition.metadata, a directory without segments).
+                metadataFile.write(effectiveTopicId, !created);
             }
-            LogLoader.LoadedLog loaded = LogLoader.load(dir, name, config, params);
+            LogLoader.LoadedLog loaded = LogLoader.load(dir, name, config, params, !created);
             LeaderEpochCache epochCache = LeaderEpochCache.load(name, new LeaderEpochCheckpointFile(dir));
             epochCache.truncateFromEnd(loaded.logEndOffset());
-            return new PartitionLog(
+            PartitionLog opened = new PartitionLog(
                     topicPartition, dir, effectiveTopicId, config, metadataFile, loaded, epochCache, events, clockMs);
+            opened.creationUnsynced = created;
+            return opened;
         } catch (IOException e) {
             throw new KafkaStorageException("Could not open log " + dir, e);
         }
@@ -703,6 +712,11 @@ public final class PartitionLog {
             return; // close() flushed already
         }
         try {
+            if (creationUnsynced) {
+                metadataFile.fsync();
+                DurableFiles.fsyncDirectory(dir);
+                creationUnsynced = false;
+            }
             // the log end offset first: every byte below it is in the active segment or an older, fsynced one
             long endOffset = logEndOffset;
             flusher.flush(endOffset, segments.active(), nowMs);

@@ -261,7 +261,12 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
                     records,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
         } catch (RuntimeException e) {
-            log.error("Loading {} failed; it will be retried on the next request", tp, e);
+            if (e instanceof org.apache.kafka.common.errors.RetriableException) {
+                // e.g. the partition's log is still being created: nothing is wrong, the next request loads it
+                log.info("Loading {} deferred ({}); it is retried on the next request", tp, e.getMessage());
+            } else {
+                log.error("Loading {} failed; it will be retried on the next request", tp, e);
+            }
             h.state = State.FAILED;
             shards.remove(h.partition, h);
         }

@@ -51,10 +51,12 @@ public final class SnapshotPublisher implements MetadataPublisher {
         // Only topic and config changes can change which logs exist or how they are configured; broker
         // registrations and producer-id blocks do not need a pass over every partition.
         boolean logsAffected = delta.topicsDelta() != null || delta.configsDelta() != null;
+        // Clients see the image first, as with Kafka: a partition whose log is still being created answers
+        // NOT_LEADER_OR_FOLLOWER (retriable) for those moments, rather than every new topic waiting for all its logs.
+        cache.update(snapshot);
         if (logsAffected) {
             replicaManager.applyMetadata(snapshot);
         }
-        cache.update(snapshot);
     }
 
     /** Called once the metadata log has been replayed: reconciles logs with the complete image. */

@@ -2,9 +2,12 @@ package io.varve.storage.checkpoint;
 
 import io.varve.storage.fs.DurableFiles;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -24,7 +27,32 @@ public final class PartitionMetadataFile {
     }
 
     public void write(Uuid topicId) {
-        DurableFiles.writeAtomically(file, VERSION_KEY + VERSION + "\n" + TOPIC_ID_KEY + topicId);
+        write(topicId, true);
+    }
+
+    /** Writes the file whole (temp file and rename); fsynced at once only when {@code durable} (see {@link #fsync}). */
+    public void write(Uuid topicId, boolean durable) {
+        String content = VERSION_KEY + VERSION + "\n" + TOPIC_ID_KEY + topicId;
+        if (durable) {
+            DurableFiles.writeAtomically(file, content);
+            return;
+        }
+        Path temp = file.resolveSibling(FILE_NAME + DurableFiles.TEMP_SUFFIX);
+        try {
+            Files.writeString(temp, content, StandardCharsets.UTF_8);
+            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Could not write " + file, e);
+        }
+    }
+
+    /** Makes a file written without an fsync durable. */
+    public void fsync() throws IOException {
+        if (Files.exists(file)) {
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                channel.force(true);
+            }
+        }
     }
 
     /** The stored topic id, or empty when the file does not exist. */
@@ -37,6 +65,11 @@ public final class PartitionMetadataFile {
             lines = Files.readString(file, StandardCharsets.UTF_8).split("\n");
         } catch (IOException e) {
             throw new KafkaStorageException("Could not read " + file, e);
+        }
+        if (lines.length == 1 && lines[0].isEmpty()) {
+            // a new log's file, renamed into place but cut short by a power loss before its first flush: the log
+            // held nothing then either, and its topic id is written again
+            return Optional.empty();
         }
         if (lines.length < 2 || !lines[0].trim().equals(VERSION_KEY + VERSION) || !lines[1].startsWith(TOPIC_ID_KEY)) {
             throw new KafkaStorageException(

@@ -113,30 +113,39 @@ abstract class IndexFile implements Closeable {
 
     /** Trims the file to exactly its entries and fsyncs it; appending later unseals it again. */
     public final synchronized void seal() throws IOException {
+        trim(true);
+    }
+
+    private void trim(boolean fsync) throws IOException {
         MappedByteBuffer map = writable;
         long exactBytes = (long) entryCount * entrySizeBytes;
         if (map == null && fileSizeBytes == exactBytes) {
             return;
         }
-        if (map != null) {
+        if (map != null && fsync) {
             map.force();
         }
         try (FileChannel channel = DurableFiles.openFollowingRenames(this::file, StandardOpenOption.WRITE)) {
             if (channel.size() > exactBytes) {
                 channel.truncate(exactBytes);
             }
-            channel.force(true);
+            if (fsync) {
+                channel.force(true);
+            }
         }
         fileSizeBytes = exactBytes;
         writable = null; // readers keep the map: every entry they read lies below the new length
     }
 
-    /** Seals an unsealed index (ignoring a file deleted meanwhile); the index holds nothing to release. */
+    /**
+     * Trims an unsealed index to its entries without an fsync (ignoring a file deleted meanwhile): a clean shutdown
+     * sealed it already, and a log being deleted needs no durability. The index holds nothing else to release.
+     */
     @Override
     public final synchronized void close() throws IOException {
         if (writable != null) {
             try {
-                seal();
+                trim(false);
             } catch (NoSuchFileException e) {
                 writable = null;
             }
