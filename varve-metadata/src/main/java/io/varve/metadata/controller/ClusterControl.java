@@ -35,11 +35,9 @@ public final class ClusterControl {
         }
         BrokerRegistration existing = image.cluster().broker(registration.brokerId());
         if (existing != null
-                && existing.equals(new BrokerRegistration(
-                        registration.brokerId(),
-                        registration.incarnationId(),
-                        registration.endpoints(),
-                        registration.rack()))) {
+                && existing.incarnationId().equals(registration.incarnationId())
+                && existing.endpoints().equals(registration.endpoints())
+                && java.util.Objects.equals(existing.rack(), registration.rack())) {
             return ControllerResult.withoutRecords(null);
         }
         return ControllerResult.of(List.of(registration), null);
