@@ -79,7 +79,7 @@ public final class QuorumController implements AutoCloseable {
         this.configControl = new ConfigControl(staticOnlyBrokerKey);
         this.raft = Objects.requireNonNull(raft, "raft");
         this.loader = Objects.requireNonNull(loader, "loader");
-        this.topicControl = new TopicControl(config, new RoundRobinReplicaPlacer(), Uuid::randomUuid);
+        this.topicControl = new TopicControl(config, new RackAwareReplicaPlacer(), Uuid::randomUuid);
         this.eventThread = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "controller-event-" + raft.nodeId());
             thread.setDaemon(true);
