@@ -58,9 +58,6 @@ class ClusterLifecycleSimulationTest {
         for (int seed = 0; seed < 150; seed++) {
             simulate(seed, seen);
         }
-        System.out.printf(
-                "SEEN shutdowns=%d fencings=%d duplicates=%d offline=%d expansions=%d%n",
-                seen.shutdowns, seen.sessionFencings, seen.duplicates, seen.offlinePartitions, seen.isrExpansions);
         assertThat(seen.shutdowns).isPositive();
         assertThat(seen.sessionFencings).isPositive();
         assertThat(seen.duplicates).isPositive();
