@@ -25,6 +25,7 @@ import io.varve.broker.config.RemoteLogSettings;
 import io.varve.broker.group.GroupApis;
 import io.varve.broker.group.GroupCoordinatorRuntime;
 import io.varve.broker.group.GroupCoordinatorSettings;
+import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
@@ -40,8 +41,9 @@ import io.varve.broker.txn.TxnHandlers;
 import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
+import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
+import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
-import io.varve.metadata.record.RegisterBrokerRecord;
 import io.varve.raft.RaftConfig;
 import io.varve.raft.RaftNode;
 import io.varve.storage.LogManager;
@@ -92,6 +94,8 @@ public final class Broker implements AutoCloseable {
     private ReplicaManager replicaManager;
     /** Retries the partition logs that could not be opened or created. */
     private java.util.concurrent.ScheduledExecutorService logRetry;
+
+    private BrokerLifecycle lifecycle;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -176,10 +180,13 @@ public final class Broker implements AutoCloseable {
         }
         long metadataReadyNanos = System.nanoTime();
         controller = new QuorumController(
-                new ControllerConfig(config.numPartitions(), config.defaultReplicationFactor()),
+                new ControllerConfig(config.numPartitions(), config.defaultReplicationFactor())
+                        .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs()),
+                clusterId,
                 raft,
                 loader,
-                BrokerConfigLayers::isStaticOnly);
+                BrokerConfigLayers::isStaticOnly,
+                () -> System.nanoTime() / 1_000_000);
 
         ProducerIdManager producerIds = new ProducerIdManager(
                 blockSize -> controller.allocateProducerIds(nodeId, blockSize), config.producerIdBlockSize());
@@ -241,9 +248,18 @@ public final class Broker implements AutoCloseable {
         long networkReadyNanos = System.nanoTime();
         socketServer.start(config.listeners(), new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
 
-        controller
-                .registerBroker(new RegisterBrokerRecord(nodeId, Uuid.randomUuid(), advertisedEndpoints(), null))
-                .get(30, TimeUnit.SECONDS);
+        lifecycle = new BrokerLifecycle(
+                controller,
+                loader,
+                new BrokerRegistrationRequest(
+                        nodeId,
+                        clusterId,
+                        Uuid.randomUuid(),
+                        advertisedEndpoints(),
+                        config.rack(),
+                        SupportedFeatures.THIS_BUILD),
+                config.brokerHeartbeatIntervalMs());
+        lifecycle.start(TimeUnit.SECONDS.toMillis(30));
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
         logManager.openDeferredLogsInBackground();
@@ -389,6 +405,9 @@ public final class Broker implements AutoCloseable {
         }
         if (logRetry != null) {
             logRetry.shutdownNow();
+        }
+        if (lifecycle != null) {
+            lifecycle.close();
         }
         closeQuietly("network", socketServer);
         closeQuietly("fetch purgatory", fetchPurgatory);

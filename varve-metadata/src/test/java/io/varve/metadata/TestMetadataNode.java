@@ -2,25 +2,36 @@ package io.varve.metadata;
 
 import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
+import io.varve.metadata.controller.cluster.BrokerHeartbeatReply;
+import io.varve.metadata.controller.cluster.BrokerHeartbeatRequest;
+import io.varve.metadata.controller.cluster.BrokerRegistrationReply;
+import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
+import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
-import io.varve.metadata.record.RegisterBrokerRecord;
 import io.varve.raft.RaftConfig;
 import io.varve.raft.RaftNode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.Uuid;
 
 /** A single-node metadata quorum in a directory, wired as the broker will wire it. */
 public final class TestMetadataNode implements AutoCloseable {
 
     public static final int NODE_ID = 1;
+    public static final String CLUSTER_ID = "test-cluster";
 
     public final RaftNode raft;
     public final MetadataLoader loader;
     public final QuorumController controller;
 
     private TestMetadataNode(Path dir, ControllerConfig config, List<MetadataPublisher> publishers) {
+        this(dir, config, publishers, System::currentTimeMillis);
+    }
+
+    private TestMetadataNode(
+            Path dir, ControllerConfig config, List<MetadataPublisher> publishers, LongSupplier clockMs) {
         raft = new RaftNode(RaftConfig.builder()
                 .nodeId(NODE_ID)
                 .voters(Set.of(NODE_ID))
@@ -30,7 +41,7 @@ public final class TestMetadataNode implements AutoCloseable {
         publishers.forEach(loader::installPublisher);
         raft.register(loader);
         raft.start();
-        controller = new QuorumController(config, raft, loader);
+        controller = new QuorumController(config, CLUSTER_ID, raft, loader, name -> false, clockMs);
     }
 
     public static TestMetadataNode start(Path dir, MetadataPublisher... publishers) {
@@ -41,19 +52,44 @@ public final class TestMetadataNode implements AutoCloseable {
         return new TestMetadataNode(dir, config, List.of());
     }
 
-    /** Starts and registers this node as a broker, as the broker does at start-up. */
+    /** A node whose controller reads broker-session time from {@code clockMs}. */
+    public static TestMetadataNode start(Path dir, ControllerConfig config, LongSupplier clockMs) {
+        return new TestMetadataNode(dir, config, List.of(), clockMs);
+    }
+
+    /** Starts and registers this node as a broker, unfenced, as the broker does at start-up. */
     public static TestMetadataNode startWithBroker(Path dir) {
         TestMetadataNode node = start(dir);
-        node.controller.registerBroker(registration(NODE_ID)).join();
+        node.registerAndUnfence(registration(NODE_ID));
         return node;
     }
 
-    public static RegisterBrokerRecord registration(int brokerId) {
-        return new RegisterBrokerRecord(
+    /** Registers, then heartbeats with the loader's offset (caught up by definition); returns the epoch. */
+    public long registerAndUnfence(BrokerRegistrationRequest registration) {
+        BrokerRegistrationReply reply = controller.registerBroker(registration).join();
+        if (reply.brokerEpoch() < 0) {
+            throw new IllegalStateException("registration refused: " + reply);
+        }
+        BrokerHeartbeatReply heartbeat = controller
+                .brokerHeartbeat(BrokerHeartbeatRequest.of(
+                        registration.brokerId(),
+                        reply.brokerEpoch(),
+                        loader.image().offset()))
+                .join();
+        if (heartbeat.isFenced()) {
+            throw new IllegalStateException("still fenced after a caught-up heartbeat: " + heartbeat);
+        }
+        return reply.brokerEpoch();
+    }
+
+    public static BrokerRegistrationRequest registration(int brokerId) {
+        return new BrokerRegistrationRequest(
                 brokerId,
+                CLUSTER_ID,
                 Uuid.randomUuid(),
                 List.of(new Endpoint("PLAINTEXT", "localhost", 9092 + brokerId, "PLAINTEXT")),
-                null);
+                null,
+                SupportedFeatures.THIS_BUILD);
     }
 
     @Override

@@ -51,6 +51,11 @@ public final class BrokerConfig {
             .define("log.dirs", LIST, null)
             .define("log.dir", STRING, "./varve-data")
             .define("metadata.log.dir", STRING, null)
+            // Broker lifecycle: the rack replicas are spread over, the heartbeat period, the session the controller
+            // keeps.
+            .define("broker.rack", STRING, null)
+            .define("broker.heartbeat.interval.ms", INT, 2000, 1, Integer.MAX_VALUE)
+            .define("broker.session.timeout.ms", INT, 9000, 1, Integer.MAX_VALUE)
             .define("num.partitions", INT, 1, 1, Integer.MAX_VALUE)
             .define("default.replication.factor", INT, 1, 1, Short.MAX_VALUE)
             .define("auto.create.topics.enable", BOOLEAN, true)
@@ -339,6 +344,19 @@ public final class BrokerConfig {
     public Path metadataLogDir() {
         String dir = (String) values.get("metadata.log.dir");
         return dir == null ? logDirs().get(0) : Path.of(dir);
+    }
+
+    /** {@code broker.rack}, or null when unset. */
+    public String rack() {
+        return (String) values.get("broker.rack");
+    }
+
+    public int brokerHeartbeatIntervalMs() {
+        return intValue("broker.heartbeat.interval.ms");
+    }
+
+    public int brokerSessionTimeoutMs() {
+        return intValue("broker.session.timeout.ms");
     }
 
     public int numPartitions() {

@@ -1,11 +1,22 @@
 package io.varve.metadata.controller;
 
 import io.varve.metadata.MetadataLoader;
+import io.varve.metadata.controller.cluster.BrokerHeartbeatReply;
+import io.varve.metadata.controller.cluster.BrokerHeartbeatRequest;
+import io.varve.metadata.controller.cluster.BrokerHeartbeats;
+import io.varve.metadata.controller.cluster.BrokerRegistrationReply;
+import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
+import io.varve.metadata.controller.cluster.ClusterControl;
+import io.varve.metadata.controller.feature.FeatureControl;
+import io.varve.metadata.controller.feature.FeatureUpdate;
+import io.varve.metadata.controller.feature.SupportedFeatures;
+import io.varve.metadata.controller.replication.AlterPartitionReply;
+import io.varve.metadata.controller.replication.AlterPartitionRequest;
+import io.varve.metadata.controller.replication.ReplicationControl;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.MetadataRecordSerde;
-import io.varve.metadata.record.RegisterBrokerRecord;
 import io.varve.raft.NotLeaderException;
 import io.varve.raft.RaftClosedException;
 import io.varve.raft.RaftNode;
@@ -17,12 +28,13 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
@@ -43,21 +55,29 @@ import org.slf4j.LoggerFactory;
  * one succeeds). If an append fails, later uncommitted ones fail too (Raft loses them together) and
  * the working image falls back to the committed one.
  *
+ * <p>Broker sessions are checked on the event thread every {@link #SESSION_CHECK_INTERVAL_MS} (at
+ * most): brokers without a heartbeat for {@code broker.session.timeout.ms} are fenced. The clock is
+ * injected; by default a monotonic one.
+ *
  * <p>The loader must be registered with the same Raft node.
  */
 public final class QuorumController implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(QuorumController.class);
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
+    static final long SESSION_CHECK_INTERVAL_MS = 1_000;
 
     private final ControllerConfig config;
     private final RaftNode raft;
     private final MetadataLoader loader;
     private final TopicControl topicControl;
     private final ProducerIdControl producerIdControl = new ProducerIdControl();
-    private final ClusterControl clusterControl = new ClusterControl();
+    private final ReplicationControl replicationControl = new ReplicationControl();
+    private final ClusterControl clusterControl;
+    private final FeatureControl featureControl = new FeatureControl(SupportedFeatures.THIS_BUILD);
     private final ConfigControl configControl;
-    private final ExecutorService eventThread;
+    private final LongSupplier clockMs;
+    private final ScheduledExecutorService eventThread;
     private final AtomicInteger pendingRequests = new AtomicInteger();
     private volatile boolean closed;
 
@@ -65,26 +85,60 @@ public final class QuorumController implements AutoCloseable {
     private MetadataImage workingImage = MetadataImage.EMPTY;
     private int uncommittedAppends;
 
-    public QuorumController(ControllerConfig config, RaftNode raft, MetadataLoader loader) {
-        this(config, raft, loader, name -> false);
+    public QuorumController(ControllerConfig config, String clusterId, RaftNode raft, MetadataLoader loader) {
+        this(config, clusterId, raft, loader, name -> false, QuorumController::monotonicMs);
     }
 
     /**
+     * @param clusterId           the cluster brokers must register with
      * @param staticOnlyBrokerKey true for broker config keys that can only be set in
      *                            {@code server.properties}: dynamic changes of them are refused
+     * @param clockMs             milliseconds of a monotonic clock, for broker sessions
      */
     public QuorumController(
-            ControllerConfig config, RaftNode raft, MetadataLoader loader, Predicate<String> staticOnlyBrokerKey) {
+            ControllerConfig config,
+            String clusterId,
+            RaftNode raft,
+            MetadataLoader loader,
+            Predicate<String> staticOnlyBrokerKey,
+            LongSupplier clockMs) {
         this.config = Objects.requireNonNull(config, "config");
+        this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
+        this.clusterControl = new ClusterControl(
+                clusterId, new BrokerHeartbeats(config.brokerSessionTimeoutMs()), replicationControl);
         this.configControl = new ConfigControl(staticOnlyBrokerKey);
         this.raft = Objects.requireNonNull(raft, "raft");
         this.loader = Objects.requireNonNull(loader, "loader");
-        this.topicControl = new TopicControl(config, new RoundRobinReplicaPlacer(), Uuid::randomUuid);
-        this.eventThread = Executors.newSingleThreadExecutor(runnable -> {
+        this.topicControl = new TopicControl(config, new RackAwareReplicaPlacer(), Uuid::randomUuid);
+        this.eventThread = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "controller-event-" + raft.nodeId());
             thread.setDaemon(true);
             return thread;
         });
+        long checkIntervalMs = Math.max(1, Math.min(SESSION_CHECK_INTERVAL_MS, config.brokerSessionTimeoutMs() / 2));
+        eventThread.scheduleWithFixedDelay(
+                this::checkBrokerSessions, checkIntervalMs, checkIntervalMs, TimeUnit.MILLISECONDS);
+    }
+
+    private static long monotonicMs() {
+        return System.nanoTime() / 1_000_000;
+    }
+
+    /** On the event thread: fences brokers whose session ran out. */
+    private void checkBrokerSessions() {
+        if (closed || loader.image().cluster().brokers().isEmpty()) {
+            return;
+        }
+        CompletableFuture<List<Integer>> fenced = new CompletableFuture<>();
+        fenced.whenComplete((ids, error) -> {
+            if (ids != null && !ids.isEmpty()) {
+                LOG.warn(
+                        "Fenced broker(s) {}: no heartbeat for {} ms (broker.session.timeout.ms)",
+                        ids,
+                        config.brokerSessionTimeoutMs());
+            }
+        });
+        run("fenceExpiredBrokers", image -> clusterControl.fenceExpiredBrokers(image, clockMs.getAsLong()), fenced);
     }
 
     /**
@@ -168,9 +222,48 @@ public final class QuorumController implements AutoCloseable {
         return submit("allocateProducerIds", image -> producerIdControl.allocate(image, brokerId, blockSize));
     }
 
-    /** Registers (or re-registers) a broker. */
-    public CompletableFuture<Void> registerBroker(RegisterBrokerRecord registration) {
-        return submit("registerBroker", image -> clusterControl.registerBroker(image, registration));
+    /**
+     * BrokerRegistration: registers a broker (fenced) or a new incarnation of it. The reply carries the
+     * broker epoch to quote in heartbeats, or the error.
+     */
+    public CompletableFuture<BrokerRegistrationReply> registerBroker(BrokerRegistrationRequest request) {
+        return submit("registerBroker", image -> clusterControl.register(image, request, clockMs.getAsLong()))
+                .whenComplete((reply, error) -> {
+                    if (reply != null && reply.error() == Errors.NONE) {
+                        LOG.info("Broker {} registered with epoch {}", request.brokerId(), reply.brokerEpoch());
+                    }
+                });
+    }
+
+    /** BrokerHeartbeat: keeps the session, unfences a caught-up broker, runs controlled shutdown. */
+    public CompletableFuture<BrokerHeartbeatReply> brokerHeartbeat(BrokerHeartbeatRequest request) {
+        return submit("brokerHeartbeat", image -> {
+            boolean wasFenced = image.cluster().broker(request.brokerId()) != null
+                    && image.cluster().broker(request.brokerId()).fenced();
+            ControllerResult<BrokerHeartbeatReply> result =
+                    clusterControl.heartbeat(image, request, clockMs.getAsLong());
+            BrokerHeartbeatReply reply = result.response();
+            if (reply.error() == Errors.NONE && wasFenced != reply.isFenced()) {
+                LOG.info("Broker {} is now {}", request.brokerId(), reply.isFenced() ? "fenced" : "unfenced");
+            }
+            return result;
+        });
+    }
+
+    /** UnregisterBroker: moves leaderships off the broker and removes its registration. */
+    public CompletableFuture<ErrorReply> unregisterBroker(int brokerId) {
+        return submit("unregisterBroker", image -> clusterControl.unregister(image, brokerId));
+    }
+
+    /** AlterPartition: a leader's ISR changes, validated against leader and partition epochs. */
+    public CompletableFuture<AlterPartitionReply> alterPartition(AlterPartitionRequest request) {
+        return submit("alterPartition", image -> replicationControl.alterPartition(image, request));
+    }
+
+    /** UpdateFeatures: finalizes feature levels every registered broker supports; all or nothing. */
+    public CompletableFuture<ErrorReply> updateFeatures(Map<String, FeatureUpdate> updates, boolean validateOnly) {
+        Map<String, FeatureUpdate> copy = Map.copyOf(updates);
+        return submit("updateFeatures", image -> featureControl.updateFeatures(image, copy, validateOnly));
     }
 
     private <T> CompletableFuture<T> submit(String name, Function<MetadataImage, ControllerResult<T>> operation) {

@@ -1,6 +1,7 @@
 package io.varve.metadata.controller;
 
 import io.varve.metadata.config.TopicConfigDef;
+import io.varve.metadata.image.ClusterImage;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.image.TopicImage;
 import io.varve.metadata.record.ConfigRecord;
@@ -57,7 +58,7 @@ public final class TopicControl {
                 .topicsByName()
                 .keySet()
                 .forEach(name -> namesByCollisionKey.put(TopicNames.collisionKey(name), name));
-        List<Integer> brokerIds = image.cluster().brokerIds();
+        ClusterImage brokers = image.cluster();
         int placementCursor = image.topics().totalPartitions();
 
         List<MetadataRecord> records = new ArrayList<>();
@@ -73,7 +74,7 @@ public final class TopicControl {
             }
             Placement placement;
             try {
-                placement = place(request, brokerIds, placementCursor);
+                placement = place(request, brokers, placementCursor);
                 TopicConfigDef.validate(request.configs());
             } catch (TopicRequestException e) {
                 results.add(CreateTopicResult.failure(name, e.error, e.getMessage()));
@@ -88,7 +89,7 @@ public final class TopicControl {
             Uuid topicId = Uuid.ZERO_UUID;
             if (!validateOnly) {
                 topicId = newTopicId(image);
-                records.addAll(topicRecords(name, topicId, placement, configs));
+                records.addAll(topicRecords(name, topicId, placement, configs, brokers));
             }
             results.add(new CreateTopicResult(
                     name,
@@ -125,7 +126,7 @@ public final class TopicControl {
     /** Replicas of each partition, index = partition id. */
     private record Placement(List<List<Integer>> replicas) {}
 
-    private Placement place(CreateTopicRequest request, List<Integer> brokerIds, int placementCursor)
+    private Placement place(CreateTopicRequest request, ClusterImage brokers, int placementCursor)
             throws TopicRequestException {
         if (!request.assignments().isEmpty()) {
             if (request.replicationFactor() != -1) {
@@ -138,7 +139,7 @@ public final class TopicControl {
                         Errors.INVALID_REQUEST,
                         "A manual partition assignment was specified, but numPartitions was not set to -1.");
             }
-            return new Placement(validateManualAssignment(request.assignments(), new HashSet<>(brokerIds)));
+            return new Placement(validateManualAssignment(request.assignments(), brokers));
         }
         if (request.replicationFactor() == 0 || request.replicationFactor() < -1) {
             throw new TopicRequestException(
@@ -152,18 +153,31 @@ public final class TopicControl {
         int numPartitions = request.numPartitions() == -1 ? config.defaultNumPartitions() : request.numPartitions();
         int replicationFactor =
                 request.replicationFactor() == -1 ? config.defaultReplicationFactor() : request.replicationFactor();
-        if (replicationFactor > brokerIds.size()) {
+        return new Placement(placeAutomatically(brokers, numPartitions, replicationFactor, placementCursor));
+    }
+
+    /** Placement on the usable brokers (unfenced, not shutting down), with their racks. */
+    private List<List<Integer>> placeAutomatically(
+            ClusterImage cluster, int numPartitions, int replicationFactor, int placementCursor)
+            throws TopicRequestException {
+        List<ReplicaPlacer.Broker> usable = cluster.activeBrokerIds().stream()
+                .map(id -> new ReplicaPlacer.Broker(id, cluster.broker(id).rack()))
+                .toList();
+        if (usable.isEmpty()) {
+            throw new TopicRequestException(Errors.INVALID_REPLICATION_FACTOR, "All brokers are currently fenced.");
+        }
+        if (replicationFactor > usable.size()) {
             throw new TopicRequestException(
                     Errors.INVALID_REPLICATION_FACTOR,
                     "Unable to replicate the partition "
                             + replicationFactor + " time(s): The target replication factor of " + replicationFactor
-                            + " cannot be reached because only " + brokerIds.size() + " broker(s) are registered.");
+                            + " cannot be reached because only " + usable.size() + " broker(s) are registered.");
         }
-        return new Placement(placer.place(brokerIds, numPartitions, replicationFactor, placementCursor));
+        return placer.place(usable, numPartitions, replicationFactor, placementCursor);
     }
 
     private static List<List<Integer>> validateManualAssignment(
-            Map<Integer, List<Integer>> assignments, Set<Integer> registered) throws TopicRequestException {
+            Map<Integer, List<Integer>> assignments, ClusterImage registered) throws TopicRequestException {
         List<List<Integer>> placement = new ArrayList<>(assignments.size());
         for (int partitionId = 0; partitionId < assignments.size(); partitionId++) {
             List<Integer> replicas = assignments.get(partitionId);
@@ -186,7 +200,7 @@ public final class TopicControl {
     }
 
     /** The checks every manually assigned replica list must pass. */
-    private static void validateReplicas(int partitionId, List<Integer> replicas, Set<Integer> registered)
+    private static void validateReplicas(int partitionId, List<Integer> replicas, ClusterImage registered)
             throws TopicRequestException {
         if (replicas == null || replicas.isEmpty()) {
             throw new TopicRequestException(
@@ -200,12 +214,18 @@ public final class TopicControl {
                             + " with duplicate replicas " + replicas + ".");
         }
         for (Integer broker : replicas) {
-            if (broker == null || !registered.contains(broker)) {
+            if (broker == null || registered.broker(broker) == null) {
                 throw new TopicRequestException(
                         Errors.INVALID_REPLICA_ASSIGNMENT,
                         "The manual partition assignment includes broker " + broker
                                 + ", but no such broker is registered.");
             }
+        }
+        if (replicas.stream().noneMatch(registered::isActive)) {
+            throw new TopicRequestException(
+                    Errors.INVALID_REPLICA_ASSIGNMENT,
+                    "All brokers specified in the manual partition assignment for partition " + partitionId
+                            + " are fenced or in controlled shutdown.");
         }
     }
 
@@ -218,7 +238,7 @@ public final class TopicControl {
             MetadataImage image, List<CreatePartitionsRequest> requests) {
         Set<String> duplicateNames =
                 duplicates(requests.stream().map(CreatePartitionsRequest::name).toList());
-        List<Integer> brokerIds = image.cluster().brokerIds();
+        ClusterImage brokers = image.cluster();
         int placementCursor = image.topics().totalPartitions();
         List<MetadataRecord> records = new ArrayList<>();
         List<CreatePartitionsResult> results = new ArrayList<>(requests.size());
@@ -236,17 +256,14 @@ public final class TopicControl {
             }
             List<List<Integer>> placement;
             try {
-                placement = placeNewPartitions(topic, request, brokerIds, placementCursor);
+                placement = placeNewPartitions(topic, request, brokers, placementCursor);
             } catch (TopicRequestException e) {
                 results.add(new CreatePartitionsResult(name, e.error, e.getMessage()));
                 continue;
             }
             placementCursor += placement.size();
             for (int i = 0; i < placement.size(); i++) {
-                int[] replicas =
-                        placement.get(i).stream().mapToInt(Integer::intValue).toArray();
-                records.add(new PartitionRecord(
-                        topic.id(), topic.numPartitions() + i, replicas, replicas, replicas[0], 0, 0));
+                records.add(newPartition(topic.id(), topic.numPartitions() + i, placement.get(i), brokers));
             }
             results.add(new CreatePartitionsResult(name, Errors.NONE, null));
         }
@@ -254,7 +271,7 @@ public final class TopicControl {
     }
 
     private List<List<Integer>> placeNewPartitions(
-            TopicImage topic, CreatePartitionsRequest request, List<Integer> brokerIds, int placementCursor)
+            TopicImage topic, CreatePartitionsRequest request, ClusterImage brokers, int placementCursor)
             throws TopicRequestException {
         int current = topic.numPartitions();
         if (request.count() < current) {
@@ -270,14 +287,7 @@ public final class TopicControl {
         int additional = request.count() - current;
         int replicationFactor = topic.partition(0).replicas().length;
         if (request.assignments() == null) {
-            if (replicationFactor > brokerIds.size()) {
-                throw new TopicRequestException(
-                        Errors.INVALID_REPLICATION_FACTOR,
-                        "Unable to replicate the partition "
-                                + replicationFactor + " time(s): The target replication factor of " + replicationFactor
-                                + " cannot be reached because only " + brokerIds.size() + " broker(s) are registered.");
-            }
-            return placer.place(brokerIds, additional, replicationFactor, placementCursor);
+            return placeAutomatically(brokers, additional, replicationFactor, placementCursor);
         }
         if (request.assignments().size() != additional) {
             throw new TopicRequestException(
@@ -287,10 +297,9 @@ public final class TopicControl {
                             + request.assignments().size()
                             + " assignment(s) were specified.");
         }
-        Set<Integer> registered = new HashSet<>(brokerIds);
         for (int i = 0; i < additional; i++) {
             List<Integer> replicas = request.assignments().get(i);
-            validateReplicas(current + i, replicas, registered);
+            validateReplicas(current + i, replicas, brokers);
             if (replicas.size() != replicationFactor) {
                 throw new TopicRequestException(
                         Errors.INVALID_REPLICA_ASSIGNMENT,
@@ -303,18 +312,29 @@ public final class TopicControl {
     }
 
     private static List<MetadataRecord> topicRecords(
-            String name, Uuid topicId, Placement placement, Map<String, String> configs) {
+            String name, Uuid topicId, Placement placement, Map<String, String> configs, ClusterImage brokers) {
         List<MetadataRecord> records = new ArrayList<>(1 + placement.replicas().size() + configs.size());
         records.add(new TopicRecord(name, topicId));
         for (int partitionId = 0; partitionId < placement.replicas().size(); partitionId++) {
-            int[] replicas = placement.replicas().get(partitionId).stream()
-                    .mapToInt(Integer::intValue)
-                    .toArray();
-            records.add(new PartitionRecord(topicId, partitionId, replicas, replicas, replicas[0], 0, 0));
+            records.add(newPartition(topicId, partitionId, placement.replicas().get(partitionId), brokers));
         }
         configs.forEach((configName, value) ->
                 records.add(new ConfigRecord(ConfigResourceType.TOPIC, name, configName, value)));
         return records;
+    }
+
+    /**
+     * A new partition's ISR is its usable replicas (all of them when placed automatically; a manual
+     * assignment may name fenced brokers), led by the first of them.
+     */
+    private static PartitionRecord newPartition(
+            Uuid topicId, int partitionId, List<Integer> replicas, ClusterImage brokers) {
+        int[] assigned = replicas.stream().mapToInt(Integer::intValue).toArray();
+        int[] isr = replicas.stream()
+                .filter(brokers::isActive)
+                .mapToInt(Integer::intValue)
+                .toArray();
+        return new PartitionRecord(topicId, partitionId, assigned, isr, isr[0], 0, 0);
     }
 
     private Uuid newTopicId(MetadataImage image) {

@@ -1,23 +1,28 @@
 package io.varve.metadata.image;
 
+import io.varve.metadata.record.BrokerRegistrationChangeRecord;
 import io.varve.metadata.record.ConfigRecord;
+import io.varve.metadata.record.FeatureLevelRecord;
 import io.varve.metadata.record.MetadataRecord;
+import io.varve.metadata.record.PartitionChangeRecord;
 import io.varve.metadata.record.PartitionRecord;
 import io.varve.metadata.record.ProducerIdsRecord;
 import io.varve.metadata.record.RegisterBrokerRecord;
 import io.varve.metadata.record.RemoveTopicRecord;
 import io.varve.metadata.record.TopicRecord;
+import io.varve.metadata.record.UnregisterBrokerRecord;
 import java.util.Objects;
 
 /**
- * Changes replayed from records on top of a base {@link MetadataImage}. Each part (topics, configs,
- * cluster, producer ids) gets a delta only when a record touches it, so {@link #apply(long)} copies
+ * Changes replayed from records on top of a base {@link MetadataImage}. Each part (features, topics,
+ * configs, cluster, producer ids) gets a delta only when a record touches it, so {@link #apply(long)} copies
  * only changed parts and publishers can ask what changed (a null part delta means "unchanged").
  * Not thread-safe: built by one thread, then handed over read-only.
  */
 public final class MetadataDelta {
 
     private final MetadataImage base;
+    private FeaturesDelta featuresDelta;
     private TopicsDelta topicsDelta;
     private ConfigsDelta configsDelta;
     private ClusterDelta clusterDelta;
@@ -40,6 +45,7 @@ public final class MetadataDelta {
         switch (record.type()) {
             case TOPIC -> topics().replay((TopicRecord) record);
             case PARTITION -> topics().replay((PartitionRecord) record);
+            case PARTITION_CHANGE -> topics().replay((PartitionChangeRecord) record);
             case REMOVE_TOPIC -> {
                 String name = topics().replay((RemoveTopicRecord) record);
                 configs().removeResource(ConfigResource.topic(name));
@@ -47,8 +53,18 @@ public final class MetadataDelta {
             case CONFIG -> configs().replay((ConfigRecord) record);
             case PRODUCER_IDS -> producerIds().replay((ProducerIdsRecord) record);
             case REGISTER_BROKER -> cluster().replay((RegisterBrokerRecord) record);
+            case BROKER_REGISTRATION_CHANGE -> cluster().replay((BrokerRegistrationChangeRecord) record);
+            case UNREGISTER_BROKER -> cluster().replay((UnregisterBrokerRecord) record);
+            case FEATURE_LEVEL -> features().replay((FeatureLevelRecord) record);
             default -> throw new IllegalStateException("no replay for " + record.type());
         }
+    }
+
+    private FeaturesDelta features() {
+        if (featuresDelta == null) {
+            featuresDelta = new FeaturesDelta(base.features());
+        }
+        return featuresDelta;
     }
 
     private TopicsDelta topics() {
@@ -79,6 +95,11 @@ public final class MetadataDelta {
         return producerIdsDelta;
     }
 
+    /** Finalized feature level changes, or null if none. */
+    public FeaturesDelta featuresDelta() {
+        return featuresDelta;
+    }
+
     /** Topic changes, or null if no record touched topics. */
     public TopicsDelta topicsDelta() {
         return topicsDelta;
@@ -89,7 +110,7 @@ public final class MetadataDelta {
         return configsDelta;
     }
 
-    /** Broker registrations, or null if none. */
+    /** Broker registrations and their fencing, or null if none. */
     public ClusterDelta clusterDelta() {
         return clusterDelta;
     }
@@ -106,6 +127,7 @@ public final class MetadataDelta {
         }
         return new MetadataImage(
                 offset,
+                featuresDelta == null ? base.features() : featuresDelta.apply(),
                 topicsDelta == null ? base.topics() : topicsDelta.apply(),
                 configsDelta == null ? base.configs() : configsDelta.apply(),
                 clusterDelta == null ? base.cluster() : clusterDelta.apply(),

@@ -14,15 +14,21 @@ import java.util.Objects;
  * @param offset the offset of the last record applied, or -1 for the empty image
  */
 public record MetadataImage(
-        long offset, TopicsImage topics, ConfigsImage configs, ClusterImage cluster, ProducerIdsImage producerIds) {
+        long offset,
+        FeaturesImage features,
+        TopicsImage topics,
+        ConfigsImage configs,
+        ClusterImage cluster,
+        ProducerIdsImage producerIds) {
 
-    public static final MetadataImage EMPTY =
-            new MetadataImage(-1, TopicsImage.EMPTY, ConfigsImage.EMPTY, ClusterImage.EMPTY, ProducerIdsImage.EMPTY);
+    public static final MetadataImage EMPTY = new MetadataImage(
+            -1, FeaturesImage.EMPTY, TopicsImage.EMPTY, ConfigsImage.EMPTY, ClusterImage.EMPTY, ProducerIdsImage.EMPTY);
 
     public MetadataImage {
         if (offset < -1) {
             throw new IllegalArgumentException("offset must be >= -1: " + offset);
         }
+        Objects.requireNonNull(features, "features");
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(configs, "configs");
         Objects.requireNonNull(cluster, "cluster");
@@ -39,6 +45,7 @@ public record MetadataImage(
      */
     public List<MetadataRecord> toRecords() {
         List<MetadataRecord> records = new ArrayList<>();
+        features.writeRecords(records::add);
         cluster.writeRecords(records::add);
         topics.writeRecords(records::add);
         configs.writeRecords(records::add);

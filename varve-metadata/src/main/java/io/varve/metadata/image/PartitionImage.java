@@ -1,5 +1,6 @@
 package io.varve.metadata.image;
 
+import io.varve.metadata.record.PartitionChangeRecord;
 import io.varve.metadata.record.PartitionRecord;
 import java.util.Arrays;
 import java.util.Objects;
@@ -31,6 +32,40 @@ public final class PartitionImage {
         return new PartitionRecord(topicId, partitionId, replicas, isr, leader, leaderEpoch, partitionEpoch);
     }
 
+    /**
+     * This partition after the change: the partition epoch always goes up by one, the leader epoch
+     * when the change names a leader.
+     *
+     * @throws IllegalStateException if the result breaks an invariant (ISR outside the replicas,
+     *                               a leader outside the ISR)
+     */
+    PartitionImage withChange(PartitionChangeRecord change) {
+        int[] nextReplicas = change.replicas() == null ? replicas : change.replicas();
+        int[] nextIsr = change.isr() == null ? isr : change.isr();
+        int nextLeader = change.changesLeader() ? change.leader() : leader;
+        int nextLeaderEpoch = change.changesLeader() ? leaderEpoch + 1 : leaderEpoch;
+        for (int member : nextIsr) {
+            if (!contains(nextReplicas, member)) {
+                throw new IllegalStateException("ISR " + Arrays.toString(nextIsr) + " has " + member
+                        + " outside the replicas " + Arrays.toString(nextReplicas) + ": " + change);
+            }
+        }
+        if (nextLeader != PartitionChangeRecord.NO_LEADER && !contains(nextIsr, nextLeader)) {
+            throw new IllegalStateException(
+                    "leader " + nextLeader + " is not in the ISR " + Arrays.toString(nextIsr) + ": " + change);
+        }
+        return new PartitionImage(nextReplicas, nextIsr, nextLeader, nextLeaderEpoch, partitionEpoch + 1);
+    }
+
+    private static boolean contains(int[] brokers, int brokerId) {
+        for (int broker : brokers) {
+            if (broker == brokerId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public int[] replicas() {
         return replicas.clone();
     }
@@ -53,12 +88,16 @@ public final class PartitionImage {
     }
 
     public boolean hasReplica(int brokerId) {
-        for (int replica : replicas) {
-            if (replica == brokerId) {
-                return true;
-            }
-        }
-        return false;
+        return contains(replicas, brokerId);
+    }
+
+    public boolean isInIsr(int brokerId) {
+        return contains(isr, brokerId);
+    }
+
+    /** The preferred leader: the first replica. */
+    public int preferredLeader() {
+        return replicas.length == 0 ? -1 : replicas[0];
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.varve.metadata.image;
 
+import io.varve.metadata.record.PartitionChangeRecord;
 import io.varve.metadata.record.PartitionRecord;
 import java.util.Collections;
 import java.util.HashMap;
@@ -53,6 +54,18 @@ public final class TopicDelta {
 
     void replay(PartitionRecord record) {
         changedPartitions.put(record.partitionId(), PartitionImage.fromRecord(record));
+    }
+
+    void replay(PartitionChangeRecord record) {
+        PartitionImage current = changedPartitions.get(record.partitionId());
+        if (current == null && base != null) {
+            current = base.partition(record.partitionId());
+        }
+        if (current == null) {
+            throw new IllegalStateException(
+                    "change of unknown partition " + record.partitionId() + " of topic " + name + ": " + record);
+        }
+        changedPartitions.put(record.partitionId(), current.withChange(record));
     }
 
     TopicImage apply() {

@@ -1,5 +1,6 @@
 package io.varve.metadata.image;
 
+import io.varve.metadata.record.PartitionChangeRecord;
 import io.varve.metadata.record.PartitionRecord;
 import io.varve.metadata.record.RemoveTopicRecord;
 import io.varve.metadata.record.TopicRecord;
@@ -61,17 +62,24 @@ public final class TopicsDelta {
     }
 
     void replay(PartitionRecord record) {
-        TopicDelta topic = changedTopics.get(record.topicId());
+        topicDelta(record.topicId(), record.partitionId()).replay(record);
+    }
+
+    void replay(PartitionChangeRecord record) {
+        topicDelta(record.topicId(), record.partitionId()).replay(record);
+    }
+
+    private TopicDelta topicDelta(Uuid topicId, int partitionId) {
+        TopicDelta topic = changedTopics.get(topicId);
         if (topic == null) {
-            TopicImage existing = base.getTopic(record.topicId());
-            if (existing == null || deletedTopics.containsKey(record.topicId())) {
-                throw new IllegalStateException(
-                        "partition " + record.partitionId() + " of unknown topic id " + record.topicId());
+            TopicImage existing = base.getTopic(topicId);
+            if (existing == null || deletedTopics.containsKey(topicId)) {
+                throw new IllegalStateException("partition " + partitionId + " of unknown topic id " + topicId);
             }
             topic = TopicDelta.changed(existing);
-            changedTopics.put(record.topicId(), topic);
+            changedTopics.put(topicId, topic);
         }
-        topic.replay(record);
+        return topic;
     }
 
     /** Removes the topic and returns its name. */

@@ -101,6 +101,36 @@ final class ByteReader {
         return values;
     }
 
+    int[] readNullableIntArray() {
+        int countPlusOne = readUnsignedVarInt();
+        if (countPlusOne == 0) {
+            return null;
+        }
+        int count = countPlusOne - 1;
+        require(count);
+        int[] values = new int[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = readVarInt();
+        }
+        return values;
+    }
+
+    short readShort() {
+        int value = readVarInt();
+        if (value < Short.MIN_VALUE || value > Short.MAX_VALUE) {
+            throw new MetadataRecordFormatException("short out of range: " + value);
+        }
+        return (short) value;
+    }
+
+    boolean readBoolean() {
+        byte value = readByte();
+        if (value != 0 && value != 1) {
+            throw new MetadataRecordFormatException("invalid boolean byte " + value);
+        }
+        return value == 1;
+    }
+
     /** Elements still to read, bounded by the bytes left (each takes at least one byte). */
     int readCount() {
         int count = readUnsignedVarInt();

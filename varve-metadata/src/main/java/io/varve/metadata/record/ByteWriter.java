@@ -87,6 +87,22 @@ final class ByteWriter {
         }
     }
 
+    /** Count + 1 as an unsigned varint (0 = null), then each element as int. */
+    void writeNullableIntArray(int[] values) {
+        if (values == null) {
+            writeUnsignedVarInt(0);
+            return;
+        }
+        writeUnsignedVarInt(values.length + 1);
+        for (int value : values) {
+            writeVarInt(value);
+        }
+    }
+
+    void writeBoolean(boolean value) {
+        writeByte(value ? (byte) 1 : (byte) 0);
+    }
+
     byte[] toByteArray() {
         return Arrays.copyOf(bytes, size);
     }

@@ -5,7 +5,16 @@ package io.varve.metadata.record;
  * immutable values; {@link MetadataRecordSerde} turns them into bytes and back.
  */
 public sealed interface MetadataRecord
-        permits TopicRecord, PartitionRecord, RemoveTopicRecord, ConfigRecord, ProducerIdsRecord, RegisterBrokerRecord {
+        permits TopicRecord,
+                PartitionRecord,
+                PartitionChangeRecord,
+                RemoveTopicRecord,
+                ConfigRecord,
+                ProducerIdsRecord,
+                RegisterBrokerRecord,
+                BrokerRegistrationChangeRecord,
+                UnregisterBrokerRecord,
+                FeatureLevelRecord {
 
     MetadataRecordType type();
 }

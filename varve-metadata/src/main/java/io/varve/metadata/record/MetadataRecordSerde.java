@@ -2,6 +2,9 @@ package io.varve.metadata.record;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.Uuid;
 
 /**
  * Our binary format of metadata records: one record per Raft entry.
@@ -15,6 +18,9 @@ import java.util.List;
  *     Uuid           two big-endian int64 (most, then least significant bits)
  *     String         unsigned varint (UTF-8 length + 1, 0 = null), then the UTF-8 bytes
  *     int[]          unsigned varint count, then each element as int
+ *     short          zig-zag varint
+ *     boolean        one byte, 0 or 1
+ *     int[] or null  unsigned varint (count + 1, 0 = null), then each element as int
  *     enum           one byte code
  *     list           unsigned varint count, then each element
  * </pre>
@@ -60,18 +66,31 @@ public final class MetadataRecordSerde {
                 out.writeVarInt(producerIds.brokerId());
                 out.writeVarLong(producerIds.nextProducerId());
             }
-            case REGISTER_BROKER -> {
-                RegisterBrokerRecord broker = (RegisterBrokerRecord) record;
-                out.writeVarInt(broker.brokerId());
-                out.writeUuid(broker.incarnationId());
-                out.writeUnsignedVarInt(broker.endpoints().size());
-                for (Endpoint endpoint : broker.endpoints()) {
-                    out.writeString(endpoint.listenerName());
-                    out.writeString(endpoint.host());
-                    out.writeVarInt(endpoint.port());
-                    out.writeString(endpoint.securityProtocol());
-                }
-                out.writeNullableString(broker.rack());
+            case REGISTER_BROKER -> writeRegisterBroker(out, (RegisterBrokerRecord) record);
+            case BROKER_REGISTRATION_CHANGE -> {
+                BrokerRegistrationChangeRecord change = (BrokerRegistrationChangeRecord) record;
+                out.writeVarInt(change.brokerId());
+                out.writeVarLong(change.brokerEpoch());
+                out.writeByte(change.fenced().code());
+                out.writeByte(change.inControlledShutdown().code());
+            }
+            case UNREGISTER_BROKER -> {
+                UnregisterBrokerRecord unregister = (UnregisterBrokerRecord) record;
+                out.writeVarInt(unregister.brokerId());
+                out.writeVarLong(unregister.brokerEpoch());
+            }
+            case PARTITION_CHANGE -> {
+                PartitionChangeRecord change = (PartitionChangeRecord) record;
+                out.writeUuid(change.topicId());
+                out.writeVarInt(change.partitionId());
+                out.writeNullableIntArray(change.isr());
+                out.writeVarInt(change.leader());
+                out.writeNullableIntArray(change.replicas());
+            }
+            case FEATURE_LEVEL -> {
+                FeatureLevelRecord feature = (FeatureLevelRecord) record;
+                out.writeString(feature.name());
+                out.writeVarInt(feature.featureLevel());
             }
             default -> throw new IllegalStateException("no encoder for " + type);
         }
@@ -92,7 +111,7 @@ public final class MetadataRecordSerde {
         }
         MetadataRecord record;
         try {
-            record = decodeBody(type, in);
+            record = decodeBody(type, version, in);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new MetadataRecordFormatException("invalid " + type + " record: " + e.getMessage());
         }
@@ -100,7 +119,7 @@ public final class MetadataRecordSerde {
         return record;
     }
 
-    private static MetadataRecord decodeBody(MetadataRecordType type, ByteReader in) {
+    private static MetadataRecord decodeBody(MetadataRecordType type, int version, ByteReader in) {
         return switch (type) {
             case TOPIC -> new TopicRecord(in.readString(), in.readUuid());
             case PARTITION ->
@@ -120,16 +139,71 @@ public final class MetadataRecordSerde {
                         in.readString(),
                         in.readNullableString());
             case PRODUCER_IDS -> new ProducerIdsRecord(in.readVarInt(), in.readVarLong());
-            case REGISTER_BROKER -> {
-                int brokerId = in.readVarInt();
-                org.apache.kafka.common.Uuid incarnationId = in.readUuid();
-                int endpointCount = in.readCount();
-                List<Endpoint> endpoints = new ArrayList<>(endpointCount);
-                for (int i = 0; i < endpointCount; i++) {
-                    endpoints.add(new Endpoint(in.readString(), in.readString(), in.readVarInt(), in.readString()));
-                }
-                yield new RegisterBrokerRecord(brokerId, incarnationId, endpoints, in.readNullableString());
-            }
+            case REGISTER_BROKER -> readRegisterBroker(in, version);
+            case BROKER_REGISTRATION_CHANGE ->
+                new BrokerRegistrationChangeRecord(
+                        in.readVarInt(),
+                        in.readVarLong(),
+                        BrokerFlagChange.fromCode(in.readByte()),
+                        BrokerFlagChange.fromCode(in.readByte()));
+            case UNREGISTER_BROKER -> new UnregisterBrokerRecord(in.readVarInt(), in.readVarLong());
+            case PARTITION_CHANGE ->
+                new PartitionChangeRecord(
+                        in.readUuid(),
+                        in.readVarInt(),
+                        in.readNullableIntArray(),
+                        in.readVarInt(),
+                        in.readNullableIntArray());
+            case FEATURE_LEVEL -> new FeatureLevelRecord(in.readString(), in.readShort());
         };
+    }
+
+    /** Version 0: id, incarnation, endpoints, rack. Version 1 puts the epoch after the incarnation and appends
+     * the supported features, then the fenced and in-controlled-shutdown flags. */
+    private static void writeRegisterBroker(ByteWriter out, RegisterBrokerRecord broker) {
+        out.writeVarInt(broker.brokerId());
+        out.writeUuid(broker.incarnationId());
+        out.writeVarLong(broker.brokerEpoch());
+        out.writeUnsignedVarInt(broker.endpoints().size());
+        for (Endpoint endpoint : broker.endpoints()) {
+            out.writeString(endpoint.listenerName());
+            out.writeString(endpoint.host());
+            out.writeVarInt(endpoint.port());
+            out.writeString(endpoint.securityProtocol());
+        }
+        out.writeNullableString(broker.rack());
+        out.writeUnsignedVarInt(broker.supportedFeatures().size());
+        broker.supportedFeatures().forEach((name, range) -> {
+            out.writeString(name);
+            out.writeVarInt(range.min());
+            out.writeVarInt(range.max());
+        });
+        out.writeBoolean(broker.fenced());
+        out.writeBoolean(broker.inControlledShutdown());
+    }
+
+    private static RegisterBrokerRecord readRegisterBroker(ByteReader in, int version) {
+        int brokerId = in.readVarInt();
+        Uuid incarnationId = in.readUuid();
+        long brokerEpoch = version >= 1 ? in.readVarLong() : 0;
+        int endpointCount = in.readCount();
+        List<Endpoint> endpoints = new ArrayList<>(endpointCount);
+        for (int i = 0; i < endpointCount; i++) {
+            endpoints.add(new Endpoint(in.readString(), in.readString(), in.readVarInt(), in.readString()));
+        }
+        String rack = in.readNullableString();
+        if (version == 0) {
+            return new RegisterBrokerRecord(brokerId, incarnationId, endpoints, rack);
+        }
+        int featureCount = in.readCount();
+        Map<String, VersionRange> features = new TreeMap<>();
+        for (int i = 0; i < featureCount; i++) {
+            String name = in.readString();
+            if (features.put(name, new VersionRange(in.readShort(), in.readShort())) != null) {
+                throw new MetadataRecordFormatException("feature " + name + " listed twice");
+            }
+        }
+        return new RegisterBrokerRecord(
+                brokerId, incarnationId, brokerEpoch, endpoints, rack, features, in.readBoolean(), in.readBoolean());
     }
 }

@@ -11,7 +11,12 @@ public enum MetadataRecordType {
     REMOVE_TOPIC(3, 0),
     CONFIG(4, 0),
     PRODUCER_IDS(5, 0),
-    REGISTER_BROKER(6, 0);
+    /** Version 1 adds broker epoch, supported features, fenced and in-controlled-shutdown. */
+    REGISTER_BROKER(6, 1),
+    BROKER_REGISTRATION_CHANGE(7, 0),
+    UNREGISTER_BROKER(8, 0),
+    PARTITION_CHANGE(9, 0),
+    FEATURE_LEVEL(10, 0);
 
     private final int id;
     private final int currentVersion;

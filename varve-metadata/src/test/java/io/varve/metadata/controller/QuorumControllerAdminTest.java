@@ -125,8 +125,13 @@ class QuorumControllerAdminTest {
     @Test
     void staticOnlyBrokerKeysGivenToTheControllerAreRefused() {
         try (TestMetadataNode node = TestMetadataNode.startWithBroker(dir)) {
-            QuorumController strict =
-                    new QuorumController(ControllerConfig.defaults(), node.raft, node.loader, "log.dirs"::equals);
+            QuorumController strict = new QuorumController(
+                    ControllerConfig.defaults(),
+                    TestMetadataNode.CLUSTER_ID,
+                    node.raft,
+                    node.loader,
+                    "log.dirs"::equals,
+                    System::currentTimeMillis);
             try {
                 List<AlterConfigResult> results = strict.incrementalAlterConfigs(
                                 Map.of(CLUSTER, List.of(ConfigChange.set("log.dirs", "/elsewhere"))), false)

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.metadata.TestMetadataNode;
+import io.varve.metadata.controller.cluster.BrokerRegistrationReply;
+import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.image.MetadataImage;
+import io.varve.metadata.image.PartitionImage;
 import io.varve.metadata.image.TopicImage;
-import io.varve.metadata.record.RegisterBrokerRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.InvalidRegistrationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.NotControllerException;
 import org.apache.kafka.common.protocol.Errors;
@@ -161,18 +162,59 @@ class QuorumControllerTest {
     @Test
     void brokerRegistrationIsPublishedAndAnIdenticalOneWritesNothing() {
         try (TestMetadataNode node = TestMetadataNode.start(dir)) {
-            RegisterBrokerRecord registration = TestMetadataNode.registration(1);
-            node.controller.registerBroker(registration).join();
+            BrokerRegistrationRequest registration = TestMetadataNode.registration(1);
+            long epoch = node.controller.registerBroker(registration).join().brokerEpoch();
             long highWatermark = node.raft.highWatermark();
 
-            node.controller.registerBroker(registration).join();
+            BrokerRegistrationReply retry =
+                    node.controller.registerBroker(registration).join();
 
+            assertThat(retry.brokerEpoch()).isEqualTo(epoch);
             assertThat(node.raft.highWatermark()).isEqualTo(highWatermark);
             assertThat(node.loader.image().cluster().broker(1).incarnationId()).isEqualTo(registration.incarnationId());
-            assertThatThrownBy(() -> node.controller
-                            .registerBroker(new RegisterBrokerRecord(2, Uuid.randomUuid(), List.of(), null))
-                            .join())
-                    .hasCauseInstanceOf(InvalidRegistrationException.class);
+            assertThat(node.controller
+                            .registerBroker(new BrokerRegistrationRequest(
+                                    2, TestMetadataNode.CLUSTER_ID, Uuid.randomUuid(), List.of(), null, Map.of()))
+                            .join()
+                            .error())
+                    .isEqualTo(Errors.INVALID_REGISTRATION);
+        }
+    }
+
+    @Test
+    void aSingleNodeRegistersIsUnfencedByItsFirstHeartbeatAndPlacesReplicationFactorOne() {
+        try (TestMetadataNode node = TestMetadataNode.start(dir)) {
+            long epoch = node.registerAndUnfence(TestMetadataNode.registration(1));
+
+            assertThat(node.loader.image().cluster().activeBrokerIds()).containsExactly(1);
+            assertThat(node.loader.image().cluster().broker(1).epoch()).isEqualTo(epoch);
+            CreateTopicResult created = node.controller
+                    .createTopics(List.of(CreateTopicRequest.withDefaults("t")), false)
+                    .join()
+                    .get(0);
+            assertThat(created.error()).isEqualTo(Errors.NONE);
+            assertThat(created.replicationFactor()).isEqualTo((short) 1);
+        }
+    }
+
+    @Test
+    void aRestartedSingleNodeRegistersANewIncarnationAtOnceAndLeadsItsPartitionsAgain() {
+        try (TestMetadataNode node = TestMetadataNode.startWithBroker(dir)) {
+            node.controller
+                    .createTopics(List.of(CreateTopicRequest.withDefaults("t")), false)
+                    .join();
+        }
+        try (TestMetadataNode node = TestMetadataNode.start(dir)) {
+            int leaderEpochBefore =
+                    node.loader.image().topics().getTopic("t").partition(0).leaderEpoch();
+
+            node.registerAndUnfence(TestMetadataNode.registration(1));
+
+            PartitionImage partition =
+                    node.loader.image().topics().getTopic("t").partition(0);
+            assertThat(partition.leader()).isEqualTo(1);
+            assertThat(partition.isr()).containsExactly(1);
+            assertThat(partition.leaderEpoch()).isGreaterThan(leaderEpochBefore);
         }
     }
 

@@ -21,7 +21,7 @@ class TopicControlCreatePartitionsTest {
     private final AtomicLong nextId = new AtomicLong(1);
     private final TopicControl control = new TopicControl(
             new ControllerConfig(1, (short) 1),
-            new RoundRobinReplicaPlacer(),
+            new RackAwareReplicaPlacer(),
             () -> new Uuid(0, nextId.getAndIncrement()));
 
     /** Brokers 1..brokers and topic "t" with the given partitions and replication factor. */

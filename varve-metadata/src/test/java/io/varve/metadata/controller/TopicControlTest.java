@@ -25,7 +25,7 @@ class TopicControlTest {
     private final AtomicLong nextId = new AtomicLong(1);
     private final TopicControl control = new TopicControl(
             new ControllerConfig(3, (short) 1),
-            new RoundRobinReplicaPlacer(),
+            new RackAwareReplicaPlacer(),
             () -> new Uuid(0, nextId.getAndIncrement()));
 
     private static MetadataImage withBrokers(int... brokerIds) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,28 @@ class MetadataRecordSerdeTest {
                                 new Endpoint("PLAINTEXT", "localhost", 9092, "PLAINTEXT"),
                                 new Endpoint("SSL", "broker-3.example", 9093, "SSL")),
                         "rack-a"),
-                new RegisterBrokerRecord(0, Uuid.randomUuid(), List.of(), null));
+                new RegisterBrokerRecord(0, Uuid.randomUuid(), List.of(), null),
+                new RegisterBrokerRecord(
+                        4,
+                        Uuid.randomUuid(),
+                        123_456_789_000L,
+                        List.of(new Endpoint("PLAINTEXT", "b4", 9092, "PLAINTEXT")),
+                        "rack-b",
+                        Map.of("metadata.version", VersionRange.of(7, 27), "group.version", VersionRange.of(0, 1)),
+                        true,
+                        false),
+                new RegisterBrokerRecord(5, Uuid.randomUuid(), 9, List.of(), null, Map.of(), false, true),
+                BrokerRegistrationChangeRecord.fence(3, 17),
+                BrokerRegistrationChangeRecord.unfence(3, 17),
+                BrokerRegistrationChangeRecord.enterControlledShutdown(3, Long.MAX_VALUE),
+                new UnregisterBrokerRecord(2, 40),
+                new PartitionChangeRecord(id, 3, new int[] {1, 2}, 2, null),
+                new PartitionChangeRecord(id, 0, null, PartitionChangeRecord.NO_LEADER, null),
+                new PartitionChangeRecord(
+                        id, 1, new int[] {4}, PartitionChangeRecord.NO_LEADER_CHANGE, new int[] {4, 5}),
+                new PartitionChangeRecord(id, 1, new int[0], PartitionChangeRecord.NO_LEADER_CHANGE, null),
+                new FeatureLevelRecord("metadata.version", (short) 27),
+                new FeatureLevelRecord("transaction.version", (short) 0));
     }
 
     @ParameterizedTest
@@ -104,5 +126,72 @@ class MetadataRecordSerdeTest {
         record.replicas()[1] = 9;
 
         assertThat(record.replicas()).containsExactly(1, 2);
+    }
+
+    /** Version 0 of RegisterBrokerRecord, byte for byte as single-node Varve wrote it. */
+    private static byte[] registerBrokerV0(int brokerId, Uuid incarnationId, Endpoint endpoint, String rack) {
+        ByteWriter out = new ByteWriter();
+        out.writeUnsignedVarInt(MetadataRecordType.REGISTER_BROKER.id());
+        out.writeUnsignedVarInt(0);
+        out.writeVarInt(brokerId);
+        out.writeUuid(incarnationId);
+        out.writeUnsignedVarInt(1);
+        out.writeString(endpoint.listenerName());
+        out.writeString(endpoint.host());
+        out.writeVarInt(endpoint.port());
+        out.writeString(endpoint.securityProtocol());
+        out.writeNullableString(rack);
+        return out.toByteArray();
+    }
+
+    @Test
+    void aVersion0BrokerRegistrationReadsAsAnUnfencedBrokerWithEpoch0AndNoFeatures() {
+        Uuid incarnation = Uuid.randomUuid();
+        Endpoint endpoint = new Endpoint("PLAINTEXT", "localhost", 9092, "PLAINTEXT");
+
+        RegisterBrokerRecord record = (RegisterBrokerRecord)
+                MetadataRecordSerde.deserialize(registerBrokerV0(1, incarnation, endpoint, "r1"));
+
+        assertThat(record)
+                .isEqualTo(
+                        new RegisterBrokerRecord(1, incarnation, 0, List.of(endpoint), "r1", Map.of(), false, false));
+    }
+
+    @Test
+    void aVersion0BrokerRegistrationWithTrailingVersion1FieldsIsRejected() {
+        byte[] v0 = registerBrokerV0(1, Uuid.randomUuid(), new Endpoint("P", "h", 1, "PLAINTEXT"), null);
+        byte[] longer = Arrays.copyOf(v0, v0.length + 3);
+
+        assertThatThrownBy(() -> MetadataRecordSerde.deserialize(longer))
+                .isInstanceOf(MetadataRecordFormatException.class)
+                .hasMessageContaining("trailing");
+    }
+
+    @Test
+    void brokerRegistrationsAreWrittenAtVersion1() {
+        byte[] bytes = MetadataRecordSerde.serialize(new RegisterBrokerRecord(1, Uuid.randomUuid(), List.of(), null));
+
+        assertThat(bytes[1]).isEqualTo((byte) 1);
+    }
+
+    @Test
+    void unknownFlagChangeCodesAndNonBooleanBytesAreFormatErrors() {
+        byte[] change = MetadataRecordSerde.serialize(BrokerRegistrationChangeRecord.fence(1, 1));
+        change[change.length - 1] = 7;
+        assertThatThrownBy(() -> MetadataRecordSerde.deserialize(change))
+                .isInstanceOf(MetadataRecordFormatException.class);
+
+        byte[] registration = MetadataRecordSerde.serialize(
+                new RegisterBrokerRecord(1, Uuid.randomUuid(), 1, List.of(), null, Map.of(), true, false));
+        registration[registration.length - 2] = 2;
+        assertThatThrownBy(() -> MetadataRecordSerde.deserialize(registration))
+                .isInstanceOf(MetadataRecordFormatException.class);
+    }
+
+    @Test
+    void aPartitionChangeThatChangesNothingIsRefused() {
+        assertThatThrownBy(() -> new PartitionChangeRecord(
+                        Uuid.randomUuid(), 0, null, PartitionChangeRecord.NO_LEADER_CHANGE, null))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

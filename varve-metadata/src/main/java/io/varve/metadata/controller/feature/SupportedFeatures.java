@@ -1,0 +1,30 @@
+package io.varve.metadata.controller.feature;
+
+import io.varve.metadata.image.FeaturesImage;
+import io.varve.metadata.record.VersionRange;
+import java.util.Map;
+
+/**
+ * The feature levels this build of Varve supports, as brokers declare them at registration and as
+ * the controller accepts them in UpdateFeatures. Kafka's feature names and level numbers.
+ */
+public final class SupportedFeatures {
+
+    public static final String METADATA_VERSION = FeaturesImage.METADATA_VERSION;
+    public static final String KRAFT_VERSION = "kraft.version";
+    public static final String TRANSACTION_VERSION = "transaction.version";
+    public static final String GROUP_VERSION = "group.version";
+
+    /**
+     * metadata.version from 3.3-IV3 (7, the oldest Kafka 4 accepts) to 4.1-IV1 (27); kraft.version 0
+     * (a static voter set: no KIP-853 reconfiguration yet); transaction.version 0 (KIP-890's
+     * transactions v2 are not served yet); group.version up to 1 (KIP-848 consumer groups).
+     */
+    public static final Map<String, VersionRange> THIS_BUILD = Map.of(
+            METADATA_VERSION, VersionRange.of(7, 27),
+            KRAFT_VERSION, VersionRange.of(0, 0),
+            TRANSACTION_VERSION, VersionRange.of(0, 0),
+            GROUP_VERSION, VersionRange.of(0, 1));
+
+    private SupportedFeatures() {}
+}

@@ -1,0 +1,176 @@
+package io.varve.metadata.controller.replication;
+
+import io.varve.metadata.controller.ControllerResult;
+import io.varve.metadata.controller.replication.AlterPartitionReply.PartitionResult;
+import io.varve.metadata.controller.replication.AlterPartitionRequest.IsrMember;
+import io.varve.metadata.controller.replication.AlterPartitionRequest.PartitionIsr;
+import io.varve.metadata.image.BrokerRegistration;
+import io.varve.metadata.image.ClusterImage;
+import io.varve.metadata.image.MetadataImage;
+import io.varve.metadata.image.PartitionImage;
+import io.varve.metadata.image.TopicImage;
+import io.varve.metadata.record.MetadataRecord;
+import io.varve.metadata.record.PartitionChangeRecord;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiFunction;
+import java.util.function.IntPredicate;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * Leaders and ISRs across the cluster. Pure: every method reads an image and returns the
+ * {@link PartitionChangeRecord}s to write (and a reply); nothing is remembered between calls.
+ *
+ * <p>Scans every partition on each broker event: fine for thousands of partitions; an index of
+ * partitions by ISR member belongs in the image when clusters grow.
+ */
+public final class ReplicationControl {
+
+    /**
+     * The changes that take {@code brokerId} out of every ISR and leadership (it is being fenced, is
+     * shutting down, or is unregistered): each partition it leads elects a new leader from the rest
+     * of its ISR among active brokers, or goes offline; it stays only where it is the last ISR member.
+     */
+    public List<MetadataRecord> removeFromIsrsAndLeaderships(MetadataImage image, int brokerId) {
+        IntPredicate acceptable = id -> id != brokerId && image.cluster().isActive(id);
+        return changes(
+                image,
+                (topic, partitionId) -> PartitionLeadership.withoutBroker(
+                        topic.id(), partitionId, topic.partition(partitionId), brokerId, acceptable));
+    }
+
+    /**
+     * The elections that {@code returning} (now active, being unfenced) makes possible: offline
+     * partitions whose ISR holds it get a leader again.
+     */
+    public List<MetadataRecord> electOfflineLeaders(MetadataImage image, int returning) {
+        IntPredicate acceptable = id -> id == returning || image.cluster().isActive(id);
+        return changes(image, (topic, partitionId) -> {
+            PartitionImage partition = topic.partition(partitionId);
+            return partition.isInIsr(returning)
+                    ? PartitionLeadership.electIfOffline(topic.id(), partitionId, partition, acceptable)
+                    : Optional.empty();
+        });
+    }
+
+    /** Number of partitions the broker leads. */
+    public int leaderships(MetadataImage image, int brokerId) {
+        int count = 0;
+        for (TopicImage topic : image.topics().topicsById().values()) {
+            for (PartitionImage partition : topic.partitions().values()) {
+                if (partition.leader() == brokerId) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    /** Topics in name order, partitions in id order, so the records are deterministic. */
+    private static List<MetadataRecord> changes(
+            MetadataImage image, BiFunction<TopicImage, Integer, Optional<PartitionChangeRecord>> change) {
+        List<MetadataRecord> records = new ArrayList<>();
+        new TreeMap<>(image.topics().topicsByName()).values().forEach(topic -> new TreeMap<>(topic.partitions())
+                .keySet()
+                .forEach(partitionId -> change.apply(topic, partitionId).ifPresent(records::add)));
+        return records;
+    }
+
+    /**
+     * Validates a leader's ISR changes as Kafka's controller does: a stale broker epoch fails the
+     * whole request (STALE_BROKER_EPOCH); per partition, a leader epoch other than the current one is
+     * FENCED_LEADER_EPOCH, a request from a broker that does not lead is INVALID_REQUEST, a stale
+     * partition epoch is INVALID_UPDATE_VERSION (unless the request asks for exactly the current ISR:
+     * a retry whose answer was lost succeeds), and members that are fenced, shutting down or of another
+     * incarnation are INELIGIBLE_REPLICA.
+     */
+    public ControllerResult<AlterPartitionReply> alterPartition(MetadataImage image, AlterPartitionRequest request) {
+        BrokerRegistration sender = image.cluster().broker(request.brokerId());
+        if (sender == null || sender.epoch() != request.brokerEpoch()) {
+            return ControllerResult.withoutRecords(new AlterPartitionReply(Errors.STALE_BROKER_EPOCH, List.of()));
+        }
+        List<MetadataRecord> records = new ArrayList<>();
+        List<PartitionResult> results = new ArrayList<>(request.partitions().size());
+        Set<String> seen = new HashSet<>();
+        for (PartitionIsr change : request.partitions()) {
+            Uuid topicId = change.topicId();
+            int partitionId = change.partitionId();
+            TopicImage topic = image.topics().getTopic(topicId);
+            PartitionImage partition = topic == null ? null : topic.partition(partitionId);
+            if (topic == null) {
+                results.add(PartitionResult.failure(topicId, partitionId, Errors.UNKNOWN_TOPIC_ID));
+            } else if (partition == null) {
+                results.add(PartitionResult.failure(topicId, partitionId, Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            } else if (!seen.add(topicId + "-" + partitionId)) {
+                results.add(PartitionResult.failure(topicId, partitionId, Errors.INVALID_REQUEST));
+            } else {
+                Errors error = validate(image.cluster(), request.brokerId(), partition, change);
+                int[] newIsr =
+                        change.newIsr().stream().mapToInt(IsrMember::brokerId).toArray();
+                if (error != Errors.NONE) {
+                    results.add(result(topicId, partitionId, error, partition));
+                } else if (Arrays.equals(newIsr, partition.isr())) {
+                    results.add(result(topicId, partitionId, Errors.NONE, partition));
+                } else {
+                    records.add(new PartitionChangeRecord(
+                            topicId, partitionId, newIsr, PartitionChangeRecord.NO_LEADER_CHANGE, null));
+                    results.add(new PartitionResult(
+                            topicId,
+                            partitionId,
+                            Errors.NONE,
+                            partition.leader(),
+                            partition.leaderEpoch(),
+                            Arrays.stream(newIsr).boxed().toList(),
+                            partition.partitionEpoch() + 1));
+                }
+            }
+        }
+        return ControllerResult.of(records, new AlterPartitionReply(Errors.NONE, results));
+    }
+
+    private static Errors validate(ClusterImage cluster, int sender, PartitionImage partition, PartitionIsr change) {
+        if (change.leaderEpoch() != partition.leaderEpoch()) {
+            return Errors.FENCED_LEADER_EPOCH;
+        }
+        if (partition.leader() != sender) {
+            return Errors.INVALID_REQUEST;
+        }
+        int[] newIsr = change.newIsr().stream().mapToInt(IsrMember::brokerId).toArray();
+        if (change.partitionEpoch() != partition.partitionEpoch() && !Arrays.equals(newIsr, partition.isr())) {
+            return Errors.INVALID_UPDATE_VERSION;
+        }
+        if (newIsr.length == 0
+                || Arrays.stream(newIsr).distinct().count() != newIsr.length
+                || !PartitionLeadership.contains(newIsr, sender)
+                || Arrays.stream(newIsr).anyMatch(member -> !partition.hasReplica(member))) {
+            return Errors.INVALID_REQUEST;
+        }
+        for (IsrMember member : change.newIsr()) {
+            BrokerRegistration broker = cluster.broker(member.brokerId());
+            boolean eligible = broker != null
+                    && broker.isActive()
+                    && (member.brokerEpoch() == -1 || member.brokerEpoch() == broker.epoch());
+            if (!eligible) {
+                return Errors.INELIGIBLE_REPLICA;
+            }
+        }
+        return Errors.NONE;
+    }
+
+    private static PartitionResult result(Uuid topicId, int partitionId, Errors error, PartitionImage partition) {
+        return new PartitionResult(
+                topicId,
+                partitionId,
+                error,
+                partition.leader(),
+                partition.leaderEpoch(),
+                Arrays.stream(partition.isr()).boxed().toList(),
+                partition.partitionEpoch());
+    }
+}
