@@ -17,6 +17,7 @@ import io.varve.broker.api.admin.DeleteRecordsHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
 import io.varve.broker.api.admin.IncrementalAlterConfigsHandler;
+import io.varve.broker.api.admin.UpdateFeaturesHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ListenerConfig;
@@ -191,7 +192,7 @@ public final class Broker implements AutoCloseable {
         ProducerIdManager producerIds = new ProducerIdManager(
                 blockSize -> controller.allocateProducerIds(nodeId, blockSize), config.producerIdBlockSize());
         ApiRegistry registry = new ApiRegistry();
-        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
+        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
                 // Kafka 4.x advertises Produce from v0 for old librdkafka (KAFKA-18659) but handles v3 and up.
                 .register(
@@ -222,6 +223,7 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(controller, nodeId))
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(controller))
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
+                .register(ApiKeys.UPDATE_FEATURES, 0, 2, new UpdateFeaturesHandler(controller))
                 .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager));
 
         groupCoordinator = new GroupCoordinatorRuntime(

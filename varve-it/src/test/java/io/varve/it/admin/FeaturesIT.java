@@ -1,0 +1,71 @@
+package io.varve.it.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.varve.it.SharedBroker;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.clients.admin.FeatureUpdate;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
+import org.apache.kafka.common.errors.InvalidUpdateVersionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Kafka's Admin describeFeatures / updateFeatures (what {@code kafka-features describe} and upgrade use). */
+class FeaturesIT {
+
+    @RegisterExtension
+    static final SharedBroker shared = new SharedBroker();
+
+    private FeatureMetadata describe() throws Exception {
+        return shared.admin().describeFeatures().featureMetadata().get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void describeFeaturesListsWhatThisBuildSupportsAndUpdateFeaturesFinalizesALevel() throws Exception {
+        FeatureMetadata before = describe();
+        assertThat(before.supportedFeatures()).containsKeys("metadata.version", "kraft.version", "group.version");
+        assertThat(before.supportedFeatures().get("group.version").maxVersion()).isEqualTo((short) 1);
+        assertThat(before.supportedFeatures().get("metadata.version").minVersion())
+                .isEqualTo((short) 7);
+
+        // validate only: nothing changes
+        shared.admin()
+                .updateFeatures(
+                        Map.of("group.version", new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE)),
+                        new UpdateFeaturesOptions().validateOnly(true))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        assertThat(describe().finalizedFeatures()).doesNotContainKey("group.version");
+
+        shared.admin()
+                .updateFeatures(
+                        Map.of("group.version", new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE)),
+                        new UpdateFeaturesOptions())
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        FeatureMetadata after = describe();
+        assertThat(after.finalizedFeatures().get("group.version").maxVersionLevel())
+                .isEqualTo((short) 1);
+        assertThat(after.finalizedFeaturesEpoch()).isPresent();
+        assertThat(after.finalizedFeaturesEpoch().get())
+                .isGreaterThan(before.finalizedFeaturesEpoch().orElse(-1L));
+    }
+
+    @Test
+    void aLevelThisBuildDoesNotSupportIsRefusedWithInvalidUpdateVersion() {
+        assertThatThrownBy(() -> shared.admin()
+                        .updateFeatures(
+                                Map.of(
+                                        "transaction.version",
+                                        new FeatureUpdate((short) 2, FeatureUpdate.UpgradeType.UPGRADE)),
+                                new UpdateFeaturesOptions())
+                        .all()
+                        .get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(InvalidUpdateVersionException.class);
+    }
+}
