@@ -152,6 +152,9 @@ public final class PartitionLog {
             LogLoader.LoadedLog loaded = LogLoader.load(dir, name, config, params, !created);
             LeaderEpochCache epochCache = LeaderEpochCache.load(name, new LeaderEpochCheckpointFile(dir));
             epochCache.truncateFromEnd(loaded.logEndOffset());
+            if (!params.hadCleanShutdown()) {
+                rebuildEpochsPastRecoveryPoint(loaded, params.recoveryPoint(), epochCache);
+            }
             PartitionLog opened = new PartitionLog(
                     topicPartition, dir, effectiveTopicId, config, metadataFile, loaded, epochCache, events, clockMs);
             opened.creationUnsynced = created;
@@ -719,6 +722,7 @@ public final class PartitionLog {
             }
             // the log end offset first: every byte below it is in the active segment or an older, fsynced one
             long endOffset = logEndOffset;
+            epochCache.flush(); // durable before the recovery point passes the epochs it holds
             flusher.flush(endOffset, segments.active(), nowMs);
         } catch (IOException e) {
             throw goOffline("flush", e);
@@ -768,6 +772,27 @@ public final class PartitionLog {
         if (closed) {
             throw new KafkaStorageException(name + " is closed");
         }
+    }
+
+    /**
+     * After a crash: epochs are fsynced only with the log, so those starting past the recovery point may be missing
+     * from the checkpoint; every batch carries its leader epoch, so the recovered tail tells them again.
+     */
+    private static void rebuildEpochsPastRecoveryPoint(
+            LogLoader.LoadedLog loaded, long recoveryPoint, LeaderEpochCache epochCache) throws IOException {
+        long from = Math.max(recoveryPoint, 0L);
+        Long first = loaded.segments().floorKey(from);
+        for (LogSegment segment : loaded.segments()
+                .tailMap(first == null ? loaded.segments().firstKey() : first, true)
+                .values()) {
+            io.varve.storage.segment.BatchHeaderScanner scanner = segment.scanner(0, false);
+            for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
+                if (header.lastOffset() >= from) {
+                    epochCache.assign(header.partitionLeaderEpoch(), header.baseOffset());
+                }
+            }
+        }
+        epochCache.flush();
     }
 
     /** Takes the log offline (every later operation fails) and returns the exception to throw. */

@@ -212,4 +212,29 @@ class PartitionLogRecoveryTest {
                         .baseOffset())
                 .isEqualTo(4);
     }
+
+    @Test
+    void leaderEpochsLostWithAnUnsyncedCheckpointAreRebuiltFromTheBatchesOnRecovery() throws Exception {
+        PartitionLog log = start();
+        appendBatches(log, 10); // epoch 4 from offset 0
+        for (int i = 0; i < 5; i++) {
+            log.appendAsLeader(TestBatches.batchOfSize("w" + i, 2, 30), 7, TestBatches.CREATE_TIME_MS);
+        }
+        List<String> before = readAll(log);
+
+        // A power loss takes what was not fsynced: the epoch checkpoint (fsynced only with the log) and, here, the
+        // recovery point, so the whole log is recovered.
+        PartitionLog recovered = crashAndRestart(dir -> {
+            java.nio.file.Files.deleteIfExists(dir.resolve("leader-epoch-checkpoint"));
+            java.nio.file.Files.deleteIfExists(root.resolve("recovery-point-offset-checkpoint"));
+        });
+
+        assertThat(readAll(recovered)).isEqualTo(before);
+        assertThat(recovered.latestLeaderEpoch()).isEqualTo(7);
+        assertThat(recovered.leaderEpochEntries())
+                .extracting(e -> e.epoch() + "@" + e.startOffset())
+                .containsExactly("4@0", "7@20");
+        assertThat(Files.exists(recovered.dir().resolve("leader-epoch-checkpoint")))
+                .isTrue();
+    }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -31,7 +32,22 @@ public final class LeaderEpochCheckpointFile {
     }
 
     public void write(List<EpochEntry> entries) {
-        DurableFiles.writeAtomically(file, encode(entries));
+        write(entries, true);
+    }
+
+    /** Replaces the file whole (temp file and rename); fsynced only when {@code durable}. */
+    public void write(List<EpochEntry> entries, boolean durable) {
+        if (durable) {
+            DurableFiles.writeAtomically(file, encode(entries));
+            return;
+        }
+        Path temp = file.resolveSibling(file.getFileName() + DurableFiles.TEMP_SUFFIX);
+        try {
+            Files.writeString(temp, encode(entries), StandardCharsets.UTF_8);
+            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Could not write " + file, e);
+        }
     }
 
     /** The file's text for {@code entries} (also what a tiered segment carries as its leader-epoch checkpoint). */

@@ -19,6 +19,8 @@ public final class LeaderEpochCache {
     private final String name;
     private final LeaderEpochCheckpointFile checkpoint;
     private volatile List<EpochEntry> entries;
+    /** True while the file holds entries not yet fsynced (an assignment since the last {@link #flush}). */
+    private boolean unsynced;
 
     private LeaderEpochCache(String name, LeaderEpochCheckpointFile checkpoint, List<EpochEntry> entries) {
         this.name = name;
@@ -50,7 +52,9 @@ public final class LeaderEpochCache {
 
     /**
      * Records that {@code epoch} starts at {@code startOffset} when it is newer than the latest epoch;
-     * older or equal epochs change nothing. Persists before returning.
+     * older or equal epochs change nothing. Writes the file before returning but does not fsync it (as Kafka since
+     * KAFKA-15046): the log's next flush does, before its recovery point passes the new epoch, and recovery after a
+     * crash rebuilds the epochs past the recovery point from the batches themselves.
      */
     public synchronized void assign(int epoch, long startOffset) {
         if (epoch < 0 || epoch <= latestEpoch()) {
@@ -64,8 +68,13 @@ public final class LeaderEpochCache {
             }
         }
         updated.add(new EpochEntry(epoch, startOffset));
-        persist(updated);
-        log.info("{}: leader epoch {} starts at offset {}", name, epoch, startOffset);
+        boolean first = entries.isEmpty();
+        persist(updated, false);
+        if (first) {
+            log.debug("{}: leader epoch {} starts at offset {}", name, epoch, startOffset); // every new log's first
+        } else {
+            log.info("{}: leader epoch {} starts at offset {}", name, epoch, startOffset);
+        }
     }
 
     /** Drops every entry whose start offset is at or beyond {@code endOffset} (the log was truncated there). */
@@ -73,13 +82,21 @@ public final class LeaderEpochCache {
         List<EpochEntry> kept =
                 entries.stream().filter(e -> e.startOffset() < endOffset).toList();
         if (kept.size() != entries.size()) {
-            persist(kept);
+            persist(kept, true);
             log.info("{}: dropped leader epochs starting at or after offset {}", name, endOffset);
         }
     }
 
-    private void persist(List<EpochEntry> updated) {
-        checkpoint.write(updated);
+    private void persist(List<EpochEntry> updated, boolean durable) {
+        checkpoint.write(updated, durable);
         entries = List.copyOf(updated);
+        unsynced = !durable;
+    }
+
+    /** Makes the entries durable if an assignment was not yet; the log calls it before its recovery point moves. */
+    public synchronized void flush() {
+        if (unsynced) {
+            persist(entries, true);
+        }
     }
 }

@@ -48,6 +48,11 @@ public final class FileHandleBudget {
     private int budget;
     private long limitCheckedAtNanos;
     private boolean warnedExhausted;
+    /**
+     * No descriptor can be idle long enough before this time (the oldest use seen by the last scan, plus the idle
+     * time): until then an open past the budget fails at once instead of scanning every descriptor again.
+     */
+    private long noIdleBeforeNanos;
 
     /** The budget every log of this process shares. */
     public static FileHandleBudget shared() {
@@ -58,6 +63,7 @@ public final class FileHandleBudget {
         this.openFileLimit = openFileLimit;
         this.nanoClock = nanoClock;
         this.limitCheckedAtNanos = nanoClock.getAsLong();
+        this.noIdleBeforeNanos = limitCheckedAtNanos;
         setLimit(openFileLimit.getAsLong());
     }
 
@@ -108,7 +114,7 @@ public final class FileHandleBudget {
             limitCheckedAtNanos = now;
             setLimit(openFileLimit.getAsLong());
         }
-        if (held() >= budget) {
+        if (held() >= budget && now - noIdleBeforeNanos >= 0) {
             evictIdle(now, handle);
         }
         if (held() >= budget) {
@@ -139,10 +145,18 @@ public final class FileHandleBudget {
     private void evictIdle(long now, SegmentChannel keep) {
         int count = Math.max(1, open.size() / 16);
         List<SegmentChannel> idle = new ArrayList<>();
+        long oldestBusyUseNanos = now;
         for (SegmentChannel candidate : open) {
-            if (candidate != keep && now - candidate.lastUsedNanos() >= IDLE_BEFORE_EVICTION_NANOS) {
+            long usedNanos = candidate.lastUsedNanos();
+            if (candidate != keep && now - usedNanos >= IDLE_BEFORE_EVICTION_NANOS) {
                 idle.add(candidate);
+            } else if (usedNanos - oldestBusyUseNanos < 0) {
+                oldestBusyUseNanos = usedNanos;
             }
+        }
+        if (idle.isEmpty()) {
+            noIdleBeforeNanos = oldestBusyUseNanos + IDLE_BEFORE_EVICTION_NANOS;
+            return;
         }
         idle.sort(Comparator.comparingLong(SegmentChannel::lastUsedNanos));
         for (SegmentChannel victim : idle.subList(0, Math.min(count, idle.size()))) {

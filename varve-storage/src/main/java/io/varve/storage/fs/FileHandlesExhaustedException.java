@@ -7,4 +7,10 @@ public final class FileHandlesExhaustedException extends IOException {
     public FileHandlesExhaustedException(String message) {
         super(message);
     }
+
+    /** Thrown often under pressure and always handled: a stack trace would cost more than the fallback it causes. */
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+        return this;
+    }
 }
