@@ -20,10 +20,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * One record into every partition of a topic, then every one of them read back from the start: the round trip over
+ * One record into every partition of some topics, then every one of them read back from the start: the round trip over
  * all partitions of a broker holding many. Prints {@code RESULT ok=B produce_ms=N consume_ms=N}.
  *
- * <p>usage: PartitionRoundTrip BOOTSTRAP TOPIC PARTITIONS TIMEOUT_S
+ * <p>usage: PartitionRoundTrip BOOTSTRAP TOPIC[,TOPIC...] PARTITIONS_PER_TOPIC TIMEOUT_S
  */
 public final class PartitionRoundTrip {
 
@@ -36,8 +36,9 @@ public final class PartitionRoundTrip {
             System.exit(2);
         }
         String bootstrap = args[0];
-        String topic = args[1];
-        int partitions = Integer.parseInt(args[2]);
+        List<String> topics = List.of(args[1].split(","));
+        int perTopic = Integer.parseInt(args[2]);
+        int partitions = perTopic * topics.size();
         long deadlineNanos = System.nanoTime() + Long.parseLong(args[3]) * 1_000_000_000L;
 
         Properties p = new Properties();
@@ -58,7 +59,7 @@ public final class PartitionRoundTrip {
         AtomicReference<Exception> failure = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             for (int i = 0; i < partitions; i++) {
-                producer.send(new ProducerRecord<>(topic, i, null, value), (m, e) -> {
+                producer.send(new ProducerRecord<>(topics.get(i / perTopic), i % perTopic, null, value), (m, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     } else {
@@ -82,16 +83,20 @@ public final class PartitionRoundTrip {
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
         start = System.nanoTime();
         BitSet seen = new BitSet(partitions);
+        java.util.Map<String, Integer> topicIndex = new java.util.HashMap<>();
+        for (int t = 0; t < topics.size(); t++) {
+            topicIndex.put(topics.get(t), t);
+        }
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
             List<TopicPartition> all = new ArrayList<>(partitions);
             for (int i = 0; i < partitions; i++) {
-                all.add(new TopicPartition(topic, i));
+                all.add(new TopicPartition(topics.get(i / perTopic), i % perTopic));
             }
             consumer.assign(all);
             consumer.seekToBeginning(all);
             while (seen.cardinality() < partitions && System.nanoTime() < deadlineNanos) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    seen.set(r.partition());
+                    seen.set(topicIndex.get(r.topic()) * perTopic + r.partition());
                 }
             }
         }
