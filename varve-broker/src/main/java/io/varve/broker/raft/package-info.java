@@ -4,9 +4,12 @@
  * (Vote, BeginQuorumEpoch, EndQuorumEpoch, Fetch and FetchSnapshot for {@code __cluster_metadata-0},
  * DescribeQuorum, AddRaftVoter, RemoveRaftVoter) at every version kafka-clients 4.4.0 defines ({@link
  * io.varve.broker.raft.RaftApis}); log entries travel as v2 record batches built by {@code
- * io.varve.storage.records.RaftBatches}.
+ * io.varve.storage.records.RaftBatches}. {@link io.varve.broker.raft.KafkaRaftTransport} carries them between
+ * controllers over TCP: its {@link io.varve.broker.raft.RaftRequestDispatcher} serves the controller listener
+ * of a {@code SocketServer}, its {@code RaftPeerClient} keeps one connection per peer. Not wired into the
+ * broker's start path yet.
  *
  * <p>Owns: field-by-field mapping, version differences, where errors go. Must not touch: Raft rules (the
- * core's), sockets and request headers (a transport's), the single-voter node the broker runs today.
+ * core's), the single-voter node the broker runs today.
  */
 package io.varve.broker.raft;

@@ -2,7 +2,7 @@ package io.varve.raft.node;
 
 import io.varve.raft.core.message.InboundMessage;
 import io.varve.raft.core.message.OutboundMessage;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * How a {@link RaftRuntime} reaches the other replicas. A transport carries the core's messages as they
@@ -11,12 +11,13 @@ import java.util.function.Consumer;
  *
  * <p>Contract: {@link #send} never blocks and may drop a message (no connection, a full buffer): Raft
  * retries everything it needs. {@code inbound} may be called from any thread, concurrently; it only
- * enqueues (and drops when the runtime's queue is full).
+ * enqueues, and returns false when the runtime refused the message (its queue is full, or it closed), so a
+ * transport that holds a connection open for the answer can let it go.
  */
 public interface RaftTransport {
 
     /** Starts delivering messages addressed to this replica to {@code inbound}; called once, before any send. */
-    void start(Consumer<InboundMessage> inbound);
+    void start(Predicate<InboundMessage> inbound);
 
     /** Queues {@code message} for {@code message.destinationId()}; never blocks. */
     void send(OutboundMessage message);
