@@ -75,6 +75,9 @@ public final class RaftCore {
         if (snapshots.latest().isPresent() && snapshots.latest().get().endOffset() < log.startOffset()) {
             throw new IllegalStateException("the log starts past the latest snapshot");
         }
+        if (snapshots.latest().isPresent() && snapshots.latest().get().endOffset() > log.startOffset()) {
+            finishLogStartMove(log, snapshots.latest().get());
+        }
         VoterSet base = snapshots
                 .latest()
                 .map(id -> SnapshotFormat.voters(snapshots.read(id, 0, SnapshotFormat.maxHeaderBytes())))
@@ -93,6 +96,21 @@ public final class RaftCore {
         this.describeQuorum = new DescribeQuorumHandler(ctx);
         this.voterChanges = new VoterChangeHandler(ctx);
         this.lastNowMs = nowMs;
+    }
+
+    /**
+     * A crash between storing a snapshot and moving the log start past it (taking one, or installing one
+     * fetched from the leader) leaves the log behind the snapshot: finish the move, keeping the entries
+     * above the snapshot only when the log holds its last entry with its epoch (then, by log matching,
+     * they continue the same history).
+     */
+    private static void finishLogStartMove(RaftLog log, SnapshotId snapshot) {
+        long end = snapshot.endOffset();
+        if (end <= log.endOffset() && log.read(end - 1, end, 1).get(0).epoch() == snapshot.epoch()) {
+            log.advanceStart(snapshot);
+        } else {
+            log.resetTo(snapshot);
+        }
     }
 
     /** Handles one message from the network, then runs whatever timers are due. */

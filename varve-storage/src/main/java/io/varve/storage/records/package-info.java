@@ -9,7 +9,8 @@
  * time lookups ({@link io.varve.storage.records.RecordTimestamps}), walking the keys of stored batches for the
  * cleaner's offset map, and rewriting batches keeping only the records a cleaner's rules retain
  * ({@link io.varve.storage.records.CompactionFilter}) with batch metadata, compression codec, last offset and
- * Kafka's per-batch delete horizon preserved. Knows nothing of segments, files or which records are "latest":
+ * Kafka's per-batch delete horizon preserved. The Raft metadata log's entries as the batches a KRaft Fetch
+ * carries ({@link io.varve.storage.records.RaftBatches}). Knows nothing of segments, files or which records are "latest":
  * callers pass the rules in.
  */
 package io.varve.storage.records;
