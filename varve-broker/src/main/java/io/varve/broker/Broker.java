@@ -18,6 +18,7 @@ import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
 import io.varve.broker.api.admin.IncrementalAlterConfigsHandler;
 import io.varve.broker.api.admin.UpdateFeaturesHandler;
+import io.varve.broker.api.quorum.DescribeQuorumHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ListenerConfig;
@@ -224,6 +225,11 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(controller))
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, new UpdateFeaturesHandler(controller))
+                .register(
+                        ApiKeys.DESCRIBE_QUORUM,
+                        0,
+                        2,
+                        new DescribeQuorumHandler(raft, this::advertisedEndpoints, System::currentTimeMillis))
                 .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager));
 
         groupCoordinator = new GroupCoordinatorRuntime(
