@@ -54,6 +54,7 @@ import io.varve.tiered.RemoteStorageFactory;
 import io.varve.tiered.manager.RemoteLogManager;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -268,6 +269,7 @@ public final class Broker implements AutoCloseable {
                         SupportedFeatures.THIS_BUILD),
                 config.brokerHeartbeatIntervalMs());
         lifecycle.start(TimeUnit.SECONDS.toMillis(30));
+        bootstrapFeatures();
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
         logManager.openDeferredLogsInBackground();
@@ -328,6 +330,32 @@ public final class Broker implements AutoCloseable {
                     budget,
                     partitions + io.varve.storage.fs.FileHandleBudget.reserveFor(partitions) + 1000);
         }
+    }
+
+    /**
+     * A new cluster finalizes the feature levels a Kafka 4.x cluster starts with, as far as this build supports them:
+     * metadata.version at this build's highest (Kafka's {@code kafka-storage format} writes it) and group.version 1
+     * (KIP-848 consumer groups). Once written, they change only through UpdateFeatures.
+     */
+    private void bootstrapFeatures() throws Exception {
+        if (loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
+            return;
+        }
+        Map<String, io.varve.metadata.controller.feature.FeatureUpdate> levels = new java.util.TreeMap<>();
+        for (String feature : List.of(SupportedFeatures.METADATA_VERSION, SupportedFeatures.GROUP_VERSION)) {
+            levels.put(
+                    feature,
+                    new io.varve.metadata.controller.feature.FeatureUpdate(
+                            SupportedFeatures.THIS_BUILD.get(feature).max(),
+                            io.varve.metadata.controller.feature.FeatureUpdate.UpgradeType.UPGRADE));
+        }
+        io.varve.metadata.controller.ErrorReply reply =
+                controller.updateFeatures(levels, false).get(30, TimeUnit.SECONDS);
+        if (reply.error() != org.apache.kafka.common.protocol.Errors.NONE) {
+            throw new IllegalStateException("Finalizing the initial feature levels " + levels + " failed: "
+                    + reply.error() + " " + reply.message());
+        }
+        log.info("New cluster: finalized {}", levels.keySet());
     }
 
     /** After the replay reconciled the logs, so a log missing now is one whose topic was deleted. */

@@ -25,34 +25,59 @@ class FeaturesIT {
     }
 
     @Test
-    void describeFeaturesListsWhatThisBuildSupportsAndUpdateFeaturesFinalizesALevel() throws Exception {
+    void aNewClusterStartsWithMetadataVersionAndGroupVersionFinalizedAndUpdateFeaturesChangesALevel() throws Exception {
         FeatureMetadata before = describe();
         assertThat(before.supportedFeatures()).containsKeys("metadata.version", "kraft.version", "group.version");
-        assertThat(before.supportedFeatures().get("group.version").maxVersion()).isEqualTo((short) 1);
         assertThat(before.supportedFeatures().get("metadata.version").minVersion())
                 .isEqualTo((short) 7);
+        short metadataVersion =
+                before.supportedFeatures().get("metadata.version").maxVersion();
+        assertThat(before.finalizedFeatures().get("metadata.version").maxVersionLevel())
+                .isEqualTo(metadataVersion);
+        assertThat(before.finalizedFeatures().get("group.version").maxVersionLevel())
+                .isEqualTo((short) 1);
 
         // validate only: nothing changes
         shared.admin()
                 .updateFeatures(
-                        Map.of("group.version", new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE)),
+                        Map.of("group.version", new FeatureUpdate((short) 0, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)),
                         new UpdateFeaturesOptions().validateOnly(true))
                 .all()
                 .get(30, TimeUnit.SECONDS);
-        assertThat(describe().finalizedFeatures()).doesNotContainKey("group.version");
+        assertThat(describe().finalizedFeatures().get("group.version").maxVersionLevel())
+                .isEqualTo((short) 1);
 
+        // metadata.version is never downgraded
+        assertThatThrownBy(() -> shared.admin()
+                        .updateFeatures(
+                                Map.of(
+                                        "metadata.version",
+                                        new FeatureUpdate(
+                                                (short) (metadataVersion - 1),
+                                                FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)),
+                                new UpdateFeaturesOptions())
+                        .all()
+                        .get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class);
+
+        shared.admin()
+                .updateFeatures(
+                        Map.of("group.version", new FeatureUpdate((short) 0, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)),
+                        new UpdateFeaturesOptions())
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        FeatureMetadata after = describe();
+        assertThat(after.finalizedFeatures()).doesNotContainKey("group.version");
+        assertThat(after.finalizedFeaturesEpoch().orElseThrow())
+                .isGreaterThan(before.finalizedFeaturesEpoch().orElseThrow());
         shared.admin()
                 .updateFeatures(
                         Map.of("group.version", new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE)),
                         new UpdateFeaturesOptions())
                 .all()
                 .get(30, TimeUnit.SECONDS);
-        FeatureMetadata after = describe();
-        assertThat(after.finalizedFeatures().get("group.version").maxVersionLevel())
+        assertThat(describe().finalizedFeatures().get("group.version").maxVersionLevel())
                 .isEqualTo((short) 1);
-        assertThat(after.finalizedFeaturesEpoch()).isPresent();
-        assertThat(after.finalizedFeaturesEpoch().get())
-                .isGreaterThan(before.finalizedFeaturesEpoch().orElse(-1L));
     }
 
     @Test
