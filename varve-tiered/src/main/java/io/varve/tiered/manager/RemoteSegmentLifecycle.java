@@ -83,7 +83,9 @@ final class RemoteSegmentLifecycle {
                 segment.txnIndexFile());
         try {
             throttle.acquire(uploadBytes(segment));
+            Object fileBefore = unchangedFile(segment, null);
             storage.copySegment(started, files);
+            unchangedFile(segment, fileBefore);
         } catch (RemoteStorageException | RuntimeException | InterruptedException e) {
             abandon(store, started, e);
             throw e;
@@ -91,6 +93,29 @@ final class RemoteSegmentLifecycle {
         faults.reached(RemoteLogManagerConfig.TestPause.AFTER_COPY, started.segmentId());
         return store.append(new SegmentStateChanged(
                 started.segmentId(), RemoteSegmentState.COPY_SEGMENT_FINISHED, clockMs.getAsLong()));
+    }
+
+    /**
+     * The segment's files are read by name, and the log cleaner may swap a compacted segment for a cleaned one of the
+     * same base offset at any time: an upload is kept only if the .log is the same file, of the size the view gave,
+     * before and after the copy (else it is abandoned and retried with the new layout). Returns the file's identity.
+     */
+    private static Object unchangedFile(RolledSegment segment, Object expectedKey) throws RemoteStorageException {
+        try {
+            java.nio.file.attribute.BasicFileAttributes attributes =
+                    Files.readAttributes(segment.logFile(), java.nio.file.attribute.BasicFileAttributes.class);
+            Object key = attributes.fileKey();
+            if (attributes.size() != segment.sizeBytes() || (expectedKey != null && !expectedKey.equals(key))) {
+                throw new RemoteStorageException(
+                        segment.logFile() + " changed while it was being uploaded (compacted meanwhile); retrying",
+                        null,
+                        true);
+            }
+            return key;
+        } catch (java.io.IOException e) {
+            throw new RemoteStorageException(
+                    segment.logFile() + " changed while it was being uploaded (" + e + "); retrying", e, true);
+        }
     }
 
     private void abandon(RemoteLogMetadataStore store, RemoteSegmentMetadata started, Exception cause) {
