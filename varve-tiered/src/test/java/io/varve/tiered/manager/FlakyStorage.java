@@ -22,10 +22,18 @@ final class FlakyStorage implements RemoteStorage {
         }
     }
 
+    /** Runs once after the next copy (for example a compaction swapping the segment under the upload). */
+    volatile Runnable afterNextCopy;
+
     @Override
     public void copySegment(RemoteSegmentMetadata metadata, SegmentFiles files) throws RemoteStorageException {
         check();
         delegate.copySegment(metadata, files);
+        Runnable after = afterNextCopy;
+        afterNextCopy = null;
+        if (after != null) {
+            after.run();
+        }
     }
 
     @Override

@@ -162,6 +162,35 @@ class RemoteLogManagerTest {
     }
 
     @Test
+    void anUploadWhoseSegmentWasSwappedMeanwhileIsAbandonedAndRetriedWithTheNewFile() throws IOException {
+        PartitionLog log = logWithRolledSegments(TIERED, 1);
+        Path segmentFile = log.dir().resolve("00000000000000000000.log");
+        byte[] original = Files.readAllBytes(segmentFile);
+        // what a compaction swap does: another file (here the same bytes but one batch shorter) under the same name
+        storage.afterNextCopy = () -> {
+            try {
+                Path cleaned = log.dir().resolve("00000000000000000000.log.test");
+                Files.write(cleaned, java.util.Arrays.copyOf(original, original.length / 2));
+                Files.move(
+                        cleaned,
+                        segmentFile,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+
+        manager.runOnce();
+
+        assertThat(manager.copiedSegments(tip()))
+                .as("the upload read a file that changed: not kept")
+                .isEmpty();
+        assertThat(logObjects()).as("its objects were deleted").isZero();
+        assertThat(manager.stats().failedRuns()).isEqualTo(1);
+    }
+
+    @Test
     void theActiveSegmentAndOffsetsAtOrAboveTheHighWatermarkAreNotUploaded() {
         PartitionLog log = logWithRolledSegments(TIERED, 2);
         log.updateHighWatermark(15);
