@@ -46,15 +46,13 @@ import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
-import io.varve.raft.RaftConfig;
-import io.varve.raft.RaftNode;
+import io.varve.raft.MetadataRaft;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
 import io.varve.tiered.RemoteStorageFactory;
 import io.varve.tiered.manager.RemoteLogManager;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -75,7 +73,7 @@ public final class Broker implements AutoCloseable {
 
     private final BrokerConfig config;
     private LogManager logManager;
-    private RaftNode raft;
+    private MetadataRaft raft;
     private MetadataLoader loader;
     private QuorumController controller;
     private ExecutorService requestExecutor;
@@ -163,11 +161,7 @@ public final class Broker implements AutoCloseable {
                         .topicValues(overrides)));
         metadataCache = new MetadataCache(nodeId, clusterId);
 
-        raft = new RaftNode(RaftConfig.builder()
-                .nodeId(nodeId)
-                .voters(Set.of(nodeId))
-                .logDir(config.metadataLogDir())
-                .build());
+        raft = MetadataLogs.open(config, clusterId);
         loader = new MetadataLoader();
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);

@@ -51,6 +51,9 @@ public final class BrokerConfig {
             .define("log.dirs", LIST, null)
             .define("log.dir", STRING, "./varve-data")
             .define("metadata.log.dir", STRING, null)
+            // Varve's own, internal: run the metadata log on the KRaft-style Raft (io.varve.raft.node) instead of the
+            // single-voter node, in a directory of its own under metadata.log.dir.
+            .define("varve.metadata.raft.core.enable", BOOLEAN, false)
             // Broker lifecycle: the rack replicas are spread over, the heartbeat period, the session the controller
             // keeps.
             .define("broker.rack", STRING, null)
@@ -344,6 +347,11 @@ public final class BrokerConfig {
     public Path metadataLogDir() {
         String dir = (String) values.get("metadata.log.dir");
         return dir == null ? logDirs().get(0) : Path.of(dir);
+    }
+
+    /** {@code varve.metadata.raft.core.enable}: the metadata log runs on the KRaft-style Raft runtime. */
+    public boolean metadataRaftCoreEnable() {
+        return (Boolean) values.get("varve.metadata.raft.core.enable");
     }
 
     /** {@code broker.rack}, or null when unset. */
