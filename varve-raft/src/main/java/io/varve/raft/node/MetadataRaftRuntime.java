@@ -85,6 +85,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
 
     private volatile long lastCommittedOffset = -1;
     private volatile int knownLeaderId = -1;
+    private volatile int knownEpoch;
     private volatile boolean started;
     private volatile boolean closed;
     private FileRaftLog log;
@@ -219,16 +220,15 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         });
     }
 
+    /** As last reported to the listeners (so never ahead of what they saw), -1 once closed. */
     @Override
     public int leaderId() {
-        RaftRuntime current = runtime;
-        return current == null || closed ? -1 : current.status().leaderId();
+        return closed ? -1 : knownLeaderId;
     }
 
     @Override
     public int epoch() {
-        RaftRuntime current = runtime;
-        return current == null ? 0 : current.status().epoch();
+        return knownEpoch;
     }
 
     @Override
@@ -318,6 +318,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
                 listener.handleLeaderChange(leaderId, epoch);
             }
             synchronized (progress) {
+                knownEpoch = epoch;
                 knownLeaderId = leaderId;
                 progress.notifyAll();
             }
