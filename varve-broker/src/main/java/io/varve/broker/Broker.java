@@ -73,6 +73,7 @@ public final class Broker implements AutoCloseable {
 
     private final BrokerConfig config;
     private LogManager logManager;
+    private MetadataLogs metadataLogs;
     private MetadataRaft raft;
     private MetadataLoader loader;
     private QuorumController controller;
@@ -161,7 +162,8 @@ public final class Broker implements AutoCloseable {
                         .topicValues(overrides)));
         metadataCache = new MetadataCache(nodeId, clusterId);
 
-        raft = MetadataLogs.open(config, clusterId);
+        metadataLogs = MetadataLogs.open(config, clusterId);
+        raft = metadataLogs.raft();
         loader = new MetadataLoader();
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);
@@ -248,7 +250,9 @@ public final class Broker implements AutoCloseable {
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
-        socketServer.start(config.listeners(), new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
+        socketServer.start(
+                metadataLogs.requestListeners(config),
+                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
 
         lifecycle = new BrokerLifecycle(
                 controller,
@@ -261,7 +265,11 @@ public final class Broker implements AutoCloseable {
                         config.rack(),
                         SupportedFeatures.THIS_BUILD),
                 config.brokerHeartbeatIntervalMs());
-        lifecycle.start(TimeUnit.SECONDS.toMillis(30));
+        if (metadataLogs.severalVoters()) {
+            lifecycle.startWhenControllerLeads();
+        } else {
+            lifecycle.start(TimeUnit.SECONDS.toMillis(30));
+        }
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
         logManager.openDeferredLogsInBackground();
@@ -427,6 +435,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("group coordinator", groupCoordinator);
         closeQuietly("controller", controller);
         closeQuietly("metadata log", raft);
+        closeQuietly("controller network", metadataLogs);
         closeQuietly("remote reads", tieredReads);
         closeQuietly("remote log manager", remoteLogManager);
         closeQuietly("log manager", logManager);

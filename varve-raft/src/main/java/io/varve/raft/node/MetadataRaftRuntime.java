@@ -119,7 +119,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         log = FileRaftLog.open(dir, FileRaftLog.DEFAULT_SEGMENT_BYTES);
         long endAtOpen = log.endOffset();
         runtime = new RaftRuntime(
-                coreConfig(settings),
+                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters()),
                 RaftRuntimeConfig.defaults(),
                 log,
                 new FileQuorumStateStore(dir),
@@ -136,13 +136,13 @@ public final class MetadataRaftRuntime implements MetadataRaft {
      * A lone voter has no rival to split a vote with: it elects itself after 1 ms (as Kafka's lone voter does at
      * once) rather than after Kafka's randomized 1 to 2 s. Several voters use Kafka's defaults.
      */
-    private static RaftCoreConfig coreConfig(Settings settings) {
-        RaftCoreConfig defaults = RaftCoreConfig.defaults(settings.nodeId(), settings.clusterId(), settings.voters());
+    public static RaftCoreConfig coreConfig(int nodeId, String clusterId, Set<Integer> voters) {
+        RaftCoreConfig defaults = RaftCoreConfig.defaults(nodeId, clusterId, voters);
         return new RaftCoreConfig(
                 defaults.nodeId(),
                 defaults.clusterId(),
                 defaults.voters(),
-                settings.singleVoter() ? 1 : defaults.electionTimeoutMs(),
+                voters.size() == 1 ? 1 : defaults.electionTimeoutMs(),
                 defaults.electionBackoffMaxMs(),
                 defaults.fetchTimeoutMs(),
                 defaults.requestTimeoutMs(),
