@@ -7,7 +7,6 @@ import io.varve.raft.RaftException;
 import io.varve.raft.RaftListener;
 import io.varve.raft.RaftRecord;
 import io.varve.raft.core.RaftCoreConfig;
-import io.varve.raft.core.message.EntryType;
 import io.varve.raft.core.message.LogEntry;
 import io.varve.raft.core.message.SnapshotId;
 import io.varve.raft.core.store.FileQuorumStateStore;
@@ -31,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Batches. The core commits entries, not batches, and may hand a batch over in several pieces (a chunk
  * limit, a follower's fetch limit). Each entry's payload therefore starts with one byte that says whether
- * the entry ends its batch; committed entries are held back until their batch is complete, so a
+ * the entry ends its batch ({@link MetadataBatches}); committed entries are held back until their batch is complete, so a
  * {@link RaftListener} never sees part of one. A batch cut short by the end of its epoch (a prefix that
  * committed through the next leader's LEADER_CHANGE) is dropped on every replica alike: its proposal failed.
  * Control entries (LEADER_CHANGE, VOTERS) hold offsets but never reach the listeners.
@@ -47,9 +46,6 @@ public final class MetadataRaftRuntime implements MetadataRaft {
 
     /** Most records in one appended batch: it must fit one follower fetch (the core's {@code maxFetchEntries}). */
     public static final int MAX_BATCH_ENTRIES = 16_384;
-
-    private static final byte MORE_IN_BATCH = 0;
-    private static final byte ENDS_BATCH = 1;
 
     /**
      * @param startTimeoutMs how long {@link #start()} waits for a leader and for the log held at start to commit
@@ -81,7 +77,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     private final Object progress = new Object();
 
     // Owned by the runtime's loop thread (the commit listener).
-    private final List<RaftRecord> batchInProgress = new ArrayList<>();
+    private final MetadataBatches batches = new MetadataBatches();
 
     private volatile long lastCommittedOffset = -1;
     private volatile int knownLeaderId = -1;
@@ -199,14 +195,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         if (current == null) {
             return CompletableFuture.failedFuture(new NotLeaderException(-1, 0));
         }
-        List<byte[]> framed = new ArrayList<>(payloads.size());
-        for (int i = 0; i < payloads.size(); i++) {
-            byte[] payload = payloads.get(i);
-            byte[] entry = new byte[payload.length + 1];
-            entry[0] = i == payloads.size() - 1 ? ENDS_BATCH : MORE_IN_BATCH;
-            System.arraycopy(payload, 0, entry, 1, payload.length);
-            framed.add(entry);
-        }
+        List<byte[]> framed = MetadataBatches.frame(payloads);
         return current.propose(framed).handle((lastOffset, error) -> {
             if (error == null) {
                 return lastOffset;
@@ -269,26 +258,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
 
         @Override
         public void onCommitted(List<LogEntry> entries) {
-            List<RaftRecord> complete = new ArrayList<>();
-            for (LogEntry entry : entries) {
-                if (entry.type() != EntryType.DATA
-                        || (!batchInProgress.isEmpty() && batchInProgress.get(0).epoch() != entry.epoch())) {
-                    dropUnfinishedBatch(entry);
-                }
-                if (entry.type() == EntryType.DATA) {
-                    byte[] framed = entry.payload();
-                    if (framed.length == 0 || (framed[0] != MORE_IN_BATCH && framed[0] != ENDS_BATCH)) {
-                        throw new IllegalStateException("entry " + entry + " has no batch marker");
-                    }
-                    byte[] payload = new byte[framed.length - 1];
-                    System.arraycopy(framed, 1, payload, 0, payload.length);
-                    batchInProgress.add(new RaftRecord(entry.offset(), entry.epoch(), payload));
-                    if (framed[0] == ENDS_BATCH) {
-                        complete.addAll(batchInProgress);
-                        batchInProgress.clear();
-                    }
-                }
-            }
+            List<RaftRecord> complete = batches.complete(entries);
             if (!complete.isEmpty()) {
                 for (RaftListener listener : listeners) {
                     listener.handleCommit(complete);
@@ -297,18 +267,6 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             synchronized (progress) {
                 lastCommittedOffset = entries.get(entries.size() - 1).offset();
                 progress.notifyAll();
-            }
-        }
-
-        private void dropUnfinishedBatch(LogEntry next) {
-            if (!batchInProgress.isEmpty()) {
-                LOG.warn(
-                        "Dropped {} metadata records from offset {}: their epoch {} ended before their batch did ({})",
-                        batchInProgress.size(),
-                        batchInProgress.get(0).offset(),
-                        batchInProgress.get(0).epoch(),
-                        next);
-                batchInProgress.clear();
             }
         }
 
