@@ -46,8 +46,7 @@ import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
-import io.varve.raft.RaftConfig;
-import io.varve.raft.RaftNode;
+import io.varve.raft.MetadataRaft;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
 import io.varve.tiered.RemoteStorageFactory;
@@ -55,7 +54,6 @@ import io.varve.tiered.manager.RemoteLogManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -76,7 +74,8 @@ public final class Broker implements AutoCloseable {
 
     private final BrokerConfig config;
     private LogManager logManager;
-    private RaftNode raft;
+    private MetadataLogs metadataLogs;
+    private MetadataRaft raft;
     private MetadataLoader loader;
     private QuorumController controller;
     private ExecutorService requestExecutor;
@@ -164,11 +163,8 @@ public final class Broker implements AutoCloseable {
                         .topicValues(overrides)));
         metadataCache = new MetadataCache(nodeId, clusterId);
 
-        raft = new RaftNode(RaftConfig.builder()
-                .nodeId(nodeId)
-                .voters(Set.of(nodeId))
-                .logDir(config.metadataLogDir())
-                .build());
+        metadataLogs = MetadataLogs.open(config, clusterId);
+        raft = metadataLogs.raft();
         loader = new MetadataLoader();
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);
@@ -255,7 +251,9 @@ public final class Broker implements AutoCloseable {
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
-        socketServer.start(config.listeners(), new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
+        socketServer.start(
+                metadataLogs.requestListeners(config),
+                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
 
         lifecycle = new BrokerLifecycle(
                 controller,
@@ -268,8 +266,13 @@ public final class Broker implements AutoCloseable {
                         config.rack(),
                         SupportedFeatures.THIS_BUILD),
                 config.brokerHeartbeatIntervalMs());
-        lifecycle.start(TimeUnit.SECONDS.toMillis(30));
-        bootstrapFeatures();
+        if (metadataLogs.severalVoters()) {
+            // features are finalized by the first single-node start only; a multi-voter quorum does not yet
+            lifecycle.startWhenControllerLeads();
+        } else {
+            lifecycle.start(TimeUnit.SECONDS.toMillis(30));
+            bootstrapFeatures();
+        }
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
         logManager.openDeferredLogsInBackground();
@@ -461,6 +464,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("group coordinator", groupCoordinator);
         closeQuietly("controller", controller);
         closeQuietly("metadata log", raft);
+        closeQuietly("controller network", metadataLogs);
         closeQuietly("remote reads", tieredReads);
         closeQuietly("remote log manager", remoteLogManager);
         closeQuietly("log manager", logManager);

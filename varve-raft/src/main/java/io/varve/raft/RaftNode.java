@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Appends waiting for that thread are queued (bounded by {@link RaftConfig#maxPendingAppends()})
  * and written together with a single fsync (group commit).
  */
-public final class RaftNode implements AutoCloseable {
+public final class RaftNode implements MetadataRaft {
 
     private static final int MAX_APPENDS_PER_FLUSH = 1024;
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
@@ -54,6 +54,7 @@ public final class RaftNode implements AutoCloseable {
     }
 
     /** Adds a listener; listeners are called in registration order. Only before {@link #start()}. */
+    @Override
     public synchronized void register(RaftListener listener) {
         Objects.requireNonNull(listener, "listener");
         if (started) {
@@ -68,6 +69,7 @@ public final class RaftNode implements AutoCloseable {
      *
      * @throws RaftException if the log cannot be opened or a listener fails during the replay
      */
+    @Override
     public synchronized void start() {
         if (started) {
             throw new IllegalStateException("already started");
@@ -102,6 +104,7 @@ public final class RaftNode implements AutoCloseable {
      *
      * <p>The payload arrays are not copied: callers must not modify them afterwards.
      */
+    @Override
     public CompletableFuture<Long> append(List<byte[]> payloads) {
         Objects.requireNonNull(payloads, "payloads");
         if (payloads.isEmpty()) {
@@ -163,23 +166,27 @@ public final class RaftNode implements AutoCloseable {
     }
 
     /** The current leader's id, or -1 if none is known (before start, after close or a fatal error). */
+    @Override
     public int leaderId() {
         RaftDriver current = driver;
         return current == null ? -1 : current.status().leaderId();
     }
 
     /** The current epoch (0 before start). */
+    @Override
     public int epoch() {
         RaftDriver current = driver;
         return current == null ? 0 : current.status().epoch();
     }
 
     /** Every entry below this offset is committed and was handed to the listeners. */
+    @Override
     public long highWatermark() {
         RaftDriver current = driver;
         return current == null ? 0 : current.status().highWatermark();
     }
 
+    @Override
     public int nodeId() {
         return config.nodeId();
     }

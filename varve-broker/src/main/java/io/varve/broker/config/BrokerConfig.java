@@ -11,6 +11,7 @@ import static io.varve.broker.config.ConfigDef.Type.STRING;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,6 +52,9 @@ public final class BrokerConfig {
             .define("log.dirs", LIST, null)
             .define("log.dir", STRING, "./varve-data")
             .define("metadata.log.dir", STRING, null)
+            // Varve's own, internal: run the metadata log on the KRaft-style Raft (io.varve.raft.node) instead of the
+            // single-voter node, in a directory of its own under metadata.log.dir.
+            .define("varve.metadata.raft.core.enable", BOOLEAN, false)
             // Broker lifecycle: the rack replicas are spread over, the heartbeat period, the session the controller
             // keeps.
             .define("broker.rack", STRING, null)
@@ -199,9 +203,10 @@ public final class BrokerConfig {
     }
 
     /**
-     * This release runs a quorum of one: a combined node that is its own controller. Settings that ask for anything
-     * else (a broker or controller alone, several voters, a dynamic quorum) are refused at start-up with one sentence
-     * naming the key, rather than silently run as one node.
+     * This release runs combined nodes, by default a quorum of one that is its own controller; with
+     * {@code varve.metadata.raft.core.enable=true} also several combined voters. Settings that ask for anything else
+     * (a broker or controller alone, several voters on the single-voter Raft, a dynamic quorum) are refused at
+     * start-up with one sentence naming the key, rather than silently run as one node.
      */
     private void checkQuorumSettings() {
         List<String> roles = list("process.roles");
@@ -217,33 +222,60 @@ public final class BrokerConfig {
                     + " use broker,controller (the default).");
         }
         List<String> voters = list("controller.quorum.voters");
-        if (voters.size() > 1) {
+        if (voters.size() > 1 && !metadataRaftCoreEnable()) {
             throw new ConfigException("controller.quorum.voters names " + voters.size()
                     + " voters; a quorum of several controllers is not in this release yet: leave it empty or name"
                     + " this node alone.");
         }
-        for (String voter : voters) {
-            int at = voter.indexOf('@');
-            int colon = voter.lastIndexOf(':');
-            int id;
-            try {
-                id = Integer.parseInt(voter.substring(0, Math.max(at, 0)).trim());
-            } catch (NumberFormatException e) {
-                id = -1;
-            }
-            if (at <= 0 || colon < at + 2 || id < 0) {
-                throw new ConfigException("controller.quorum.voters entry '" + voter
-                        + "' is not ID@HOST:PORT, for example 1@localhost:9093.");
-            }
-            if (id != nodeId()) {
-                throw new ConfigException("node.id " + nodeId() + " is not among controller.quorum.voters (" + voter
-                        + "): a combined node must be one of the voters.");
-            }
+        Map<Integer, InetSocketAddress> voterEndpoints = controllerQuorumVoters();
+        if (!voterEndpoints.isEmpty() && !voterEndpoints.containsKey(nodeId())) {
+            throw new ConfigException("node.id " + nodeId() + " is not among controller.quorum.voters ("
+                    + String.join(",", voters) + "): a combined node must be one of the voters.");
+        }
+        if (voterEndpoints.size() > 1 && controllerListeners().isEmpty()) {
+            throw new ConfigException("controller.quorum.voters names " + voterEndpoints.size() + " voters, so"
+                    + " listeners needs a listener named in controller.listener.names, for example"
+                    + " CONTROLLER://localhost:9093.");
         }
         if (!list("controller.quorum.bootstrap.servers").isEmpty()) {
             throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
                     + " is not in this release yet: leave it empty.");
         }
+    }
+
+    /**
+     * {@code controller.quorum.voters} as voter id to address, in the order written; empty when unset (this node
+     * is the only voter).
+     */
+    public Map<Integer, InetSocketAddress> controllerQuorumVoters() {
+        Map<Integer, InetSocketAddress> voters = new LinkedHashMap<>();
+        for (String voter : list("controller.quorum.voters")) {
+            int at = voter.indexOf('@');
+            int colon = voter.lastIndexOf(':');
+            int id;
+            int port;
+            try {
+                id = Integer.parseInt(voter.substring(0, Math.max(at, 0)).trim());
+                port = Integer.parseInt(voter.substring(colon + 1).trim());
+            } catch (NumberFormatException e) {
+                id = -1;
+                port = -1;
+            }
+            if (at <= 0 || colon < at + 2 || id < 0 || port < 0 || port > 65535) {
+                throw new ConfigException("controller.quorum.voters entry '" + voter
+                        + "' is not ID@HOST:PORT, for example 1@localhost:9093.");
+            }
+            if (voters.put(id, InetSocketAddress.createUnresolved(voter.substring(at + 1, colon), port)) != null) {
+                throw new ConfigException("controller.quorum.voters names voter " + id + " twice.");
+            }
+        }
+        return voters;
+    }
+
+    /** The listeners named in {@code controller.listener.names}. */
+    public List<ListenerConfig> controllerListeners() {
+        List<String> names = controllerListenerNames();
+        return listeners.stream().filter(l -> names.contains(l.name())).toList();
     }
 
     public static BrokerConfig fromMap(Map<String, String> props) {
@@ -344,6 +376,11 @@ public final class BrokerConfig {
     public Path metadataLogDir() {
         String dir = (String) values.get("metadata.log.dir");
         return dir == null ? logDirs().get(0) : Path.of(dir);
+    }
+
+    /** {@code varve.metadata.raft.core.enable}: the metadata log runs on the KRaft-style Raft runtime. */
+    public boolean metadataRaftCoreEnable() {
+        return (Boolean) values.get("varve.metadata.raft.core.enable");
     }
 
     /** {@code broker.rack}, or null when unset. */

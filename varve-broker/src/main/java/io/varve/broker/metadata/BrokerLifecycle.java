@@ -53,6 +53,39 @@ public final class BrokerLifecycle implements AutoCloseable {
      * @throws IllegalStateException if the controller refuses the registration
      */
     public void start(long timeoutMs) throws Exception {
+        registerAndHeartbeat(timeoutMs);
+        heartbeats.scheduleWithFixedDelay(
+                this::heartbeatQuietly, heartbeatIntervalMs, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * With several controllers: registers from the background once this node's own controller leads, trying every
+     * heartbeat interval, then heartbeats. Registration is not forwarded to another node's controller yet, so a node
+     * whose controller never leads stays unregistered (it serves what the metadata log says, but leads nothing).
+     */
+    public void startWhenControllerLeads() {
+        heartbeats.execute(this::registerOrRetry);
+    }
+
+    private void registerOrRetry() {
+        try {
+            registerAndHeartbeat(heartbeatIntervalMs * 5);
+            LOG.info("Broker {} registered with its own controller, the quorum's leader", registration.brokerId());
+            heartbeats.scheduleWithFixedDelay(
+                    this::heartbeatQuietly, heartbeatIntervalMs, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.debug("Broker {} not registered yet: {}", registration.brokerId(), e.toString());
+            try {
+                heartbeats.schedule(this::registerOrRetry, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // closed meanwhile
+            }
+        }
+    }
+
+    private void registerAndHeartbeat(long timeoutMs) throws Exception {
         BrokerRegistrationReply reply = controller.registerBroker(registration).get(timeoutMs, TimeUnit.MILLISECONDS);
         if (reply.error() != Errors.NONE) {
             throw new IllegalStateException("The controller refused the registration of broker "
@@ -60,8 +93,6 @@ public final class BrokerLifecycle implements AutoCloseable {
         }
         brokerEpoch = reply.brokerEpoch();
         heartbeat().get(timeoutMs, TimeUnit.MILLISECONDS);
-        heartbeats.scheduleWithFixedDelay(
-                this::heartbeatQuietly, heartbeatIntervalMs, heartbeatIntervalMs, TimeUnit.MILLISECONDS);
     }
 
     public long brokerEpoch() {

@@ -92,4 +92,31 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.bootstrap.servers", "localhost:9093")))
                 .hasMessageStartingWith("controller.quorum.bootstrap.servers asks for a dynamic controller quorum");
     }
+
+    @Test
+    void severalVotersAreAcceptedOnlyOnTheKraftStyleRaftAndWithAControllerListener() {
+        Map<String, String> threeVoters = Map.of(
+                "varve.metadata.raft.core.enable", "true",
+                "controller.quorum.voters", "1@localhost:9093,2@localhost:9094,3@localhost:9095",
+                "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093");
+        BrokerConfig config = BrokerConfig.fromMap(threeVoters);
+        assertThat(config.controllerQuorumVoters()).containsOnlyKeys(1, 2, 3);
+        assertThat(config.controllerQuorumVoters().get(2).getPort()).isEqualTo(9094);
+        assertThat(config.controllerListeners())
+                .extracting(ListenerConfig::name)
+                .containsExactly("CONTROLLER");
+
+        Map<String, String> noControllerListener = new java.util.HashMap<>(threeVoters);
+        noControllerListener.put("listeners", "PLAINTEXT://localhost:9092");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(noControllerListener))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("needs a listener named in controller.listener.names");
+        Map<String, String> notAmongThem = new java.util.HashMap<>(threeVoters);
+        notAmongThem.put("node.id", "4");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(notAmongThem))
+                .hasMessageStartingWith("node.id 4 is not among controller.quorum.voters");
+        Map<String, String> twice = new java.util.HashMap<>(threeVoters);
+        twice.put("controller.quorum.voters", "1@localhost:9093,1@localhost:9094");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(twice)).hasMessageContaining("names voter 1 twice");
+    }
 }

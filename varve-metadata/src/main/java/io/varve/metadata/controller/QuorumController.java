@@ -17,9 +17,9 @@ import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.MetadataRecordSerde;
+import io.varve.raft.MetadataRaft;
 import io.varve.raft.NotLeaderException;
 import io.varve.raft.RaftClosedException;
-import io.varve.raft.RaftNode;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,7 +68,7 @@ public final class QuorumController implements AutoCloseable {
     static final long SESSION_CHECK_INTERVAL_MS = 1_000;
 
     private final ControllerConfig config;
-    private final RaftNode raft;
+    private final MetadataRaft raft;
     private final MetadataLoader loader;
     private final TopicControl topicControl;
     private final ProducerIdControl producerIdControl = new ProducerIdControl();
@@ -85,7 +85,7 @@ public final class QuorumController implements AutoCloseable {
     private MetadataImage workingImage = MetadataImage.EMPTY;
     private int uncommittedAppends;
 
-    public QuorumController(ControllerConfig config, String clusterId, RaftNode raft, MetadataLoader loader) {
+    public QuorumController(ControllerConfig config, String clusterId, MetadataRaft raft, MetadataLoader loader) {
         this(config, clusterId, raft, loader, name -> false, QuorumController::monotonicMs);
     }
 
@@ -98,7 +98,7 @@ public final class QuorumController implements AutoCloseable {
     public QuorumController(
             ControllerConfig config,
             String clusterId,
-            RaftNode raft,
+            MetadataRaft raft,
             MetadataLoader loader,
             Predicate<String> staticOnlyBrokerKey,
             LongSupplier clockMs) {

@@ -3,7 +3,7 @@ package io.varve.broker.api.quorum;
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.record.Endpoint;
-import io.varve.raft.RaftNode;
+import io.varve.raft.MetadataRaft;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
@@ -28,12 +28,12 @@ import org.apache.kafka.common.protocol.Errors;
 public final class DescribeQuorumHandler implements ApiHandler {
     static final String METADATA_TOPIC = "__cluster_metadata";
 
-    private final RaftNode raft;
+    private final MetadataRaft raft;
     private final Supplier<List<Endpoint>> endpoints;
     private final LongSupplier clockMs;
 
     /** {@code endpoints}: this node's advertised listeners with their bound ports (known once the network is up). */
-    public DescribeQuorumHandler(RaftNode raft, Supplier<List<Endpoint>> endpoints, LongSupplier clockMs) {
+    public DescribeQuorumHandler(MetadataRaft raft, Supplier<List<Endpoint>> endpoints, LongSupplier clockMs) {
         this.raft = raft;
         this.endpoints = endpoints;
         this.clockMs = clockMs;

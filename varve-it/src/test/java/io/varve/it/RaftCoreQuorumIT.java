@@ -1,0 +1,182 @@
+package io.varve.it;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.DescribeQuorumRequestData;
+import org.apache.kafka.common.message.DescribeQuorumResponseData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three combined nodes with {@code varve.metadata.raft.core.enable=true} and {@code controller.quorum.voters} naming
+ * all three elect one leader over their controller listeners, and a topic created on the leader is in the metadata
+ * every node answers.
+ */
+class RaftCoreQuorumIT {
+    private static final int[] IDS = {1, 2, 3};
+    private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final short DESCRIBE_QUORUM_VERSION = 2;
+    private static final short METADATA_VERSION = 12;
+
+    @TempDir
+    Path workDir;
+
+    private final List<ServerProcess> servers = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() throws InterruptedException {
+        for (ServerProcess server : servers) {
+            server.close();
+        }
+    }
+
+    @Test
+    void threeNodesElectOneLeaderAndATopicCreatedOnItIsInTheMetadataOfAllThree() throws Exception {
+        String clusterId = Uuid.randomUuid().toString();
+        Map<Integer, Integer> clientPorts = new HashMap<>();
+        Map<Integer, Integer> controllerPorts = new HashMap<>();
+        List<String> voters = new ArrayList<>();
+        for (int id : IDS) {
+            clientPorts.put(id, ServerProcess.freePort());
+            controllerPorts.put(id, ServerProcess.freePort());
+            voters.add(id + "@127.0.0.1:" + controllerPorts.get(id));
+        }
+        for (int id : IDS) {
+            Path logDir = workDir.resolve("node-" + id);
+            formatLikeKafkaStorage(logDir, clusterId, id);
+            servers.add(ServerProcess.start(
+                    workDir,
+                    "node-" + id,
+                    clientPorts.get(id),
+                    "--override",
+                    "node.id=" + id,
+                    "--override",
+                    "listeners=PLAINTEXT://127.0.0.1:" + clientPorts.get(id) + ",CONTROLLER://127.0.0.1:"
+                            + controllerPorts.get(id),
+                    "--override",
+                    "controller.quorum.voters=" + String.join(",", voters),
+                    "--override",
+                    "varve.metadata.raft.core.enable=true",
+                    "--override",
+                    "log.dirs=" + logDir));
+        }
+
+        int leader = awaitOneLeaderAllAgreeOn(clientPorts);
+        String topic = "replicated-metadata";
+        try (Admin admin = admin(clientPorts.get(leader))) {
+            // The leader's broker registers with its own controller once it leads: until then no broker can host it.
+            await().atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(300))
+                    .ignoreExceptions()
+                    .until(() -> {
+                        admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1)))
+                                .all()
+                                .get(10, TimeUnit.SECONDS);
+                        return true;
+                    });
+        }
+        for (int id : IDS) {
+            int port = clientPorts.get(id);
+            await().atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions()
+                    .untilAsserted(() -> {
+                        MetadataResponseData.MetadataResponseTopic described = metadataOf(port, topic);
+                        assertThat(Errors.forCode(described.errorCode()))
+                                .as("node %d", id)
+                                .isEqualTo(Errors.NONE);
+                        assertThat(described.partitions()).hasSize(2);
+                        assertThat(described.partitions())
+                                .allSatisfy(p -> assertThat(p.leaderId()).isEqualTo(leader));
+                    });
+        }
+        for (ServerProcess server : servers) {
+            assertThat(server.process().isAlive()).as(server.output()).isTrue();
+        }
+    }
+
+    /** What {@code kafka-storage format --cluster-id} does for Kafka: the voters must share a cluster id. */
+    private static void formatLikeKafkaStorage(Path logDir, String clusterId, int nodeId) throws IOException {
+        Files.createDirectories(logDir);
+        Properties p = new Properties();
+        p.setProperty("version", "1");
+        p.setProperty("cluster.id", clusterId);
+        p.setProperty("node.id", Integer.toString(nodeId));
+        p.setProperty("directory.id", Uuid.randomUuid().toString());
+        try (Writer w = Files.newBufferedWriter(logDir.resolve("meta.properties"), UTF_8)) {
+            p.store(w, "formatted by RaftCoreQuorumIT");
+        }
+    }
+
+    private int awaitOneLeaderAllAgreeOn(Map<Integer, Integer> clientPorts) {
+        int[] leader = {-1};
+        await().atMost(BOUND)
+                .pollInterval(Duration.ofMillis(300))
+                .ignoreExceptions()
+                .until(() -> {
+                    List<Integer> seen = new ArrayList<>();
+                    List<Integer> epochs = new ArrayList<>();
+                    for (int id : IDS) {
+                        DescribeQuorumResponseData.PartitionData quorum = quorumOf(clientPorts.get(id));
+                        seen.add(quorum.leaderId());
+                        epochs.add(quorum.leaderEpoch());
+                    }
+                    leader[0] = seen.get(0);
+                    return seen.get(0) >= 0
+                            && seen.stream().distinct().count() == 1
+                            && epochs.stream().distinct().count() == 1;
+                });
+        return leader[0];
+    }
+
+    private static DescribeQuorumResponseData.PartitionData quorumOf(int port) throws IOException {
+        DescribeQuorumRequestData request = new DescribeQuorumRequestData();
+        request.topics()
+                .add(new DescribeQuorumRequestData.TopicData()
+                        .setTopicName("__cluster_metadata")
+                        .setPartitions(List.of(new DescribeQuorumRequestData.PartitionData().setPartitionIndex(0))));
+        try (RawClient client = new RawClient(port)) {
+            DescribeQuorumResponseData response = client.send(request, DESCRIBE_QUORUM_VERSION);
+            return response.topics().get(0).partitions().get(0);
+        }
+    }
+
+    private static MetadataResponseData.MetadataResponseTopic metadataOf(int port, String topic) throws IOException {
+        MetadataRequestData request = new MetadataRequestData()
+                .setAllowAutoTopicCreation(false)
+                .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName(topic)));
+        try (RawClient client = new RawClient(port)) {
+            MetadataResponseData response = client.send(request, METADATA_VERSION);
+            return response.topics().find(topic);
+        }
+    }
+
+    private static Admin admin(int port) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        return Admin.create(p);
+    }
+}

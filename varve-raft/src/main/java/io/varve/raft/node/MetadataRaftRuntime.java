@@ -1,0 +1,285 @@
+package io.varve.raft.node;
+
+import io.varve.raft.MetadataRaft;
+import io.varve.raft.NotLeaderException;
+import io.varve.raft.RaftClosedException;
+import io.varve.raft.RaftException;
+import io.varve.raft.RaftListener;
+import io.varve.raft.RaftRecord;
+import io.varve.raft.core.RaftCoreConfig;
+import io.varve.raft.core.message.LogEntry;
+import io.varve.raft.core.message.SnapshotId;
+import io.varve.raft.core.store.FileQuorumStateStore;
+import io.varve.raft.core.store.FileRaftLog;
+import io.varve.raft.core.store.FileSnapshotStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The metadata log on the KRaft-style stack: a {@link RaftRuntime} over the file stores in {@code
+ * <parentDir>/}{@value #DIR_NAME}, seen through {@link MetadataRaft}.
+ *
+ * <p>Batches. The core commits entries, not batches, and may hand a batch over in several pieces (a chunk
+ * limit, a follower's fetch limit). Each entry's payload therefore starts with one byte that says whether
+ * the entry ends its batch ({@link MetadataBatches}); committed entries are held back until their batch is complete, so a
+ * {@link RaftListener} never sees part of one. A batch cut short by the end of its epoch (a prefix that
+ * committed through the next leader's LEADER_CHANGE) is dropped on every replica alike: its proposal failed.
+ * Control entries (LEADER_CHANGE, VOTERS) hold offsets but never reach the listeners.
+ *
+ * <p>Errors as {@link io.varve.raft.RaftNode}'s: {@link NotLeaderException} when not leading (also for a
+ * proposal whose epoch ended before it committed), {@link RaftClosedException} once closed.
+ */
+public final class MetadataRaftRuntime implements MetadataRaft {
+    private static final Logger LOG = LoggerFactory.getLogger(MetadataRaftRuntime.class);
+
+    /** The store's directory under the metadata log dir: not the single-voter node's {@code __cluster_metadata-0}. */
+    public static final String DIR_NAME = "__cluster_metadata-raft";
+
+    /** Most records in one appended batch: it must fit one follower fetch (the core's {@code maxFetchEntries}). */
+    public static final int MAX_BATCH_ENTRIES = 16_384;
+
+    /**
+     * @param startTimeoutMs how long {@link #start()} waits for a leader and for the log held at start to commit
+     */
+    public record Settings(
+            int nodeId,
+            String clusterId,
+            Set<Integer> voters,
+            Path parentDir,
+            RaftTransport transport,
+            long startTimeoutMs) {
+        public Settings {
+            Objects.requireNonNull(clusterId, "clusterId");
+            voters = Set.copyOf(voters);
+            Objects.requireNonNull(parentDir, "parentDir");
+            Objects.requireNonNull(transport, "transport");
+            if (!voters.contains(nodeId)) {
+                throw new IllegalArgumentException("node " + nodeId + " is not one of the voters " + voters);
+            }
+        }
+
+        boolean singleVoter() {
+            return voters.size() == 1;
+        }
+    }
+
+    private final Settings settings;
+    private final List<RaftListener> listeners = new ArrayList<>();
+    private final Object progress = new Object();
+
+    // Owned by the runtime's loop thread (the commit listener).
+    private final MetadataBatches batches = new MetadataBatches();
+
+    private volatile long lastCommittedOffset = -1;
+    private volatile int knownLeaderId = -1;
+    private volatile int knownEpoch;
+    private volatile boolean started;
+    private volatile boolean closed;
+    private FileRaftLog log;
+    private RaftRuntime runtime;
+
+    public MetadataRaftRuntime(Settings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /** Where the stores live. */
+    public static Path storeDir(Path parentDir) {
+        return parentDir.resolve(DIR_NAME);
+    }
+
+    @Override
+    public synchronized void register(RaftListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        if (started) {
+            throw new IllegalStateException("register listeners before start()");
+        }
+        listeners.add(listener);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (started || closed) {
+            throw new IllegalStateException(started ? "already started" : "closed");
+        }
+        started = true;
+        Path dir = storeDir(settings.parentDir());
+        log = FileRaftLog.open(dir, FileRaftLog.DEFAULT_SEGMENT_BYTES);
+        long endAtOpen = log.endOffset();
+        runtime = new RaftRuntime(
+                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters()),
+                RaftRuntimeConfig.defaults(),
+                log,
+                new FileQuorumStateStore(dir),
+                new FileSnapshotStore(dir),
+                settings.transport(),
+                new Listener(),
+                RaftRuntime.monotonicClockMs(),
+                new Random());
+        runtime.start();
+        awaitCaughtUp(endAtOpen);
+    }
+
+    /**
+     * A lone voter has no rival to split a vote with: it elects itself after 1 ms (as Kafka's lone voter does at
+     * once) rather than after Kafka's randomized 1 to 2 s. Several voters use Kafka's defaults.
+     */
+    public static RaftCoreConfig coreConfig(int nodeId, String clusterId, Set<Integer> voters) {
+        RaftCoreConfig defaults = RaftCoreConfig.defaults(nodeId, clusterId, voters);
+        return new RaftCoreConfig(
+                defaults.nodeId(),
+                defaults.clusterId(),
+                defaults.voters(),
+                voters.size() == 1 ? 1 : defaults.electionTimeoutMs(),
+                defaults.electionBackoffMaxMs(),
+                defaults.fetchTimeoutMs(),
+                defaults.requestTimeoutMs(),
+                defaults.retryBackoffMs(),
+                defaults.fetchMaxWaitMs(),
+                MAX_BATCH_ENTRIES,
+                defaults.snapshotChunkBytes(),
+                defaults.maxCommittedPerOutput());
+    }
+
+    /** Until a leader is known and every entry this replica held at start committed and reached the listeners. */
+    private void awaitCaughtUp(long endAtOpen) {
+        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.startTimeoutMs());
+        synchronized (progress) {
+            while (knownLeaderId < 0 || lastCommittedOffset + 1 < endAtOpen) {
+                if (runtime.failure() != null) {
+                    throw new RaftException("the metadata Raft runtime failed at start", runtime.failure());
+                }
+                long leftNanos = deadlineNanos - System.nanoTime();
+                if (leftNanos <= 0) {
+                    if (settings.singleVoter()) {
+                        throw new RaftException("the metadata log did not replay within " + settings.startTimeoutMs()
+                                + " ms (committed to " + lastCommittedOffset + " of " + endAtOpen + ")");
+                    }
+                    LOG.warn(
+                            "No metadata quorum leader within {} ms (voters {}): serving what is loaded, catching up"
+                                    + " in the background",
+                            settings.startTimeoutMs(),
+                            settings.voters());
+                    return;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(progress, Math.min(leftNanos, TimeUnit.MILLISECONDS.toNanos(50)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RaftException("interrupted while starting", e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Long> append(List<byte[]> payloads) {
+        Objects.requireNonNull(payloads, "payloads");
+        if (payloads.isEmpty() || payloads.size() > MAX_BATCH_ENTRIES) {
+            throw new IllegalArgumentException(
+                    "an append holds 1 to " + MAX_BATCH_ENTRIES + " payloads, got " + payloads.size());
+        }
+        if (closed) {
+            return CompletableFuture.failedFuture(
+                    new RaftClosedException("Raft node " + settings.nodeId() + " is closed"));
+        }
+        RaftRuntime current = runtime;
+        if (current == null) {
+            return CompletableFuture.failedFuture(new NotLeaderException(-1, 0));
+        }
+        List<byte[]> framed = MetadataBatches.frame(payloads);
+        return current.propose(framed).handle((lastOffset, error) -> {
+            if (error == null) {
+                return lastOffset;
+            }
+            Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+            if (cause instanceof ProposalLostException) {
+                RaftStatus status = current.status();
+                throw new NotLeaderException(status.leaderId(), status.epoch());
+            }
+            throw cause instanceof RuntimeException runtimeError ? runtimeError : new CompletionException(cause);
+        });
+    }
+
+    /** As last reported to the listeners (so never ahead of what they saw), -1 once closed. */
+    @Override
+    public int leaderId() {
+        return closed ? -1 : knownLeaderId;
+    }
+
+    @Override
+    public int epoch() {
+        return knownEpoch;
+    }
+
+    @Override
+    public long highWatermark() {
+        RaftRuntime current = runtime;
+        return current == null ? 0 : current.status().highWatermark();
+    }
+
+    @Override
+    public int nodeId() {
+        return settings.nodeId();
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        if (runtime != null) {
+            runtime.close();
+        } else {
+            settings.transport().close();
+        }
+        if (log != null) {
+            log.close();
+        }
+    }
+
+    /** On the runtime's loop thread. */
+    private final class Listener implements CommitListener {
+        @Override
+        public void onSnapshotLoaded(SnapshotId id, byte[] stateMachineBytes) {
+            throw new IllegalStateException("snapshot " + id + " found: the metadata loader cannot load snapshots yet");
+        }
+
+        @Override
+        public void onCommitted(List<LogEntry> entries) {
+            List<RaftRecord> complete = batches.complete(entries);
+            if (!complete.isEmpty()) {
+                for (RaftListener listener : listeners) {
+                    listener.handleCommit(complete);
+                }
+            }
+            synchronized (progress) {
+                lastCommittedOffset = entries.get(entries.size() - 1).offset();
+                progress.notifyAll();
+            }
+        }
+
+        @Override
+        public void onLeaderChange(int epoch, int leaderId) {
+            for (RaftListener listener : listeners) {
+                listener.handleLeaderChange(leaderId, epoch);
+            }
+            synchronized (progress) {
+                knownEpoch = epoch;
+                knownLeaderId = leaderId;
+                progress.notifyAll();
+            }
+        }
+    }
+}
