@@ -4,7 +4,6 @@ import io.varve.storage.cleaner.CleanerConfig;
 import io.varve.storage.cleaner.CleaningResult;
 import io.varve.storage.cleaner.LogCleaner;
 import io.varve.storage.fs.DurableFiles;
-import io.varve.storage.fs.IoErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,9 +70,7 @@ public final class LogManager implements AutoCloseable {
     private final LogIoPool io = new LogIoPool();
     private volatile boolean closed;
     /** Log dirs that had an I/O failure: their logs answer KAFKA_STORAGE_ERROR and no log is placed in them. */
-    private final java.util.Set<Path> offlineDirs = ConcurrentHashMap.newKeySet();
-    /** Told the path of each log dir that fails; the broker stops when none is left. */
-    private volatile java.util.function.Consumer<Path> dirFailureListener = dir -> {};
+    private final LogDirFailures failures;
 
     /** {@link #LogManager(List, LogConfig, LogManagerConfig, LongSupplier)} with default settings and the system clock. */
     public LogManager(List<Path> logDirs, LogConfig defaultConfig) {
@@ -94,6 +91,7 @@ public final class LogManager implements AutoCloseable {
                 .map(p -> p.toAbsolutePath().normalize())
                 .distinct()
                 .toList();
+        this.failures = new LogDirFailures(this.logDirs);
         this.defaultConfig = defaultConfig;
         this.managerConfig = managerConfig;
         this.clockMs = clockMs;
@@ -285,7 +283,7 @@ public final class LogManager implements AutoCloseable {
         synchronized (this) {
             ensureOpen();
             Map<Path, Integer> counts = logCountsByDir();
-            counts.keySet().removeAll(offlineDirs);
+
             for (Map.Entry<TopicPartition, LogSpec> e : wanted.entrySet()) {
                 if (deferred.get(e.getKey()) != null || failed.containsKey(e.getKey())) {
                     continue;
@@ -369,21 +367,12 @@ public final class LogManager implements AutoCloseable {
      * dir offline first.
      */
     private KafkaStorageException creationFailure(Path dir, Throwable failure) {
-        if (!IoErrors.isResourceExhaustion(failure) && hasIoCause(failure)) {
+        if (LogDirFailures.isDiskFault(failure)) {
             markDirOffline(dir, failure);
         }
         return failure instanceof KafkaStorageException kse
                 ? kse
                 : new KafkaStorageException("Could not create a log in " + dir + ": " + failure.getMessage(), failure);
-    }
-
-    private static boolean hasIoCause(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof IOException && !(t instanceof io.varve.storage.segment.CorruptSegmentException)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -393,7 +382,7 @@ public final class LogManager implements AutoCloseable {
      */
     public void markDirOffline(Path dir, Throwable cause) {
         Path failedDir = dir.toAbsolutePath().normalize();
-        if (!logDirs.contains(failedDir) || !offlineDirs.add(failedDir)) {
+        if (!failures.markOffline(failedDir)) {
             return;
         }
         List<PartitionLog> inDir = logsIn(failedDir);
@@ -404,24 +393,24 @@ public final class LogManager implements AutoCloseable {
                 failedDir,
                 cause == null ? "I/O error" : cause.getMessage(),
                 inDir.size() + deferred.in(failedDir).size(),
-                logDirs.size() - offlineDirs.size(),
+                failures.onlineCount(),
                 logDirs.size());
-        dirFailureListener.accept(failedDir);
+        failures.tellListener(failedDir);
     }
 
     /** The log dirs that failed since start-up. */
     public java.util.Set<Path> offlineLogDirs() {
-        return java.util.Set.copyOf(offlineDirs);
+        return failures.offlineDirs();
     }
 
     /** Whether {@code dir} (one of {@link #logDirs()}) has not failed. */
     public boolean isOnline(Path dir) {
-        return !offlineDirs.contains(dir.toAbsolutePath().normalize());
+        return !failures.isOffline(dir);
     }
 
     /** Sets who hears of a failed log dir (called once, at start-up, before any log is used). */
     public void onLogDirFailure(java.util.function.Consumer<Path> listener) {
-        this.dirFailureListener = java.util.Objects.requireNonNull(listener, "listener");
+        failures.onFailure(listener);
     }
 
     /** Records the topic id in an existing log (it must match one already there) and applies the config if it changed. */
@@ -434,7 +423,6 @@ public final class LogManager implements AutoCloseable {
 
     private Path dirWithFewestLogs() {
         return logCountsByDir().entrySet().stream()
-                .filter(e -> !offlineDirs.contains(e.getKey()))
                 .min(Map.Entry.comparingByValue())
                 .orElseThrow(() -> new KafkaStorageException("Every log dir is offline"))
                 .getKey();
@@ -442,7 +430,11 @@ public final class LogManager implements AutoCloseable {
 
     private Map<Path, Integer> logCountsByDir() {
         Map<Path, Integer> counts = new LinkedHashMap<>();
-        logDirs.forEach(dir -> counts.put(dir, 0));
+        for (Path dir : logDirs) {
+            if (!failures.isOffline(dir)) { // an offline dir takes no new log
+                counts.put(dir, 0);
+            }
+        }
         for (PartitionLog partitionLog : logs.values()) {
             counts.computeIfPresent(partitionLog.dir().getParent(), (dir, count) -> count + 1);
         }
@@ -499,7 +491,7 @@ public final class LogManager implements AutoCloseable {
     private void openIfDeferred(TopicPartition tp) {
         DeferredLogs.Entry entry = deferred.get(tp);
         if (entry != null) {
-            if (offlineDirs.contains(entry.dir.getParent())) {
+            if (failures.isOffline(entry.dir.getParent())) {
                 throw new KafkaStorageException(
                         "The log of " + tp + " is in the offline log dir " + entry.dir.getParent());
             }
@@ -534,7 +526,7 @@ public final class LogManager implements AutoCloseable {
                     deferred.add(entry.retry());
                 }
             }
-            if (!IoErrors.isResourceExhaustion(e) && hasIoCause(e)) {
+            if (LogDirFailures.isDiskFault(e)) {
                 markDirOffline(entry.dir.getParent(), e);
             }
             throw e;
@@ -616,7 +608,7 @@ public final class LogManager implements AutoCloseable {
     /** Writes the recovery-point and log-start-offset checkpoints of every log dir. */
     public void checkpoint() {
         checkpoints.forEach((dir, dirCheckpoints) -> {
-            if (!offlineDirs.contains(dir)) {
+            if (!failures.isOffline(dir)) {
                 dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir));
             }
         });
@@ -733,9 +725,9 @@ public final class LogManager implements AutoCloseable {
             }
         }
         io.shutdown();
-        uncleanDirs.addAll(offlineDirs);
+        uncleanDirs.addAll(failures.offlineDirs());
         for (Path dir : logDirs) {
-            if (offlineDirs.contains(dir)) {
+            if (failures.isOffline(dir)) {
                 continue; // not checkpointed nor marked clean: the next start recovers it
             }
             try {

@@ -14,7 +14,6 @@ import io.varve.storage.producer.ProducerStateManager;
 import io.varve.storage.records.RecordKeys;
 import io.varve.storage.records.TxnMarker;
 import io.varve.storage.segment.AbortedTxn;
-import io.varve.storage.segment.CorruptSegmentException;
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -805,7 +804,7 @@ public final class PartitionLog {
                     name + ": " + what + " failed for lack of file descriptors; retry: " + cause.getMessage(), cause);
         }
         offline = true;
-        if (cause instanceof IOException && !(cause instanceof CorruptSegmentException)) {
+        if (LogDirFailures.isDiskFault(cause)) {
             log.error("{}: {} failed; the log dir {} goes offline", name, what, dir.getParent(), cause);
             events.logDirFailed(this, cause);
         } else {

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -41,10 +40,9 @@ public final class LeaderEpochCheckpointFile {
             DurableFiles.writeAtomically(file, encode(entries));
             return;
         }
-        Path temp = file.resolveSibling(file.getFileName() + DurableFiles.TEMP_SUFFIX);
         try {
-            Files.writeString(temp, encode(entries), StandardCharsets.UTF_8);
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            DurableFiles.replace(
+                    file, java.nio.ByteBuffer.wrap(encode(entries).getBytes(StandardCharsets.UTF_8)), false);
         } catch (IOException e) {
             throw new KafkaStorageException("Could not write " + file, e);
         }

@@ -6,7 +6,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import org.apache.kafka.common.Uuid;
@@ -37,10 +36,8 @@ public final class PartitionMetadataFile {
             DurableFiles.writeAtomically(file, content);
             return;
         }
-        Path temp = file.resolveSibling(FILE_NAME + DurableFiles.TEMP_SUFFIX);
         try {
-            Files.writeString(temp, content, StandardCharsets.UTF_8);
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            DurableFiles.replace(file, java.nio.ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)), false);
         } catch (IOException e) {
             throw new KafkaStorageException("Could not write " + file, e);
         }

@@ -76,14 +76,27 @@ public final class DurableFiles {
 
     /** {@link #writeAtomically(Path, String)} for binary content (position to limit of {@code content}). */
     public static void writeAtomically(Path file, ByteBuffer content) throws IOException {
+        replace(file, content, true);
+    }
+
+    /**
+     * Replaces {@code file} whole through a temp file and a rename, so a reader never sees half of it; with
+     * {@code fsync} the content and the rename are durable on return (see {@link #writeAtomically}), without it a
+     * power loss may leave the old content, or an empty file, which the caller must be able to tell.
+     */
+    public static void replace(Path file, ByteBuffer content, boolean fsync) throws IOException {
         Path temp = file.resolveSibling(file.getFileName() + TEMP_SUFFIX);
         try (FileChannel channel = FileChannel.open(
                 temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             writeFully(channel, content.duplicate(), 0);
-            channel.force(true);
+            if (fsync) {
+                channel.force(true);
+            }
         }
         Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        fsyncDirectory(file.toAbsolutePath().getParent());
+        if (fsync) {
+            fsyncDirectory(file.toAbsolutePath().getParent());
+        }
     }
 
     /** Makes creations, renames and deletions inside {@code dir} durable. */
