@@ -3,6 +3,7 @@ package io.varve.it;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -25,8 +26,14 @@ public final class RawClient implements AutoCloseable {
     private int correlationId;
 
     public RawClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
-        socket.setSoTimeout(15_000);
+        this("127.0.0.1", port, Duration.ofSeconds(15));
+    }
+
+    /** A connection to {@code host:port} whose connect and every read give up after {@code timeout}. */
+    public RawClient(String host, int port, Duration timeout) throws IOException {
+        socket = new Socket();
+        socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+        socket.setSoTimeout((int) timeout.toMillis());
         out = new DataOutputStream(socket.getOutputStream());
         in = new DataInputStream(socket.getInputStream());
     }

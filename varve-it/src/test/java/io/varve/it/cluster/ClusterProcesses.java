@@ -1,0 +1,411 @@
+package io.varve.it.cluster;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.awaitility.Awaitility.await;
+
+import io.varve.it.RawClient;
+import io.varve.it.ServerProcess;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.DescribeQuorumRequestData;
+import org.apache.kafka.common.message.DescribeQuorumResponseData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * A cluster of real {@code varve server} processes on the new Raft stack ({@code varve.metadata.raft.core.enable=true}):
+ * combined nodes, or controllers and brokers ({@code process.roles}), each on its own data directory formatted with
+ * one cluster id (as {@code kafka-storage format --cluster-id} does), on distinct loopback ports or each in its own
+ * network namespace ({@link PrivateNetwork}) on the same ports. Nodes are numbered from 1 (controllers, or combined
+ * nodes) and from 101 (brokers).
+ *
+ * <p>{@link #close} stops every process this cluster started (by PID), closes the admin clients and removes the
+ * namespaces, so a test calls it from {@code @AfterEach} and a failed test leaves nothing running. Node output stays in
+ * {@code <workDir>/logs} for a failed run to be read.
+ */
+public final class ClusterProcesses implements AutoCloseable {
+    /** How long one DescribeQuorum or Metadata request to one node may take: a paused node must not stall a poll. */
+    public static final Duration QUERY_TIMEOUT = Duration.ofMillis(1500);
+
+    private static final short DESCRIBE_QUORUM_VERSION = 2;
+    private static final short METADATA_VERSION = 12;
+    private static final int NAMESPACE_CLIENT_PORT = 9092;
+    private static final int NAMESPACE_CONTROLLER_PORT = 9093;
+    private static final int FIRST_BROKER_ID = 101;
+
+    private final String clusterId;
+    private final List<ClusterNode> nodes;
+    private final PrivateNetwork network;
+    private final List<Admin> admins = new ArrayList<>();
+    private final Map<Integer, Integer> networkIndex;
+
+    private ClusterProcesses(
+            String clusterId, List<ClusterNode> nodes, PrivateNetwork network, Map<Integer, Integer> networkIndex) {
+        this.clusterId = clusterId;
+        this.nodes = List.copyOf(nodes);
+        this.network = network;
+        this.networkIndex = Map.copyOf(networkIndex);
+    }
+
+    /** {@code count} combined nodes ({@code process.roles=broker,controller}), all of them voters. */
+    public static Builder combined(int count) {
+        return new Builder(count, 0, true);
+    }
+
+    /** {@code controllers} controllers (the voters) and {@code brokers} brokers, each a process of its own. */
+    public static Builder split(int controllers, int brokers) {
+        return new Builder(controllers, brokers, false);
+    }
+
+    /** How a cluster is laid out before it starts. */
+    public static final class Builder {
+        private final int controllers;
+        private final int brokers;
+        private final boolean combined;
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+        private boolean namespaces;
+
+        private Builder(int controllers, int brokers, boolean combined) {
+            if (controllers < 1) {
+                throw new IllegalArgumentException("a cluster needs at least one controller");
+            }
+            this.controllers = controllers;
+            this.brokers = brokers;
+            this.combined = combined;
+        }
+
+        /** A setting for every node, after the harness's own (so it wins over them). */
+        public Builder override(String key, String value) {
+            overrides.put(key, value);
+            return this;
+        }
+
+        /** Each node in its own network namespace (needs root: see {@link PrivateNetwork#unavailableReason}). */
+        public Builder inNetworkNamespaces() {
+            namespaces = true;
+            return this;
+        }
+
+        /** Formats every node's directory under {@code workDir}, then starts every process (without waiting). */
+        public ClusterProcesses start(Path workDir) throws IOException {
+            List<ClusterNode.Role> roles = new ArrayList<>();
+            List<Integer> ids = new ArrayList<>();
+            for (int i = 0; i < controllers; i++) {
+                roles.add(combined ? ClusterNode.Role.COMBINED : ClusterNode.Role.CONTROLLER);
+                ids.add(i + 1);
+            }
+            for (int i = 0; i < brokers; i++) {
+                roles.add(ClusterNode.Role.BROKER);
+                ids.add(FIRST_BROKER_ID + i);
+            }
+            PrivateNetwork network = namespaces ? PrivateNetwork.create(roles.size()) : null;
+            ClusterProcesses cluster = null;
+            try {
+                cluster = layOut(workDir, roles, ids, network);
+                for (ClusterNode node : cluster.nodes) {
+                    node.start();
+                }
+                return cluster;
+            } catch (IOException | RuntimeException e) {
+                if (cluster != null) {
+                    cluster.close();
+                } else if (network != null) {
+                    network.close();
+                }
+                throw e;
+            }
+        }
+
+        private ClusterProcesses layOut(
+                Path workDir, List<ClusterNode.Role> roles, List<Integer> ids, PrivateNetwork network)
+                throws IOException {
+            String clusterId = Uuid.randomUuid().toString();
+            List<String> hosts = new ArrayList<>();
+            List<Integer> clientPorts = new ArrayList<>();
+            List<Integer> controllerPorts = new ArrayList<>();
+            List<String> voters = new ArrayList<>();
+            Map<Integer, Integer> networkIndex = new HashMap<>();
+            for (int i = 0; i < roles.size(); i++) {
+                ClusterNode.Role role = roles.get(i);
+                hosts.add(network == null ? "127.0.0.1" : network.address(i));
+                clientPorts.add(role.isBroker() ? port(network, NAMESPACE_CLIENT_PORT) : -1);
+                controllerPorts.add(role.isController() ? port(network, NAMESPACE_CONTROLLER_PORT) : -1);
+                if (role.isController()) {
+                    voters.add(ids.get(i) + "@" + hosts.get(i) + ":" + controllerPorts.get(i));
+                }
+                networkIndex.put(ids.get(i), i);
+            }
+            List<ClusterNode> nodes = new ArrayList<>();
+            for (int i = 0; i < roles.size(); i++) {
+                int id = ids.get(i);
+                ClusterNode.Role role = roles.get(i);
+                Path dataDir = workDir.resolve("node-" + id);
+                format(dataDir, clusterId, id);
+                List<String> listeners = new ArrayList<>();
+                if (role.isBroker()) {
+                    listeners.add("PLAINTEXT://" + hosts.get(i) + ":" + clientPorts.get(i));
+                }
+                if (role.isController()) {
+                    listeners.add("CONTROLLER://" + hosts.get(i) + ":" + controllerPorts.get(i));
+                }
+                Map<String, String> settings = new LinkedHashMap<>();
+                settings.put("node.id", Integer.toString(id));
+                settings.put("process.roles", role.processRoles);
+                settings.put("listeners", String.join(",", listeners));
+                settings.put("controller.listener.names", "CONTROLLER");
+                settings.put("controller.quorum.voters", String.join(",", voters));
+                settings.put("varve.metadata.raft.core.enable", "true");
+                settings.put("log.dirs", dataDir.toString());
+                settings.putAll(overrides);
+                List<String> arguments = new ArrayList<>();
+                settings.forEach((k, v) -> {
+                    arguments.add("--override");
+                    arguments.add(k + "=" + v);
+                });
+                nodes.add(new ClusterNode(
+                        id,
+                        role,
+                        hosts.get(i),
+                        clientPorts.get(i),
+                        controllerPorts.get(i),
+                        dataDir,
+                        workDir.resolve("logs"),
+                        network == null ? List.of() : network.launcher(i),
+                        arguments));
+            }
+            return new ClusterProcesses(clusterId, nodes, network, networkIndex);
+        }
+
+        private static int port(PrivateNetwork network, int namespacePort) throws IOException {
+            return network == null ? ServerProcess.freePort() : namespacePort;
+        }
+    }
+
+    /** What {@code kafka-storage format --cluster-id} writes: the nodes of one cluster share its id. */
+    private static void format(Path dataDir, String clusterId, int nodeId) throws IOException {
+        Files.createDirectories(dataDir);
+        Properties p = new Properties();
+        p.setProperty("version", "1");
+        p.setProperty("cluster.id", clusterId);
+        p.setProperty("node.id", Integer.toString(nodeId));
+        p.setProperty("directory.id", Uuid.randomUuid().toString());
+        try (Writer w = Files.newBufferedWriter(dataDir.resolve("meta.properties"), UTF_8)) {
+            p.store(w, "formatted by ClusterProcesses");
+        }
+    }
+
+    /**
+     * A fresh directory for one test's cluster under {@code target/cluster-it}: kept after the run (unlike a
+     * {@code @TempDir}), so that the nodes' logs of a failed run can be read; {@code mvn clean} removes it.
+     */
+    public static Path workDir(String testName) throws IOException {
+        Path dir = Path.of("target", "cluster-it", testName + "-" + System.currentTimeMillis())
+                .toAbsolutePath();
+        Files.createDirectories(dir);
+        return dir;
+    }
+
+    public String clusterId() {
+        return clusterId;
+    }
+
+    public List<ClusterNode> nodes() {
+        return nodes;
+    }
+
+    public ClusterNode node(int id) {
+        return nodes.stream()
+                .filter(n -> n.id() == id)
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no node " + id));
+    }
+
+    /** The voters: combined nodes or controllers. */
+    public List<ClusterNode> controllers() {
+        return nodes.stream().filter(n -> n.role().isController()).toList();
+    }
+
+    /** The nodes that host partitions: combined nodes or brokers. */
+    public List<ClusterNode> brokers() {
+        return nodes.stream().filter(n -> n.role().isBroker()).toList();
+    }
+
+    /** Controllers running and not paused, except {@code except}. */
+    public List<ClusterNode> liveControllersExcept(ClusterNode... except) {
+        List<ClusterNode> live = new ArrayList<>();
+        for (ClusterNode node : controllers()) {
+            if (node.isAlive() && !node.isPaused() && !List.of(except).contains(node)) {
+                live.add(node);
+            }
+        }
+        return live;
+    }
+
+    /** One DescribeQuorum to {@code node}; empty when it does not answer within {@link #QUERY_TIMEOUT}. */
+    public Optional<QuorumView> describeQuorum(ClusterNode node) {
+        DescribeQuorumRequestData request = new DescribeQuorumRequestData();
+        request.topics()
+                .add(new DescribeQuorumRequestData.TopicData()
+                        .setTopicName("__cluster_metadata")
+                        .setPartitions(List.of(new DescribeQuorumRequestData.PartitionData().setPartitionIndex(0))));
+        try (RawClient client = new RawClient(node.host(), node.requestPort(), QUERY_TIMEOUT)) {
+            DescribeQuorumResponseData response = client.send(request, DESCRIBE_QUORUM_VERSION);
+            if (response.errorCode() != Errors.NONE.code()
+                    || response.topics().isEmpty()
+                    || response.topics().get(0).partitions().isEmpty()) {
+                return Optional.empty();
+            }
+            DescribeQuorumResponseData.PartitionData p =
+                    response.topics().get(0).partitions().get(0);
+            if (p.errorCode() != Errors.NONE.code()) {
+                return Optional.empty();
+            }
+            return Optional.of(
+                    new QuorumView(node.id(), p.leaderId(), p.leaderEpoch(), p.highWatermark(), System.nanoTime()));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Waits until every node of {@code among} answers DescribeQuorum with the same leader, one of {@code among}, in
+     * the same epoch of at least {@code minEpoch}; returns the leader's answer.
+     */
+    public QuorumView awaitLeader(Collection<ClusterNode> among, int minEpoch, Duration bound) {
+        AtomicReference<QuorumView> agreed = new AtomicReference<>();
+        List<Integer> ids = among.stream().map(ClusterNode::id).toList();
+        await("one leader of epoch >= " + minEpoch + " that nodes " + ids + " agree on")
+                .atMost(bound)
+                .pollInterval(Duration.ofMillis(50))
+                .pollInSameThread()
+                .until(() -> {
+                    List<QuorumView> views = new ArrayList<>();
+                    for (ClusterNode node : among) {
+                        Optional<QuorumView> view = describeQuorum(node);
+                        if (view.isEmpty()) {
+                            return false;
+                        }
+                        views.add(view.get());
+                    }
+                    QuorumView first = views.get(0);
+                    boolean agree = first.knowsLeader()
+                            && first.leaderEpoch() >= minEpoch
+                            && ids.contains(first.leaderId())
+                            && views.stream()
+                                    .allMatch(v ->
+                                            v.leaderId() == first.leaderId() && v.leaderEpoch() == first.leaderEpoch());
+                    if (agree) {
+                        agreed.set(views.stream()
+                                .filter(v -> v.nodeId() == first.leaderId())
+                                .findFirst()
+                                .orElseThrow());
+                    }
+                    return agree;
+                });
+        return agreed.get();
+    }
+
+    /** {@link #awaitLeader(Collection, int, Duration)} among every live controller. */
+    public QuorumView awaitLeader(Duration bound) {
+        return awaitLeader(liveControllersExcept(), 0, bound);
+    }
+
+    /** Topic name to topic id as {@code node}'s Metadata answers for all topics; empty when it does not answer. */
+    public Optional<Map<String, Uuid>> topicIds(ClusterNode node) {
+        MetadataRequestData request = new MetadataRequestData().setTopics(null).setAllowAutoTopicCreation(false);
+        try (RawClient client = new RawClient(node.host(), node.requestPort(), QUERY_TIMEOUT)) {
+            MetadataResponseData response = client.send(request, METADATA_VERSION);
+            Map<String, Uuid> ids = new LinkedHashMap<>();
+            for (MetadataResponseData.MetadataResponseTopic topic : response.topics()) {
+                if (topic.errorCode() == Errors.NONE.code() && ids.put(topic.name(), topic.topicId()) != null) {
+                    throw new AssertionError(node + " lists topic " + topic.name() + " twice");
+                }
+            }
+            return Optional.of(ids);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** An admin client bootstrapped on {@code node} alone, closed with the cluster; {@code settings} win. */
+    public Admin admin(ClusterNode node, Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, node.bootstrap());
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
+        config.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 100);
+        config.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 500);
+        config.putAll(settings);
+        Admin admin = Admin.create(config);
+        synchronized (admins) {
+            admins.add(admin);
+        }
+        return admin;
+    }
+
+    public Admin admin(ClusterNode node) {
+        return admin(node, Map.of());
+    }
+
+    /** Cuts {@code node} off from every other node (needs {@link Builder#inNetworkNamespaces}). */
+    public void isolate(ClusterNode node) throws IOException {
+        requireNetwork().isolate(networkIndex.get(node.id()));
+    }
+
+    /** Undoes every {@link #isolate}. */
+    public void heal() throws IOException {
+        requireNetwork().heal();
+    }
+
+    private PrivateNetwork requireNetwork() {
+        if (network == null) {
+            throw new IllegalStateException("this cluster runs on loopback: build it with inNetworkNamespaces()");
+        }
+        return network;
+    }
+
+    /** The tail of every node's output, for a failure message. */
+    public String logTails(int lines) {
+        StringBuilder text = new StringBuilder();
+        for (ClusterNode node : nodes) {
+            text.append(node.logTail(lines)).append("\n\n");
+        }
+        return text.toString();
+    }
+
+    @Override
+    public void close() {
+        synchronized (admins) {
+            for (Admin admin : admins) {
+                admin.close(Duration.ofSeconds(2));
+            }
+            admins.clear();
+        }
+        for (ClusterNode node : nodes) {
+            try {
+                node.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (network != null) {
+            network.close();
+        }
+    }
+}
