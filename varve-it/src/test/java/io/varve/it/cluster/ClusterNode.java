@@ -111,8 +111,13 @@ public final class ClusterNode {
         }
         starts++;
         String name = "node-" + id + (starts == 1 ? "" : ".start" + starts);
-        process =
-                ServerProcess.start(launcher, List.of(), logDir, name, requestPort(), arguments.toArray(String[]::new));
+        process = ServerProcess.start(
+                launcher,
+                List.of("-Dlogback.configurationFile=logback-cluster-node.xml"),
+                logDir,
+                name,
+                requestPort(),
+                arguments.toArray(String[]::new));
         paused = false;
         return this;
     }

@@ -18,15 +18,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.message.DescribeQuorumRequestData;
 import org.apache.kafka.common.message.DescribeQuorumResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.Errors;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A cluster of real {@code varve server} processes on the new Raft stack ({@code varve.metadata.raft.core.enable=true}):
@@ -361,6 +367,37 @@ public final class ClusterProcesses implements AutoCloseable {
 
     public Admin admin(ClusterNode node) {
         return admin(node, Map.of());
+    }
+
+    /**
+     * Creates a one-partition topic through {@code node}, retrying within {@code bound} while it cannot yet (no
+     * broker registered and unfenced, a leader change); a retry told the topic exists counts as created.
+     */
+    public void createTopic(ClusterNode node, String name, Duration bound) {
+        Admin admin = admin(node);
+        AtomicReference<Throwable> lastError = new AtomicReference<>();
+        try {
+            await("topic " + name + " created through " + node)
+                    .atMost(bound)
+                    .pollInterval(Duration.ofMillis(100))
+                    .pollInSameThread()
+                    .until(() -> {
+                        try {
+                            admin.createTopics(List.of(new NewTopic(name, 1, (short) 1)))
+                                    .all()
+                                    .get(5, TimeUnit.SECONDS);
+                            return true;
+                        } catch (ExecutionException e) {
+                            lastError.set(e.getCause());
+                            return e.getCause() instanceof TopicExistsException;
+                        } catch (TimeoutException e) {
+                            lastError.set(e);
+                            return false;
+                        }
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; the last attempt failed with " + lastError.get(), e);
+        }
     }
 
     /** Cuts {@code node} off from every other node (needs {@link Builder#inNetworkNamespaces}). */

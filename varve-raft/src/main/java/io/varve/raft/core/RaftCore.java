@@ -241,7 +241,7 @@ public final class RaftCore {
                 || response.error() == RaftError.INCONSISTENT_VOTER_SET) {
             return; // misconfiguration: nothing this replica can learn from the answer
         }
-        if (response.leaderEpoch() >= 0) {
+        if (response.leaderEpoch() >= 0 && !isPreVoteGrantInThisEpoch(response)) {
             ctx.observeLeader(response.leaderEpoch(), response.leaderId(), nowMs);
         }
         if (response instanceof VoteResponse vote) {
@@ -255,6 +255,19 @@ public final class RaftCore {
         } else {
             fetchSnapshots.handleResponse(in, (FetchSnapshotResponse) response, nowMs);
         }
+    }
+
+    /**
+     * A pre-vote granted in this replica's epoch says the granter does not hear from a leader, even when it names
+     * the leader it last followed: following that leader again would drop the ballot. When both followers of a dead
+     * leader time out a few milliseconds apart, each would otherwise be sent back by the other's grant in turn, and
+     * the two would never elect (seen with real processes after a SIGSTOP or a partition of the leader).
+     */
+    private boolean isPreVoteGrantInThisEpoch(RaftResponse response) {
+        return response instanceof VoteResponse vote
+                && vote.voteGranted()
+                && ctx.state() instanceof ProspectiveState
+                && response.leaderEpoch() == ctx.epoch();
     }
 
     private static Class<? extends RaftRequest> requestKindOf(RaftResponse response) {

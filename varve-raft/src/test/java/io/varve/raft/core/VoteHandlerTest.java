@@ -98,6 +98,19 @@ class VoteHandlerTest {
     }
 
     @Test
+    void aPreVoteGrantNamingTheLastLeaderIsCountedAndDoesNotSendTheProspectiveBackToFollowing() {
+        // Both followers of leader 3 lose it about together: the one that times out second asks the first, which is
+        // following 3 again after its own pre-vote was refused but has not heard from it, so it grants and names 3.
+        CoreFixture voter = CoreFixture.replica(1, VOTERS).start();
+        voter.deliver(3, 1, new BeginQuorumEpochRequest(CoreFixture.CLUSTER, 1, 1, 3));
+        voter.advance(2500);
+        assertThat(voter.core.role()).isEqualTo(Role.PROSPECTIVE);
+        voter.answer(2, VoteRequest.class, new VoteResponse(RaftError.NONE, 3, 1, true));
+        assertThat(voter.core.role()).isEqualTo(Role.CANDIDATE);
+        assertThat(voter.core.epoch()).isEqualTo(2);
+    }
+
+    @Test
     void aWonElectionAppendsALeaderChangeAndAnnouncesTheEpoch() {
         CoreFixture leader = CoreFixture.replica(1, VOTERS).start().electLeader(2);
         assertThat(leader.core.epoch()).isEqualTo(1);
