@@ -18,15 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.DescribeQuorumRequestData;
 import org.apache.kafka.common.message.DescribeQuorumResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
@@ -51,6 +48,7 @@ public final class ClusterProcesses implements AutoCloseable {
 
     private static final short DESCRIBE_QUORUM_VERSION = 2;
     private static final short METADATA_VERSION = 12;
+    private static final short CREATE_TOPICS_VERSION = 7;
     private static final int NAMESPACE_CLIENT_PORT = 9092;
     private static final int NAMESPACE_CONTROLLER_PORT = 9093;
     private static final int FIRST_BROKER_ID = 101;
@@ -370,12 +368,31 @@ public final class ClusterProcesses implements AutoCloseable {
     }
 
     /**
+     * One CreateTopics of a one-partition topic sent to {@code node} itself (raw, not through an admin client, which
+     * would send it to whichever node a Metadata answer names as controller); its error, or an {@link IOException}
+     * when no answer came within {@code timeout} (the outcome is then unknown).
+     */
+    public Errors createTopicOnce(ClusterNode node, String name, Duration timeout) throws IOException {
+        CreateTopicsRequestData request = new CreateTopicsRequestData().setTimeoutMs((int) timeout.toMillis());
+        request.topics()
+                .add(new CreateTopicsRequestData.CreatableTopic()
+                        .setName(name)
+                        .setNumPartitions(1)
+                        .setReplicationFactor((short) 1));
+        try (RawClient client = new RawClient(node.host(), node.requestPort(), timeout)) {
+            CreateTopicsResponseData response = client.send(request, CREATE_TOPICS_VERSION);
+            CreateTopicsResponseData.CreatableTopicResult result =
+                    response.topics().find(name);
+            return result == null ? Errors.UNKNOWN_SERVER_ERROR : Errors.forCode(result.errorCode());
+        }
+    }
+
+    /**
      * Creates a one-partition topic through {@code node}, retrying within {@code bound} while it cannot yet (no
      * broker registered and unfenced, a leader change); a retry told the topic exists counts as created.
      */
     public void createTopic(ClusterNode node, String name, Duration bound) {
-        Admin admin = admin(node);
-        AtomicReference<Throwable> lastError = new AtomicReference<>();
+        AtomicReference<Object> lastOutcome = new AtomicReference<>();
         try {
             await("topic " + name + " created through " + node)
                     .atMost(bound)
@@ -383,20 +400,16 @@ public final class ClusterProcesses implements AutoCloseable {
                     .pollInSameThread()
                     .until(() -> {
                         try {
-                            admin.createTopics(List.of(new NewTopic(name, 1, (short) 1)))
-                                    .all()
-                                    .get(5, TimeUnit.SECONDS);
-                            return true;
-                        } catch (ExecutionException e) {
-                            lastError.set(e.getCause());
-                            return e.getCause() instanceof TopicExistsException;
-                        } catch (TimeoutException e) {
-                            lastError.set(e);
+                            Errors error = createTopicOnce(node, name, Duration.ofSeconds(5));
+                            lastOutcome.set(error);
+                            return error == Errors.NONE || error == Errors.TOPIC_ALREADY_EXISTS;
+                        } catch (IOException e) {
+                            lastOutcome.set(e);
                             return false;
                         }
                     });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError(e.getMessage() + "; the last attempt failed with " + lastError.get(), e);
+            throw new AssertionError(e.getMessage() + "; the last attempt ended with " + lastOutcome.get(), e);
         }
     }
 

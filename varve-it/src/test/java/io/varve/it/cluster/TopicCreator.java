@@ -1,23 +1,19 @@
 package io.varve.it.cluster;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.protocol.Errors;
 
 /**
  * Creates topics {@code <prefix>0, <prefix>1, ...} one after the other on a thread of its own, as an operator's
- * script would through a failover: each name is retried (on whichever node {@code target} names then) until its
+ * script would through a failover (each a CreateTopics sent to the node {@code target} names, see
+ * {@link ClusterProcesses#createTopicOnce}): each name is retried (on whichever node {@code target} names then) until its
  * creation is acknowledged or the cluster says it exists, so every name before the one in flight was created. It
  * records which names were acknowledged, which were found to exist on a retry (an earlier attempt whose answer was
  * lost had committed), and when each was settled.
@@ -33,7 +29,6 @@ public final class TopicCreator implements AutoCloseable {
     private final ClusterProcesses cluster;
     private final String prefix;
     private final Supplier<Optional<ClusterNode>> target;
-    private final Map<Integer, Admin> admins = new HashMap<>();
     private final List<Settled> settled = new ArrayList<>();
     private final Map<String, Integer> failures = new LinkedHashMap<>();
     private final Thread thread;
@@ -104,35 +99,17 @@ public final class TopicCreator implements AutoCloseable {
                 continue;
             }
             try {
-                admin(node.get())
-                        .createTopics(List.of(new NewTopic(name, 1, (short) 1)))
-                        .all()
-                        .get(ATTEMPT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                record(new Settled(name, true, attempts, System.nanoTime()));
-                return;
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof TopicExistsException) {
-                    record(new Settled(name, false, attempts, System.nanoTime()));
+                Errors error = cluster.createTopicOnce(node.get(), name, ATTEMPT_TIMEOUT);
+                if (error == Errors.NONE || error == Errors.TOPIC_ALREADY_EXISTS) {
+                    record(new Settled(name, error == Errors.NONE, attempts, System.nanoTime()));
                     return;
                 }
                 failed(name);
-            } catch (java.util.concurrent.TimeoutException e) {
-                failed(name);
+            } catch (IOException e) {
+                failed(name); // no answer: the creation may or may not have committed, the retry tells
             }
             Thread.sleep(RETRY_BACKOFF_MS);
         }
-    }
-
-    private Admin admin(ClusterNode node) {
-        return admins.computeIfAbsent(
-                node.id(),
-                id -> cluster.admin(
-                        node,
-                        Map.of(
-                                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
-                                (int) ATTEMPT_TIMEOUT.toMillis() - 500,
-                                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
-                                (int) ATTEMPT_TIMEOUT.toMillis())));
     }
 
     private synchronized void record(Settled done) {
