@@ -347,6 +347,45 @@ public final class ClusterProcesses implements AutoCloseable {
         }
     }
 
+    /**
+     * The leader of partition {@code partition} of {@code topic} in {@code node}'s Metadata answer (-1: none), or
+     * empty when the node does not answer or does not know the topic.
+     */
+    public Optional<Integer> partitionLeader(ClusterNode node, String topic, int partition) {
+        MetadataRequestData request = new MetadataRequestData()
+                .setAllowAutoTopicCreation(false)
+                .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName(topic)));
+        try (RawClient client = new RawClient(node.host(), node.requestPort(), QUERY_TIMEOUT)) {
+            MetadataResponseData response = client.send(request, METADATA_VERSION);
+            MetadataResponseData.MetadataResponseTopic described =
+                    response.topics().find(topic);
+            if (described == null || described.errorCode() != Errors.NONE.code()) {
+                return Optional.empty();
+            }
+            return described.partitions().stream()
+                    .filter(p -> p.partitionIndex() == partition)
+                    .findFirst()
+                    .map(MetadataResponseData.MetadataResponsePartition::leaderId);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The broker ids in {@code node}'s Metadata answer, or empty when it does not answer. */
+    public Optional<List<Integer>> brokerIds(ClusterNode node) {
+        MetadataRequestData request =
+                new MetadataRequestData().setTopics(List.of()).setAllowAutoTopicCreation(false);
+        try (RawClient client = new RawClient(node.host(), node.requestPort(), QUERY_TIMEOUT)) {
+            MetadataResponseData response = client.send(request, METADATA_VERSION);
+            return Optional.of(response.brokers().stream()
+                    .map(MetadataResponseData.MetadataResponseBroker::nodeId)
+                    .sorted()
+                    .toList());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     /** An admin client bootstrapped on {@code node} alone, closed with the cluster; {@code settings} win. */
     public Admin admin(ClusterNode node, Map<String, Object> settings) {
         Map<String, Object> config = new HashMap<>();
@@ -373,12 +412,34 @@ public final class ClusterProcesses implements AutoCloseable {
      * when no answer came within {@code timeout} (the outcome is then unknown).
      */
     public Errors createTopicOnce(ClusterNode node, String name, Duration timeout) throws IOException {
-        CreateTopicsRequestData request = new CreateTopicsRequestData().setTimeoutMs((int) timeout.toMillis());
-        request.topics()
-                .add(new CreateTopicsRequestData.CreatableTopic()
+        return createTopicOnce(
+                node,
+                new CreateTopicsRequestData.CreatableTopic()
                         .setName(name)
                         .setNumPartitions(1)
-                        .setReplicationFactor((short) 1));
+                        .setReplicationFactor((short) 1),
+                timeout);
+    }
+
+    /** {@link #createTopicOnce(ClusterNode, String, Duration)} of one partition on broker {@code brokerId} alone. */
+    public Errors createTopicOnBrokerOnce(ClusterNode node, String name, int brokerId, Duration timeout)
+            throws IOException {
+        CreateTopicsRequestData.CreatableTopic topic = new CreateTopicsRequestData.CreatableTopic()
+                .setName(name)
+                .setNumPartitions(-1)
+                .setReplicationFactor((short) -1);
+        topic.assignments()
+                .add(new CreateTopicsRequestData.CreatableReplicaAssignment()
+                        .setPartitionIndex(0)
+                        .setBrokerIds(List.of(brokerId)));
+        return createTopicOnce(node, topic, timeout);
+    }
+
+    private Errors createTopicOnce(ClusterNode node, CreateTopicsRequestData.CreatableTopic topic, Duration timeout)
+            throws IOException {
+        String name = topic.name();
+        CreateTopicsRequestData request = new CreateTopicsRequestData().setTimeoutMs((int) timeout.toMillis());
+        request.topics().add(topic);
         try (RawClient client = new RawClient(node.host(), node.requestPort(), timeout)) {
             CreateTopicsResponseData response = client.send(request, CREATE_TOPICS_VERSION);
             CreateTopicsResponseData.CreatableTopicResult result =
