@@ -71,7 +71,8 @@ final class MetadataLogs implements AutoCloseable {
                 nodeId,
                 new RaftWireMapping(
                         nodeId,
-                        RaftWireMapping.Limits.of(MetadataRaftRuntime.coreConfig(nodeId, clusterId, voters.keySet()))),
+                        RaftWireMapping.Limits.of(MetadataRaftRuntime.coreConfig(
+                                nodeId, clusterId, voters.keySet(), config.controllerQuorumTimeouts()))),
                 voters::get,
                 KafkaRaftTransport.Settings.defaults(),
                 RaftRuntime.monotonicClockMs());
@@ -89,7 +90,13 @@ final class MetadataLogs implements AutoCloseable {
         }
         return new MetadataLogs(
                 new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                        nodeId, clusterId, voters.keySet(), parent, transport, START_TIMEOUT_MS)),
+                        nodeId,
+                        clusterId,
+                        voters.keySet(),
+                        parent,
+                        transport,
+                        START_TIMEOUT_MS,
+                        config.controllerQuorumTimeouts())),
                 controllerNetwork);
     }
 

@@ -9,6 +9,7 @@ import static io.varve.broker.config.ConfigDef.Type.LONG;
 import static io.varve.broker.config.ConfigDef.Type.PASSWORD;
 import static io.varve.broker.config.ConfigDef.Type.STRING;
 
+import io.varve.raft.node.QuorumTimeouts;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.InetSocketAddress;
@@ -49,6 +50,37 @@ public final class BrokerConfig {
             .define("inter.broker.listener.name", STRING, null)
             .define("controller.quorum.voters", LIST, List.of())
             .define("controller.quorum.bootstrap.servers", LIST, List.of())
+            // How fast a quorum of several voters notices a dead leader and elects the next (Kafka's defaults).
+            .define(
+                    "controller.quorum.election.timeout.ms",
+                    INT,
+                    QuorumTimeouts.DEFAULTS.electionTimeoutMs(),
+                    1,
+                    Integer.MAX_VALUE)
+            .define(
+                    "controller.quorum.election.backoff.max.ms",
+                    INT,
+                    QuorumTimeouts.DEFAULTS.electionBackoffMaxMs(),
+                    1,
+                    Integer.MAX_VALUE)
+            .define(
+                    "controller.quorum.fetch.timeout.ms",
+                    INT,
+                    QuorumTimeouts.DEFAULTS.fetchTimeoutMs(),
+                    1,
+                    Integer.MAX_VALUE)
+            .define(
+                    "controller.quorum.request.timeout.ms",
+                    INT,
+                    QuorumTimeouts.DEFAULTS.requestTimeoutMs(),
+                    1,
+                    Integer.MAX_VALUE)
+            .define(
+                    "controller.quorum.retry.backoff.ms",
+                    INT,
+                    QuorumTimeouts.DEFAULTS.retryBackoffMs(),
+                    1,
+                    Integer.MAX_VALUE)
             .define("log.dirs", LIST, null)
             .define("log.dir", STRING, "./varve-data")
             .define("metadata.log.dir", STRING, null)
@@ -237,6 +269,10 @@ public final class BrokerConfig {
                     + " listeners needs a listener named in controller.listener.names, for example"
                     + " CONTROLLER://localhost:9093.");
         }
+        if (intValue("controller.quorum.request.timeout.ms") <= QuorumTimeouts.FETCH_MAX_WAIT_MS) {
+            throw new ConfigException("controller.quorum.request.timeout.ms must be above "
+                    + QuorumTimeouts.FETCH_MAX_WAIT_MS + " ms, the time a follower's fetch waits at the leader.");
+        }
         if (!list("controller.quorum.bootstrap.servers").isEmpty()) {
             throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
                     + " is not in this release yet: leave it empty.");
@@ -381,6 +417,16 @@ public final class BrokerConfig {
     /** {@code varve.metadata.raft.core.enable}: the metadata log runs on the KRaft-style Raft runtime. */
     public boolean metadataRaftCoreEnable() {
         return (Boolean) values.get("varve.metadata.raft.core.enable");
+    }
+
+    /** The {@code controller.quorum.*} timing settings of a quorum of several voters. */
+    public QuorumTimeouts controllerQuorumTimeouts() {
+        return new QuorumTimeouts(
+                intValue("controller.quorum.election.timeout.ms"),
+                intValue("controller.quorum.election.backoff.max.ms"),
+                intValue("controller.quorum.fetch.timeout.ms"),
+                intValue("controller.quorum.request.timeout.ms"),
+                intValue("controller.quorum.retry.backoff.ms"));
     }
 
     /** {@code broker.rack}, or null when unset. */

@@ -3,6 +3,7 @@ package io.varve.broker.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.varve.raft.node.QuorumTimeouts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -71,6 +72,23 @@ class BrokerConfigTest {
         assertThat(config.listeners().get(0).advertisedHost()).isEqualTo("localhost");
         assertThat(config.advertisedListeners())
                 .containsExactly(new ListenerConfig("PLAINTEXT", "broker1.example", 19092, "PLAINTEXT"));
+    }
+
+    @Test
+    void controllerQuorumTimeoutsDefaultToKafkasAndAreReadFromTheirKeys() {
+        assertThat(BrokerConfig.fromMap(Map.of()).controllerQuorumTimeouts())
+                .isEqualTo(new QuorumTimeouts(1000, 1000, 2000, 2000, 20));
+        assertThat(BrokerConfig.fromMap(Map.of(
+                                "controller.quorum.election.timeout.ms", "300",
+                                "controller.quorum.election.backoff.max.ms", "200",
+                                "controller.quorum.fetch.timeout.ms", "600",
+                                "controller.quorum.request.timeout.ms", "900",
+                                "controller.quorum.retry.backoff.ms", "10"))
+                        .controllerQuorumTimeouts())
+                .isEqualTo(new QuorumTimeouts(300, 200, 600, 900, 10));
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.request.timeout.ms", "500")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("controller.quorum.request.timeout.ms");
     }
 
     @Test

@@ -56,9 +56,22 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             Set<Integer> voters,
             Path parentDir,
             RaftTransport transport,
-            long startTimeoutMs) {
+            long startTimeoutMs,
+            QuorumTimeouts timeouts) {
+        /** With Kafka's default timeouts. */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
+                long startTimeoutMs) {
+            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, QuorumTimeouts.DEFAULTS);
+        }
+
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
+            Objects.requireNonNull(timeouts, "timeouts");
             voters = Set.copyOf(voters);
             Objects.requireNonNull(parentDir, "parentDir");
             Objects.requireNonNull(transport, "transport");
@@ -115,7 +128,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         log = FileRaftLog.open(dir, FileRaftLog.DEFAULT_SEGMENT_BYTES);
         long endAtOpen = log.endOffset();
         runtime = new RaftRuntime(
-                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters()),
+                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters(), settings.timeouts()),
                 RaftRuntimeConfig.defaults(),
                 log,
                 new FileQuorumStateStore(dir),
@@ -130,19 +143,20 @@ public final class MetadataRaftRuntime implements MetadataRaft {
 
     /**
      * A lone voter has no rival to split a vote with: it elects itself after 1 ms (as Kafka's lone voter does at
-     * once) rather than after Kafka's randomized 1 to 2 s. Several voters use Kafka's defaults.
+     * once) rather than after Kafka's randomized 1 to 2 s. Several voters use {@code timeouts}.
      */
-    public static RaftCoreConfig coreConfig(int nodeId, String clusterId, Set<Integer> voters) {
+    public static RaftCoreConfig coreConfig(
+            int nodeId, String clusterId, Set<Integer> voters, QuorumTimeouts timeouts) {
         RaftCoreConfig defaults = RaftCoreConfig.defaults(nodeId, clusterId, voters);
         return new RaftCoreConfig(
                 defaults.nodeId(),
                 defaults.clusterId(),
                 defaults.voters(),
-                voters.size() == 1 ? 1 : defaults.electionTimeoutMs(),
-                defaults.electionBackoffMaxMs(),
-                defaults.fetchTimeoutMs(),
-                defaults.requestTimeoutMs(),
-                defaults.retryBackoffMs(),
+                voters.size() == 1 ? 1 : timeouts.electionTimeoutMs(),
+                timeouts.electionBackoffMaxMs(),
+                timeouts.fetchTimeoutMs(),
+                timeouts.requestTimeoutMs(),
+                timeouts.retryBackoffMs(),
                 defaults.fetchMaxWaitMs(),
                 MAX_BATCH_ENTRIES,
                 defaults.snapshotChunkBytes(),
