@@ -52,9 +52,9 @@ public final class BrokerConfig {
             .define("log.dirs", LIST, null)
             .define("log.dir", STRING, "./varve-data")
             .define("metadata.log.dir", STRING, null)
-            // Varve's own, internal: run the metadata log on the KRaft-style Raft (io.varve.raft.node) instead of the
-            // single-voter node, in a directory of its own under metadata.log.dir.
-            .define("varve.metadata.raft.core.enable", BOOLEAN, false)
+            // Varve's own, retired: earlier releases ran the KRaft-style Raft only with it set to true, which is now
+            // the only stack (an old directory is migrated); false is refused rather than silently ignored.
+            .define("varve.metadata.raft.core.enable", BOOLEAN, true)
             // Broker lifecycle: the rack replicas are spread over, the heartbeat period, the session the controller
             // keeps.
             .define("broker.rack", STRING, null)
@@ -203,10 +203,10 @@ public final class BrokerConfig {
     }
 
     /**
-     * This release runs combined nodes, by default a quorum of one that is its own controller; with
-     * {@code varve.metadata.raft.core.enable=true} also several combined voters. Settings that ask for anything else
-     * (a broker or controller alone, several voters on the single-voter Raft, a dynamic quorum) are refused at
-     * start-up with one sentence naming the key, rather than silently run as one node.
+     * This release runs combined nodes: by default a quorum of one that is its own controller, or several combined
+     * voters named by {@code controller.quorum.voters}. Settings that ask for anything else (a broker or controller
+     * alone, a dynamic quorum) are refused at start-up with one sentence naming the key, rather than silently run as
+     * one node.
      */
     private void checkQuorumSettings() {
         List<String> roles = list("process.roles");
@@ -222,10 +222,10 @@ public final class BrokerConfig {
                     + " use broker,controller (the default).");
         }
         List<String> voters = list("controller.quorum.voters");
-        if (voters.size() > 1 && !metadataRaftCoreEnable()) {
-            throw new ConfigException("controller.quorum.voters names " + voters.size()
-                    + " voters; a quorum of several controllers is not in this release yet: leave it empty or name"
-                    + " this node alone.");
+        if (!(Boolean) values.get("varve.metadata.raft.core.enable")) {
+            throw new ConfigException("varve.metadata.raft.core.enable=false asks for the single-voter Raft node, which"
+                    + " this release no longer has (it moves such a metadata log onto its Raft log at start-up):"
+                    + " remove the key.");
         }
         Map<Integer, InetSocketAddress> voterEndpoints = controllerQuorumVoters();
         if (!voterEndpoints.isEmpty() && !voterEndpoints.containsKey(nodeId())) {
@@ -376,11 +376,6 @@ public final class BrokerConfig {
     public Path metadataLogDir() {
         String dir = (String) values.get("metadata.log.dir");
         return dir == null ? logDirs().get(0) : Path.of(dir);
-    }
-
-    /** {@code varve.metadata.raft.core.enable}: the metadata log runs on the KRaft-style Raft runtime. */
-    public boolean metadataRaftCoreEnable() {
-        return (Boolean) values.get("varve.metadata.raft.core.enable");
     }
 
     /** {@code broker.rack}, or null when unset. */

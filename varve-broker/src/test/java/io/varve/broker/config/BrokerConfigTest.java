@@ -84,7 +84,9 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("process.roles", "broker,observer")))
                 .hasMessageContaining("unknown role 'observer'");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "1@a:9093,2@b:9093,3@c:9093")))
-                .hasMessageStartingWith("controller.quorum.voters names 3 voters");
+                .hasMessageStartingWith("controller.quorum.voters names 3 voters, so listeners needs a listener");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.metadata.raft.core.enable", "false")))
+                .hasMessageStartingWith("varve.metadata.raft.core.enable=false asks for the single-voter Raft node");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "2@localhost:9093")))
                 .hasMessageStartingWith("node.id 1 is not among controller.quorum.voters");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "one@localhost")))
@@ -94,9 +96,8 @@ class BrokerConfigTest {
     }
 
     @Test
-    void severalVotersAreAcceptedOnlyOnTheKraftStyleRaftAndWithAControllerListener() {
+    void severalVotersAreAcceptedOnlyWithAControllerListener() {
         Map<String, String> threeVoters = Map.of(
-                "varve.metadata.raft.core.enable", "true",
                 "controller.quorum.voters", "1@localhost:9093,2@localhost:9094,3@localhost:9095",
                 "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093");
         BrokerConfig config = BrokerConfig.fromMap(threeVoters);

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * committed through the next leader's LEADER_CHANGE) is dropped on every replica alike: its proposal failed.
  * Control entries (LEADER_CHANGE, VOTERS) hold offsets but never reach the listeners.
  *
- * <p>Errors as {@link io.varve.raft.RaftNode}'s: {@link NotLeaderException} when not leading (also for a
+ * <p>Errors: {@link NotLeaderException} when not leading (also for a
  * proposal whose epoch ended before it committed), {@link RaftClosedException} once closed.
  */
 public final class MetadataRaftRuntime implements MetadataRaft {
