@@ -44,14 +44,21 @@ final class MetadataLogs implements AutoCloseable {
         if (voters.size() <= 1) {
             return new MetadataLogs(
                     new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                            nodeId, clusterId, Set.of(nodeId), parent, RaftTransport.none(), START_TIMEOUT_MS)),
+                            nodeId,
+                            clusterId,
+                            Set.of(nodeId),
+                            parent,
+                            RaftTransport.none(),
+                            START_TIMEOUT_MS,
+                            config.quorumTimeouts())),
                     null);
         }
         KafkaRaftTransport transport = new KafkaRaftTransport(
                 nodeId,
                 new RaftWireMapping(
                         nodeId,
-                        RaftWireMapping.Limits.of(MetadataRaftRuntime.coreConfig(nodeId, clusterId, voters.keySet()))),
+                        RaftWireMapping.Limits.of(MetadataRaftRuntime.coreConfig(
+                                nodeId, clusterId, voters.keySet(), config.quorumTimeouts()))),
                 voters::get,
                 KafkaRaftTransport.Settings.defaults(),
                 RaftRuntime.monotonicClockMs());
@@ -69,7 +76,13 @@ final class MetadataLogs implements AutoCloseable {
         }
         return new MetadataLogs(
                 new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                        nodeId, clusterId, voters.keySet(), parent, transport, START_TIMEOUT_MS)),
+                        nodeId,
+                        clusterId,
+                        voters.keySet(),
+                        parent,
+                        transport,
+                        START_TIMEOUT_MS,
+                        config.quorumTimeouts())),
                 controllerNetwork);
     }
 

@@ -49,6 +49,12 @@ public final class BrokerConfig {
             .define("inter.broker.listener.name", STRING, null)
             .define("controller.quorum.voters", LIST, List.of())
             .define("controller.quorum.bootstrap.servers", LIST, List.of())
+            // Raft timings, Kafka's keys and defaults.
+            .define("controller.quorum.election.timeout.ms", INT, 1000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.election.backoff.max.ms", INT, 1000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.fetch.timeout.ms", INT, 2000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.request.timeout.ms", INT, 2000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.retry.backoff.ms", INT, 20, 1, Integer.MAX_VALUE)
             .define("log.dirs", LIST, null)
             .define("log.dir", STRING, "./varve-data")
             .define("metadata.log.dir", STRING, null)
@@ -237,6 +243,12 @@ public final class BrokerConfig {
                     + " listeners needs a listener named in controller.listener.names, for example"
                     + " CONTROLLER://localhost:9093.");
         }
+        int fetchMaxWaitMs = io.varve.raft.core.RaftCoreConfig.defaults(0, "", java.util.Set.of(0))
+                .fetchMaxWaitMs();
+        if (intValue("controller.quorum.request.timeout.ms") <= fetchMaxWaitMs) {
+            throw new ConfigException("controller.quorum.request.timeout.ms must be more than the " + fetchMaxWaitMs
+                    + " ms a replica's fetch may wait for new entries at the leader, or every such fetch times out.");
+        }
         if (!list("controller.quorum.bootstrap.servers").isEmpty()) {
             throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
                     + " is not in this release yet: leave it empty.");
@@ -376,6 +388,16 @@ public final class BrokerConfig {
     public Path metadataLogDir() {
         String dir = (String) values.get("metadata.log.dir");
         return dir == null ? logDirs().get(0) : Path.of(dir);
+    }
+
+    /** The {@code controller.quorum.*.ms} timings of the metadata log's Raft. */
+    public io.varve.raft.node.QuorumTimeouts quorumTimeouts() {
+        return new io.varve.raft.node.QuorumTimeouts(
+                intValue("controller.quorum.election.timeout.ms"),
+                intValue("controller.quorum.election.backoff.max.ms"),
+                intValue("controller.quorum.fetch.timeout.ms"),
+                intValue("controller.quorum.request.timeout.ms"),
+                intValue("controller.quorum.retry.backoff.ms"));
     }
 
     /** {@code broker.rack}, or null when unset. */

@@ -56,15 +56,28 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             Set<Integer> voters,
             Path parentDir,
             RaftTransport transport,
-            long startTimeoutMs) {
+            long startTimeoutMs,
+            QuorumTimeouts timeouts) {
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
+            Objects.requireNonNull(timeouts, "timeouts");
             voters = Set.copyOf(voters);
             Objects.requireNonNull(parentDir, "parentDir");
             Objects.requireNonNull(transport, "transport");
             if (!voters.contains(nodeId)) {
                 throw new IllegalArgumentException("node " + nodeId + " is not one of the voters " + voters);
             }
+        }
+
+        /** With Kafka's default timings. */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
+                long startTimeoutMs) {
+            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, QuorumTimeouts.KAFKA_DEFAULTS);
         }
 
         boolean singleVoter() {
@@ -115,7 +128,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         log = FileRaftLog.open(dir, FileRaftLog.DEFAULT_SEGMENT_BYTES);
         long endAtOpen = log.endOffset();
         runtime = new RaftRuntime(
-                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters()),
+                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters(), settings.timeouts()),
                 RaftRuntimeConfig.defaults(),
                 log,
                 new FileQuorumStateStore(dir),
@@ -128,21 +141,27 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         awaitCaughtUp(endAtOpen);
     }
 
-    /**
-     * A lone voter has no rival to split a vote with: it elects itself after 1 ms (as Kafka's lone voter does at
-     * once) rather than after Kafka's randomized 1 to 2 s. Several voters use Kafka's defaults.
-     */
+    /** {@link #coreConfig(int, String, Set, QuorumTimeouts)} with Kafka's default timings. */
     public static RaftCoreConfig coreConfig(int nodeId, String clusterId, Set<Integer> voters) {
+        return coreConfig(nodeId, clusterId, voters, QuorumTimeouts.KAFKA_DEFAULTS);
+    }
+
+    /**
+     * The core's settings for the metadata log. A lone voter has no rival to split a vote with: it elects itself
+     * after 1 ms (as Kafka's lone voter does at once) rather than after the randomized election timeout.
+     */
+    public static RaftCoreConfig coreConfig(
+            int nodeId, String clusterId, Set<Integer> voters, QuorumTimeouts timeouts) {
         RaftCoreConfig defaults = RaftCoreConfig.defaults(nodeId, clusterId, voters);
         return new RaftCoreConfig(
                 defaults.nodeId(),
                 defaults.clusterId(),
                 defaults.voters(),
-                voters.size() == 1 ? 1 : defaults.electionTimeoutMs(),
-                defaults.electionBackoffMaxMs(),
-                defaults.fetchTimeoutMs(),
-                defaults.requestTimeoutMs(),
-                defaults.retryBackoffMs(),
+                voters.size() == 1 ? 1 : timeouts.electionTimeoutMs(),
+                timeouts.electionBackoffMaxMs(),
+                timeouts.fetchTimeoutMs(),
+                timeouts.requestTimeoutMs(),
+                timeouts.retryBackoffMs(),
                 defaults.fetchMaxWaitMs(),
                 MAX_BATCH_ENTRIES,
                 defaults.snapshotChunkBytes(),
