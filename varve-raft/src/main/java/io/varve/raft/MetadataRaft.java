@@ -14,6 +14,9 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface MetadataRaft extends AutoCloseable {
 
+    /** Most payloads one {@link #append} takes: a batch must fit one follower fetch to be replicated whole. */
+    int MAX_BATCH_PAYLOADS = 16_384;
+
     /** Adds a listener; listeners are called in registration order. Only before {@link #start()}. */
     void register(RaftListener listener);
 

@@ -45,7 +45,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     public static final String DIR_NAME = "__cluster_metadata-raft";
 
     /** Most records in one appended batch: it must fit one follower fetch (the core's {@code maxFetchEntries}). */
-    public static final int MAX_BATCH_ENTRIES = 16_384;
+    public static final int MAX_BATCH_ENTRIES = MAX_BATCH_PAYLOADS;
 
     /**
      * @param startTimeoutMs how long {@link #start()} waits for a leader and for the log held at start to commit
