@@ -176,7 +176,7 @@ public final class FailoverBench {
         md.append("### Controller failover, ")
                 .append(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")))
                 .append(" (`bench/failover --rounds ").append(rounds).append("`)\n\n");
-        md.append("Three combined nodes on loopback, `varve.metadata.raft.core.enable=true`; node JVMs `")
+        md.append("Three combined nodes on loopback; node JVMs `")
                 .append(String.join(" ", jvmOptions)).append("`; ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores; load average ")
                 .append(loadBefore).append(" before, ").append(loadAfter).append(" after.\n");

@@ -54,7 +54,6 @@ final class FailoverCluster implements AutoCloseable {
             settings.put("listeners", "PLAINTEXT://" + HOST + ":" + clientPorts.get(id) + ",CONTROLLER://" + HOST + ":"
                     + controllerPorts.get(id));
             settings.put("controller.quorum.voters", String.join(",", voters));
-            settings.put("varve.metadata.raft.core.enable", "true");
             settings.put("log.dirs", dataDir.toString());
             settings.putAll(overrides);
             List<String> args = new ArrayList<>();

@@ -3,7 +3,6 @@ package io.varve.broker.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.varve.raft.node.QuorumTimeouts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -75,23 +74,6 @@ class BrokerConfigTest {
     }
 
     @Test
-    void controllerQuorumTimeoutsDefaultToKafkasAndAreReadFromTheirKeys() {
-        assertThat(BrokerConfig.fromMap(Map.of()).controllerQuorumTimeouts())
-                .isEqualTo(new QuorumTimeouts(1000, 1000, 2000, 2000, 20));
-        assertThat(BrokerConfig.fromMap(Map.of(
-                                "controller.quorum.election.timeout.ms", "300",
-                                "controller.quorum.election.backoff.max.ms", "200",
-                                "controller.quorum.fetch.timeout.ms", "600",
-                                "controller.quorum.request.timeout.ms", "900",
-                                "controller.quorum.retry.backoff.ms", "10"))
-                        .controllerQuorumTimeouts())
-                .isEqualTo(new QuorumTimeouts(300, 200, 600, 900, 10));
-        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.request.timeout.ms", "500")))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("controller.quorum.request.timeout.ms");
-    }
-
-    @Test
     void aQuorumThisReleaseCannotRunIsRefusedAtStartUpWithASentenceNamingTheKey() {
         assertThat(BrokerConfig.fromMap(Map.of("controller.quorum.voters", "1@localhost:9093"))
                         .nodeId())
@@ -102,7 +84,11 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("process.roles", "broker,observer")))
                 .hasMessageContaining("unknown role 'observer'");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "1@a:9093,2@b:9093,3@c:9093")))
-                .hasMessageStartingWith("controller.quorum.voters names 3 voters");
+                .hasMessageStartingWith("controller.quorum.voters names 3 voters, so listeners needs a listener");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.request.timeout.ms", "400")))
+                .hasMessageStartingWith("controller.quorum.request.timeout.ms must be more than the 500 ms");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.metadata.raft.core.enable", "false")))
+                .hasMessageStartingWith("varve.metadata.raft.core.enable=false asks for the single-voter Raft node");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "2@localhost:9093")))
                 .hasMessageStartingWith("node.id 1 is not among controller.quorum.voters");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "one@localhost")))
@@ -112,13 +98,18 @@ class BrokerConfigTest {
     }
 
     @Test
-    void severalVotersAreAcceptedOnlyOnTheKraftStyleRaftAndWithAControllerListener() {
+    void severalVotersAreAcceptedOnlyWithAControllerListener() {
         Map<String, String> threeVoters = Map.of(
-                "varve.metadata.raft.core.enable", "true",
                 "controller.quorum.voters", "1@localhost:9093,2@localhost:9094,3@localhost:9095",
                 "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093");
         BrokerConfig config = BrokerConfig.fromMap(threeVoters);
         assertThat(config.controllerQuorumVoters()).containsOnlyKeys(1, 2, 3);
+        assertThat(config.quorumTimeouts()).isEqualTo(io.varve.raft.node.QuorumTimeouts.KAFKA_DEFAULTS);
+        Map<String, String> faster = new java.util.HashMap<>(threeVoters);
+        faster.put("controller.quorum.election.timeout.ms", "300");
+        faster.put("controller.quorum.fetch.timeout.ms", "600");
+        assertThat(BrokerConfig.fromMap(faster).quorumTimeouts())
+                .isEqualTo(new io.varve.raft.node.QuorumTimeouts(300, 1000, 600, 2000, 20));
         assertThat(config.controllerQuorumVoters().get(2).getPort()).isEqualTo(9094);
         assertThat(config.controllerListeners())
                 .extracting(ListenerConfig::name)

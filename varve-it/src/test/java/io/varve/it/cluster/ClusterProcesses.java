@@ -32,7 +32,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * A cluster of real {@code varve server} processes on the new Raft stack ({@code varve.metadata.raft.core.enable=true}):
+ * A cluster of real {@code varve server} processes, all voters or brokers of one metadata quorum:
  * combined nodes, or controllers and brokers ({@code process.roles}), each on its own data directory formatted with
  * one cluster id (as {@code kafka-storage format --cluster-id} does), on distinct loopback ports or each in its own
  * network namespace ({@link PrivateNetwork}) on the same ports. Nodes are numbered from 1 (controllers, or combined
@@ -174,7 +174,6 @@ public final class ClusterProcesses implements AutoCloseable {
                 settings.put("listeners", String.join(",", listeners));
                 settings.put("controller.listener.names", "CONTROLLER");
                 settings.put("controller.quorum.voters", String.join(",", voters));
-                settings.put("varve.metadata.raft.core.enable", "true");
                 settings.put("log.dirs", dataDir.toString());
                 settings.putAll(overrides);
                 List<String> arguments = new ArrayList<>();

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * committed through the next leader's LEADER_CHANGE) is dropped on every replica alike: its proposal failed.
  * Control entries (LEADER_CHANGE, VOTERS) hold offsets but never reach the listeners.
  *
- * <p>Errors as {@link io.varve.raft.RaftNode}'s: {@link NotLeaderException} when not leading (also for a
+ * <p>Errors: {@link NotLeaderException} when not leading (also for a
  * proposal whose epoch ended before it committed), {@link RaftClosedException} once closed.
  */
 public final class MetadataRaftRuntime implements MetadataRaft {
@@ -45,7 +45,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     public static final String DIR_NAME = "__cluster_metadata-raft";
 
     /** Most records in one appended batch: it must fit one follower fetch (the core's {@code maxFetchEntries}). */
-    public static final int MAX_BATCH_ENTRIES = 16_384;
+    public static final int MAX_BATCH_ENTRIES = MAX_BATCH_PAYLOADS;
 
     /**
      * @param startTimeoutMs how long {@link #start()} waits for a leader and for the log held at start to commit
@@ -58,17 +58,6 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             RaftTransport transport,
             long startTimeoutMs,
             QuorumTimeouts timeouts) {
-        /** With Kafka's default timeouts. */
-        public Settings(
-                int nodeId,
-                String clusterId,
-                Set<Integer> voters,
-                Path parentDir,
-                RaftTransport transport,
-                long startTimeoutMs) {
-            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, QuorumTimeouts.DEFAULTS);
-        }
-
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
             Objects.requireNonNull(timeouts, "timeouts");
@@ -78,6 +67,17 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             if (!voters.contains(nodeId)) {
                 throw new IllegalArgumentException("node " + nodeId + " is not one of the voters " + voters);
             }
+        }
+
+        /** With Kafka's default timings. */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
+                long startTimeoutMs) {
+            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, QuorumTimeouts.KAFKA_DEFAULTS);
         }
 
         boolean singleVoter() {
@@ -141,9 +141,14 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         awaitCaughtUp(endAtOpen);
     }
 
+    /** {@link #coreConfig(int, String, Set, QuorumTimeouts)} with Kafka's default timings. */
+    public static RaftCoreConfig coreConfig(int nodeId, String clusterId, Set<Integer> voters) {
+        return coreConfig(nodeId, clusterId, voters, QuorumTimeouts.KAFKA_DEFAULTS);
+    }
+
     /**
-     * A lone voter has no rival to split a vote with: it elects itself after 1 ms (as Kafka's lone voter does at
-     * once) rather than after Kafka's randomized 1 to 2 s. Several voters use {@code timeouts}.
+     * The core's settings for the metadata log. A lone voter has no rival to split a vote with: it elects itself
+     * after 1 ms (as Kafka's lone voter does at once) rather than after the randomized election timeout.
      */
     public static RaftCoreConfig coreConfig(
             int nodeId, String clusterId, Set<Integer> voters, QuorumTimeouts timeouts) {
