@@ -61,7 +61,7 @@ class BrokerFencingIT {
         await("broker " + paused.id() + " registered")
                 .atMost(ControllerKillIT.BOUND)
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> cluster.brokerIds(asked)
+                .until(() -> NodeRequests.brokerIds(asked)
                         .map(ids -> ids.contains(paused.id()))
                         .orElse(false));
         String topic = "on-broker-" + paused.id();
@@ -70,7 +70,8 @@ class BrokerFencingIT {
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptions()
                 .until(() -> {
-                    Errors error = cluster.createTopicOnBrokerOnce(asked, topic, paused.id(), Duration.ofSeconds(5));
+                    Errors error =
+                            NodeRequests.createTopicOnBrokerOnce(asked, topic, paused.id(), Duration.ofSeconds(5));
                     return error == Errors.NONE || error == Errors.TOPIC_ALREADY_EXISTS;
                 });
         awaitLeaderOf(asked, topic, paused.id(), ControllerKillIT.BOUND);
@@ -86,6 +87,6 @@ class BrokerFencingIT {
         await(topic + "-0 led by " + leader + " in the metadata of " + asked)
                 .atMost(bound)
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> cluster.partitionLeader(asked, topic, 0).equals(Optional.of(leader)));
+                .until(() -> NodeRequests.partitionLeader(asked, topic, 0).equals(Optional.of(leader)));
     }
 }

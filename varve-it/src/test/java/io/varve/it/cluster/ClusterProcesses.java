@@ -3,7 +3,6 @@ package io.varve.it.cluster;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.awaitility.Awaitility.await;
 
-import io.varve.it.RawClient;
 import io.varve.it.ServerProcess;
 import java.io.IOException;
 import java.io.Writer;
@@ -22,12 +21,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.message.CreateTopicsRequestData;
-import org.apache.kafka.common.message.CreateTopicsResponseData;
-import org.apache.kafka.common.message.DescribeQuorumRequestData;
-import org.apache.kafka.common.message.DescribeQuorumResponseData;
-import org.apache.kafka.common.message.MetadataRequestData;
-import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -43,12 +36,6 @@ import org.awaitility.core.ConditionTimeoutException;
  * {@code <workDir>/logs} for a failed run to be read.
  */
 public final class ClusterProcesses implements AutoCloseable {
-    /** How long one DescribeQuorum or Metadata request to one node may take: a paused node must not stall a poll. */
-    public static final Duration QUERY_TIMEOUT = Duration.ofMillis(1500);
-
-    private static final short DESCRIBE_QUORUM_VERSION = 2;
-    private static final short METADATA_VERSION = 12;
-    private static final short CREATE_TOPICS_VERSION = 7;
     private static final int NAMESPACE_CLIENT_PORT = 9092;
     private static final int NAMESPACE_CONTROLLER_PORT = 9093;
     private static final int FIRST_BROKER_ID = 101;
@@ -260,32 +247,6 @@ public final class ClusterProcesses implements AutoCloseable {
         return live;
     }
 
-    /** One DescribeQuorum to {@code node}; empty when it does not answer within {@link #QUERY_TIMEOUT}. */
-    public Optional<QuorumView> describeQuorum(ClusterNode node) {
-        DescribeQuorumRequestData request = new DescribeQuorumRequestData();
-        request.topics()
-                .add(new DescribeQuorumRequestData.TopicData()
-                        .setTopicName("__cluster_metadata")
-                        .setPartitions(List.of(new DescribeQuorumRequestData.PartitionData().setPartitionIndex(0))));
-        try (RawClient client = new RawClient(node.host(), node.requestPort(), QUERY_TIMEOUT)) {
-            DescribeQuorumResponseData response = client.send(request, DESCRIBE_QUORUM_VERSION);
-            if (response.errorCode() != Errors.NONE.code()
-                    || response.topics().isEmpty()
-                    || response.topics().get(0).partitions().isEmpty()) {
-                return Optional.empty();
-            }
-            DescribeQuorumResponseData.PartitionData p =
-                    response.topics().get(0).partitions().get(0);
-            if (p.errorCode() != Errors.NONE.code()) {
-                return Optional.empty();
-            }
-            return Optional.of(
-                    new QuorumView(node.id(), p.leaderId(), p.leaderEpoch(), p.highWatermark(), System.nanoTime()));
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
     /**
      * Waits until every node of {@code among} answers DescribeQuorum with the same leader, one of {@code among}, in
      * the same epoch of at least {@code minEpoch}; returns the leader's answer.
@@ -300,7 +261,7 @@ public final class ClusterProcesses implements AutoCloseable {
                 .until(() -> {
                     List<QuorumView> views = new ArrayList<>();
                     for (ClusterNode node : among) {
-                        Optional<QuorumView> view = describeQuorum(node);
+                        Optional<QuorumView> view = NodeRequests.describeQuorum(node);
                         if (view.isEmpty()) {
                             return false;
                         }
@@ -329,62 +290,6 @@ public final class ClusterProcesses implements AutoCloseable {
         return awaitLeader(liveControllersExcept(), 0, bound);
     }
 
-    /** Topic name to topic id as {@code node}'s Metadata answers for all topics; empty when it does not answer. */
-    public Optional<Map<String, Uuid>> topicIds(ClusterNode node) {
-        MetadataRequestData request = new MetadataRequestData().setTopics(null).setAllowAutoTopicCreation(false);
-        try (RawClient client = new RawClient(node.host(), node.requestPort(), QUERY_TIMEOUT)) {
-            MetadataResponseData response = client.send(request, METADATA_VERSION);
-            Map<String, Uuid> ids = new LinkedHashMap<>();
-            for (MetadataResponseData.MetadataResponseTopic topic : response.topics()) {
-                if (topic.errorCode() == Errors.NONE.code() && ids.put(topic.name(), topic.topicId()) != null) {
-                    throw new AssertionError(node + " lists topic " + topic.name() + " twice");
-                }
-            }
-            return Optional.of(ids);
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    /**
-     * The leader of partition {@code partition} of {@code topic} in {@code node}'s Metadata answer (-1: none), or
-     * empty when the node does not answer or does not know the topic.
-     */
-    public Optional<Integer> partitionLeader(ClusterNode node, String topic, int partition) {
-        MetadataRequestData request = new MetadataRequestData()
-                .setAllowAutoTopicCreation(false)
-                .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName(topic)));
-        try (RawClient client = new RawClient(node.host(), node.requestPort(), QUERY_TIMEOUT)) {
-            MetadataResponseData response = client.send(request, METADATA_VERSION);
-            MetadataResponseData.MetadataResponseTopic described =
-                    response.topics().find(topic);
-            if (described == null || described.errorCode() != Errors.NONE.code()) {
-                return Optional.empty();
-            }
-            return described.partitions().stream()
-                    .filter(p -> p.partitionIndex() == partition)
-                    .findFirst()
-                    .map(MetadataResponseData.MetadataResponsePartition::leaderId);
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** The broker ids in {@code node}'s Metadata answer, or empty when it does not answer. */
-    public Optional<List<Integer>> brokerIds(ClusterNode node) {
-        MetadataRequestData request =
-                new MetadataRequestData().setTopics(List.of()).setAllowAutoTopicCreation(false);
-        try (RawClient client = new RawClient(node.host(), node.requestPort(), QUERY_TIMEOUT)) {
-            MetadataResponseData response = client.send(request, METADATA_VERSION);
-            return Optional.of(response.brokers().stream()
-                    .map(MetadataResponseData.MetadataResponseBroker::nodeId)
-                    .sorted()
-                    .toList());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
     /** An admin client bootstrapped on {@code node} alone, closed with the cluster; {@code settings} win. */
     public Admin admin(ClusterNode node, Map<String, Object> settings) {
         Map<String, Object> config = new HashMap<>();
@@ -406,48 +311,6 @@ public final class ClusterProcesses implements AutoCloseable {
     }
 
     /**
-     * One CreateTopics of a one-partition topic sent to {@code node} itself (raw, not through an admin client, which
-     * would send it to whichever node a Metadata answer names as controller); its error, or an {@link IOException}
-     * when no answer came within {@code timeout} (the outcome is then unknown).
-     */
-    public Errors createTopicOnce(ClusterNode node, String name, Duration timeout) throws IOException {
-        return createTopicOnce(
-                node,
-                new CreateTopicsRequestData.CreatableTopic()
-                        .setName(name)
-                        .setNumPartitions(1)
-                        .setReplicationFactor((short) 1),
-                timeout);
-    }
-
-    /** {@link #createTopicOnce(ClusterNode, String, Duration)} of one partition on broker {@code brokerId} alone. */
-    public Errors createTopicOnBrokerOnce(ClusterNode node, String name, int brokerId, Duration timeout)
-            throws IOException {
-        CreateTopicsRequestData.CreatableTopic topic = new CreateTopicsRequestData.CreatableTopic()
-                .setName(name)
-                .setNumPartitions(-1)
-                .setReplicationFactor((short) -1);
-        topic.assignments()
-                .add(new CreateTopicsRequestData.CreatableReplicaAssignment()
-                        .setPartitionIndex(0)
-                        .setBrokerIds(List.of(brokerId)));
-        return createTopicOnce(node, topic, timeout);
-    }
-
-    private Errors createTopicOnce(ClusterNode node, CreateTopicsRequestData.CreatableTopic topic, Duration timeout)
-            throws IOException {
-        String name = topic.name();
-        CreateTopicsRequestData request = new CreateTopicsRequestData().setTimeoutMs((int) timeout.toMillis());
-        request.topics().add(topic);
-        try (RawClient client = new RawClient(node.host(), node.requestPort(), timeout)) {
-            CreateTopicsResponseData response = client.send(request, CREATE_TOPICS_VERSION);
-            CreateTopicsResponseData.CreatableTopicResult result =
-                    response.topics().find(name);
-            return result == null ? Errors.UNKNOWN_SERVER_ERROR : Errors.forCode(result.errorCode());
-        }
-    }
-
-    /**
      * Creates a one-partition topic through {@code node}, retrying within {@code bound} while it cannot yet (no
      * broker registered and unfenced, a leader change); a retry told the topic exists counts as created.
      */
@@ -460,7 +323,7 @@ public final class ClusterProcesses implements AutoCloseable {
                     .pollInSameThread()
                     .until(() -> {
                         try {
-                            Errors error = createTopicOnce(node, name, Duration.ofSeconds(5));
+                            Errors error = NodeRequests.createTopicOnce(node, name, Duration.ofSeconds(5));
                             lastOutcome.set(error);
                             return error == Errors.NONE || error == Errors.TOPIC_ALREADY_EXISTS;
                         } catch (IOException e) {

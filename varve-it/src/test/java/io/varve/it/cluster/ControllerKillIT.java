@@ -93,7 +93,7 @@ class ControllerKillIT {
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
                     for (ClusterNode node : cluster.brokers()) {
-                        Optional<Map<String, Uuid>> ids = cluster.topicIds(node);
+                        Optional<Map<String, Uuid>> ids = NodeRequests.topicIds(node);
                         if (ids.isEmpty() || !ids.get().keySet().containsAll(names)) {
                             return false;
                         }

@@ -48,7 +48,7 @@ class LeaderPartitionIT {
             // At once, while the isolated node may still believe it leads: it can append, never commit.
             CompletableFuture<Object> minorityWrite = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return cluster.createTopicOnce(isolated, "minority-side", Duration.ofSeconds(15));
+                    return NodeRequests.createTopicOnce(isolated, "minority-side", Duration.ofSeconds(15));
                 } catch (IOException e) {
                     return e;
                 }
@@ -64,7 +64,8 @@ class LeaderPartitionIT {
             assertThat(minorityWrite.get(30, TimeUnit.SECONDS))
                     .as("the answer to a CreateTopics sent to the isolated node")
                     .isNotEqualTo(Errors.NONE);
-            assertThat(cluster.topicIds(isolated).orElseThrow()).doesNotContainKeys("majority-side", "minority-side");
+            assertThat(NodeRequests.topicIds(isolated).orElseThrow())
+                    .doesNotContainKeys("majority-side", "minority-side");
 
             cluster.heal();
             QuorumView healed = cluster.awaitLeader(cluster.controllers(), after.leaderEpoch(), ControllerKillIT.BOUND);
@@ -74,10 +75,12 @@ class LeaderPartitionIT {
                 await(node + " has the majority's topic")
                         .atMost(ControllerKillIT.BOUND)
                         .pollInterval(Duration.ofMillis(100))
-                        .until(() -> cluster.topicIds(node)
+                        .until(() -> NodeRequests.topicIds(node)
                                 .map(ids -> ids.containsKey("majority-side"))
                                 .orElse(false));
-                assertThat(cluster.topicIds(node).orElseThrow()).as("%s", node).doesNotContainKey("minority-side");
+                assertThat(NodeRequests.topicIds(node).orElseThrow())
+                        .as("%s", node)
+                        .doesNotContainKey("minority-side");
             }
             watcher.close();
             assertThat(watcher.epochsWithSeveralLeaders())

@@ -56,7 +56,7 @@ class LeaderPauseIT {
             await("the resumed node has the topic written while it was paused")
                     .atMost(ControllerKillIT.BOUND)
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> cluster.topicIds(leader)
+                    .until(() -> NodeRequests.topicIds(leader)
                             .map(ids -> ids.containsKey("written-while-paused"))
                             .orElse(false));
             cluster.createTopic(cluster.node(resumed.leaderId()), "written-after-resume", ControllerKillIT.BOUND);

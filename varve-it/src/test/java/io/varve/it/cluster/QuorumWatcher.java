@@ -45,7 +45,7 @@ public final class QuorumWatcher implements AutoCloseable {
     private void poll(ClusterNode node) {
         while (running) {
             if (node.isAlive() && !node.isPaused()) {
-                cluster.describeQuorum(node).ifPresent(this::record);
+                NodeRequests.describeQuorum(node).ifPresent(this::record);
             }
             try {
                 Thread.sleep(POLL_MS); // the polling period of a monitor, not a synchronisation

@@ -66,7 +66,7 @@ public final class TopicCreator implements AutoCloseable {
     /** The live node that some live controller names as leader, if any. */
     static Optional<ClusterNode> currentLeader(ClusterProcesses cluster) {
         for (ClusterNode node : cluster.liveControllersExcept()) {
-            Optional<QuorumView> view = cluster.describeQuorum(node);
+            Optional<QuorumView> view = NodeRequests.describeQuorum(node);
             if (view.isPresent() && view.get().knowsLeader()) {
                 ClusterNode leader = cluster.node(view.get().leaderId());
                 if (leader.isAlive() && !leader.isPaused()) {
@@ -99,7 +99,7 @@ public final class TopicCreator implements AutoCloseable {
                 continue;
             }
             try {
-                Errors error = cluster.createTopicOnce(node.get(), name, ATTEMPT_TIMEOUT);
+                Errors error = NodeRequests.createTopicOnce(node.get(), name, ATTEMPT_TIMEOUT);
                 if (error == Errors.NONE || error == Errors.TOPIC_ALREADY_EXISTS) {
                     record(new Settled(name, error == Errors.NONE, attempts, System.nanoTime()));
                     return;
