@@ -87,6 +87,9 @@ public final class RaftRuntime implements AutoCloseable {
     private volatile RaftStatus status;
     private volatile Throwable failure;
     private volatile boolean closing;
+    /** Closing, but a resigned leader still takes messages until its successor's epoch reaches it. */
+    private volatile boolean handingOver;
+
     private volatile boolean started;
 
     public RaftRuntime(
@@ -139,7 +142,7 @@ public final class RaftRuntime implements AutoCloseable {
 
     /** Queues a message from another replica; false (and dropped) when the queue is full or the runtime closed. */
     public boolean deliver(InboundMessage message) {
-        if (closing || !queue.offer(new Event.Inbound(message))) {
+        if ((closing && !handingOver) || !queue.offer(new Event.Inbound(message))) {
             droppedInbound.incrementAndGet();
             return false;
         }
@@ -184,7 +187,10 @@ public final class RaftRuntime implements AutoCloseable {
         return droppedInbound.get();
     }
 
-    /** Resigns if leading (so the others elect at once), stops the loop and the transport, fails what waits. */
+    /**
+     * Resigns if leading (so the others elect at once) and waits, at most an election timeout, until a successor
+     * leads; stops the loop and the transport, fails what waits.
+     */
     @Override
     public void close() {
         closing = true;
@@ -225,7 +231,7 @@ public final class RaftRuntime implements AutoCloseable {
                 turn();
             }
             if (core.role() == Role.LEADER) {
-                process(core.resign(clockMs.getAsLong()));
+                handOver();
             }
             LOG.info("Raft runtime {} stopped in epoch {}", coreConfig.nodeId(), core.epoch());
         } catch (Throwable t) {
@@ -234,6 +240,26 @@ public final class RaftRuntime implements AutoCloseable {
         } finally {
             failEverythingWaiting();
             transport.close();
+        }
+    }
+
+    /**
+     * A leader that stops resigns (EndQuorumEpoch naming its successors) and keeps the loop and the transport up
+     * until a later epoch reaches it, at most an election timeout (before which a resigned replica never campaigns
+     * itself). Closing the transport at once could drop the EndQuorumEpoch, and a follower that missed it refuses
+     * the successor's pre-vote until its own fetch timeout passes (seen with real processes: a clean stop then took
+     * as long as a crash).
+     */
+    private void handOver() throws InterruptedException {
+        int epoch = core.epoch();
+        handingOver = true;
+        process(core.resign(clockMs.getAsLong()));
+        if (core.voters().ids().size() <= 1) {
+            return; // a lone voter has nobody to hand over to
+        }
+        long deadlineMs = clockMs.getAsLong() + Math.min(coreConfig.electionTimeoutMs(), config.closeTimeoutMs() / 2);
+        while (core.epoch() == epoch && clockMs.getAsLong() < deadlineMs) {
+            turn();
         }
     }
 

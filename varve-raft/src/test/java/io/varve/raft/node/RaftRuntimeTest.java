@@ -108,6 +108,23 @@ class RaftRuntimeTest {
     }
 
     @Test
+    void aClosingLeaderHandsOverItsEpochAndReturnsOnlyOnceASuccessorLeads() throws Exception {
+        startAll();
+        Replica first = awaitLeader();
+        int firstEpoch = first.runtime.status().epoch();
+        long startNanos = System.nanoTime();
+        first.close();
+        long closeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        assertThat(first.runtime.status().epoch())
+                .as("the closed leader saw its successor's epoch before it stopped")
+                .isGreaterThan(firstEpoch);
+        assertThat(closeMs).as("well within the election timeout (300 ms)").isLessThan(300);
+        replicas.remove(first.id);
+        Replica second = awaitLeader();
+        assertThat(second.runtime.status().epoch()).isGreaterThan(firstEpoch);
+    }
+
+    @Test
     void aRestartedReplicaLoadsItsSnapshotThenOnlyTheEntriesAfterIt() throws Exception {
         startAll();
         Replica leader = awaitLeader();
