@@ -290,6 +290,9 @@ public final class QuorumController implements AutoCloseable {
     /** On the event thread: decide, append, and arrange the completion. */
     private <T> void run(
             String name, Function<MetadataImage, ControllerResult<T>> operation, CompletableFuture<T> response) {
+        // Read before the image: the Raft log announces this node as leader only once the loader holds every entry
+        // before its epoch, so an image read after seeing the announcement is not missing the last epoch's writes.
+        boolean announcedLeader = raft.leaderId() == raft.nodeId();
         if (uncommittedAppends == 0) {
             workingImage = loader.image(); // nothing in flight: the committed image is the whole truth
         }
@@ -313,6 +316,11 @@ public final class QuorumController implements AutoCloseable {
             response.completeExceptionally(new org.apache.kafka.common.errors.PolicyViolationException(
                     "Excessively large number of records per request: "
                             + result.records().size() + " (at most " + MetadataRaft.MAX_BATCH_PAYLOADS + ")."));
+            return;
+        }
+        if (!announcedLeader) {
+            response.completeExceptionally(new NotControllerException("Node " + raft.nodeId()
+                    + " is not the active controller; the quorum's leader is " + raft.leaderId()));
             return;
         }
         MetadataImage next;

@@ -91,6 +91,10 @@ public final class MetadataRaftRuntime implements MetadataRaft {
 
     // Owned by the runtime's loop thread (the commit listener).
     private final MetadataBatches batches = new MetadataBatches();
+    /** This replica's own epoch as leader, not announced until the entries before it reached the listeners. */
+    private int unannouncedEpoch = -1;
+    /** The offset of that epoch's LEADER_CHANGE entry. */
+    private long unannouncedEpochStartOffset;
 
     private volatile long lastCommittedOffset = -1;
     private volatile int knownLeaderId = -1;
@@ -214,6 +218,11 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         if (current == null) {
             return CompletableFuture.failedFuture(new NotLeaderException(-1, 0));
         }
+        if (knownLeaderId != settings.nodeId()) {
+            // Also while this replica leads but its listeners have not seen every entry before its epoch: a
+            // controller validating against that image could create again what the last epoch created.
+            return CompletableFuture.failedFuture(new NotLeaderException(knownLeaderId, knownEpoch));
+        }
         List<byte[]> framed = MetadataBatches.frame(payloads);
         return current.propose(framed).handle((lastOffset, error) -> {
             if (error == null) {
@@ -287,10 +296,34 @@ public final class MetadataRaftRuntime implements MetadataRaft {
                 lastCommittedOffset = entries.get(entries.size() - 1).offset();
                 progress.notifyAll();
             }
+            if (unannouncedEpoch >= 0 && lastCommittedOffset >= unannouncedEpochStartOffset) {
+                int epoch = unannouncedEpoch;
+                unannouncedEpoch = -1;
+                announce(epoch, settings.nodeId());
+            }
         }
 
+        /**
+         * Another replica's leadership is announced at once; this replica's own only once every entry before its
+         * LEADER_CHANGE has been handed to the listeners (Kafka's rule too): those entries of earlier epochs commit
+         * only through it, and until then the loader's image lacks what they did (a topic a failed-over request
+         * created, say), so neither the controller nor {@link #append} may act as leader on it.
+         */
         @Override
         public void onLeaderChange(int epoch, int leaderId) {
+            if (leaderId == settings.nodeId()) {
+                long epochStartOffset = log.endOffset() - 1; // the core appended its LEADER_CHANGE last
+                if (lastCommittedOffset < epochStartOffset) {
+                    unannouncedEpoch = epoch;
+                    unannouncedEpochStartOffset = epochStartOffset;
+                    return;
+                }
+            }
+            unannouncedEpoch = -1;
+            announce(epoch, leaderId);
+        }
+
+        private void announce(int epoch, int leaderId) {
             for (RaftListener listener : listeners) {
                 listener.handleLeaderChange(leaderId, epoch);
             }

@@ -60,6 +60,21 @@ class MetadataRaftRuntimeTest {
     }
 
     @Test
+    void aReplicaAnnouncesItsOwnLeadershipOnlyAfterItsListenersHaveEveryEntryOfEarlierEpochs() throws Exception {
+        try (MetadataRaftRuntime raft = start(new Recorder())) {
+            raft.append(payloads("earlier-", 4)).get(10, TimeUnit.SECONDS);
+        }
+        // On restart the log's entries of the last epoch commit only through the new epoch's LEADER_CHANGE.
+        Recorder restarted = new Recorder();
+        try (MetadataRaftRuntime raft = start(restarted)) {
+            assertThat(restarted.events).containsSubsequence("commit 4", "leader 1");
+            assertThat(restarted.events.indexOf("leader 1"))
+                    .as("no announcement of itself before the replay: %s", restarted.events)
+                    .isGreaterThan(restarted.events.indexOf("commit 4"));
+        }
+    }
+
+    @Test
     void appendsAreRefusedWhenTooLargeAndFailOnceClosed() throws Exception {
         MetadataRaftRuntime raft = start(new Recorder());
         assertThatThrownBy(() -> raft.append(payloads("x", MetadataRaftRuntime.MAX_BATCH_ENTRIES + 1)))
@@ -88,15 +103,19 @@ class MetadataRaftRuntimeTest {
     private static final class Recorder implements RaftListener {
         final List<List<RaftRecord>> calls = new CopyOnWriteArrayList<>();
         final List<List<Integer>> leaders = new CopyOnWriteArrayList<>();
+        /** "commit N" (N records) and "leader ID" in the order they arrived. */
+        final List<String> events = new CopyOnWriteArrayList<>();
 
         @Override
         public void handleCommit(List<RaftRecord> records) {
             calls.add(List.copyOf(records));
+            events.add("commit " + records.size());
         }
 
         @Override
         public void handleLeaderChange(int leaderId, int epoch) {
             leaders.add(List.of(leaderId, epoch));
+            events.add("leader " + leaderId);
         }
 
         List<RaftRecord> records() {
