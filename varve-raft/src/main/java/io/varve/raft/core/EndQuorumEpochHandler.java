@@ -2,10 +2,14 @@ package io.varve.raft.core;
 
 import static io.varve.raft.core.message.RaftMessage.NO_ID;
 
+import io.varve.raft.core.LeaderState.ParkedFetch;
 import io.varve.raft.core.message.EndQuorumEpochRequest;
 import io.varve.raft.core.message.EndQuorumEpochResponse;
+import io.varve.raft.core.message.FetchResponse;
 import io.varve.raft.core.message.InboundMessage;
 import io.varve.raft.core.message.RaftError;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -25,6 +29,17 @@ final class EndQuorumEpochHandler {
         LeaderState leader = (LeaderState) ctx.state();
         List<Integer> successors = leader.votersByProgress(ctx.voters());
         ctx.pending.clear();
+        // A parked fetch would otherwise never be answered, and a connection answers in order: the fetcher's next
+        // requests (its pre-vote, its vote) would wait behind it until the request timeout.
+        List<ParkedFetch> parked = new ArrayList<>(leader.parked.values());
+        parked.sort(Comparator.comparingInt(ParkedFetch::sourceId));
+        leader.parked.clear();
+        for (ParkedFetch fetch : parked) {
+            ctx.respond(
+                    fetch.sourceId(),
+                    fetch.correlationId(),
+                    FetchResponse.error(RaftError.NOT_LEADER_OR_FOLLOWER, NO_ID, leader.epoch()));
+        }
         ctx.quorum.transitionToResigned(successors, nowMs);
         for (int voter : successors) {
             ctx.send(

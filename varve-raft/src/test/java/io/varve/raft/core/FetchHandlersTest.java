@@ -125,6 +125,22 @@ class FetchHandlersTest {
     }
 
     @Test
+    void aResigningLeaderAnswersItsParkedFetchesAtOnce() {
+        CoreFixture leader = CoreFixture.replica(1, VOTERS).start().electLeader(2);
+        leader.advance(1);
+        FetchRequest caughtUp = new FetchRequest(CoreFixture.CLUSTER, 2, 1, 1, 1, 100, 500);
+        answer(leader.deliver(2, 1, caughtUp));
+        assertThat(leader.deliver(2, 2, caughtUp).messages()).as("parked").isEmpty();
+        FetchResponse released = (FetchResponse) leader.resign().messages().stream()
+                .filter(m -> m.message() instanceof FetchResponse && m.correlationId() == 2)
+                .findFirst()
+                .orElseThrow()
+                .message();
+        assertThat(released.error()).isEqualTo(RaftError.NOT_LEADER_OR_FOLLOWER);
+        assertThat(released.leaderId()).isEqualTo(-1);
+    }
+
+    @Test
     void aLeaderWithoutFetchesFromAMajorityResigns() {
         CoreFixture leader = CoreFixture.replica(1, VOTERS).start().electLeader(2);
         leader.advance(1000);
