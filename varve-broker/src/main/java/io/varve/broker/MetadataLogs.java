@@ -3,6 +3,8 @@ package io.varve.broker;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
+import io.varve.broker.controller.ControllerListenerDispatcher;
+import io.varve.broker.network.RequestDispatcher;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.raft.KafkaRaftTransport;
 import io.varve.broker.raft.RaftWireMapping;
@@ -28,21 +30,27 @@ import java.util.function.Predicate;
  * {@value MetadataRaftRuntime#DIR_NAME}. Each keeps to its own directory, and a node never starts on the other's
  * files: the two formats differ and neither converts the other.
  *
- * <p>With several voters ({@code controller.quorum.voters}, new stack only) the replicas talk Kafka's Raft requests
- * over the controller listener, served by a socket server of its own that starts here, before the Raft runtime, so
- * that the voters can elect while the rest of the node is still starting.
+ * <p>With {@code controller.quorum.voters} and a controller listener (new stack only) the replicas talk Kafka's Raft
+ * requests over the controller listener, served by a socket server of its own that starts here, before the Raft
+ * runtime, so that the voters can elect while the rest of the node is still starting; the controller's other APIs join
+ * it once the controller runs ({@link #serveControllerApis}). A broker-only node is an observer: it sends fetches to
+ * the voters and serves no controller listener.
  */
 final class MetadataLogs implements AutoCloseable {
     static final String SETTING = "varve.metadata.raft.core.enable";
     private static final long START_TIMEOUT_MS = 30_000;
 
     private final MetadataRaft raft;
-    /** Null unless several voters: the controller listener's server. */
+    /** Null unless this node serves a controller listener of its own (new stack, a controller with one). */
     private final SocketServer controllerNetwork;
+    /** What {@link #controllerNetwork} dispatches to; null with it. */
+    private final ControllerListenerDispatcher controllerDispatcher;
 
-    private MetadataLogs(MetadataRaft raft, SocketServer controllerNetwork) {
+    private MetadataLogs(
+            MetadataRaft raft, SocketServer controllerNetwork, ControllerListenerDispatcher controllerDispatcher) {
         this.raft = raft;
         this.controllerNetwork = controllerNetwork;
+        this.controllerDispatcher = controllerDispatcher;
     }
 
     static MetadataLogs open(BrokerConfig config, String clusterId) throws InterruptedException {
@@ -57,14 +65,18 @@ final class MetadataLogs implements AutoCloseable {
         Path newDir = MetadataRaftRuntime.storeDir(parent);
         if (!config.metadataRaftCoreEnable()) {
             refuseIfPresent(newDir, "the KRaft-style Raft runtime", "true");
-            return new MetadataLogs(new RaftNode(nodeConfig), null);
+            return new MetadataLogs(new RaftNode(nodeConfig), null, null);
         }
         refuseIfPresent(oldDir, "the single-voter Raft node", "false");
         Map<Integer, InetSocketAddress> voters = config.controllerQuorumVoters();
-        if (voters.size() <= 1) {
+        boolean controller = config.processRoles().contains("controller");
+        if (controller
+                && (voters.isEmpty()
+                        || (voters.size() == 1 && config.controllerListeners().isEmpty()))) {
             return new MetadataLogs(
                     new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
                             nodeId, clusterId, Set.of(nodeId), parent, new LoneVoterTransport(), START_TIMEOUT_MS)),
+                    null,
                     null);
         }
         KafkaRaftTransport transport = new KafkaRaftTransport(
@@ -75,31 +87,59 @@ final class MetadataLogs implements AutoCloseable {
                 voters::get,
                 KafkaRaftTransport.Settings.defaults(),
                 RaftRuntime.monotonicClockMs());
-        SocketServer controllerNetwork = new SocketServer(new SocketServer.Settings(
-                config.socketRequestMaxBytes(),
-                config.connectionsMaxIdleMs(),
-                1,
-                config.socketSendBufferBytes(),
-                config.socketReceiveBufferBytes()));
-        try {
-            controllerNetwork.start(config.controllerListeners(), transport.dispatcher());
-        } catch (RuntimeException | InterruptedException e) {
-            controllerNetwork.close();
-            throw e;
+        SocketServer controllerNetwork = null;
+        ControllerListenerDispatcher dispatcher = null;
+        if (controller) {
+            // A controller serves its listener even as the only voter: brokers fetch the log from it as observers.
+            dispatcher = new ControllerListenerDispatcher(transport.dispatcher());
+            controllerNetwork = new SocketServer(new SocketServer.Settings(
+                    config.socketRequestMaxBytes(),
+                    config.connectionsMaxIdleMs(),
+                    1,
+                    config.socketSendBufferBytes(),
+                    config.socketReceiveBufferBytes()));
+            try {
+                controllerNetwork.start(config.controllerListeners(), dispatcher);
+            } catch (RuntimeException | InterruptedException e) {
+                controllerNetwork.close();
+                throw e;
+            }
         }
         return new MetadataLogs(
                 new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
                         nodeId, clusterId, voters.keySet(), parent, transport, START_TIMEOUT_MS)),
-                controllerNetwork);
+                controllerNetwork,
+                dispatcher);
     }
 
     MetadataRaft raft() {
         return raft;
     }
 
-    /** Whether other voters hold the metadata log too: then this node's controller leads only some of the time. */
-    boolean severalVoters() {
+    /**
+     * Whether the metadata log has replicas on other nodes (other voters, or this node is an observer): then this
+     * node's controller, if it has one, leads only some of the time, and other brokers may register.
+     */
+    boolean sharedWithOtherNodes(BrokerConfig config) {
+        Map<Integer, InetSocketAddress> voters = config.controllerQuorumVoters();
+        return !(voters.isEmpty() || voters.keySet().equals(Set.of(config.nodeId())));
+    }
+
+    /** Whether this node serves a controller listener of its own. */
+    boolean servesControllerListener() {
         return controllerNetwork != null;
+    }
+
+    /** Starts answering the controller's APIs (besides Raft's) on the controller listener. */
+    void serveControllerApis(RequestDispatcher apis) {
+        if (controllerDispatcher != null) {
+            controllerDispatcher.install(apis);
+        }
+    }
+
+    /** The port a controller listener is bound to (tests configure port 0), or -1. */
+    int controllerPort(String listenerName) {
+        return controllerNetwork == null ? -1 : controllerNetwork.boundPort(listenerName);
     }
 
     /** The listeners the node's request server binds: all, less the controller's when it has a server of its own. */

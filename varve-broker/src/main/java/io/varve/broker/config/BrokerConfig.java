@@ -203,23 +203,30 @@ public final class BrokerConfig {
     }
 
     /**
-     * This release runs combined nodes, by default a quorum of one that is its own controller; with
-     * {@code varve.metadata.raft.core.enable=true} also several combined voters. Settings that ask for anything else
-     * (a broker or controller alone, several voters on the single-voter Raft, a dynamic quorum) are refused at
-     * start-up with one sentence naming the key, rather than silently run as one node.
+     * By default a combined node (broker and controller), a quorum of one that is its own controller. With {@code
+     * varve.metadata.raft.core.enable=true} also several voters, and nodes of one role: {@code process.roles=broker}
+     * (an observer of the metadata log that registers with the active controller) or {@code =controller} (only the
+     * controller listener). Settings that ask for anything else, or that contradict each other as Kafka refuses them
+     * to, stop the start-up with one sentence naming the key, rather than silently run as something else.
      */
     private void checkQuorumSettings() {
-        List<String> roles = list("process.roles");
+        List<String> roles = processRoles();
         for (String role : roles) {
             if (!role.equals("broker") && !role.equals("controller")) {
                 throw new ConfigException(
                         "process.roles has an unknown role '" + role + "': use broker, controller or both.");
             }
         }
-        if (!(roles.contains("broker") && roles.contains("controller"))) {
-            throw new ConfigException("process.roles=" + String.join(",", roles)
-                    + " needs a controller quorum of other nodes, which this release does not run yet:"
-                    + " use broker,controller (the default).");
+        boolean broker = roles.contains("broker");
+        boolean controller = roles.contains("controller");
+        if (!broker && !controller) {
+            throw new ConfigException("process.roles is empty: use broker, controller or both.");
+        }
+        String rolesText = "process.roles=" + String.join(",", roles);
+        if (!(broker && controller) && !metadataRaftCoreEnable()) {
+            throw new ConfigException(rolesText + " needs a controller quorum of other nodes, which this release runs"
+                    + " only on the KRaft-style metadata stack (varve.metadata.raft.core.enable=true): use"
+                    + " broker,controller (the default).");
         }
         List<String> voters = list("controller.quorum.voters");
         if (voters.size() > 1 && !metadataRaftCoreEnable()) {
@@ -228,19 +235,57 @@ public final class BrokerConfig {
                     + " this node alone.");
         }
         Map<Integer, InetSocketAddress> voterEndpoints = controllerQuorumVoters();
-        if (!voterEndpoints.isEmpty() && !voterEndpoints.containsKey(nodeId())) {
-            throw new ConfigException("node.id " + nodeId() + " is not among controller.quorum.voters ("
-                    + String.join(",", voters) + "): a combined node must be one of the voters.");
+        if (!controller && voterEndpoints.isEmpty()) {
+            throw new ConfigException(rolesText + " needs controller.quorum.voters naming the controllers, for example"
+                    + " 1@localhost:9093.");
         }
-        if (voterEndpoints.size() > 1 && controllerListeners().isEmpty()) {
-            throw new ConfigException("controller.quorum.voters names " + voterEndpoints.size() + " voters, so"
-                    + " listeners needs a listener named in controller.listener.names, for example"
-                    + " CONTROLLER://localhost:9093.");
+        if (controller && !voterEndpoints.isEmpty() && !voterEndpoints.containsKey(nodeId())) {
+            throw new ConfigException("node.id " + nodeId() + " is not among controller.quorum.voters ("
+                    + String.join(",", voters) + "): a controller must be one of the voters.");
+        }
+        if (!controller && voterEndpoints.containsKey(nodeId())) {
+            throw new ConfigException("node.id " + nodeId() + " is among controller.quorum.voters, but " + rolesText
+                    + ": a broker-only node must not be a voter.");
+        }
+        if (controller && controllerListeners().isEmpty() && (voterEndpoints.size() > 1 || !broker)) {
+            throw new ConfigException(
+                    (broker ? "controller.quorum.voters names " + voterEndpoints.size() + " voters, so" : rolesText)
+                            + " listeners needs a listener named in controller.listener.names, for example"
+                            + " CONTROLLER://localhost:9093.");
+        }
+        if (!controller && !controllerListeners().isEmpty()) {
+            throw new ConfigException("listeners names the controller listener "
+                    + controllerListeners().get(0).name() + ", but " + rolesText
+                    + ": a broker-only node serves no controller listener; remove it from listeners.");
+        }
+        if (!broker && controllerListeners().size() != listeners.size()) {
+            throw new ConfigException(
+                    "listeners names " + clientListeners().get(0).name()
+                            + ", which is not in controller.listener.names, but " + rolesText
+                            + " serves only controller listeners.");
+        }
+        String interBroker = (String) values.get("inter.broker.listener.name");
+        if (broker
+                && interBroker != null
+                && clientListeners().stream().noneMatch(l -> l.name().equals(interBroker))) {
+            throw new ConfigException("inter.broker.listener.name " + interBroker
+                    + " is not a listener of this broker in listeners (controller listeners do not count).");
         }
         if (!list("controller.quorum.bootstrap.servers").isEmpty()) {
             throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
                     + " is not in this release yet: leave it empty.");
         }
+    }
+
+    /** {@code process.roles}: broker, controller or both. */
+    public List<String> processRoles() {
+        return list("process.roles");
+    }
+
+    /** Every listener that is not a controller listener. */
+    private List<ListenerConfig> clientListeners() {
+        List<ListenerConfig> controllers = controllerListeners();
+        return listeners.stream().filter(l -> !controllers.contains(l)).toList();
     }
 
     /**
