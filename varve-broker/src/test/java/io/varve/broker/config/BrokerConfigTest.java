@@ -119,4 +119,56 @@ class BrokerConfigTest {
         twice.put("controller.quorum.voters", "1@localhost:9093,1@localhost:9094");
         assertThatThrownBy(() -> BrokerConfig.fromMap(twice)).hasMessageContaining("names voter 1 twice");
     }
+
+    @Test
+    void brokerOnlyAndControllerOnlyNodesAreAcceptedOnTheKraftStyleStackWithKafkasChecks() {
+        Map<String, String> broker = Map.of(
+                "varve.metadata.raft.core.enable", "true",
+                "process.roles", "broker",
+                "node.id", "2",
+                "controller.quorum.voters", "1@localhost:9093",
+                "listeners", "PLAINTEXT://localhost:9092");
+        assertThat(BrokerConfig.fromMap(broker).processRoles()).containsExactly("broker");
+        Map<String, String> controller = Map.of(
+                "varve.metadata.raft.core.enable", "true",
+                "process.roles", "controller",
+                "controller.quorum.voters", "1@localhost:9093",
+                "listeners", "CONTROLLER://localhost:9093");
+        assertThat(BrokerConfig.fromMap(controller).controllerListeners()).hasSize(1);
+
+        Map<String, String> oldStack = new java.util.HashMap<>(broker);
+        oldStack.remove("varve.metadata.raft.core.enable");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(oldStack))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("process.roles=broker needs a controller quorum");
+        Map<String, String> noVoters = new java.util.HashMap<>(broker);
+        noVoters.remove("controller.quorum.voters");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(noVoters))
+                .hasMessageStartingWith("process.roles=broker needs controller.quorum.voters");
+        Map<String, String> brokerAsVoter = new java.util.HashMap<>(broker);
+        brokerAsVoter.put("node.id", "1");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(brokerAsVoter))
+                .hasMessageStartingWith("node.id 1 is among controller.quorum.voters, but process.roles=broker");
+        Map<String, String> brokerWithControllerListener = new java.util.HashMap<>(broker);
+        brokerWithControllerListener.put("listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(brokerWithControllerListener))
+                .hasMessageStartingWith("listeners names the controller listener CONTROLLER, but process.roles=broker");
+        Map<String, String> controllerWithoutListener = new java.util.HashMap<>(controller);
+        controllerWithoutListener.put("listeners", "PLAINTEXT://localhost:9092");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(controllerWithoutListener))
+                .hasMessageStartingWith(
+                        "process.roles=controller listeners needs a listener named in" + " controller.listener.names");
+        Map<String, String> controllerWithClientListener = new java.util.HashMap<>(controller);
+        controllerWithClientListener.put("listeners", "CONTROLLER://localhost:9093,PLAINTEXT://localhost:9092");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(controllerWithClientListener))
+                .hasMessageStartingWith("listeners names PLAINTEXT, which is not in controller.listener.names");
+        Map<String, String> controllerNotVoter = new java.util.HashMap<>(controller);
+        controllerNotVoter.put("node.id", "3");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(controllerNotVoter))
+                .hasMessageStartingWith("node.id 3 is not among controller.quorum.voters");
+        Map<String, String> unknownInterBroker = new java.util.HashMap<>(broker);
+        unknownInterBroker.put("inter.broker.listener.name", "INTERNAL");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(unknownInterBroker))
+                .hasMessageStartingWith("inter.broker.listener.name INTERNAL is not a listener of this broker");
+    }
 }
