@@ -38,7 +38,6 @@ import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
 import io.varve.broker.txn.TxnHandlers;
 import io.varve.metadata.MetadataLoader;
-import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
@@ -49,7 +48,6 @@ import io.varve.tiered.RemoteStorageFactory;
 import io.varve.tiered.manager.RemoteLogManager;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -62,8 +60,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A single Varve node: broker and controller in one process, the metadata log a Raft quorum of one.
- * Start-up order: log dirs, metadata replay (which opens the partition logs), network, broker registration.
+ * A Varve node: by default broker and controller in one process, the metadata log a Raft quorum of one; on the
+ * KRaft-style stack also one of several controllers, a broker alone (an observer of the metadata log) or a controller
+ * alone ({@code process.roles}). Start-up order: log dirs, metadata replay (which opens the partition logs), the
+ * controller and the way to the active one ({@link ControllerWiring}), network, broker registration.
  */
 public final class Broker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Broker.class);
@@ -270,10 +270,10 @@ public final class Broker implements AutoCloseable {
             // The active controller may be another node, or not elected yet: register in the background, but stop
             // the start if the controller refuses this node (a live broker holds its node.id).
             lifecycle.startInBackground(config.brokerSessionTimeoutMs());
-            bootstrapFeaturesIfLoneVoter();
+            controllerWiring.bootstrapFeaturesIfLoneVoter(config, loader);
         } else {
             lifecycle.start(TimeUnit.SECONDS.toMillis(30));
-            bootstrapFeaturesIfLoneVoter();
+            controllerWiring.bootstrapFeaturesIfLoneVoter(config, loader);
         }
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
@@ -312,7 +312,7 @@ public final class Broker implements AutoCloseable {
      * {@link MetadataLogs}) is all this node serves; no client listener, partitions or coordinators.
      */
     private void startControllerOnly(long startNanos) throws Exception {
-        bootstrapFeaturesIfLoneVoter();
+        controllerWiring.bootstrapFeaturesIfLoneVoter(config, loader);
         log.info(
                 "Varve controller {} started in {} ms (controller listener {})",
                 config.nodeId(),
@@ -348,35 +348,6 @@ public final class Broker implements AutoCloseable {
                     budget,
                     partitions + io.varve.storage.fs.FileHandleBudget.reserveFor(partitions) + 1000);
         }
-    }
-
-    /**
-     * A new cluster finalizes the feature levels a Kafka 4.x cluster starts with, as far as this build supports them:
-     * metadata.version at this build's highest (Kafka's {@code kafka-storage format} writes it) and group.version 1
-     * (KIP-848 consumer groups). Once written, they change only through UpdateFeatures.
-     */
-    private void bootstrapFeaturesIfLoneVoter() throws Exception {
-        QuorumController controller = controllerWiring.controller;
-        if (controller == null
-                || config.controllerQuorumVoters().size() > 1
-                || loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
-            return; // features are finalized by a lone voter's first start only; a multi-voter quorum does not yet
-        }
-        Map<String, io.varve.metadata.controller.feature.FeatureUpdate> levels = new java.util.TreeMap<>();
-        for (String feature : List.of(SupportedFeatures.METADATA_VERSION, SupportedFeatures.GROUP_VERSION)) {
-            levels.put(
-                    feature,
-                    new io.varve.metadata.controller.feature.FeatureUpdate(
-                            SupportedFeatures.THIS_BUILD.get(feature).max(),
-                            io.varve.metadata.controller.feature.FeatureUpdate.UpgradeType.UPGRADE));
-        }
-        io.varve.metadata.controller.ErrorReply reply =
-                controller.updateFeatures(levels, false).get(30, TimeUnit.SECONDS);
-        if (reply.error() != org.apache.kafka.common.protocol.Errors.NONE) {
-            throw new IllegalStateException("Finalizing the initial feature levels " + levels + " failed: "
-                    + reply.error() + " " + reply.message());
-        }
-        log.info("New cluster: finalized {}", levels.keySet());
     }
 
     /** After the replay reconciled the logs, so a log missing now is one whose topic was deleted. */

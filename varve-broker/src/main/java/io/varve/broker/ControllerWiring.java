@@ -9,8 +9,10 @@ import io.varve.broker.controller.ControllerRouter;
 import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
+import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.raft.MetadataRaft;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -24,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  * for the broker's own requests. Kept apart from {@link Broker} so the start-up order there stays readable.
  */
 final class ControllerWiring implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ControllerWiring.class);
+
     /** Null unless this node is a controller. */
     final QuorumController controller;
 
@@ -87,6 +91,34 @@ final class ControllerWiring implements AutoCloseable {
                 ControllerRouter.Settings.defaults(),
                 config.socketRequestMaxBytes());
         return new ControllerWiring(controller, router, retries);
+    }
+
+    /**
+     * A new cluster finalizes the feature levels a Kafka 4.x cluster starts with, as far as this build supports them:
+     * metadata.version at this build's highest (Kafka's {@code kafka-storage format} writes it) and group.version 1
+     * (KIP-848 consumer groups). Once written, they change only through UpdateFeatures.
+     */
+    void bootstrapFeaturesIfLoneVoter(BrokerConfig config, MetadataLoader loader) throws Exception {
+        if (controller == null
+                || config.controllerQuorumVoters().size() > 1
+                || loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
+            return; // features are finalized by a lone voter's first start only; a multi-voter quorum does not yet
+        }
+        Map<String, io.varve.metadata.controller.feature.FeatureUpdate> levels = new java.util.TreeMap<>();
+        for (String feature : List.of(SupportedFeatures.METADATA_VERSION, SupportedFeatures.GROUP_VERSION)) {
+            levels.put(
+                    feature,
+                    new io.varve.metadata.controller.feature.FeatureUpdate(
+                            SupportedFeatures.THIS_BUILD.get(feature).max(),
+                            io.varve.metadata.controller.feature.FeatureUpdate.UpgradeType.UPGRADE));
+        }
+        io.varve.metadata.controller.ErrorReply reply =
+                controller.updateFeatures(levels, false).get(30, TimeUnit.SECONDS);
+        if (reply.error() != org.apache.kafka.common.protocol.Errors.NONE) {
+            throw new IllegalStateException("Finalizing the initial feature levels " + levels + " failed: "
+                    + reply.error() + " " + reply.message());
+        }
+        LOG.info("New cluster: finalized {}", levels.keySet());
     }
 
     /** Closes the way to the controller, then the controller (before the metadata log it writes to). */
