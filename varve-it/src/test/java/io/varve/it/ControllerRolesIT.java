@@ -47,8 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  * One controller ({@code process.roles=controller}) and two brokers ({@code process.roles=broker}, observers of the
  * metadata log) as processes on the KRaft-style stack: the brokers register and heartbeat over the controller
  * listener, admin writes sent to a broker are forwarded to the controller, Admin with {@code bootstrap.controllers}
- * talks to the controller directly, a duplicate node id is refused and a stopped broker is fenced, then unfenced.
- * One cluster for the class (three JVMs are expensive on a shared machine); the fencing test runs last.
+ * talks to the controller directly, a duplicate node id is refused, a stopped broker is fenced, then unfenced, and a
+ * broker shutting down cleanly goes through controlled shutdown. One cluster for the class (three JVMs are expensive
+ * on a shared machine); the tests run in order, the ones that stop a broker last.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -218,6 +219,24 @@ class ControllerRolesIT {
         for (ServerProcess server : List.of(controller, brokers[0], brokers[1])) {
             assertThat(server.process().isAlive()).as(server.output()).isTrue();
         }
+    }
+
+    @Test
+    @Order(6)
+    void aBrokerShuttingDownCleanlyGetsControlledShutdownAndLeavesTheMetadataAtOnce() throws Exception {
+        await().atMost(BOUND)
+                .pollInterval(Duration.ofMillis(300))
+                .ignoreExceptions()
+                .untilAsserted(() -> assertThat(brokersIn(brokerPorts[0])).containsExactlyInAnyOrder(2, 3));
+
+        assertThat(brokers[1].terminate(Duration.ofSeconds(30)))
+                .as("SIGTERM ends the broker")
+                .isTrue();
+
+        // the broker warns when the controller did not complete it (its INFO lines are off in tests)
+        assertThat(brokers[1].output()).doesNotContain("did not complete controlled shutdown");
+        // fenced by its controlled shutdown, not by a session running out
+        assertThat(brokersIn(brokerPorts[0])).containsExactly(2);
     }
 
     private ServerProcess startBroker(int id, int port, String name) throws IOException {

@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * the controller answers exactly what the client asked), this broker's own requests directly.
  *
  * <p>An attempt is repeated, after {@code retryBackoffMs}, while no leader is known, when its connection fails or
- * drops, when it times out ({@code attemptTimeoutMs}), and when the answer says NOT_CONTROLLER (leadership moved);
- * never past the deadline {@code requestTimeoutMs} after the call. Every other answer, errors included, is the
+ * drops, when the answer says NOT_CONTROLLER (leadership moved), and for the broker's own requests when it times out
+ * ({@code attemptTimeoutMs}: a heartbeat must reach a new leader within the session); never past the deadline
+ * {@code requestTimeoutMs} after the call. A forwarded request waits for its answer up to the deadline. Every other answer, errors included, is the
  * controller's and goes back as it is. Attempts are sequential: one request never has two in flight.
  */
 public final class ControllerRouter implements ControllerChannel, AutoCloseable {
@@ -101,7 +102,8 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
         ApiKeys api = request.apiKey();
         short version = request.apiVersion();
         CompletableFuture<ApiMessage> answer = new CompletableFuture<>();
-        attempt(api.name, clockMs.getAsLong() + settings.requestTimeoutMs(), answer, () -> {
+        long deadlineMs = clockMs.getAsLong() + settings.requestTimeoutMs();
+        attempt(api.name, deadlineMs, answer, () -> {
             if (localActive()) {
                 return local.apis().get(api).handler().handle(request).thenApply(r -> checked(api, version, r));
             }
@@ -118,7 +120,10 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
                                             || request.clientAddress().getAddress() == null
                                     ? new byte[0]
                                     : request.clientAddress().getAddress().getAddress());
-            return client.send(address, ApiKeys.ENVELOPE, ENVELOPE_VERSION, envelope, settings.attemptTimeoutMs())
+            // A client's write waits for its answer until the deadline: repeating one that timed out could answer
+            // TOPIC_ALREADY_EXISTS for the topic the first attempt created.
+            long leftMs = Math.max(1, deadlineMs - clockMs.getAsLong());
+            return client.send(address, ApiKeys.ENVELOPE, ENVELOPE_VERSION, envelope, leftMs)
                     .thenApply(response -> unwrap(api, version, (EnvelopeResponseData) response.body()));
         });
         return answer.exceptionally(error -> {

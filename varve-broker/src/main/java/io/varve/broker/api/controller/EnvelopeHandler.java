@@ -36,6 +36,8 @@ public final class EnvelopeHandler implements ApiHandler {
             ApiKeys.UPDATE_FEATURES,
             ApiKeys.UNREGISTER_BROKER);
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EnvelopeHandler.class);
+
     private final ApiRegistry registry;
 
     public EnvelopeHandler(ApiRegistry registry) {
@@ -81,6 +83,7 @@ public final class EnvelopeHandler implements ApiHandler {
     }
 
     private static CompletableFuture<ApiMessage> refused(String why) {
+        LOG.warn("Refusing an Envelope: {}", why); // the Envelope's response has no message field
         return CompletableFuture.completedFuture(new EnvelopeResponseData()
                 .setErrorCode(Errors.INVALID_REQUEST.code())
                 .setResponseData(null));
