@@ -49,12 +49,18 @@ public final class BrokerConfig {
             .define("inter.broker.listener.name", STRING, null)
             .define("controller.quorum.voters", LIST, List.of())
             .define("controller.quorum.bootstrap.servers", LIST, List.of())
+            // Raft timings, Kafka's keys and defaults.
+            .define("controller.quorum.election.timeout.ms", INT, 1000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.election.backoff.max.ms", INT, 1000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.fetch.timeout.ms", INT, 2000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.request.timeout.ms", INT, 2000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.retry.backoff.ms", INT, 20, 1, Integer.MAX_VALUE)
             .define("log.dirs", LIST, null)
             .define("log.dir", STRING, "./varve-data")
             .define("metadata.log.dir", STRING, null)
-            // Varve's own, internal: run the metadata log on the KRaft-style Raft (io.varve.raft.node) instead of the
-            // single-voter node, in a directory of its own under metadata.log.dir.
-            .define("varve.metadata.raft.core.enable", BOOLEAN, false)
+            // Varve's own, retired: earlier releases ran the KRaft-style Raft only with it set to true, which is now
+            // the only stack (an old directory is migrated); false is refused rather than silently ignored.
+            .define("varve.metadata.raft.core.enable", BOOLEAN, true)
             // Broker lifecycle: the rack replicas are spread over, the heartbeat period, the session the controller
             // keeps.
             .define("broker.rack", STRING, null)
@@ -203,11 +209,12 @@ public final class BrokerConfig {
     }
 
     /**
-     * By default a combined node (broker and controller), a quorum of one that is its own controller. With {@code
-     * varve.metadata.raft.core.enable=true} also several voters, and nodes of one role: {@code process.roles=broker}
-     * (an observer of the metadata log that registers with the active controller) or {@code =controller} (only the
-     * controller listener). Settings that ask for anything else, or that contradict each other as Kafka refuses them
-     * to, stop the start-up with one sentence naming the key, rather than silently run as something else.
+     * By default a combined node (broker and controller), a quorum of one that is its own controller; also several
+     * voters named by {@code controller.quorum.voters}, and nodes of one role: {@code process.roles=broker} (an
+     * observer of the metadata log that registers with the active controller) or {@code =controller} (only the
+     * controller listener). Settings that ask for anything else (a dynamic quorum), or that contradict each other as
+     * Kafka refuses them to, stop the start-up with one sentence naming the key, rather than silently run as
+     * something else.
      */
     private void checkQuorumSettings() {
         List<String> roles = processRoles();
@@ -223,16 +230,11 @@ public final class BrokerConfig {
             throw new ConfigException("process.roles is empty: use broker, controller or both.");
         }
         String rolesText = "process.roles=" + String.join(",", roles);
-        if (!(broker && controller) && !metadataRaftCoreEnable()) {
-            throw new ConfigException(rolesText + " needs a controller quorum of other nodes, which this release runs"
-                    + " only on the KRaft-style metadata stack (varve.metadata.raft.core.enable=true): use"
-                    + " broker,controller (the default).");
-        }
         List<String> voters = list("controller.quorum.voters");
-        if (voters.size() > 1 && !metadataRaftCoreEnable()) {
-            throw new ConfigException("controller.quorum.voters names " + voters.size()
-                    + " voters; a quorum of several controllers is not in this release yet: leave it empty or name"
-                    + " this node alone.");
+        if (!(Boolean) values.get("varve.metadata.raft.core.enable")) {
+            throw new ConfigException("varve.metadata.raft.core.enable=false asks for the single-voter Raft node, which"
+                    + " this release no longer has (it moves such a metadata log onto its Raft log at start-up):"
+                    + " remove the key.");
         }
         Map<Integer, InetSocketAddress> voterEndpoints = controllerQuorumVoters();
         if (!controller && voterEndpoints.isEmpty()) {
@@ -270,6 +272,12 @@ public final class BrokerConfig {
                 && clientListeners().stream().noneMatch(l -> l.name().equals(interBroker))) {
             throw new ConfigException("inter.broker.listener.name " + interBroker
                     + " is not a listener of this broker in listeners (controller listeners do not count).");
+        }
+        int fetchMaxWaitMs = io.varve.raft.core.RaftCoreConfig.defaults(0, "", java.util.Set.of(0))
+                .fetchMaxWaitMs();
+        if (intValue("controller.quorum.request.timeout.ms") <= fetchMaxWaitMs) {
+            throw new ConfigException("controller.quorum.request.timeout.ms must be more than the " + fetchMaxWaitMs
+                    + " ms a replica's fetch may wait for new entries at the leader, or every such fetch times out.");
         }
         if (!list("controller.quorum.bootstrap.servers").isEmpty()) {
             throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
@@ -423,9 +431,14 @@ public final class BrokerConfig {
         return dir == null ? logDirs().get(0) : Path.of(dir);
     }
 
-    /** {@code varve.metadata.raft.core.enable}: the metadata log runs on the KRaft-style Raft runtime. */
-    public boolean metadataRaftCoreEnable() {
-        return (Boolean) values.get("varve.metadata.raft.core.enable");
+    /** The {@code controller.quorum.*.ms} timings of the metadata log's Raft. */
+    public io.varve.raft.node.QuorumTimeouts quorumTimeouts() {
+        return new io.varve.raft.node.QuorumTimeouts(
+                intValue("controller.quorum.election.timeout.ms"),
+                intValue("controller.quorum.election.backoff.max.ms"),
+                intValue("controller.quorum.fetch.timeout.ms"),
+                intValue("controller.quorum.request.timeout.ms"),
+                intValue("controller.quorum.retry.backoff.ms"));
     }
 
     /** {@code broker.rack}, or null when unset. */

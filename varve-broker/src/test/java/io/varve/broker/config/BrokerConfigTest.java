@@ -80,11 +80,15 @@ class BrokerConfigTest {
                 .isEqualTo(1);
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("process.roles", "broker")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("process.roles=broker needs a controller quorum");
+                .hasMessageStartingWith("process.roles=broker needs controller.quorum.voters");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("process.roles", "broker,observer")))
                 .hasMessageContaining("unknown role 'observer'");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "1@a:9093,2@b:9093,3@c:9093")))
-                .hasMessageStartingWith("controller.quorum.voters names 3 voters");
+                .hasMessageStartingWith("controller.quorum.voters names 3 voters, so listeners needs a listener");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.request.timeout.ms", "400")))
+                .hasMessageStartingWith("controller.quorum.request.timeout.ms must be more than the 500 ms");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.metadata.raft.core.enable", "false")))
+                .hasMessageStartingWith("varve.metadata.raft.core.enable=false asks for the single-voter Raft node");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "2@localhost:9093")))
                 .hasMessageStartingWith("node.id 1 is not among controller.quorum.voters");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "one@localhost")))
@@ -94,13 +98,18 @@ class BrokerConfigTest {
     }
 
     @Test
-    void severalVotersAreAcceptedOnlyOnTheKraftStyleRaftAndWithAControllerListener() {
+    void severalVotersAreAcceptedOnlyWithAControllerListener() {
         Map<String, String> threeVoters = Map.of(
-                "varve.metadata.raft.core.enable", "true",
                 "controller.quorum.voters", "1@localhost:9093,2@localhost:9094,3@localhost:9095",
                 "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093");
         BrokerConfig config = BrokerConfig.fromMap(threeVoters);
         assertThat(config.controllerQuorumVoters()).containsOnlyKeys(1, 2, 3);
+        assertThat(config.quorumTimeouts()).isEqualTo(io.varve.raft.node.QuorumTimeouts.KAFKA_DEFAULTS);
+        Map<String, String> faster = new java.util.HashMap<>(threeVoters);
+        faster.put("controller.quorum.election.timeout.ms", "300");
+        faster.put("controller.quorum.fetch.timeout.ms", "600");
+        assertThat(BrokerConfig.fromMap(faster).quorumTimeouts())
+                .isEqualTo(new io.varve.raft.node.QuorumTimeouts(300, 1000, 600, 2000, 20));
         assertThat(config.controllerQuorumVoters().get(2).getPort()).isEqualTo(9094);
         assertThat(config.controllerListeners())
                 .extracting(ListenerConfig::name)
@@ -121,26 +130,19 @@ class BrokerConfigTest {
     }
 
     @Test
-    void brokerOnlyAndControllerOnlyNodesAreAcceptedOnTheKraftStyleStackWithKafkasChecks() {
+    void brokerOnlyAndControllerOnlyNodesAreAcceptedWithKafkasChecks() {
         Map<String, String> broker = Map.of(
-                "varve.metadata.raft.core.enable", "true",
                 "process.roles", "broker",
                 "node.id", "2",
                 "controller.quorum.voters", "1@localhost:9093",
                 "listeners", "PLAINTEXT://localhost:9092");
         assertThat(BrokerConfig.fromMap(broker).processRoles()).containsExactly("broker");
         Map<String, String> controller = Map.of(
-                "varve.metadata.raft.core.enable", "true",
                 "process.roles", "controller",
                 "controller.quorum.voters", "1@localhost:9093",
                 "listeners", "CONTROLLER://localhost:9093");
         assertThat(BrokerConfig.fromMap(controller).controllerListeners()).hasSize(1);
 
-        Map<String, String> oldStack = new java.util.HashMap<>(broker);
-        oldStack.remove("varve.metadata.raft.core.enable");
-        assertThatThrownBy(() -> BrokerConfig.fromMap(oldStack))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("process.roles=broker needs a controller quorum");
         Map<String, String> noVoters = new java.util.HashMap<>(broker);
         noVoters.remove("controller.quorum.voters");
         assertThatThrownBy(() -> BrokerConfig.fromMap(noVoters))

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>A node outside the voters (a broker-only node) runs as an observer: it fetches the log from the leader (found by
  * asking a voter) and never votes or counts; {@link #append} fails there with {@link NotLeaderException}.
  *
- * <p>Errors as {@link io.varve.raft.RaftNode}'s: {@link NotLeaderException} when not leading (also for a
+ * <p>Errors: {@link NotLeaderException} when not leading (also for a
  * proposal whose epoch ended before it committed), {@link RaftClosedException} once closed.
  */
 public final class MetadataRaftRuntime implements MetadataRaft {
@@ -59,9 +59,11 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             Set<Integer> voters,
             Path parentDir,
             RaftTransport transport,
-            long startTimeoutMs) {
+            long startTimeoutMs,
+            QuorumTimeouts timeouts) {
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
+            Objects.requireNonNull(timeouts, "timeouts");
             voters = Set.copyOf(voters);
             Objects.requireNonNull(parentDir, "parentDir");
             Objects.requireNonNull(transport, "transport");
@@ -73,6 +75,17 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         /** A node that is not a voter is an observer: it fetches the log from the leader and never votes. */
         public boolean observer() {
             return !voters.contains(nodeId);
+        }
+
+        /** With Kafka's default timings. */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
+                long startTimeoutMs) {
+            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, QuorumTimeouts.KAFKA_DEFAULTS);
         }
 
         boolean singleVoter() {
@@ -123,7 +136,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         log = FileRaftLog.open(dir, FileRaftLog.DEFAULT_SEGMENT_BYTES);
         long endAtOpen = log.endOffset();
         runtime = new RaftRuntime(
-                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters()),
+                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters(), settings.timeouts()),
                 RaftRuntimeConfig.defaults(),
                 log,
                 new FileQuorumStateStore(dir),
@@ -136,21 +149,27 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         awaitCaughtUp(endAtOpen);
     }
 
-    /**
-     * A lone voter has no rival to split a vote with: it elects itself after 1 ms (as Kafka's lone voter does at
-     * once) rather than after Kafka's randomized 1 to 2 s. Several voters use Kafka's defaults.
-     */
+    /** {@link #coreConfig(int, String, Set, QuorumTimeouts)} with Kafka's default timings. */
     public static RaftCoreConfig coreConfig(int nodeId, String clusterId, Set<Integer> voters) {
+        return coreConfig(nodeId, clusterId, voters, QuorumTimeouts.KAFKA_DEFAULTS);
+    }
+
+    /**
+     * The core's settings for the metadata log. A lone voter has no rival to split a vote with: it elects itself
+     * after 1 ms (as Kafka's lone voter does at once) rather than after the randomized election timeout.
+     */
+    public static RaftCoreConfig coreConfig(
+            int nodeId, String clusterId, Set<Integer> voters, QuorumTimeouts timeouts) {
         RaftCoreConfig defaults = RaftCoreConfig.defaults(nodeId, clusterId, voters);
         return new RaftCoreConfig(
                 defaults.nodeId(),
                 defaults.clusterId(),
                 defaults.voters(),
-                voters.size() == 1 ? 1 : defaults.electionTimeoutMs(),
-                defaults.electionBackoffMaxMs(),
-                defaults.fetchTimeoutMs(),
-                defaults.requestTimeoutMs(),
-                defaults.retryBackoffMs(),
+                voters.size() == 1 ? 1 : timeouts.electionTimeoutMs(),
+                timeouts.electionBackoffMaxMs(),
+                timeouts.fetchTimeoutMs(),
+                timeouts.requestTimeoutMs(),
+                timeouts.retryBackoffMs(),
                 defaults.fetchMaxWaitMs(),
                 MAX_BATCH_ENTRIES,
                 defaults.snapshotChunkBytes(),
