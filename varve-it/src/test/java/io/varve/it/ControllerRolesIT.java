@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One controller ({@code process.roles=controller}) and two brokers ({@code process.roles=broker}, observers of the
- * metadata log) as processes on the KRaft-style stack: the brokers register and heartbeat over the controller
+ * metadata log) as processes: the brokers register and heartbeat over the controller
  * listener, admin writes sent to a broker are forwarded to the controller, Admin with {@code bootstrap.controllers}
  * talks to the controller directly, a duplicate node id is refused, a stopped broker is fenced, then unfenced, and a
  * broker shutting down cleanly goes through controlled shutdown. One cluster for the class (three JVMs are expensive
@@ -88,8 +88,6 @@ class ControllerRolesIT {
                 "listeners=CONTROLLER://127.0.0.1:" + controllerPort,
                 "--override",
                 "controller.quorum.voters=" + voters(),
-                "--override",
-                "varve.metadata.raft.core.enable=true",
                 "--override",
                 "broker.session.timeout.ms=" + SESSION_TIMEOUT_MS,
                 "--override",
@@ -239,6 +237,15 @@ class ControllerRolesIT {
         assertThat(brokersIn(brokerPorts[0])).containsExactly(2);
     }
 
+    @Test
+    @Order(7)
+    void theControllerOnlyNodeShutsDownCleanlyOnSigterm() throws Exception {
+        assertThat(controller.terminate(Duration.ofSeconds(30)))
+                .as("SIGTERM ends the controller")
+                .isTrue();
+        assertThat(controller.output()).doesNotContain("Failed to close");
+    }
+
     private ServerProcess startBroker(int id, int port, String name) throws IOException {
         Path dir = workDir.resolve(name);
         formatLikeKafkaStorage(dir, id);
@@ -254,8 +261,6 @@ class ControllerRolesIT {
                 "listeners=PLAINTEXT://127.0.0.1:" + port,
                 "--override",
                 "controller.quorum.voters=" + voters(),
-                "--override",
-                "varve.metadata.raft.core.enable=true",
                 "--override",
                 "broker.session.timeout.ms=" + SESSION_TIMEOUT_MS,
                 "--override",
