@@ -266,6 +266,25 @@ public final class BrokerConfig {
                             + ", which is not in controller.listener.names, but " + rolesText
                             + " serves only controller listeners.");
         }
+        if (!controller) {
+            // A broker alone reaches the controllers on their listener: it must know that listener's protocol.
+            List<String> names = controllerListenerNames();
+            if (names.isEmpty()) {
+                throw new ConfigException(rolesText + " needs controller.listener.names naming the controllers'"
+                        + " listener, for example CONTROLLER.");
+            }
+            String protocol =
+                    parseProtocolMap(list("listener.security.protocol.map")).get(names.get(0));
+            if (protocol == null) {
+                throw new ConfigException("controller.listener.names names " + names.get(0)
+                        + ", which listener.security.protocol.map does not map to a security protocol: add "
+                        + names.get(0) + ":PLAINTEXT.");
+            }
+            if (!protocol.equals("PLAINTEXT")) {
+                throw new ConfigException("listener.security.protocol.map maps the controller listener " + names.get(0)
+                        + " to " + protocol + ", which this release does not speak yet: use PLAINTEXT.");
+            }
+        }
         String interBroker = (String) values.get("inter.broker.listener.name");
         if (broker
                 && interBroker != null

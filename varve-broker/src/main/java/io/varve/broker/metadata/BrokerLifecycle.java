@@ -41,6 +41,7 @@ public final class BrokerLifecycle implements AutoCloseable {
     private final ScheduledExecutorService heartbeats;
     private volatile long brokerEpoch = -1;
     private volatile boolean fenced = true;
+    private boolean closed;
     /** Completes at the first registration, fails if the controller refuses it. */
     private final CompletableFuture<Void> registered = new CompletableFuture<>();
 
@@ -183,7 +184,11 @@ public final class BrokerLifecycle implements AutoCloseable {
 
     /** Controlled shutdown, when asked for and registered; then stops heartbeating. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         heartbeats.shutdownNow();
         if (controlledShutdownTimeoutMs <= 0 || brokerEpoch < 0) {
             return;

@@ -168,6 +168,16 @@ class BrokerConfigTest {
         controllerNotVoter.put("node.id", "3");
         assertThatThrownBy(() -> BrokerConfig.fromMap(controllerNotVoter))
                 .hasMessageStartingWith("node.id 3 is not among controller.quorum.voters");
+        Map<String, String> sslToControllers = new java.util.HashMap<>(broker);
+        sslToControllers.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(sslToControllers))
+                .hasMessageStartingWith(
+                        "listener.security.protocol.map maps the controller listener CONTROLLER to" + " SSL");
+        Map<String, String> unmappedController = new java.util.HashMap<>(broker);
+        unmappedController.put("controller.listener.names", "QUORUM");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(unmappedController))
+                .hasMessageStartingWith("controller.listener.names names QUORUM, which listener.security.protocol.map"
+                        + " does not map");
         Map<String, String> unknownInterBroker = new java.util.HashMap<>(broker);
         unknownInterBroker.put("inter.broker.listener.name", "INTERNAL");
         assertThatThrownBy(() -> BrokerConfig.fromMap(unknownInterBroker))
