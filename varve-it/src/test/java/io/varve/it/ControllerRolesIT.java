@@ -155,6 +155,12 @@ class ControllerRolesIT {
             assertThat(cluster.clusterId().get(30, TimeUnit.SECONDS)).isEqualTo(clusterId);
             assertThat(nodeIds(cluster)).containsExactly(CONTROLLER_ID);
             assertThat(cluster.controller().get(30, TimeUnit.SECONDS).id()).isEqualTo(CONTROLLER_ID);
+            // kafka-metadata-quorum --bootstrap-controller: the brokers fetch the log as observers
+            org.apache.kafka.clients.admin.QuorumInfo quorum =
+                    admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS);
+            assertThat(quorum.leaderId()).isEqualTo(CONTROLLER_ID);
+            assertThat(quorum.voters()).extracting(v -> v.replicaId()).containsExactly(CONTROLLER_ID);
+            assertThat(quorum.observers()).extracting(o -> o.replicaId()).containsExactlyInAnyOrder(2, 3);
             // kafka-features --bootstrap-controller: ApiVersions on the controller listener carries the features
             assertThat(admin.describeFeatures()
                             .featureMetadata()
