@@ -35,6 +35,9 @@ import org.slf4j.LoggerFactory;
  * committed through the next leader's LEADER_CHANGE) is dropped on every replica alike: its proposal failed.
  * Control entries (LEADER_CHANGE, VOTERS) hold offsets but never reach the listeners.
  *
+ * <p>A node outside the voters (a broker-only node) runs as an observer: it fetches the log from the leader (found by
+ * asking a voter) and never votes or counts; {@link #append} fails there with {@link NotLeaderException}.
+ *
  * <p>Errors: {@link NotLeaderException} when not leading (also for a
  * proposal whose epoch ended before it committed), {@link RaftClosedException} once closed.
  */
@@ -64,9 +67,14 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             voters = Set.copyOf(voters);
             Objects.requireNonNull(parentDir, "parentDir");
             Objects.requireNonNull(transport, "transport");
-            if (!voters.contains(nodeId)) {
-                throw new IllegalArgumentException("node " + nodeId + " is not one of the voters " + voters);
+            if (voters.isEmpty()) {
+                throw new IllegalArgumentException("node " + nodeId + " names no voters");
             }
+        }
+
+        /** A node that is not a voter is an observer: it fetches the log from the leader and never votes. */
+        public boolean observer() {
+            return !voters.contains(nodeId);
         }
 
         /** With Kafka's default timings. */
@@ -81,7 +89,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         }
 
         boolean singleVoter() {
-            return voters.size() == 1;
+            return voters.size() == 1 && !observer();
         }
     }
 

@@ -71,6 +71,34 @@ class MetadataRaftRuntimeTest {
         assertThat(raft.leaderId()).isEqualTo(-1);
     }
 
+    @Test
+    void aNodeOutsideTheVotersObservesTheLogItFetchesFromTheLeaderAndCannotAppend() throws Exception {
+        InMemoryNetwork network = new InMemoryNetwork();
+        Recorder voterRecords = new Recorder();
+        Recorder observerRecords = new Recorder();
+        try (MetadataRaftRuntime voter = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
+                        1, "test-cluster", Set.of(1), dir.resolve("voter"), network.transport(1), 10_000));
+                MetadataRaftRuntime observer = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
+                        2, "test-cluster", Set.of(1), dir.resolve("observer"), network.transport(2), 10_000))) {
+            assertThat(new MetadataRaftRuntime.Settings(2, "c", Set.of(1), dir, RaftTransport.none(), 1).observer())
+                    .isTrue();
+            voter.register(voterRecords);
+            observer.register(observerRecords);
+            voter.start();
+            voter.append(payloads("before", 2)).get(10, TimeUnit.SECONDS);
+            observer.start(); // returns once it knows the leader
+
+            assertThat(observer.leaderId()).isEqualTo(1);
+            voter.append(payloads("after", 3)).get(10, TimeUnit.SECONDS);
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(observerRecords.records()).hasSize(5));
+            assertThat(observerRecords.records()).isEqualTo(voterRecords.records());
+            assertThatThrownBy(() -> observer.append(payloads("x", 1)).get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(io.varve.raft.NotLeaderException.class);
+        }
+    }
+
     private MetadataRaftRuntime start(RaftListener listener) {
         MetadataRaftRuntime raft = new MetadataRaftRuntime(
                 new MetadataRaftRuntime.Settings(1, "test-cluster", Set.of(1), dir, RaftTransport.none(), 10_000));
