@@ -17,6 +17,17 @@ public interface RaftListener {
      */
     void handleCommit(List<RaftRecord> records);
 
+    /**
+     * Replaces all state with a snapshot that covers every record below {@code endOffset}: the bytes given to
+     * {@link MetadataRaft#snapshot} by this replica or by the leader (fetched with FetchSnapshot). The next
+     * {@link #handleCommit} continues at {@code endOffset} or later. Called at start when a snapshot exists, and when
+     * a replica too far behind installs the leader's. A listener that cannot load the bytes must throw: the replica
+     * stops rather than apply a log it lacks the start of.
+     */
+    default void handleSnapshot(long endOffset, byte[] snapshot) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot load a snapshot");
+    }
+
     /** Called after the node learns of a new leader (or, with {@code leaderId == -1}, of none). */
     default void handleLeaderChange(int leaderId, int epoch) {}
 }

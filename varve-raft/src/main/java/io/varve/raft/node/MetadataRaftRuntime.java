@@ -49,6 +49,8 @@ public final class MetadataRaftRuntime implements MetadataRaft {
 
     /**
      * @param startTimeoutMs how long {@link #start()} waits for a leader and for the log held at start to commit
+     * @param segmentBytes   the size a log segment rolls at ({@code metadata.log.segment.bytes}); a snapshot deletes
+     *                       the whole segments below it
      */
     public record Settings(
             int nodeId,
@@ -56,7 +58,8 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             Set<Integer> voters,
             Path parentDir,
             RaftTransport transport,
-            long startTimeoutMs) {
+            long startTimeoutMs,
+            int segmentBytes) {
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
             voters = Set.copyOf(voters);
@@ -65,6 +68,17 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             if (!voters.contains(nodeId)) {
                 throw new IllegalArgumentException("node " + nodeId + " is not one of the voters " + voters);
             }
+        }
+
+        /** With the store's default segment size. */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
+                long startTimeoutMs) {
+            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, FileRaftLog.DEFAULT_SEGMENT_BYTES);
         }
 
         boolean singleVoter() {
@@ -84,6 +98,12 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     private volatile int knownEpoch;
     private volatile boolean started;
     private volatile boolean closed;
+    private volatile long snapshotsInstalledFromLeader;
+    private volatile long snapshotsTaken;
+    private volatile long logStartOffset;
+    /** The snapshot the store held at start: loading it is a restart, loading any other one is an install. */
+    private SnapshotId snapshotAtOpen;
+
     private FileRaftLog log;
     private RaftRuntime runtime;
 
@@ -112,14 +132,17 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         }
         started = true;
         Path dir = storeDir(settings.parentDir());
-        log = FileRaftLog.open(dir, FileRaftLog.DEFAULT_SEGMENT_BYTES);
+        log = FileRaftLog.open(dir, settings.segmentBytes());
         long endAtOpen = log.endOffset();
+        logStartOffset = log.startOffset();
+        FileSnapshotStore snapshotStore = new FileSnapshotStore(dir);
+        snapshotAtOpen = snapshotStore.latest().orElse(null);
         runtime = new RaftRuntime(
                 coreConfig(settings.nodeId(), settings.clusterId(), settings.voters()),
                 RaftRuntimeConfig.defaults(),
                 log,
                 new FileQuorumStateStore(dir),
-                new FileSnapshotStore(dir),
+                snapshotStore,
                 settings.transport(),
                 new Listener(),
                 RaftRuntime.monotonicClockMs(),
@@ -209,6 +232,39 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         });
     }
 
+    /**
+     * Stores the snapshot and moves the log start to {@code endOffset} (the store deletes the segments wholly below
+     * it). The end must be at a batch boundary the listeners were handed, above the current log start.
+     */
+    @Override
+    public CompletableFuture<Void> snapshot(long endOffset, byte[] snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot");
+        RaftRuntime current = runtime;
+        if (closed || current == null) {
+            return CompletableFuture.failedFuture(
+                    new RaftClosedException("Raft node " + settings.nodeId() + " is not running"));
+        }
+        return current.snapshot(endOffset, snapshot).thenAccept(id -> {
+            snapshotsTaken++; // on the loop thread, as every write of these
+            logStartOffset = id.endOffset();
+        });
+    }
+
+    /** Snapshots this replica stored of its own state. */
+    public long snapshotsTaken() {
+        return snapshotsTaken;
+    }
+
+    /** Snapshots this replica fetched from the leader (FetchSnapshot) and installed because it was too far behind. */
+    public long snapshotsInstalledFromLeader() {
+        return snapshotsInstalledFromLeader;
+    }
+
+    /** The first offset the local log holds (everything below is in the latest snapshot). */
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
     /** As last reported to the listeners (so never ahead of what they saw), -1 once closed. */
     @Override
     public int leaderId() {
@@ -253,7 +309,29 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     private final class Listener implements CommitListener {
         @Override
         public void onSnapshotLoaded(SnapshotId id, byte[] stateMachineBytes) {
-            throw new IllegalStateException("snapshot " + id + " found: the metadata loader cannot load snapshots yet");
+            boolean fromLeader = !id.equals(snapshotAtOpen);
+            snapshotAtOpen = null; // a later load of the same id (after a truncation) came from the leader too
+            if (fromLeader) {
+                LOG.info(
+                        "Installed metadata snapshot {} ({} bytes) fetched from the leader by FetchSnapshot: this"
+                                + " replica was behind the leader's log start",
+                        id,
+                        stateMachineBytes.length);
+            } else {
+                LOG.info("Loading metadata snapshot {} ({} bytes) from disk", id, stateMachineBytes.length);
+            }
+            batches.clear();
+            for (RaftListener listener : listeners) {
+                listener.handleSnapshot(id.endOffset(), stateMachineBytes);
+            }
+            if (fromLeader) {
+                snapshotsInstalledFromLeader++;
+            }
+            logStartOffset = id.endOffset();
+            synchronized (progress) {
+                lastCommittedOffset = Math.max(lastCommittedOffset, id.endOffset() - 1);
+                progress.notifyAll();
+            }
         }
 
         @Override
