@@ -41,6 +41,7 @@ import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
 import io.varve.broker.txn.TxnHandlers;
 import io.varve.metadata.MetadataLoader;
+import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
@@ -77,6 +78,8 @@ public final class Broker implements AutoCloseable {
     private MetadataLogs metadataLogs;
     private MetadataRaft raft;
     private MetadataLoader loader;
+    /** Null on the single-voter node, which keeps no snapshots. */
+    private SnapshotGenerator metadataSnapshots;
     private QuorumController controller;
     private ExecutorService requestExecutor;
     private FetchPurgatory fetchPurgatory;
@@ -166,6 +169,16 @@ public final class Broker implements AutoCloseable {
         metadataLogs = MetadataLogs.open(config, clusterId);
         raft = metadataLogs.raft();
         loader = new MetadataLoader();
+        if (config.metadataRaftCoreEnable()) {
+            MetadataRaft log = raft;
+            metadataSnapshots = new SnapshotGenerator(
+                    config.metadataSnapshotMaxRecordBytes(),
+                    config.metadataSnapshotMaxIntervalMs(),
+                    log::snapshot,
+                    () -> System.nanoTime() / 1_000_000,
+                    "metadata-snapshot-" + nodeId);
+            loader.attachSnapshotGenerator(metadataSnapshots);
+        }
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);
         raft.register(loader);
@@ -463,6 +476,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
         closeQuietly("controller", controller);
+        closeQuietly("metadata snapshots", metadataSnapshots);
         closeQuietly("metadata log", raft);
         closeQuietly("controller network", metadataLogs);
         closeQuietly("remote reads", tieredReads);

@@ -64,7 +64,13 @@ final class MetadataLogs implements AutoCloseable {
         if (voters.size() <= 1) {
             return new MetadataLogs(
                     new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                            nodeId, clusterId, Set.of(nodeId), parent, new LoneVoterTransport(), START_TIMEOUT_MS)),
+                            nodeId,
+                            clusterId,
+                            Set.of(nodeId),
+                            parent,
+                            new LoneVoterTransport(),
+                            START_TIMEOUT_MS,
+                            config.metadataLogSegmentBytes())),
                     null);
         }
         KafkaRaftTransport transport = new KafkaRaftTransport(
@@ -89,7 +95,13 @@ final class MetadataLogs implements AutoCloseable {
         }
         return new MetadataLogs(
                 new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                        nodeId, clusterId, voters.keySet(), parent, transport, START_TIMEOUT_MS)),
+                        nodeId,
+                        clusterId,
+                        voters.keySet(),
+                        parent,
+                        transport,
+                        START_TIMEOUT_MS,
+                        config.metadataLogSegmentBytes())),
                 controllerNetwork);
     }
 

@@ -55,6 +55,13 @@ public final class BrokerConfig {
             // Varve's own, internal: run the metadata log on the KRaft-style Raft (io.varve.raft.node) instead of the
             // single-voter node, in a directory of its own under metadata.log.dir.
             .define("varve.metadata.raft.core.enable", BOOLEAN, false)
+            // Metadata snapshots (KIP-630) and the metadata log's segments, with Kafka's names, defaults and bounds;
+            // the new Raft stack honours them. Kafka's internal.metadata.log.segment.bytes lets tests roll small
+            // segments below the 8 MiB floor of metadata.log.segment.bytes.
+            .define("metadata.log.max.record.bytes.between.snapshots", LONG, 20971520L, 1, Long.MAX_VALUE)
+            .define("metadata.log.max.snapshot.interval.ms", LONG, 3600000L, 0, Long.MAX_VALUE)
+            .define("metadata.log.segment.bytes", INT, 1073741824, 8388608, Integer.MAX_VALUE)
+            .define("internal.metadata.log.segment.bytes", INT, null, 1024, Integer.MAX_VALUE)
             // Broker lifecycle: the rack replicas are spread over, the heartbeat period, the session the controller
             // keeps.
             .define("broker.rack", STRING, null)
@@ -376,6 +383,22 @@ public final class BrokerConfig {
     public Path metadataLogDir() {
         String dir = (String) values.get("metadata.log.dir");
         return dir == null ? logDirs().get(0) : Path.of(dir);
+    }
+
+    /** {@code metadata.log.max.record.bytes.between.snapshots}: committed record bytes that make a snapshot due. */
+    public long metadataSnapshotMaxRecordBytes() {
+        return longValue("metadata.log.max.record.bytes.between.snapshots");
+    }
+
+    /** {@code metadata.log.max.snapshot.interval.ms}: a snapshot at least this often when something changed; 0 off. */
+    public long metadataSnapshotMaxIntervalMs() {
+        return longValue("metadata.log.max.snapshot.interval.ms");
+    }
+
+    /** The metadata log's segment size: {@code internal.metadata.log.segment.bytes} if set (tests), else Kafka's key. */
+    public int metadataLogSegmentBytes() {
+        Object internal = values.get("internal.metadata.log.segment.bytes");
+        return internal != null ? (Integer) internal : intValue("metadata.log.segment.bytes");
     }
 
     /** {@code varve.metadata.raft.core.enable}: the metadata log runs on the KRaft-style Raft runtime. */
