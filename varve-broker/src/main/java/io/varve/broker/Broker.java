@@ -41,12 +41,12 @@ import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
 import io.varve.broker.txn.TxnHandlers;
 import io.varve.metadata.MetadataLoader;
-import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
+import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.raft.MetadataRaft;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
@@ -80,6 +80,7 @@ public final class Broker implements AutoCloseable {
     private MetadataLoader loader;
     /** Null on the single-voter node, which keeps no snapshots. */
     private SnapshotGenerator metadataSnapshots;
+
     private QuorumController controller;
     private ExecutorService requestExecutor;
     private FetchPurgatory fetchPurgatory;
