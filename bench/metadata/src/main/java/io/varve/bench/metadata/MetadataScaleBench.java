@@ -7,6 +7,7 @@ import io.varve.broker.raft.RaftWireMapping;
 import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
+import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.Endpoint;
 import io.varve.metadata.record.MetadataRecord;
 import io.varve.metadata.record.MetadataRecordSerde;
@@ -14,6 +15,7 @@ import io.varve.metadata.record.PartitionRecord;
 import io.varve.metadata.record.RegisterBrokerRecord;
 import io.varve.metadata.record.TopicRecord;
 import io.varve.metadata.record.VersionRange;
+import io.varve.metadata.snapshot.MetadataSnapshotFormat;
 import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.raft.RaftListener;
 import io.varve.raft.RaftRecord;
@@ -43,13 +45,15 @@ import org.apache.kafka.common.Uuid;
  * write.
  *
  * <pre>
- *   java -Xmx8g -cp ... io.varve.bench.metadata.MetadataScaleBench DIR [topics] [partitionsPerTopic]
+ *   java -Xmx8g -cp ... io.varve.bench.metadata.MetadataScaleBench DIR [topics] [partitionsPerTopic] [snapshotBytes]
  * </pre>
  */
 public final class MetadataScaleBench {
     private static final int[] IDS = {1, 2, 3};
     private static final String CLUSTER_ID = "metadata-scale-bench";
     private static final long START_TIMEOUT_MS = 120_000;
+    /** {@code metadata.log.max.record.bytes.between.snapshots}: Kafka's 20 MiB unless the run names another. */
+    private static long snapshotBytes = 20L * 1024 * 1024;
 
     private MetadataScaleBench() {}
 
@@ -81,7 +85,7 @@ public final class MetadataScaleBench {
             raft = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
                     id, CLUSTER_ID, voters.keySet(), dir, transport, START_TIMEOUT_MS, 1073741824));
             snapshots = new SnapshotGenerator(
-                    20L * 1024 * 1024, 3_600_000L, raft::snapshot, () -> System.nanoTime() / 1_000_000,
+                    snapshotBytes, 3_600_000L, raft::snapshot, () -> System.nanoTime() / 1_000_000,
                     "metadata-snapshot-" + id);
             loader.attachSnapshotGenerator(snapshots);
             raft.register(loader);
@@ -90,11 +94,11 @@ public final class MetadataScaleBench {
 
         void start() {
             raft.start();
-            controller = new QuorumController(new ControllerConfig(1, 3), CLUSTER_ID, raft, loader);
+            controller = new QuorumController(new ControllerConfig(1, (short) 3), CLUSTER_ID, raft, loader);
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() {
             if (controller != null) {
                 controller.close();
             }
@@ -129,6 +133,9 @@ public final class MetadataScaleBench {
         Path root = Path.of(args.length > 0 ? args[0] : "bench/work/metadata-scale");
         int topics = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         int partitionsPerTopic = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
+        if (args.length > 3) {
+            snapshotBytes = Long.parseLong(args[3]);
+        }
         long total = (long) topics * partitionsPerTopic;
         deleteRecursively(root);
         Map<Integer, InetSocketAddress> addresses = new HashMap<>();
@@ -189,11 +196,22 @@ public final class MetadataScaleBench {
         System.out.printf("loaded %,d partitions in %.1f s (%.0f partitions/s, all three voters applied)%n",
                 total, loadSeconds, total / loadSeconds);
 
+        // A snapshot of the whole image on every voter (the generator's last one may predate the end of the load),
+        // timed: serializing off the Raft thread, then the store's write and fsync on it.
         for (Voter voter : voters.values()) {
-            awaitUntil(() -> voter.raft.snapshotsTaken() > 0 && voter.snapshots.written() > 0, 600_000,
-                    "voter " + voter.id + " to write a snapshot");
+            MetadataImage image = voter.loader.image();
+            long serializeStart = System.nanoTime();
+            byte[] bytes = MetadataSnapshotFormat.write(image);
+            long serialized = System.nanoTime();
+            try {
+                voter.raft.snapshot(image.offset() + 1, bytes).get(120, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                // the generator already stored one at this offset: its size is what we report
+            }
+            System.out.printf("voter %d snapshot of %,d partitions: serialize %.0f ms, store %.0f ms%n",
+                    voter.id, image.topics().totalPartitions(), (serialized - serializeStart) / 1e6,
+                    (System.nanoTime() - serialized) / 1e6);
         }
-        // A snapshot of the whole image: the last one a generator wrote may predate the end of the load.
         long heapAfter = usedHeapAfterGc();
         double bytesPerPartition = (heapAfter - heapBefore) / (3.0 * total);
         System.out.printf("heap after GC: %,d MiB for 3 voters' images (%.0f bytes per partition per voter)%n",
