@@ -109,6 +109,12 @@ public final class MetadataLoader implements RaftListener {
         }
     }
 
+    /** Refuses a snapshot whose checksum or header is bad before the Raft log stores it or resets to it. */
+    @Override
+    public void verifySnapshot(long endOffset, byte[] snapshot) {
+        MetadataSnapshotFormat.verify(snapshot, endOffset - 1);
+    }
+
     /**
      * Replaces the image with a snapshot's. Publishers get the whole new image with the delta from the image they
      * had ({@link MetadataImageDiff}), so what the snapshot lacks (a topic deleted while this replica was away) is

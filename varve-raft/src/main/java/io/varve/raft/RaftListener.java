@@ -28,6 +28,13 @@ public interface RaftListener {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot load a snapshot");
     }
 
+    /**
+     * Checks a snapshot before it is stored and replaces anything (the log, the state): throw to refuse it. A
+     * snapshot fetched from the leader that fails here never reaches the store, so the replica stops with its old
+     * log intact and fetches again when restarted. Must not keep the array. By default every snapshot passes.
+     */
+    default void verifySnapshot(long endOffset, byte[] snapshot) {}
+
     /** Called after the node learns of a new leader (or, with {@code leaderId == -1}, of none). */
     default void handleLeaderChange(int leaderId, int epoch) {}
 }

@@ -68,10 +68,47 @@ public final class MetadataSnapshotFormat {
      * @throws CorruptSnapshotException if the bytes fail their checksum, are not whole, or disagree with the id
      */
     public static Loaded read(byte[] bytes, long expectedImageOffset) {
+        verify(bytes, expectedImageOffset);
+        int crcAt = bytes.length - 4;
+        MetadataRecordSequence.Reader in = new MetadataRecordSequence.Reader(bytes, HEADER_BYTES, crcAt - 8 - 1);
+        long imageOffset = expectedImageOffset; // verified against the header
+        long expectedRecords = new MetadataRecordSequence.Reader(bytes, crcAt - 8, crcAt).readFixedLong();
+        MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
+        long records = 0;
+        try {
+            while (in.position() < crcAt - 8 - 1) {
+                MetadataRecord record = in.next();
+                delta.replay(record);
+                records++;
+            }
+        } catch (MetadataRecordFormatException | IllegalStateException e) {
+            throw new CorruptSnapshotException(
+                    "metadata snapshot at offset " + imageOffset + " has a bad record after " + records, e);
+        }
+        if (records != expectedRecords) {
+            throw new CorruptSnapshotException("metadata snapshot at offset " + imageOffset + " holds " + records
+                    + " records, its trailer says " + expectedRecords);
+        }
+        MetadataImage image;
+        try {
+            image = delta.apply(imageOffset);
+        } catch (IllegalStateException e) {
+            throw new CorruptSnapshotException("metadata snapshot at offset " + imageOffset + " is not an image", e);
+        }
+        return new Loaded(image, delta, records);
+    }
+
+    /**
+     * Checks the checksum, the header and the end mark without decoding a record: cheap enough to run before a
+     * snapshot fetched from the leader is stored.
+     *
+     * @throws CorruptSnapshotException as {@link #read}
+     */
+    public static void verify(byte[] bytes, long expectedImageOffset) {
         Objects.requireNonNull(bytes, "bytes");
         if (bytes.length < HEADER_BYTES + TRAILER_BYTES) {
             throw new CorruptSnapshotException(
-                    "metadata snapshot of " + bytes.length + " bytes is shorter than its" + " header and trailer");
+                    "metadata snapshot of " + bytes.length + " bytes is shorter than its header and trailer");
         }
         int crcAt = bytes.length - 4;
         CRC32C crc = new CRC32C();
@@ -99,29 +136,5 @@ public final class MetadataSnapshotFormat {
         if (bytes[crcAt - 8 - 1] != 0) {
             throw new CorruptSnapshotException("metadata snapshot at offset " + imageOffset + " lacks its end mark");
         }
-        long expectedRecords = new MetadataRecordSequence.Reader(bytes, crcAt - 8, crcAt).readFixedLong();
-        MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
-        long records = 0;
-        try {
-            while (in.position() < crcAt - 8 - 1) {
-                MetadataRecord record = in.next();
-                delta.replay(record);
-                records++;
-            }
-        } catch (MetadataRecordFormatException | IllegalStateException e) {
-            throw new CorruptSnapshotException(
-                    "metadata snapshot at offset " + imageOffset + " has a bad record after " + records, e);
-        }
-        if (records != expectedRecords) {
-            throw new CorruptSnapshotException("metadata snapshot at offset " + imageOffset + " holds " + records
-                    + " records, its trailer says " + expectedRecords);
-        }
-        MetadataImage image;
-        try {
-            image = delta.apply(imageOffset);
-        } catch (IllegalStateException e) {
-            throw new CorruptSnapshotException("metadata snapshot at offset " + imageOffset + " is not an image", e);
-        }
-        return new Loaded(image, delta, records);
     }
 }

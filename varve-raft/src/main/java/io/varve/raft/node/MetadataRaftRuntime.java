@@ -7,8 +7,10 @@ import io.varve.raft.RaftException;
 import io.varve.raft.RaftListener;
 import io.varve.raft.RaftRecord;
 import io.varve.raft.core.RaftCoreConfig;
+import io.varve.raft.core.SnapshotFormat;
 import io.varve.raft.core.message.LogEntry;
 import io.varve.raft.core.message.SnapshotId;
+import io.varve.raft.core.runtime.SnapshotStore;
 import io.varve.raft.core.store.FileQuorumStateStore;
 import io.varve.raft.core.store.FileRaftLog;
 import io.varve.raft.core.store.FileSnapshotStore;
@@ -16,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -135,7 +138,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         log = FileRaftLog.open(dir, settings.segmentBytes());
         long endAtOpen = log.endOffset();
         logStartOffset = log.startOffset();
-        FileSnapshotStore snapshotStore = new FileSnapshotStore(dir);
+        SnapshotStore snapshotStore = new VerifyingSnapshotStore(new FileSnapshotStore(dir));
         snapshotAtOpen = snapshotStore.latest().orElse(null);
         runtime = new RaftRuntime(
                 coreConfig(settings.nodeId(), settings.clusterId(), settings.voters()),
@@ -302,6 +305,43 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         }
         if (log != null) {
             log.close();
+        }
+    }
+
+    /**
+     * The file store, asking every listener to check a snapshot's state-machine bytes before it is written: a
+     * snapshot fetched from the leader that fails (a bad checksum of the metadata's own) throws here, before the core
+     * resets the log to it, so the replica stops loudly with its log intact and fetches again once restarted.
+     */
+    private final class VerifyingSnapshotStore implements SnapshotStore {
+        private final SnapshotStore store;
+
+        VerifyingSnapshotStore(SnapshotStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public Optional<SnapshotId> latest() {
+            return store.latest();
+        }
+
+        @Override
+        public long sizeBytes(SnapshotId id) {
+            return store.sizeBytes(id);
+        }
+
+        @Override
+        public byte[] read(SnapshotId id, long position, int maxBytes) {
+            return store.read(id, position, maxBytes);
+        }
+
+        @Override
+        public void write(SnapshotId id, byte[] data) {
+            byte[] stateMachineBytes = SnapshotFormat.stateMachineBytes(data);
+            for (RaftListener listener : listeners) {
+                listener.verifySnapshot(id.endOffset(), stateMachineBytes);
+            }
+            store.write(id, data);
         }
     }
 

@@ -268,6 +268,9 @@ public final class RaftRuntime implements AutoCloseable {
                 snapshot.future().complete(core.snapshotTaken(snapshot.endOffset(), snapshot.data()));
             } catch (IllegalArgumentException e) {
                 snapshot.future().completeExceptionally(e); // the caller's offset, not the replica, is wrong
+            } catch (RuntimeException e) {
+                snapshot.future().completeExceptionally(e); // taken off the queue: nothing else would fail it
+                throw e; // a store that cannot write stops the loop
             }
         } else if (event instanceof Event.Resign resign) {
             process(core.resign(nowMs));

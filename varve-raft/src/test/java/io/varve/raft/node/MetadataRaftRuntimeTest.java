@@ -118,6 +118,33 @@ class MetadataRaftRuntimeTest {
     }
 
     @Test
+    void aSnapshotAListenerRefusesIsNeverStoredAndTheReplicaStopsWithItsLogIntact() throws Exception {
+        Recorder refusing = new Recorder() {
+            @Override
+            public void verifySnapshot(long endOffset, byte[] snapshot) {
+                throw new IllegalStateException("bad checksum");
+            }
+        };
+        long last;
+        try (MetadataRaftRuntime raft = start(refusing, 1024)) {
+            last = raft.append(payloads("a", 3)).get(10, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> raft.snapshot(last + 1, "state".getBytes(StandardCharsets.UTF_8))
+                            .get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class);
+            assertThat(raft.logStartOffset()).isZero();
+        }
+        try (var files = Files.list(MetadataRaftRuntime.storeDir(dir))) {
+            assertThat(files.map(f -> f.getFileName().toString())).noneMatch(n -> n.contains(".checkpoint"));
+        }
+        Recorder restarted = new Recorder();
+        try (MetadataRaftRuntime raft = start(restarted, 1024)) {
+            assertThat(restarted.snapshots).isEmpty();
+            assertThat(restarted.records()).hasSize(3);
+            assertThat(restarted.records().get(2).offset()).isEqualTo(last);
+        }
+    }
+
+    @Test
     void appendsAreRefusedWhenTooLargeAndFailOnceClosed() throws Exception {
         MetadataRaftRuntime raft = start(new Recorder());
         assertThatThrownBy(() -> raft.append(payloads("x", MetadataRaftRuntime.MAX_BATCH_ENTRIES + 1)))
@@ -153,7 +180,7 @@ class MetadataRaftRuntimeTest {
                 .toList();
     }
 
-    private static final class Recorder implements RaftListener {
+    private static class Recorder implements RaftListener {
         final List<List<RaftRecord>> calls = new CopyOnWriteArrayList<>();
         final List<List<Integer>> leaders = new CopyOnWriteArrayList<>();
         final List<String> snapshots = new CopyOnWriteArrayList<>();
