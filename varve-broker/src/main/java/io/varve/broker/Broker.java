@@ -78,7 +78,6 @@ public final class Broker implements AutoCloseable {
     private MetadataLogs metadataLogs;
     private MetadataRaft raft;
     private MetadataLoader loader;
-    /** Null on the single-voter node, which keeps no snapshots. */
     private SnapshotGenerator metadataSnapshots;
 
     private QuorumController controller;
@@ -170,16 +169,14 @@ public final class Broker implements AutoCloseable {
         metadataLogs = MetadataLogs.open(config, clusterId);
         raft = metadataLogs.raft();
         loader = new MetadataLoader();
-        if (config.metadataRaftCoreEnable()) {
-            MetadataRaft log = raft;
-            metadataSnapshots = new SnapshotGenerator(
-                    config.metadataSnapshotMaxRecordBytes(),
-                    config.metadataSnapshotMaxIntervalMs(),
-                    log::snapshot,
-                    () -> System.nanoTime() / 1_000_000,
-                    "metadata-snapshot-" + nodeId);
-            loader.attachSnapshotGenerator(metadataSnapshots);
-        }
+        MetadataRaft metadataLog = raft;
+        metadataSnapshots = new SnapshotGenerator(
+                config.metadataSnapshotMaxRecordBytes(),
+                config.metadataSnapshotMaxIntervalMs(),
+                metadataLog::snapshot,
+                () -> System.nanoTime() / 1_000_000,
+                "metadata-snapshot-" + nodeId);
+        loader.attachSnapshotGenerator(metadataSnapshots);
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);
         raft.register(loader);

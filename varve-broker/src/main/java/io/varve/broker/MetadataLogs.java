@@ -1,39 +1,30 @@
 package io.varve.broker;
 
 import io.varve.broker.config.BrokerConfig;
-import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.raft.KafkaRaftTransport;
 import io.varve.broker.raft.RaftWireMapping;
 import io.varve.raft.MetadataRaft;
-import io.varve.raft.RaftConfig;
-import io.varve.raft.RaftNode;
-import io.varve.raft.core.message.InboundMessage;
-import io.varve.raft.core.message.OutboundMessage;
+import io.varve.raft.legacy.LegacyLogMigration;
 import io.varve.raft.node.MetadataRaftRuntime;
 import io.varve.raft.node.RaftRuntime;
 import io.varve.raft.node.RaftTransport;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
- * Chooses the Raft implementation behind the metadata log ({@code varve.metadata.raft.core.enable}): the
- * single-voter {@link RaftNode} in {@code __cluster_metadata-0} (the default) or the KRaft-style runtime in
- * {@value MetadataRaftRuntime#DIR_NAME}. Each keeps to its own directory, and a node never starts on the other's
- * files: the two formats differ and neither converts the other.
+ * The metadata log: the KRaft-style runtime in {@value MetadataRaftRuntime#DIR_NAME} under {@code metadata.log.dir}. A
+ * directory written by the single-voter node of earlier releases is moved onto it first ({@link LegacyLogMigration}).
  *
- * <p>With several voters ({@code controller.quorum.voters}, new stack only) the replicas talk Kafka's Raft requests
- * over the controller listener, served by a socket server of its own that starts here, before the Raft runtime, so
- * that the voters can elect while the rest of the node is still starting.
+ * <p>With several voters ({@code controller.quorum.voters}) the replicas talk Kafka's Raft requests over the
+ * controller listener, served by a socket server of its own that starts here, before the Raft runtime, so that the
+ * voters can elect while the rest of the node is still starting.
  */
 final class MetadataLogs implements AutoCloseable {
-    static final String SETTING = "varve.metadata.raft.core.enable";
     private static final long START_TIMEOUT_MS = 30_000;
 
     private final MetadataRaft raft;
@@ -48,18 +39,7 @@ final class MetadataLogs implements AutoCloseable {
     static MetadataLogs open(BrokerConfig config, String clusterId) throws InterruptedException {
         int nodeId = config.nodeId();
         Path parent = config.metadataLogDir();
-        RaftConfig nodeConfig = RaftConfig.builder()
-                .nodeId(nodeId)
-                .voters(Set.of(nodeId))
-                .logDir(parent)
-                .build();
-        Path oldDir = nodeConfig.metadataLogDir();
-        Path newDir = MetadataRaftRuntime.storeDir(parent);
-        if (!config.metadataRaftCoreEnable()) {
-            refuseIfPresent(newDir, "the KRaft-style Raft runtime", "true");
-            return new MetadataLogs(new RaftNode(nodeConfig), null);
-        }
-        refuseIfPresent(oldDir, "the single-voter Raft node", "false");
+        LegacyLogMigration.migrateIfPresent(parent, nodeId, clusterId);
         Map<Integer, InetSocketAddress> voters = config.controllerQuorumVoters();
         if (voters.size() <= 1) {
             return new MetadataLogs(
@@ -68,8 +48,9 @@ final class MetadataLogs implements AutoCloseable {
                             clusterId,
                             Set.of(nodeId),
                             parent,
-                            new LoneVoterTransport(),
+                            RaftTransport.none(),
                             START_TIMEOUT_MS,
+                            config.quorumTimeouts(),
                             config.metadataLogSegmentBytes())),
                     null);
         }
@@ -77,7 +58,8 @@ final class MetadataLogs implements AutoCloseable {
                 nodeId,
                 new RaftWireMapping(
                         nodeId,
-                        RaftWireMapping.Limits.of(MetadataRaftRuntime.coreConfig(nodeId, clusterId, voters.keySet()))),
+                        RaftWireMapping.Limits.of(MetadataRaftRuntime.coreConfig(
+                                nodeId, clusterId, voters.keySet(), config.quorumTimeouts()))),
                 voters::get,
                 KafkaRaftTransport.Settings.defaults(),
                 RaftRuntime.monotonicClockMs());
@@ -101,6 +83,7 @@ final class MetadataLogs implements AutoCloseable {
                         parent,
                         transport,
                         START_TIMEOUT_MS,
+                        config.quorumTimeouts(),
                         config.metadataLogSegmentBytes())),
                 controllerNetwork);
     }
@@ -129,25 +112,5 @@ final class MetadataLogs implements AutoCloseable {
         if (controllerNetwork != null) {
             controllerNetwork.close();
         }
-    }
-
-    private static void refuseIfPresent(Path otherDir, String otherStack, String otherSetting) {
-        if (Files.exists(otherDir)) {
-            throw new ConfigException("The metadata log in " + otherDir + " was written by " + otherStack
-                    + ", which this node does not run: start it with " + SETTING + "=" + otherSetting
-                    + " or point metadata.log.dir at another directory.");
-        }
-    }
-
-    /** A quorum of one has nobody to talk to. */
-    private static final class LoneVoterTransport implements RaftTransport {
-        @Override
-        public void start(Predicate<InboundMessage> inbound) {}
-
-        @Override
-        public void send(OutboundMessage message) {}
-
-        @Override
-        public void close() {}
     }
 }

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Metadata snapshots (KIP-630) with real processes on the new Raft stack, with thresholds small enough that a few
+ * Metadata snapshots (KIP-630) with real processes, with thresholds small enough that a few
  * dozen topics take several snapshots and roll and delete several metadata log segments: a voter that was down for
  * many snapshots catches up by FetchSnapshot, and a single node restarts from its snapshot plus the log's tail.
  */
@@ -43,7 +43,6 @@ class MetadataSnapshotIT {
     private static final short METADATA_VERSION = 12;
     private static final String STORE = "__cluster_metadata-raft";
     private static final String[] SMALL_SNAPSHOTS = {
-        "--override", "varve.metadata.raft.core.enable=true",
         "--override", "metadata.log.max.record.bytes.between.snapshots=1024",
         "--override", "internal.metadata.log.segment.bytes=2048"
     };

@@ -7,10 +7,9 @@
  * io.varve.storage.records.RaftBatches}. {@link io.varve.broker.raft.KafkaRaftTransport} carries them between
  * controllers over TCP: its {@link io.varve.broker.raft.RaftRequestDispatcher} serves the controller listener
  * of a {@code SocketServer}, its {@code RaftPeerClient} keeps one connection per peer. The broker starts it
- * (in {@code io.varve.broker.MetadataLogs}) when {@code varve.metadata.raft.core.enable=true} and {@code
- * controller.quorum.voters} names several voters.
+ * (in {@code io.varve.broker.MetadataLogs}) when {@code controller.quorum.voters} names several voters.
  *
  * <p>Owns: field-by-field mapping, version differences, where errors go. Must not touch: Raft rules (the
- * core's), the single-voter node the broker runs today.
+ * core's).
  */
 package io.varve.broker.raft;

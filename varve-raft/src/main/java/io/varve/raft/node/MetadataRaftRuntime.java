@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * committed through the next leader's LEADER_CHANGE) is dropped on every replica alike: its proposal failed.
  * Control entries (LEADER_CHANGE, VOTERS) hold offsets but never reach the listeners.
  *
- * <p>Errors as {@link io.varve.raft.RaftNode}'s: {@link NotLeaderException} when not leading (also for a
+ * <p>Errors: {@link NotLeaderException} when not leading (also for a
  * proposal whose epoch ended before it committed), {@link RaftClosedException} once closed.
  */
 public final class MetadataRaftRuntime implements MetadataRaft {
@@ -48,10 +48,11 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     public static final String DIR_NAME = "__cluster_metadata-raft";
 
     /** Most records in one appended batch: it must fit one follower fetch (the core's {@code maxFetchEntries}). */
-    public static final int MAX_BATCH_ENTRIES = 16_384;
+    public static final int MAX_BATCH_ENTRIES = MAX_BATCH_PAYLOADS;
 
     /**
      * @param startTimeoutMs how long {@link #start()} waits for a leader and for the log held at start to commit
+     * @param timeouts       Kafka's Raft timing keys
      * @param segmentBytes   the size a log segment rolls at ({@code metadata.log.segment.bytes}); a snapshot deletes
      *                       the whole segments below it
      */
@@ -62,9 +63,11 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             Path parentDir,
             RaftTransport transport,
             long startTimeoutMs,
+            QuorumTimeouts timeouts,
             int segmentBytes) {
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
+            Objects.requireNonNull(timeouts, "timeouts");
             voters = Set.copyOf(voters);
             Objects.requireNonNull(parentDir, "parentDir");
             Objects.requireNonNull(transport, "transport");
@@ -80,8 +83,28 @@ public final class MetadataRaftRuntime implements MetadataRaft {
                 Set<Integer> voters,
                 Path parentDir,
                 RaftTransport transport,
+                long startTimeoutMs,
+                QuorumTimeouts timeouts) {
+            this(
+                    nodeId,
+                    clusterId,
+                    voters,
+                    parentDir,
+                    transport,
+                    startTimeoutMs,
+                    timeouts,
+                    FileRaftLog.DEFAULT_SEGMENT_BYTES);
+        }
+
+        /** With Kafka's default timings and the store's default segment size. */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
                 long startTimeoutMs) {
-            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, FileRaftLog.DEFAULT_SEGMENT_BYTES);
+            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, QuorumTimeouts.KAFKA_DEFAULTS);
         }
 
         boolean singleVoter() {
@@ -141,7 +164,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         SnapshotStore snapshotStore = new VerifyingSnapshotStore(new FileSnapshotStore(dir));
         snapshotAtOpen = snapshotStore.latest().orElse(null);
         runtime = new RaftRuntime(
-                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters()),
+                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters(), settings.timeouts()),
                 RaftRuntimeConfig.defaults(),
                 log,
                 new FileQuorumStateStore(dir),
@@ -154,21 +177,27 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         awaitCaughtUp(endAtOpen);
     }
 
-    /**
-     * A lone voter has no rival to split a vote with: it elects itself after 1 ms (as Kafka's lone voter does at
-     * once) rather than after Kafka's randomized 1 to 2 s. Several voters use Kafka's defaults.
-     */
+    /** {@link #coreConfig(int, String, Set, QuorumTimeouts)} with Kafka's default timings. */
     public static RaftCoreConfig coreConfig(int nodeId, String clusterId, Set<Integer> voters) {
+        return coreConfig(nodeId, clusterId, voters, QuorumTimeouts.KAFKA_DEFAULTS);
+    }
+
+    /**
+     * The core's settings for the metadata log. A lone voter has no rival to split a vote with: it elects itself
+     * after 1 ms (as Kafka's lone voter does at once) rather than after the randomized election timeout.
+     */
+    public static RaftCoreConfig coreConfig(
+            int nodeId, String clusterId, Set<Integer> voters, QuorumTimeouts timeouts) {
         RaftCoreConfig defaults = RaftCoreConfig.defaults(nodeId, clusterId, voters);
         return new RaftCoreConfig(
                 defaults.nodeId(),
                 defaults.clusterId(),
                 defaults.voters(),
-                voters.size() == 1 ? 1 : defaults.electionTimeoutMs(),
-                defaults.electionBackoffMaxMs(),
-                defaults.fetchTimeoutMs(),
-                defaults.requestTimeoutMs(),
-                defaults.retryBackoffMs(),
+                voters.size() == 1 ? 1 : timeouts.electionTimeoutMs(),
+                timeouts.electionBackoffMaxMs(),
+                timeouts.fetchTimeoutMs(),
+                timeouts.requestTimeoutMs(),
+                timeouts.retryBackoffMs(),
                 defaults.fetchMaxWaitMs(),
                 MAX_BATCH_ENTRIES,
                 defaults.snapshotChunkBytes(),

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.varve.raft.RaftClosedException;
 import io.varve.raft.RaftListener;
 import io.varve.raft.RaftRecord;
-import io.varve.raft.core.message.InboundMessage;
-import io.varve.raft.core.message.OutboundMessage;
 import io.varve.raft.core.store.FileRaftLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +17,6 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -162,7 +159,14 @@ class MetadataRaftRuntimeTest {
 
     private MetadataRaftRuntime start(RaftListener listener, int segmentBytes) {
         MetadataRaftRuntime raft = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                1, "test-cluster", Set.of(1), dir, new NoTransport(), 10_000, segmentBytes));
+                1,
+                "test-cluster",
+                Set.of(1),
+                dir,
+                RaftTransport.none(),
+                10_000,
+                QuorumTimeouts.KAFKA_DEFAULTS,
+                segmentBytes));
         raft.register(listener);
         raft.start();
         return raft;
@@ -206,16 +210,5 @@ class MetadataRaftRuntimeTest {
             calls.forEach(all::addAll);
             return all;
         }
-    }
-
-    private static final class NoTransport implements RaftTransport {
-        @Override
-        public void start(Predicate<InboundMessage> inbound) {}
-
-        @Override
-        public void send(OutboundMessage message) {}
-
-        @Override
-        public void close() {}
     }
 }
