@@ -41,6 +41,7 @@ import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
+import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.raft.MetadataRaft;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
@@ -74,6 +75,7 @@ public final class Broker implements AutoCloseable {
     private MetadataRaft raft;
     private MetadataLoader loader;
     private ControllerWiring controllerWiring;
+    private SnapshotGenerator metadataSnapshots;
     private ExecutorService requestExecutor;
     private FetchPurgatory fetchPurgatory;
     private SocketServer socketServer;
@@ -162,6 +164,14 @@ public final class Broker implements AutoCloseable {
         metadataLogs = MetadataLogs.open(config, clusterId);
         raft = metadataLogs.raft();
         loader = new MetadataLoader();
+        MetadataRaft metadataLog = raft;
+        metadataSnapshots = new SnapshotGenerator(
+                config.metadataSnapshotMaxRecordBytes(),
+                config.metadataSnapshotMaxIntervalMs(),
+                metadataLog::snapshot,
+                () -> System.nanoTime() / 1_000_000,
+                "metadata-snapshot-" + nodeId);
+        loader.attachSnapshotGenerator(metadataSnapshots);
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);
         raft.register(loader);
@@ -452,6 +462,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
         closeQuietly("controller", controllerWiring);
+        closeQuietly("metadata snapshots", metadataSnapshots);
         closeQuietly("metadata log", raft);
         closeQuietly("controller network", metadataLogs);
         closeQuietly("remote reads", tieredReads);

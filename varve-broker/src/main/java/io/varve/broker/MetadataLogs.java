@@ -61,7 +61,8 @@ final class MetadataLogs implements AutoCloseable {
                             parent,
                             RaftTransport.none(),
                             START_TIMEOUT_MS,
-                            config.quorumTimeouts())),
+                            config.quorumTimeouts(),
+                            config.metadataLogSegmentBytes())),
                     null,
                     null);
         }
@@ -100,7 +101,8 @@ final class MetadataLogs implements AutoCloseable {
                         parent,
                         transport,
                         START_TIMEOUT_MS,
-                        config.quorumTimeouts())),
+                        config.quorumTimeouts(),
+                        config.metadataLogSegmentBytes())),
                 controllerNetwork,
                 dispatcher);
     }

@@ -61,6 +61,13 @@ public final class BrokerConfig {
             // Varve's own, retired: earlier releases ran the KRaft-style Raft only with it set to true, which is now
             // the only stack (an old directory is migrated); false is refused rather than silently ignored.
             .define("varve.metadata.raft.core.enable", BOOLEAN, true)
+            // Metadata snapshots (KIP-630) and the metadata log's segments, with Kafka's names, defaults and bounds;
+            // the new Raft stack honours them. Kafka's internal.metadata.log.segment.bytes lets tests roll small
+            // segments below the 8 MiB floor of metadata.log.segment.bytes.
+            .define("metadata.log.max.record.bytes.between.snapshots", LONG, 20971520L, 1, Long.MAX_VALUE)
+            .define("metadata.log.max.snapshot.interval.ms", LONG, 3600000L, 0, Long.MAX_VALUE)
+            .define("metadata.log.segment.bytes", INT, 1073741824, 8388608, Integer.MAX_VALUE)
+            .define("internal.metadata.log.segment.bytes", INT, null, 1024, Integer.MAX_VALUE)
             // Broker lifecycle: the rack replicas are spread over, the heartbeat period, the session the controller
             // keeps.
             .define("broker.rack", STRING, null)
@@ -448,6 +455,22 @@ public final class BrokerConfig {
     public Path metadataLogDir() {
         String dir = (String) values.get("metadata.log.dir");
         return dir == null ? logDirs().get(0) : Path.of(dir);
+    }
+
+    /** {@code metadata.log.max.record.bytes.between.snapshots}: committed record bytes that make a snapshot due. */
+    public long metadataSnapshotMaxRecordBytes() {
+        return longValue("metadata.log.max.record.bytes.between.snapshots");
+    }
+
+    /** {@code metadata.log.max.snapshot.interval.ms}: a snapshot at least this often when something changed; 0 off. */
+    public long metadataSnapshotMaxIntervalMs() {
+        return longValue("metadata.log.max.snapshot.interval.ms");
+    }
+
+    /** The metadata log's segment size: {@code internal.metadata.log.segment.bytes} if set (tests), else Kafka's key. */
+    public int metadataLogSegmentBytes() {
+        Object internal = values.get("internal.metadata.log.segment.bytes");
+        return internal != null ? (Integer) internal : intValue("metadata.log.segment.bytes");
     }
 
     /** The {@code controller.quorum.*.ms} timings of the metadata log's Raft. */

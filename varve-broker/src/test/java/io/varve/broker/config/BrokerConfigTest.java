@@ -35,6 +35,34 @@ class BrokerConfigTest {
     }
 
     @Test
+    void metadataSnapshotAndSegmentKeysHaveKafkasDefaultsAndBounds() {
+        BrokerConfig defaults = BrokerConfig.fromMap(Map.of());
+        assertThat(defaults.metadataSnapshotMaxRecordBytes()).isEqualTo(20L * 1024 * 1024);
+        assertThat(defaults.metadataSnapshotMaxIntervalMs()).isEqualTo(3_600_000L);
+        assertThat(defaults.metadataLogSegmentBytes()).isEqualTo(1024 * 1024 * 1024);
+
+        BrokerConfig small = BrokerConfig.fromMap(Map.of(
+                "metadata.log.max.record.bytes.between.snapshots", "1024",
+                "metadata.log.max.snapshot.interval.ms", "0",
+                "internal.metadata.log.segment.bytes", "4096"));
+        assertThat(small.metadataSnapshotMaxRecordBytes()).isEqualTo(1024);
+        assertThat(small.metadataSnapshotMaxIntervalMs()).isZero();
+        assertThat(small.metadataLogSegmentBytes()).isEqualTo(4096);
+
+        // Kafka's floor for the public key is 8 MiB; only the internal one goes lower (for tests).
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("metadata.log.segment.bytes", "4096")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("metadata.log.segment.bytes")
+                .hasMessageContaining("must be at least 8388608");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("metadata.log.max.record.bytes.between.snapshots", "0")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("metadata.log.max.record.bytes.between.snapshots");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("metadata.log.max.snapshot.interval.ms", "-1")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("metadata.log.max.snapshot.interval.ms");
+    }
+
+    @Test
     void unknownKeysAreCollectedNotFatal() {
         BrokerConfig config = BrokerConfig.fromMap(Map.of("no.such.key", "1", "log.retention.hours", "168"));
         assertThat(config.unknownKeys()).containsExactly("no.such.key");
