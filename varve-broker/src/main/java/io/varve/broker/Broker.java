@@ -280,10 +280,10 @@ public final class Broker implements AutoCloseable {
             // The active controller may be another node, or not elected yet: register in the background, but stop
             // the start if the controller refuses this node (a live broker holds its node.id).
             lifecycle.startInBackground(config.brokerSessionTimeoutMs());
-            controllerWiring.bootstrapFeaturesIfLoneVoter(config, loader);
+            controllerWiring.finalizeInitialFeatures(config, loader);
         } else {
             lifecycle.start(TimeUnit.SECONDS.toMillis(30));
-            controllerWiring.bootstrapFeaturesIfLoneVoter(config, loader);
+            controllerWiring.finalizeInitialFeatures(config, loader);
         }
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
@@ -322,7 +322,7 @@ public final class Broker implements AutoCloseable {
      * {@link MetadataLogs}) is all this node serves; no client listener, partitions or coordinators.
      */
     private void startControllerOnly(long startNanos) throws Exception {
-        controllerWiring.bootstrapFeaturesIfLoneVoter(config, loader);
+        controllerWiring.finalizeInitialFeatures(config, loader);
         log.info(
                 "Varve controller {} started in {} ms (controller listener {})",
                 config.nodeId(),

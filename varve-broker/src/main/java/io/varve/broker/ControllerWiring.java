@@ -34,12 +34,17 @@ final class ControllerWiring implements AutoCloseable {
     final ControllerRouter router;
     final ControllerCalls calls;
     private final ScheduledExecutorService retries;
+    private final MetadataRaft raft;
+    /** Null until a multi-voter node starts watching for a new cluster's first leader. */
+    private volatile java.util.concurrent.ScheduledFuture<?> featureBootstrap;
 
-    private ControllerWiring(QuorumController controller, ControllerRouter router, ScheduledExecutorService retries) {
+    private ControllerWiring(
+            QuorumController controller, ControllerRouter router, ScheduledExecutorService retries, MetadataRaft raft) {
         this.controller = controller;
         this.router = router;
         this.calls = new ControllerCalls(router);
         this.retries = retries;
+        this.raft = raft;
     }
 
     /** After the metadata log started and replayed: the controller decides against the loader's image. */
@@ -90,20 +95,68 @@ final class ControllerWiring implements AutoCloseable {
                 () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()),
                 ControllerRouter.Settings.defaults(),
                 config.socketRequestMaxBytes());
-        return new ControllerWiring(controller, router, retries);
+        return new ControllerWiring(controller, router, retries, raft);
     }
 
     /**
      * A new cluster finalizes the feature levels a Kafka 4.x cluster starts with, as far as this build supports them:
      * metadata.version at this build's highest (Kafka's {@code kafka-storage format} writes it) and group.version 1
-     * (KIP-848 consumer groups). Once written, they change only through UpdateFeatures.
+     * (KIP-848 consumer groups). Once written, they change only through UpdateFeatures. A lone voter does it before
+     * the node serves; with several voters, whichever controller leads the new cluster first does it.
      */
-    void bootstrapFeaturesIfLoneVoter(BrokerConfig config, MetadataLoader loader) throws Exception {
-        if (controller == null
-                || config.controllerQuorumVoters().size() > 1
-                || loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
-            return; // features are finalized by a lone voter's first start only; a multi-voter quorum does not yet
+    void finalizeInitialFeatures(BrokerConfig config, MetadataLoader loader) throws Exception {
+        if (controller == null || loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
+            return;
         }
+        if (config.controllerQuorumVoters().size() > 1) {
+            // Several controllers: which one leads first is not known at start; each checks until the levels are in.
+            featureBootstrap = retries.scheduleWithFixedDelay(
+                    () -> finalizeIfLeading(loader), 0, FEATURE_BOOTSTRAP_CHECK_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        io.varve.metadata.controller.ErrorReply reply =
+                controller.updateFeatures(initialLevels(), false).get(30, TimeUnit.SECONDS);
+        if (reply.error() != org.apache.kafka.common.protocol.Errors.NONE) {
+            throw new IllegalStateException("Finalizing the initial feature levels " + initialLevels() + " failed: "
+                    + reply.error() + " " + reply.message());
+        }
+        LOG.info("New cluster: finalized {}", initialLevels().keySet());
+    }
+
+    private static final long FEATURE_BOOTSTRAP_CHECK_MS = 200;
+
+    /** On the retries thread: once this node leads a cluster with no metadata.version yet, finalize the levels. */
+    private void finalizeIfLeading(MetadataLoader loader) {
+        if (loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
+            java.util.concurrent.ScheduledFuture<?> task = featureBootstrap;
+            if (task != null) {
+                task.cancel(false);
+            }
+            return;
+        }
+        if (raft.leaderId() != raft.nodeId()) {
+            return;
+        }
+        try {
+            // Same levels again are no change, so two leaders in a row doing this is harmless.
+            io.varve.metadata.controller.ErrorReply reply =
+                    controller.updateFeatures(initialLevels(), false).get(30, TimeUnit.SECONDS);
+            if (reply.error() == org.apache.kafka.common.protocol.Errors.NONE) {
+                LOG.info(
+                        "New cluster: finalized {} as its first active controller",
+                        initialLevels().keySet());
+            } else {
+                LOG.info(
+                        "Finalizing the initial feature levels failed ({}: {}); retrying",
+                        reply.error(),
+                        reply.message());
+            }
+        } catch (Exception e) {
+            LOG.info("Finalizing the initial feature levels failed ({}); retrying", e.toString());
+        }
+    }
+
+    private static Map<String, io.varve.metadata.controller.feature.FeatureUpdate> initialLevels() {
         Map<String, io.varve.metadata.controller.feature.FeatureUpdate> levels = new java.util.TreeMap<>();
         for (String feature : List.of(SupportedFeatures.METADATA_VERSION, SupportedFeatures.GROUP_VERSION)) {
             levels.put(
@@ -112,13 +165,7 @@ final class ControllerWiring implements AutoCloseable {
                             SupportedFeatures.THIS_BUILD.get(feature).max(),
                             io.varve.metadata.controller.feature.FeatureUpdate.UpgradeType.UPGRADE));
         }
-        io.varve.metadata.controller.ErrorReply reply =
-                controller.updateFeatures(levels, false).get(30, TimeUnit.SECONDS);
-        if (reply.error() != org.apache.kafka.common.protocol.Errors.NONE) {
-            throw new IllegalStateException("Finalizing the initial feature levels " + levels + " failed: "
-                    + reply.error() + " " + reply.message());
-        }
-        LOG.info("New cluster: finalized {}", levels.keySet());
+        return levels;
     }
 
     /** Closes the way to the controller, then the controller (before the metadata log it writes to). */

@@ -54,8 +54,9 @@ class RaftCoreQuorumIT {
     }
 
     @Test
-    void threeNodesElectOneLeaderAStandbyAnswersNotControllerAndATopicCreatedThroughItIsInTheMetadataOfAllThree()
-            throws Exception {
+    void
+            threeNodesElectOneLeaderAStandbyAnswersNotControllerATopicCreatedThroughItIsInTheMetadataOfAllThreeAndTheFeaturesAreFinalized()
+                    throws Exception {
         String clusterId = Uuid.randomUuid().toString();
         Map<Integer, Integer> clientPorts = new HashMap<>();
         Map<Integer, Integer> controllerPorts = new HashMap<>();
@@ -116,6 +117,20 @@ class RaftCoreQuorumIT {
                         assertThat(described.partitions())
                                 .allSatisfy(p -> assertThat(p.leaderId()).isIn(1, 2, 3));
                     });
+        }
+        // A new cluster of several voters: its first active controller finalized metadata.version, seen by every node.
+        for (int id : IDS) {
+            try (Admin admin = admin(clientPorts.get(id))) {
+                await().atMost(BOUND)
+                        .pollInterval(Duration.ofMillis(200))
+                        .ignoreExceptions()
+                        .untilAsserted(() -> assertThat(admin.describeFeatures()
+                                        .featureMetadata()
+                                        .get(10, TimeUnit.SECONDS)
+                                        .finalizedFeatures())
+                                .as("node %d", id)
+                                .containsKey("metadata.version"));
+            }
         }
         for (ServerProcess server : servers) {
             assertThat(server.process().isAlive()).as(server.output()).isTrue();
