@@ -62,7 +62,8 @@ final class ControllerWiring implements AutoCloseable {
         if (config.processRoles().contains("controller")) {
             controller = new QuorumController(
                     new ControllerConfig(config.numPartitions(), config.defaultReplicationFactor())
-                            .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs()),
+                            .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs())
+                            .withMaxReplicationFactor(BrokerConfig.MAX_REPLICATION_FACTOR),
                     clusterId,
                     raft,
                     loader,

@@ -2,6 +2,7 @@ package io.varve.it;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -145,6 +146,14 @@ class ControllerRolesIT {
                     });
         }
         produceAndConsume(topic, "127.0.0.1:" + brokerPorts[0]);
+        // Two brokers, but no replication between them yet: a second replica that nobody copies is refused.
+        try (Admin admin = admin(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + brokerPorts[0])) {
+            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("two-replicas", 1, (short) 2)))
+                            .all()
+                            .get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.InvalidReplicationFactorException.class)
+                    .hasMessageContaining("at most 1 replica(s) per partition");
+        }
     }
 
     @Test
