@@ -53,6 +53,11 @@ public final class RaftRequestDispatcher implements RequestDispatcher {
             ApiKeys.ADD_RAFT_VOTER,
             ApiKeys.REMOVE_RAFT_VOTER);
 
+    /** The Raft APIs a controller listener serves (a controller advertises them in ApiVersions). */
+    public static Set<ApiKeys> servedApis() {
+        return RAFT_APIS;
+    }
+
     private final RaftWireMapping mapping;
     private final long requestTimeoutMs;
     private final AtomicLong correlationIds = new AtomicLong();

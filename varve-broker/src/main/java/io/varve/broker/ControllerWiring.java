@@ -1,0 +1,181 @@
+package io.varve.broker;
+
+import io.varve.broker.api.KafkaRequestDispatcher;
+import io.varve.broker.config.BrokerConfig;
+import io.varve.broker.config.BrokerConfigLayers;
+import io.varve.broker.controller.ControllerApis;
+import io.varve.broker.controller.ControllerCalls;
+import io.varve.broker.controller.ControllerRouter;
+import io.varve.metadata.MetadataLoader;
+import io.varve.metadata.controller.ControllerConfig;
+import io.varve.metadata.controller.QuorumController;
+import io.varve.metadata.controller.feature.SupportedFeatures;
+import io.varve.raft.MetadataRaft;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The node's controller (when {@code process.roles} has it) and the way to the active controller (every node): the
+ * {@link QuorumController} on the metadata log, its APIs on the controller listener when the node serves one, and
+ * the {@link ControllerRouter} that everything asking the controller goes through, with the {@link ControllerCalls}
+ * for the broker's own requests. Kept apart from {@link Broker} so the start-up order there stays readable.
+ */
+final class ControllerWiring implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ControllerWiring.class);
+
+    /** Null unless this node is a controller. */
+    final QuorumController controller;
+
+    final ControllerRouter router;
+    final ControllerCalls calls;
+    private final ScheduledExecutorService retries;
+    private final MetadataRaft raft;
+    /** Null until a multi-voter node starts watching for a new cluster's first leader. */
+    private volatile java.util.concurrent.ScheduledFuture<?> featureBootstrap;
+
+    private ControllerWiring(
+            QuorumController controller, ControllerRouter router, ScheduledExecutorService retries, MetadataRaft raft) {
+        this.controller = controller;
+        this.router = router;
+        this.calls = new ControllerCalls(router);
+        this.retries = retries;
+        this.raft = raft;
+    }
+
+    /** After the metadata log started and replayed: the controller decides against the loader's image. */
+    static ControllerWiring start(
+            BrokerConfig config,
+            String clusterId,
+            MetadataLogs logs,
+            MetadataRaft raft,
+            MetadataLoader loader,
+            Executor requestExecutor) {
+        int nodeId = config.nodeId();
+        Map<Integer, InetSocketAddress> voters = config.controllerQuorumVoters();
+        QuorumController controller = null;
+        ControllerApis apis = null;
+        if (config.processRoles().contains("controller")) {
+            controller = new QuorumController(
+                    new ControllerConfig(config.numPartitions(), config.defaultReplicationFactor())
+                            .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs())
+                            .withMaxReplicationFactor(BrokerConfig.MAX_REPLICATION_FACTOR),
+                    clusterId,
+                    raft,
+                    loader,
+                    BrokerConfigLayers::isStaticOnly,
+                    () -> System.nanoTime() / 1_000_000);
+            apis = new ControllerApis(
+                    nodeId,
+                    clusterId,
+                    controller,
+                    raft,
+                    loader,
+                    () -> voters,
+                    config.deleteTopicEnable(),
+                    config.producerIdBlockSize());
+            if (logs.servesControllerListener()) {
+                logs.serveControllerApis(new KafkaRequestDispatcher(apis.apis(), apis.apiVersions(), requestExecutor));
+            }
+        }
+        ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "varve-controller-retries");
+            t.setDaemon(true);
+            return t;
+        });
+        ControllerRouter router = new ControllerRouter(
+                nodeId,
+                apis,
+                raft::leaderId,
+                voters::get,
+                retries,
+                () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()),
+                ControllerRouter.Settings.defaults(),
+                config.socketRequestMaxBytes());
+        return new ControllerWiring(controller, router, retries, raft);
+    }
+
+    /**
+     * A new cluster finalizes the feature levels a Kafka 4.x cluster starts with, as far as this build supports them:
+     * metadata.version at this build's highest (Kafka's {@code kafka-storage format} writes it) and group.version 1
+     * (KIP-848 consumer groups). Once written, they change only through UpdateFeatures. A lone voter does it before
+     * the node serves; with several voters, whichever controller leads the new cluster first does it.
+     */
+    void finalizeInitialFeatures(BrokerConfig config, MetadataLoader loader) throws Exception {
+        if (controller == null || loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
+            return;
+        }
+        if (config.controllerQuorumVoters().size() > 1) {
+            // Several controllers: which one leads first is not known at start; each checks until the levels are in.
+            featureBootstrap = retries.scheduleWithFixedDelay(
+                    () -> finalizeIfLeading(loader), 0, FEATURE_BOOTSTRAP_CHECK_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        io.varve.metadata.controller.ErrorReply reply =
+                controller.updateFeatures(initialLevels(), false).get(30, TimeUnit.SECONDS);
+        if (reply.error() != org.apache.kafka.common.protocol.Errors.NONE) {
+            throw new IllegalStateException("Finalizing the initial feature levels " + initialLevels() + " failed: "
+                    + reply.error() + " " + reply.message());
+        }
+        LOG.info("New cluster: finalized {}", initialLevels().keySet());
+    }
+
+    private static final long FEATURE_BOOTSTRAP_CHECK_MS = 200;
+
+    /** On the retries thread: once this node leads a cluster with no metadata.version yet, finalize the levels. */
+    private void finalizeIfLeading(MetadataLoader loader) {
+        if (loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
+            java.util.concurrent.ScheduledFuture<?> task = featureBootstrap;
+            if (task != null) {
+                task.cancel(false);
+            }
+            return;
+        }
+        if (raft.leaderId() != raft.nodeId()) {
+            return;
+        }
+        try {
+            // Same levels again are no change, so two leaders in a row doing this is harmless.
+            io.varve.metadata.controller.ErrorReply reply =
+                    controller.updateFeatures(initialLevels(), false).get(30, TimeUnit.SECONDS);
+            if (reply.error() == org.apache.kafka.common.protocol.Errors.NONE) {
+                LOG.info(
+                        "New cluster: finalized {} as its first active controller",
+                        initialLevels().keySet());
+            } else {
+                LOG.info(
+                        "Finalizing the initial feature levels failed ({}: {}); retrying",
+                        reply.error(),
+                        reply.message());
+            }
+        } catch (Exception e) {
+            LOG.info("Finalizing the initial feature levels failed ({}); retrying", e.toString());
+        }
+    }
+
+    private static Map<String, io.varve.metadata.controller.feature.FeatureUpdate> initialLevels() {
+        Map<String, io.varve.metadata.controller.feature.FeatureUpdate> levels = new java.util.TreeMap<>();
+        for (String feature : List.of(SupportedFeatures.METADATA_VERSION, SupportedFeatures.GROUP_VERSION)) {
+            levels.put(
+                    feature,
+                    new io.varve.metadata.controller.feature.FeatureUpdate(
+                            SupportedFeatures.THIS_BUILD.get(feature).max(),
+                            io.varve.metadata.controller.feature.FeatureUpdate.UpgradeType.UPGRADE));
+        }
+        return levels;
+    }
+
+    /** Closes the way to the controller, then the controller (before the metadata log it writes to). */
+    @Override
+    public void close() {
+        router.close();
+        retries.shutdownNow();
+        if (controller != null) {
+            controller.close();
+        }
+    }
+}
