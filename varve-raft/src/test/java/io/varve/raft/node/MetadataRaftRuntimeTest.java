@@ -78,7 +78,7 @@ class MetadataRaftRuntimeTest {
     }
 
     @Test
-        void aSnapshotMovesTheLogStartDeletesTheSegmentsItCoversAndARestartLoadsItThenTheTail() throws Exception {
+    void aSnapshotMovesTheLogStartDeletesTheSegmentsItCoversAndARestartLoadsItThenTheTail() throws Exception {
         long snapshotEnd;
         List<RaftRecord> tail;
         Recorder first = new Recorder();
@@ -232,6 +232,7 @@ class MetadataRaftRuntimeTest {
         final List<List<Integer>> leaders = new CopyOnWriteArrayList<>();
         /** "commit N" (N records) and "leader ID" in the order they arrived. */
         final List<String> events = new CopyOnWriteArrayList<>();
+
         final List<String> snapshots = new CopyOnWriteArrayList<>();
 
         @Override
