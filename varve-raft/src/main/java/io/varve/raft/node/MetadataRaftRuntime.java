@@ -7,8 +7,10 @@ import io.varve.raft.RaftException;
 import io.varve.raft.RaftListener;
 import io.varve.raft.RaftRecord;
 import io.varve.raft.core.RaftCoreConfig;
+import io.varve.raft.core.message.EntryType;
 import io.varve.raft.core.message.LogEntry;
 import io.varve.raft.core.message.SnapshotId;
+import io.varve.raft.core.message.VoterSet;
 import io.varve.raft.core.store.FileQuorumStateStore;
 import io.varve.raft.core.store.FileRaftLog;
 import io.varve.raft.core.store.FileSnapshotStore;
@@ -48,6 +50,22 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     public static final int MAX_BATCH_ENTRIES = 16_384;
 
     /**
+     * The quorum's kind: {@code kraftVersion} 0 is a static quorum of {@code Settings.voters}; 1 a dynamic one (KIP-853)
+     * whose voters are in the log (the first entry written at format, {@link #writeBootstrapVoters}), found through
+     * {@code bootstrapServers} destinations when this replica knows none; {@code localVoter} is this replica's
+     * directory id and endpoints.
+     */
+    public record Quorum(int kraftVersion, int bootstrapServers, VoterSet.Voter localVoter) {
+        public Quorum {
+            Objects.requireNonNull(localVoter, "localVoter");
+        }
+
+        public static Quorum staticVoters(int nodeId) {
+            return new Quorum(0, 0, VoterSet.Voter.of(nodeId));
+        }
+    }
+
+    /**
      * @param startTimeoutMs how long {@link #start()} waits for a leader and for the log held at start to commit
      */
     public record Settings(
@@ -56,19 +74,32 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             Set<Integer> voters,
             Path parentDir,
             RaftTransport transport,
-            long startTimeoutMs) {
+            long startTimeoutMs,
+            Quorum quorum) {
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
             voters = Set.copyOf(voters);
             Objects.requireNonNull(parentDir, "parentDir");
             Objects.requireNonNull(transport, "transport");
-            if (!voters.contains(nodeId)) {
+            Objects.requireNonNull(quorum, "quorum");
+            if (quorum.kraftVersion() == 0 && !voters.contains(nodeId)) {
                 throw new IllegalArgumentException("node " + nodeId + " is not one of the voters " + voters);
             }
         }
 
+        /** A static quorum of {@code voters}. */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
+                long startTimeoutMs) {
+            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, Quorum.staticVoters(nodeId));
+        }
+
         boolean singleVoter() {
-            return voters.size() == 1;
+            return quorum.kraftVersion() == 0 && voters.size() == 1;
         }
     }
 
@@ -115,7 +146,11 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         log = FileRaftLog.open(dir, FileRaftLog.DEFAULT_SEGMENT_BYTES);
         long endAtOpen = log.endOffset();
         runtime = new RaftRuntime(
-                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters()),
+                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters())
+                        .withQuorum(
+                                settings.quorum().kraftVersion(),
+                                settings.quorum().bootstrapServers(),
+                                settings.quorum().localVoter()),
                 RaftRuntimeConfig.defaults(),
                 log,
                 new FileQuorumStateStore(dir),
@@ -147,6 +182,33 @@ public final class MetadataRaftRuntime implements MetadataRaft {
                 MAX_BATCH_ENTRIES,
                 defaults.snapshotChunkBytes(),
                 defaults.maxCommittedPerOutput());
+    }
+
+    /**
+     * Formats a replica of a dynamic quorum with its initial voters (Kafka's {@code kafka-storage format --standalone}
+     * or {@code --initial-controllers}, which write them in a bootstrap checkpoint): the voter set becomes the log's
+     * first entry, at offset 0 in epoch 0, the same bytes on every replica formatted alike. Refuses a store that holds
+     * anything already.
+     */
+    public static void writeBootstrapVoters(Path parentDir, VoterSet voters) {
+        if (voters.isEmpty()) {
+            throw new IllegalArgumentException("a bootstrap voter set names at least one voter");
+        }
+        try (FileRaftLog store = FileRaftLog.open(storeDir(parentDir), FileRaftLog.DEFAULT_SEGMENT_BYTES)) {
+            if (store.endOffset() != 0 || store.startOffset() != 0) {
+                throw new IllegalStateException("the metadata log in " + storeDir(parentDir) + " is not empty");
+            }
+            store.append(List.of(new LogEntry(0, 0, EntryType.VOTERS, voters.encode())));
+            store.flush();
+        }
+    }
+
+    /** What the runtime last published (role, leader, voter set); before start, nothing known. */
+    public RaftStatus status() {
+        RaftRuntime current = runtime;
+        return current == null
+                ? new RaftStatus(settings.nodeId(), io.varve.raft.core.Role.UNATTACHED, 0, -1, 0, VoterSet.EMPTY)
+                : current.status();
     }
 
     /** Until a leader is known and every entry this replica held at start committed and reached the listeners. */
