@@ -4,13 +4,17 @@ import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
 import io.varve.broker.network.SocketServer;
+import io.varve.broker.raft.ControllerQuorumInfo;
 import io.varve.broker.raft.KafkaRaftTransport;
+import io.varve.broker.raft.RaftAddressBook;
+import io.varve.broker.raft.RaftRequestDispatcher;
 import io.varve.broker.raft.RaftWireMapping;
 import io.varve.raft.MetadataRaft;
 import io.varve.raft.RaftConfig;
 import io.varve.raft.RaftNode;
 import io.varve.raft.core.message.InboundMessage;
 import io.varve.raft.core.message.OutboundMessage;
+import io.varve.raft.core.message.VoterSet;
 import io.varve.raft.node.MetadataRaftRuntime;
 import io.varve.raft.node.RaftRuntime;
 import io.varve.raft.node.RaftTransport;
@@ -20,7 +24,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Predicate;
+import org.apache.kafka.common.Uuid;
 
 /**
  * Chooses the Raft implementation behind the metadata log ({@code varve.metadata.raft.core.enable}): the
@@ -28,9 +34,11 @@ import java.util.function.Predicate;
  * {@value MetadataRaftRuntime#DIR_NAME}. Each keeps to its own directory, and a node never starts on the other's
  * files: the two formats differ and neither converts the other.
  *
- * <p>With several voters ({@code controller.quorum.voters}, new stack only) the replicas talk Kafka's Raft requests
- * over the controller listener, served by a socket server of its own that starts here, before the Raft runtime, so
- * that the voters can elect while the rest of the node is still starting.
+ * <p>With several voters ({@code controller.quorum.voters}) or a dynamic quorum ({@code
+ * controller.quorum.bootstrap.servers}, KIP-853: kraft.version 1, voters in the log), new stack only, the replicas talk
+ * Kafka's Raft requests over the controller listener, served by a socket server of its own that starts here, before
+ * the Raft runtime, so that the voters can elect while the rest of the node is still starting. That listener also
+ * answers admin clients ({@code kafka-metadata-quorum --bootstrap-controller}).
  */
 final class MetadataLogs implements AutoCloseable {
     static final String SETTING = "varve.metadata.raft.core.enable";
@@ -40,12 +48,15 @@ final class MetadataLogs implements AutoCloseable {
     /** Null unless several voters: the controller listener's server. */
     private final SocketServer controllerNetwork;
 
-    private MetadataLogs(MetadataRaft raft, SocketServer controllerNetwork) {
+    private final RaftRequestDispatcher raftRequests;
+
+    private MetadataLogs(MetadataRaft raft, SocketServer controllerNetwork, RaftRequestDispatcher raftRequests) {
         this.raft = raft;
         this.controllerNetwork = controllerNetwork;
+        this.raftRequests = raftRequests;
     }
 
-    static MetadataLogs open(BrokerConfig config, String clusterId) throws InterruptedException {
+    static MetadataLogs open(BrokerConfig config, String clusterId) throws InterruptedException, java.io.IOException {
         int nodeId = config.nodeId();
         Path parent = config.metadataLogDir();
         RaftConfig nodeConfig = RaftConfig.builder()
@@ -57,24 +68,47 @@ final class MetadataLogs implements AutoCloseable {
         Path newDir = MetadataRaftRuntime.storeDir(parent);
         if (!config.metadataRaftCoreEnable()) {
             refuseIfPresent(newDir, "the KRaft-style Raft runtime", "true");
-            return new MetadataLogs(new RaftNode(nodeConfig), null);
+            return new MetadataLogs(new RaftNode(nodeConfig), null, null);
         }
         refuseIfPresent(oldDir, "the single-voter Raft node", "false");
         Map<Integer, InetSocketAddress> voters = config.controllerQuorumVoters();
-        if (voters.size() <= 1) {
+        boolean dynamic = !config.controllerQuorumBootstrapServers().isEmpty();
+        if (voters.size() <= 1 && !dynamic) {
             return new MetadataLogs(
                     new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
                             nodeId, clusterId, Set.of(nodeId), parent, new LoneVoterTransport(), START_TIMEOUT_MS)),
+                    null,
                     null);
         }
+        String listenerName = config.controllerListenerNames().get(0);
+        RaftAddressBook addresses =
+                new RaftAddressBook(listenerName, voters, config.controllerQuorumBootstrapServers());
+        MetadataRaftRuntime.Quorum quorum = dynamic
+                ? new MetadataRaftRuntime.Quorum(1, addresses.bootstrapServerCount(), localVoter(config))
+                : MetadataRaftRuntime.Quorum.staticVoters(nodeId);
         KafkaRaftTransport transport = new KafkaRaftTransport(
                 nodeId,
                 new RaftWireMapping(
                         nodeId,
                         RaftWireMapping.Limits.of(MetadataRaftRuntime.coreConfig(nodeId, clusterId, voters.keySet()))),
-                voters::get,
+                addresses,
                 KafkaRaftTransport.Settings.defaults(),
                 RaftRuntime.monotonicClockMs());
+        MetadataRaftRuntime runtime = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
+                nodeId, clusterId, voters.keySet(), parent, transport, START_TIMEOUT_MS, quorum));
+        addresses.watchVoters(() -> runtime.status().voters());
+        transport
+                .requestDispatcher()
+                .describeQuorumWith(new ControllerQuorumInfo(
+                        clusterId,
+                        () -> runtime.status().leaderId(),
+                        () -> {
+                            Set<Integer> ids = runtime.status().voters().ids();
+                            return ids.isEmpty() ? voters.keySet() : ids;
+                        },
+                        addresses,
+                        System.currentTimeMillis()
+                                - RaftRuntime.monotonicClockMs().getAsLong()));
         SocketServer controllerNetwork = new SocketServer(new SocketServer.Settings(
                 config.socketRequestMaxBytes(),
                 config.connectionsMaxIdleMs(),
@@ -87,10 +121,37 @@ final class MetadataLogs implements AutoCloseable {
             controllerNetwork.close();
             throw e;
         }
-        return new MetadataLogs(
-                new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                        nodeId, clusterId, voters.keySet(), parent, transport, START_TIMEOUT_MS)),
-                controllerNetwork);
+        return new MetadataLogs(runtime, controllerNetwork, transport.requestDispatcher());
+    }
+
+    /**
+     * A controller of a dynamic quorum is formatted with its initial voters ({@code varve format}), never at first
+     * start: whether it starts a quorum or joins one is the operator's to say. Called before the node formats itself.
+     */
+    static void refuseUnformattedDynamicQuorum(BrokerConfig config) {
+        if (config.controllerQuorumBootstrapServers().isEmpty()
+                || Files.exists(MetadataRaftRuntime.storeDir(config.metadataLogDir()))) {
+            return;
+        }
+        throw new ConfigException("controller.quorum.bootstrap.servers is set and " + config.metadataLogDir()
+                + " is not formatted for a dynamic quorum: run varve format --config FILE --cluster-id ID with"
+                + " --standalone (the first controller), --initial-controllers or --no-initial-controllers first.");
+    }
+
+    /** This node as a voter of a dynamic quorum: the metadata dir's directory id and its controller listeners. */
+    private static VoterSet.Voter localVoter(BrokerConfig config) throws java.io.IOException {
+        Uuid directoryId = MetaProperties.directoryId(config.metadataLogDir());
+        if (directoryId == null) {
+            throw new ConfigException("The metadata log dir " + config.metadataLogDir() + " has no directory.id in its"
+                    + " meta.properties: format it with varve format.");
+        }
+        return StorageFormatter.localVoter(
+                config, new UUID(directoryId.getMostSignificantBits(), directoryId.getLeastSignificantBits()));
+    }
+
+    /** Null unless a controller listener serves the Raft APIs: then the client listener's admin requests go here too. */
+    RaftRequestDispatcher raftRequests() {
+        return raftRequests;
     }
 
     MetadataRaft raft() {

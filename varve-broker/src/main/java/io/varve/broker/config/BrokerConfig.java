@@ -204,9 +204,11 @@ public final class BrokerConfig {
 
     /**
      * This release runs combined nodes, by default a quorum of one that is its own controller; with
-     * {@code varve.metadata.raft.core.enable=true} also several combined voters. Settings that ask for anything else
-     * (a broker or controller alone, several voters on the single-voter Raft, a dynamic quorum) are refused at
-     * start-up with one sentence naming the key, rather than silently run as one node.
+     * {@code varve.metadata.raft.core.enable=true} also several combined voters, named in {@code
+     * controller.quorum.voters} (static) or found through {@code controller.quorum.bootstrap.servers} (dynamic,
+     * KIP-853). Settings that ask for anything else (a broker or controller alone, several voters on the single-voter
+     * Raft, both kinds of quorum at once) are refused at start-up with one sentence naming the key, rather than
+     * silently run as one node.
      */
     private void checkQuorumSettings() {
         List<String> roles = list("process.roles");
@@ -237,10 +239,45 @@ public final class BrokerConfig {
                     + " listeners needs a listener named in controller.listener.names, for example"
                     + " CONTROLLER://localhost:9093.");
         }
-        if (!list("controller.quorum.bootstrap.servers").isEmpty()) {
-            throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
-                    + " is not in this release yet: leave it empty.");
+        List<InetSocketAddress> bootstrap = controllerQuorumBootstrapServers();
+        if (!bootstrap.isEmpty() && !voterEndpoints.isEmpty()) {
+            throw new ConfigException(
+                    "controller.quorum.voters and controller.quorum.bootstrap.servers are both set:"
+                            + " a static quorum names its voters, a dynamic one (KIP-853) its bootstrap servers; set only one.");
         }
+        if (!bootstrap.isEmpty() && !metadataRaftCoreEnable()) {
+            throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
+                    + " runs only with varve.metadata.raft.core.enable=true: set it, or leave the bootstrap servers"
+                    + " empty.");
+        }
+        if (!bootstrap.isEmpty() && controllerListeners().isEmpty()) {
+            throw new ConfigException("controller.quorum.bootstrap.servers is set, so listeners needs a listener named"
+                    + " in controller.listener.names, for example CONTROLLER://localhost:9093.");
+        }
+    }
+
+    /** {@code controller.quorum.bootstrap.servers} as addresses, in the order written; empty for a static quorum. */
+    public List<InetSocketAddress> controllerQuorumBootstrapServers() {
+        List<InetSocketAddress> servers = new ArrayList<>();
+        for (String server : list("controller.quorum.bootstrap.servers")) {
+            int colon = server.lastIndexOf(':');
+            int port;
+            try {
+                port = Integer.parseInt(server.substring(colon + 1).trim());
+            } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+                port = -1;
+            }
+            if (colon < 1 || port <= 0 || port > 65535) {
+                throw new ConfigException("controller.quorum.bootstrap.servers entry '" + server
+                        + "' is not HOST:PORT, for example localhost:9093.");
+            }
+            String host = server.substring(0, colon).trim();
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            servers.add(InetSocketAddress.createUnresolved(host, port));
+        }
+        return servers;
     }
 
     /**

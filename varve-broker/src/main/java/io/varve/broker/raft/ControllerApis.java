@@ -5,6 +5,7 @@ import io.varve.raft.core.message.DescribeQuorumResponse.ReplicaProgress;
 import io.varve.raft.core.message.VoterSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
@@ -79,9 +80,23 @@ final class ControllerApis {
         return response;
     }
 
-    /** The same answer with the core's monotonic timestamps as wall-clock times (-1, never seen, stays). */
+    /**
+     * The same answer with the core's monotonic timestamps as wall-clock times (-1, never seen, stays), and the
+     * endpoints of voters the voter set holds none for (a static quorum's, from {@code controller.quorum.voters}).
+     */
     static DescribeQuorumResponse withWallClock(DescribeQuorumResponse response, ControllerQuorumInfo info) {
         long offset = info.wallClockOffsetMs();
+        List<VoterSet.Voter> nodes = new ArrayList<>(response.nodes());
+        for (ReplicaProgress voter : response.currentVoters()) {
+            if (nodes.stream().noneMatch(n -> n.id() == voter.replicaId())) {
+                info.addresses()
+                        .endpointOf(voter.replicaId())
+                        .ifPresent(e -> nodes.add(new VoterSet.Voter(
+                                voter.replicaId(),
+                                voter.directoryId(),
+                                new java.util.TreeMap<>(Map.of(info.addresses().listenerName(), e)))));
+            }
+        }
         return new DescribeQuorumResponse(
                 response.error(),
                 response.leaderId(),
@@ -89,7 +104,7 @@ final class ControllerApis {
                 response.highWatermark(),
                 shift(response.currentVoters(), offset),
                 shift(response.observers(), offset),
-                response.nodes());
+                nodes);
     }
 
     private static List<ReplicaProgress> shift(List<ReplicaProgress> replicas, long offsetMs) {
