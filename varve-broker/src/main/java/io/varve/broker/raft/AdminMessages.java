@@ -58,7 +58,8 @@ final class AdminMessages {
         return new DescribeQuorumRequest();
     }
 
-    static DescribeQuorumResponseData toKafka(DescribeQuorumResponse response) {
+    static DescribeQuorumResponseData toKafka(DescribeQuorumResponse response, short version) {
+        boolean v2 = version >= 2; // directory ids and nodes
         DescribeQuorumResponseData data =
                 new DescribeQuorumResponseData().setErrorCode(WireErrors.topLevelCode(response.error()));
         data.topics()
@@ -70,9 +71,9 @@ final class AdminMessages {
                                 .setLeaderId(response.leaderId())
                                 .setLeaderEpoch(response.leaderEpoch())
                                 .setHighWatermark(response.highWatermark())
-                                .setCurrentVoters(toKafka(response.currentVoters()))
-                                .setObservers(toKafka(response.observers())))));
-        for (VoterSet.Voter voter : response.nodes()) {
+                                .setCurrentVoters(toKafka(response.currentVoters(), v2))
+                                .setObservers(toKafka(response.observers(), v2)))));
+        for (VoterSet.Voter voter : v2 ? response.nodes() : List.<VoterSet.Voter>of()) {
             DescribeQuorumResponseData.Node node = new DescribeQuorumResponseData.Node().setNodeId(voter.id());
             voter.endpoints().forEach((name, endpoint) -> node.listeners()
                     .add(new DescribeQuorumResponseData.Listener()
@@ -202,12 +203,12 @@ final class AdminMessages {
                 WireErrors.fromCode(data.errorCode()), data.errorMessage(), RaftMessage.NO_ID, -1);
     }
 
-    private static List<DescribeQuorumResponseData.ReplicaState> toKafka(List<ReplicaProgress> replicas) {
+    private static List<DescribeQuorumResponseData.ReplicaState> toKafka(List<ReplicaProgress> replicas, boolean v2) {
         List<DescribeQuorumResponseData.ReplicaState> out = new ArrayList<>(replicas.size());
         for (ReplicaProgress replica : replicas) {
             out.add(new DescribeQuorumResponseData.ReplicaState()
                     .setReplicaId(replica.replicaId())
-                    .setReplicaDirectoryId(toKafka(replica.directoryId()))
+                    .setReplicaDirectoryId(v2 ? toKafka(replica.directoryId()) : Uuid.ZERO_UUID)
                     .setLogEndOffset(replica.logEndOffset())
                     .setLastFetchTimestamp(replica.lastFetchTimestampMs())
                     .setLastCaughtUpTimestamp(replica.lastCaughtUpTimestampMs()));

@@ -105,7 +105,7 @@ public final class RaftWireMapping {
         } else if (message instanceof DescribeQuorumRequest m) {
             return AdminMessages.toKafka(m);
         } else if (message instanceof DescribeQuorumResponse m) {
-            return AdminMessages.toKafka(m);
+            return AdminMessages.toKafka(m, version);
         } else if (message instanceof AddVoterRequest m) {
             return AdminMessages.toKafka(m, limits);
         } else if (message instanceof AddVoterResponse m) {
