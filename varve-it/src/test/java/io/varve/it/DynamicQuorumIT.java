@@ -72,7 +72,11 @@ class DynamicQuorumIT {
         }
         for (int id : IDS) {
             servers.add(ServerProcess.start(
-                    workDir, "node-" + id, clientPorts.get(id), "--config", configs.get(id).toString()));
+                    workDir,
+                    "node-" + id,
+                    clientPorts.get(id),
+                    "--config",
+                    configs.get(id).toString()));
         }
         String controller1 = "127.0.0.1:" + controllerPorts.get(1);
 
@@ -94,12 +98,17 @@ class DynamicQuorumIT {
                     "--command-config",
                     configs.get(id).toString(),
                     "add-controller");
-            assertThat(added).contains(directoryId(id).toString()).contains("CONTROLLER://127.0.0.1:"
-                    + controllerPorts.get(id));
+            assertThat(added)
+                    .contains(directoryId(id).toString())
+                    .contains("CONTROLLER://127.0.0.1:" + controllerPorts.get(id));
         }
 
         String three = awaitTool(
-                out -> voters(out).contains("\"id\": 3"), "--bootstrap-controller", controller1, "describe", "--status");
+                out -> voters(out).contains("\"id\": 3"),
+                "--bootstrap-controller",
+                controller1,
+                "describe",
+                "--status");
         for (int id : IDS) {
             assertThat(voters(three))
                     .contains("{\"id\": " + id + ", \"directoryId\": \"" + directoryId(id) + "\", \"endpoints\": "
@@ -121,7 +130,9 @@ class DynamicQuorumIT {
                 "describe",
                 "--replication");
         assertThat(rowsOf(replication, "Leader")).isEqualTo(1);
-        assertThat(replication).contains(directoryId(2).toString()).contains(directoryId(3).toString());
+        assertThat(replication)
+                .contains(directoryId(2).toString())
+                .contains(directoryId(3).toString());
 
         String removed = awaitTool(
                 out -> out.startsWith("Removed"),
@@ -134,7 +145,11 @@ class DynamicQuorumIT {
                 directoryId(3).toString());
         assertThat(removed).contains("KRaft controller 3");
         String two = awaitTool(
-                out -> !voters(out).contains("\"id\": 3"), "--bootstrap-controller", controller1, "describe", "--status");
+                out -> !voters(out).contains("\"id\": 3"),
+                "--bootstrap-controller",
+                controller1,
+                "describe",
+                "--status");
         assertThat(voters(two)).contains("\"id\": 1").contains("\"id\": 2");
 
         // Writes still commit on the quorum of two: a topic created on the leader reaches node 2's metadata.
@@ -153,7 +168,8 @@ class DynamicQuorumIT {
             await().atMost(BOUND)
                     .pollInterval(Duration.ofMillis(300))
                     .ignoreExceptions()
-                    .until(() -> admin.listTopics().names().get(10, TimeUnit.SECONDS).contains("after-remove"));
+                    .until(() ->
+                            admin.listTopics().names().get(10, TimeUnit.SECONDS).contains("after-remove"));
         }
         for (ServerProcess server : servers) {
             assertThat(server.process().isAlive()).as(server.output()).isTrue();
@@ -196,8 +212,10 @@ class DynamicQuorumIT {
                 return run.exitCode == 0 && done.test(run.output);
             });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-            throw new AssertionError("kafka-metadata-quorum " + String.join(" ", args) + " never gave the expected"
-                    + " answer; last run (exit code, output):\n" + last[0], e);
+            throw new AssertionError(
+                    "kafka-metadata-quorum " + String.join(" ", args) + " never gave the expected"
+                            + " answer; last run (exit code, output):\n" + last[0],
+                    e);
         }
         return last[0].substring(last[0].indexOf('\n') + 1);
     }
@@ -239,13 +257,15 @@ class DynamicQuorumIT {
     }
 
     private static String voters(String statusOutput) {
-        return statusOutput.lines().filter(l -> l.startsWith("CurrentVoters:")).findFirst().orElse("");
+        return statusOutput
+                .lines()
+                .filter(l -> l.startsWith("CurrentVoters:"))
+                .findFirst()
+                .orElse("");
     }
 
     private static long rowsOf(String replicationOutput, String status) {
-        return replicationOutput.lines()
-                .filter(l -> l.trim().endsWith(status))
-                .count();
+        return replicationOutput.lines().filter(l -> l.trim().endsWith(status)).count();
     }
 
     private static Admin admin(int port) {

@@ -47,7 +47,7 @@ final class VoterChangeHandler {
 
     void handleUpdate(InboundMessage in, UpdateVoterRequest request, long nowMs) {
         EpochState state = ctx.state();
-        if (ctx.config.clusterId().equals(request.clusterId())
+        if (ctx.checkCluster(request.clusterId()) == RaftError.NONE
                 && state instanceof LeaderState
                 && request.currentLeaderEpoch() != state.epoch()) {
             ctx.respond(
@@ -64,7 +64,7 @@ final class VoterChangeHandler {
     }
 
     private void change(InboundMessage in, String clusterId, Voter voter, VoterChangeKind kind, long nowMs) {
-        RaftError error = ctx.config.clusterId().equals(clusterId) ? RaftError.NONE : RaftError.INCONSISTENT_CLUSTER_ID;
+        RaftError error = ctx.checkCluster(clusterId);
         String message = null;
         EpochState state = ctx.state();
         VoterSet voters = ctx.voters();

@@ -90,6 +90,16 @@ class DynamicQuorumTest {
     }
 
     @Test
+    void anAdminRequestWithoutAClusterIdIsNotCheckedButAnotherClustersIsRefused() {
+        CoreFixture leader = leader(1);
+        leader.deliver(ADMIN, 1, new AddVoterRequest("other-cluster", voter(3, DIR_3, 9003)));
+        assertThat(leader.lastMessage(AddVoterResponse.class, ADMIN).error())
+                .isEqualTo(RaftError.INCONSISTENT_CLUSTER_ID);
+        leader.deliver(ADMIN, 2, new AddVoterRequest(null, voter(3, DIR_3, 9003)));
+        assertThat(leader.core.voters().contains(3)).as("Kafka's admin client sends no cluster id").isTrue();
+    }
+
+    @Test
     void aRemovalNamingAnotherDirectoryIdFindsNoVoter() {
         CoreFixture leader = leader(1);
         leader.deliver(ADMIN, 1, new AddVoterRequest(CoreFixture.CLUSTER, voter(3, DIR_3, 9003)));
