@@ -96,7 +96,9 @@ class DynamicQuorumTest {
         assertThat(leader.lastMessage(AddVoterResponse.class, ADMIN).error())
                 .isEqualTo(RaftError.INCONSISTENT_CLUSTER_ID);
         leader.deliver(ADMIN, 2, new AddVoterRequest(null, voter(3, DIR_3, 9003)));
-        assertThat(leader.core.voters().contains(3)).as("Kafka's admin client sends no cluster id").isTrue();
+        assertThat(leader.core.voters().contains(3))
+                .as("Kafka's admin client sends no cluster id")
+                .isTrue();
     }
 
     @Test
