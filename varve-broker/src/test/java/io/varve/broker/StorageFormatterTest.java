@@ -27,10 +27,14 @@ class StorageFormatterTest {
 
     private BrokerConfig config(int nodeId, boolean dynamic) {
         Map<String, String> props = new HashMap<>(Map.of(
-                "node.id", Integer.toString(nodeId),
-                "varve.metadata.raft.core.enable", "true",
-                "listeners", "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093",
-                "log.dirs", dir.resolve("data").toString()));
+                "node.id",
+                Integer.toString(nodeId),
+                "varve.metadata.raft.core.enable",
+                "true",
+                "listeners",
+                "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093",
+                "log.dirs",
+                dir.resolve("data").toString()));
         if (dynamic) {
             props.put("controller.quorum.bootstrap.servers", "127.0.0.1:9093");
         }
@@ -38,7 +42,8 @@ class StorageFormatterTest {
     }
 
     private static VoterSet bootstrapVoters(Path metadataDir) {
-        try (FileRaftLog log = FileRaftLog.open(MetadataRaftRuntime.storeDir(metadataDir), FileRaftLog.DEFAULT_SEGMENT_BYTES)) {
+        try (FileRaftLog log =
+                FileRaftLog.open(MetadataRaftRuntime.storeDir(metadataDir), FileRaftLog.DEFAULT_SEGMENT_BYTES)) {
             assertThat(log.endOffset()).isEqualTo(1);
             LogEntry first = log.read(0, 1, 1).get(0);
             assertThat(first.type()).isEqualTo(EntryType.VOTERS);
@@ -69,13 +74,12 @@ class StorageFormatterTest {
         Uuid two = Uuid.randomUuid();
         BrokerConfig config = config(2, true);
         Uuid written = StorageFormatter.format(
-                config,
-                "cluster-a",
-                InitialVoters.listed(List.of("1@host-1:9093:" + one, "2@host-2:9093:" + two)));
+                config, "cluster-a", InitialVoters.listed(List.of("1@host-1:9093:" + one, "2@host-2:9093:" + two)));
         assertThat(written).isEqualTo(two);
         VoterSet voters = bootstrapVoters(config.metadataLogDir());
         assertThat(voters.ids()).containsExactly(1, 2);
-        assertThat(voters.voter(1).orElseThrow().endpoints()).containsEntry("CONTROLLER", new VoterSet.Endpoint("host-1", 9093));
+        assertThat(voters.voter(1).orElseThrow().endpoints())
+                .containsEntry("CONTROLLER", new VoterSet.Endpoint("host-1", 9093));
     }
 
     @Test
@@ -85,7 +89,9 @@ class StorageFormatterTest {
                         config(2, true), "cluster-a", InitialVoters.listed(List.of("1@host-1:9093:" + one))))
                 .hasMessageStartingWith("--initial-controllers does not name node.id 2");
         assertThatThrownBy(() -> StorageFormatter.format(
-                        config(1, true), "cluster-a", InitialVoters.listed(List.of("1@host-1:9093:" + one, "1@h:1:" + one))))
+                        config(1, true),
+                        "cluster-a",
+                        InitialVoters.listed(List.of("1@host-1:9093:" + one, "1@h:1:" + one))))
                 .hasMessageContaining("listed twice");
         assertThatThrownBy(() -> StorageFormatter.format(
                         config(1, true), "cluster-a", InitialVoters.listed(List.of("1@host-1:9093"))))
@@ -102,7 +108,8 @@ class StorageFormatterTest {
         BrokerConfig config = config(3, true);
         StorageFormatter.format(config, "cluster-a", InitialVoters.none());
         assertThat(MetaProperties.directoryId(config.metadataLogDir())).isNotNull();
-        try (FileRaftLog log = FileRaftLog.open(MetadataRaftRuntime.storeDir(config.metadataLogDir()), FileRaftLog.DEFAULT_SEGMENT_BYTES)) {
+        try (FileRaftLog log = FileRaftLog.open(
+                MetadataRaftRuntime.storeDir(config.metadataLogDir()), FileRaftLog.DEFAULT_SEGMENT_BYTES)) {
             assertThat(log.endOffset()).isZero();
         }
         MetadataLogs.refuseUnformattedDynamicQuorum(config); // formatted: no complaint

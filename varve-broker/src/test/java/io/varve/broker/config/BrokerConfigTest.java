@@ -108,7 +108,8 @@ class BrokerConfigTest {
         both.put("controller.quorum.voters", "1@localhost:9093");
         assertThatThrownBy(() -> BrokerConfig.fromMap(both))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("controller.quorum.voters and controller.quorum.bootstrap.servers are both set");
+                .hasMessageStartingWith(
+                        "controller.quorum.voters and controller.quorum.bootstrap.servers are both set");
 
         Map<String, String> badServer = new java.util.HashMap<>(dynamic);
         badServer.put("controller.quorum.bootstrap.servers", "localhost");

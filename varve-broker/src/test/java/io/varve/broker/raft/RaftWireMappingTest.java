@@ -77,6 +77,10 @@ class RaftWireMappingTest {
     void fetchMessagesRoundTripAtEveryVersion() {
         check(new FetchRequest("cluster-a", 3, 8, 1_000, 7, LIMITS.maxFetchEntries(), 500));
         check(new FetchRequest("cluster-a", 3, 8, 1_000, 7, 9, 500), (m, v) -> withMaxEntries((FetchRequest) m));
+        java.util.UUID dir = java.util.UUID.randomUUID();
+        check(
+                new FetchRequest("cluster-a", 3, 8, 1_000, 7, LIMITS.maxFetchEntries(), 500, dir),
+                (m, v) -> v >= 17 ? m : withMaxEntries((FetchRequest) m));
         check(new FetchResponse(RaftError.NONE, 1, 8, 990, 100, Optional.empty(), Optional.empty(), entries()));
         check(new FetchResponse(RaftError.NONE, 1, 8, 990, 100, Optional.empty(), Optional.empty(), List.of()));
         check(new FetchResponse(

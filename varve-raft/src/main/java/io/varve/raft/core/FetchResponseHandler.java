@@ -84,7 +84,8 @@ final class FetchResponseHandler {
                         ctx.log.endOffset(),
                         ctx.log.lastEpoch(),
                         ctx.config.maxFetchEntries(),
-                        ctx.config.fetchMaxWaitMs()),
+                        ctx.config.fetchMaxWaitMs(),
+                        ctx.config.localVoter().directoryId()),
                 nowMs);
     }
 

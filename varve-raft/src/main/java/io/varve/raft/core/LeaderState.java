@@ -68,6 +68,19 @@ final class LeaderState implements EpochState {
         }
     }
 
+    /** The directory id a replica fetches with (KIP-853): what DescribeQuorum shows and AddVoter checks. */
+    void recordDirectory(int replicaId, UUID directoryId, VoterSet voters) {
+        if (!VoterSet.Voter.NO_DIRECTORY_ID.equals(directoryId)) {
+            progressOf(replicaId, voters).directoryId = directoryId;
+        }
+    }
+
+    /** The directory id a replica last fetched with, or the zero uuid. */
+    UUID fetchedDirectoryId(int replicaId) {
+        Progress progress = replicas.get(replicaId);
+        return progress == null ? VoterSet.Voter.NO_DIRECTORY_ID : progress.directoryId;
+    }
+
     /** Any contact from a replica (a snapshot fetch too) counts for check-quorum. */
     void recordContact(int replicaId, VoterSet voters, long nowMs) {
         progressOf(replicaId, voters).lastFetchMs = nowMs;
@@ -182,7 +195,9 @@ final class LeaderState implements EpochState {
         }
         for (Progress progress : replicas.values()) {
             if (progress.replicaId != selfId && voters.contains(progress.replicaId) == wantVoters) {
-                out.add(progress.describe(directoryOf(voters, progress.replicaId)));
+                UUID listed = directoryOf(voters, progress.replicaId);
+                out.add(progress.describe(
+                        VoterSet.Voter.NO_DIRECTORY_ID.equals(listed) ? progress.directoryId : listed));
             }
         }
         if (wantVoters) {
@@ -219,6 +234,7 @@ final class LeaderState implements EpochState {
         long lastFetchMs = -1;
         long lastCaughtUpMs = -1;
         long highWatermarkSent = -1;
+        UUID directoryId = VoterSet.Voter.NO_DIRECTORY_ID;
 
         Progress(int replicaId) {
             this.replicaId = replicaId;

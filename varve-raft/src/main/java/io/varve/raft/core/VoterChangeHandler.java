@@ -94,6 +94,12 @@ final class VoterChangeHandler {
                 error = RaftError.INVALID_REQUEST;
                 message = "at most " + VoterSet.MAX_VOTERS + " voters";
             } else if (kind == VoterChangeKind.ADD
+                    && !new Voter(voterId, leader.fetchedDirectoryId(voterId), new java.util.TreeMap<>())
+                            .matchesDirectory(voter.directoryId())) {
+                error = RaftError.REQUEST_TIMED_OUT;
+                message = "replica " + voterId + " fetches with directory id " + leader.fetchedDirectoryId(voterId)
+                        + ", not " + voter.directoryId();
+            } else if (kind == VoterChangeKind.ADD
                     && !leader.isCaughtUp(voterId, highWatermark, nowMs, ctx.config.fetchTimeoutMs())) {
                 error = RaftError.REQUEST_TIMED_OUT;
                 message = "replica " + voterId + " does not fetch from the leader or has not caught up";

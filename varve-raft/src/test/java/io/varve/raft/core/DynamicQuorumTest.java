@@ -102,6 +102,21 @@ class DynamicQuorumTest {
     }
 
     @Test
+    void theLeaderKnowsAnObserverByTheDirectoryIdItFetchesWithAndAddsOnlyThatOne() {
+        CoreFixture leader = leader(1);
+        leader.deliver(3, 3, new FetchRequest(CoreFixture.CLUSTER, 3, 1, 1, 1, 100, 0, DIR_3));
+        leader.deliver(ADMIN, 4, new DescribeQuorumRequest());
+        assertThat(leader.lastMessage(DescribeQuorumResponse.class, ADMIN).observers())
+                .extracting(ReplicaProgress::directoryId)
+                .containsExactly(DIR_3);
+        leader.deliver(ADMIN, 5, new AddVoterRequest(CoreFixture.CLUSTER, voter(3, DIR_2, 9003)));
+        assertThat(leader.lastMessage(AddVoterResponse.class, ADMIN).error()).isEqualTo(RaftError.REQUEST_TIMED_OUT);
+        assertThat(leader.core.voters().contains(3)).isFalse();
+        leader.deliver(ADMIN, 6, new AddVoterRequest(CoreFixture.CLUSTER, voter(3, DIR_3, 9003)));
+        assertThat(leader.core.voters().contains(3)).isTrue();
+    }
+
+    @Test
     void aRemovalNamingAnotherDirectoryIdFindsNoVoter() {
         CoreFixture leader = leader(1);
         leader.deliver(ADMIN, 1, new AddVoterRequest(CoreFixture.CLUSTER, voter(3, DIR_3, 9003)));
