@@ -10,11 +10,8 @@ import io.varve.broker.raft.RaftAddressBook;
 import io.varve.broker.raft.RaftRequestDispatcher;
 import io.varve.broker.raft.RaftWireMapping;
 import io.varve.raft.MetadataRaft;
-import io.varve.raft.RaftConfig;
-import io.varve.raft.RaftNode;
-import io.varve.raft.core.message.InboundMessage;
-import io.varve.raft.core.message.OutboundMessage;
 import io.varve.raft.core.message.VoterSet;
+import io.varve.raft.legacy.LegacyLogMigration;
 import io.varve.raft.node.MetadataRaftRuntime;
 import io.varve.raft.node.RaftRuntime;
 import io.varve.raft.node.RaftTransport;
@@ -25,23 +22,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Predicate;
 import org.apache.kafka.common.Uuid;
 
 /**
- * Chooses the Raft implementation behind the metadata log ({@code varve.metadata.raft.core.enable}): the
- * single-voter {@link RaftNode} in {@code __cluster_metadata-0} (the default) or the KRaft-style runtime in
- * {@value MetadataRaftRuntime#DIR_NAME}. Each keeps to its own directory, and a node never starts on the other's
- * files: the two formats differ and neither converts the other.
+ * The metadata log: the KRaft-style runtime in {@value MetadataRaftRuntime#DIR_NAME} under {@code metadata.log.dir}. A
+ * directory written by the single-voter node of earlier releases is moved onto it first ({@link LegacyLogMigration}).
  *
  * <p>With several voters ({@code controller.quorum.voters}) or a dynamic quorum ({@code
- * controller.quorum.bootstrap.servers}, KIP-853: kraft.version 1, voters in the log), new stack only, the replicas talk
- * Kafka's Raft requests over the controller listener, served by a socket server of its own that starts here, before
- * the Raft runtime, so that the voters can elect while the rest of the node is still starting. That listener also
- * answers admin clients ({@code kafka-metadata-quorum --bootstrap-controller}).
+ * controller.quorum.bootstrap.servers}, KIP-853: kraft.version 1, voters in the log) the replicas talk Kafka's Raft
+ * requests over the controller listener, served by a socket server of its own that starts here, before the Raft
+ * runtime, so that the voters can elect while the rest of the node is still starting. That listener also answers
+ * admin clients ({@code kafka-metadata-quorum --bootstrap-controller}).
  */
 final class MetadataLogs implements AutoCloseable {
-    static final String SETTING = "varve.metadata.raft.core.enable";
     private static final long START_TIMEOUT_MS = 30_000;
 
     private final MetadataRaft raft;
@@ -59,24 +52,19 @@ final class MetadataLogs implements AutoCloseable {
     static MetadataLogs open(BrokerConfig config, String clusterId) throws InterruptedException, java.io.IOException {
         int nodeId = config.nodeId();
         Path parent = config.metadataLogDir();
-        RaftConfig nodeConfig = RaftConfig.builder()
-                .nodeId(nodeId)
-                .voters(Set.of(nodeId))
-                .logDir(parent)
-                .build();
-        Path oldDir = nodeConfig.metadataLogDir();
-        Path newDir = MetadataRaftRuntime.storeDir(parent);
-        if (!config.metadataRaftCoreEnable()) {
-            refuseIfPresent(newDir, "the KRaft-style Raft runtime", "true");
-            return new MetadataLogs(new RaftNode(nodeConfig), null, null);
-        }
-        refuseIfPresent(oldDir, "the single-voter Raft node", "false");
+        LegacyLogMigration.migrateIfPresent(parent, nodeId, clusterId);
         Map<Integer, InetSocketAddress> voters = config.controllerQuorumVoters();
         boolean dynamic = !config.controllerQuorumBootstrapServers().isEmpty();
         if (voters.size() <= 1 && !dynamic) {
             return new MetadataLogs(
                     new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                            nodeId, clusterId, Set.of(nodeId), parent, new LoneVoterTransport(), START_TIMEOUT_MS)),
+                            nodeId,
+                            clusterId,
+                            Set.of(nodeId),
+                            parent,
+                            RaftTransport.none(),
+                            START_TIMEOUT_MS,
+                            config.quorumTimeouts())),
                     null,
                     null);
         }
@@ -90,12 +78,20 @@ final class MetadataLogs implements AutoCloseable {
                 nodeId,
                 new RaftWireMapping(
                         nodeId,
-                        RaftWireMapping.Limits.of(MetadataRaftRuntime.coreConfig(nodeId, clusterId, voters.keySet()))),
+                        RaftWireMapping.Limits.of(MetadataRaftRuntime.coreConfig(
+                                nodeId, clusterId, voters.keySet(), config.quorumTimeouts()))),
                 addresses,
                 KafkaRaftTransport.Settings.defaults(),
                 RaftRuntime.monotonicClockMs());
         MetadataRaftRuntime runtime = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                nodeId, clusterId, voters.keySet(), parent, transport, START_TIMEOUT_MS, quorum));
+                nodeId,
+                clusterId,
+                voters.keySet(),
+                parent,
+                transport,
+                START_TIMEOUT_MS,
+                config.quorumTimeouts(),
+                quorum));
         addresses.watchVoters(() -> runtime.status().voters());
         transport
                 .requestDispatcher()
@@ -178,25 +174,5 @@ final class MetadataLogs implements AutoCloseable {
         if (controllerNetwork != null) {
             controllerNetwork.close();
         }
-    }
-
-    private static void refuseIfPresent(Path otherDir, String otherStack, String otherSetting) {
-        if (Files.exists(otherDir)) {
-            throw new ConfigException("The metadata log in " + otherDir + " was written by " + otherStack
-                    + ", which this node does not run: start it with " + SETTING + "=" + otherSetting
-                    + " or point metadata.log.dir at another directory.");
-        }
-    }
-
-    /** A quorum of one has nobody to talk to. */
-    private static final class LoneVoterTransport implements RaftTransport {
-        @Override
-        public void start(Predicate<InboundMessage> inbound) {}
-
-        @Override
-        public void send(OutboundMessage message) {}
-
-        @Override
-        public void close() {}
     }
 }

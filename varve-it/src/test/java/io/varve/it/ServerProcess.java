@@ -61,10 +61,7 @@ public final class ServerProcess implements AutoCloseable {
                 System.getProperty("java.class.path"),
                 "io.varve.cli.Varve",
                 "server"));
-        if (Boolean.getBoolean(TestBroker.RAFT_CORE_PROPERTY)) {
-            command.addAll(List.of("--override", "varve.metadata.raft.core.enable=true"));
-        }
-        command.addAll(List.of(args)); // after the property's override, so a test's own setting wins
+        command.addAll(List.of(args));
         Files.createDirectories(workDir);
         Path out = workDir.resolve(name + ".out");
         Path err = workDir.resolve(name + ".err");

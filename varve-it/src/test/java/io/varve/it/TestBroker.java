@@ -17,9 +17,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** A real Varve node in this JVM on an ephemeral loopback port, with data in a test directory. */
 public final class TestBroker implements AutoCloseable {
-    /** {@code -Dvarve.it.raftCore=true}: every test node runs its metadata log on the KRaft-style Raft runtime. */
-    public static final String RAFT_CORE_PROPERTY = "varve.it.raftCore";
-
     private final Path dataDir;
     private final Map<String, String> overrides;
     private Broker broker;
@@ -48,9 +45,6 @@ public final class TestBroker implements AutoCloseable {
         props.put("log.dirs", dataDir.toString());
         props.put("num.network.threads", "2");
         props.put("num.io.threads", "4");
-        if (Boolean.getBoolean(RAFT_CORE_PROPERTY)) {
-            props.put("varve.metadata.raft.core.enable", "true");
-        }
         props.putAll(overrides);
         broker = new Broker(BrokerConfig.fromMap(props));
         broker.start();

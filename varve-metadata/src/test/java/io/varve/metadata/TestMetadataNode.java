@@ -8,8 +8,8 @@ import io.varve.metadata.controller.cluster.BrokerRegistrationReply;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
-import io.varve.raft.RaftConfig;
-import io.varve.raft.RaftNode;
+import io.varve.raft.node.MetadataRaftRuntime;
+import io.varve.raft.node.RaftTransport;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -22,7 +22,7 @@ public final class TestMetadataNode implements AutoCloseable {
     public static final int NODE_ID = 1;
     public static final String CLUSTER_ID = "test-cluster";
 
-    public final RaftNode raft;
+    public final MetadataRaftRuntime raft;
     public final MetadataLoader loader;
     public final QuorumController controller;
 
@@ -32,11 +32,8 @@ public final class TestMetadataNode implements AutoCloseable {
 
     private TestMetadataNode(
             Path dir, ControllerConfig config, List<MetadataPublisher> publishers, LongSupplier clockMs) {
-        raft = new RaftNode(RaftConfig.builder()
-                .nodeId(NODE_ID)
-                .voters(Set.of(NODE_ID))
-                .logDir(dir)
-                .build());
+        raft = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
+                NODE_ID, CLUSTER_ID, Set.of(NODE_ID), dir, RaftTransport.none(), 30_000));
         loader = new MetadataLoader();
         publishers.forEach(loader::installPublisher);
         raft.register(loader);

@@ -5,15 +5,17 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * What the metadata layer (the loader, the controller, DescribeQuorum) needs of the {@code __cluster_metadata}
- * Raft log, whichever implementation runs it: the single-voter {@link RaftNode} or the KRaft-style runtime
- * ({@code io.varve.raft.node.MetadataRaftRuntime}).
+ * Raft log, as the KRaft-style runtime ({@code io.varve.raft.node.MetadataRaftRuntime}) provides it.
  *
- * <p>Contract shared by both: listeners are registered before {@link #start()} and called on one thread, in log
+ * <p>Contract: listeners are registered before {@link #start()} and called on one thread, in log
  * order, never with a batch split across calls; {@link #start()} returns once the log this replica held when it
  * started was handed to the listeners; {@link #append} fails with {@link NotLeaderException} when this replica does
  * not lead and with {@link RaftClosedException} once closed.
  */
 public interface MetadataRaft extends AutoCloseable {
+
+    /** Most payloads one {@link #append} takes: a batch must fit one follower fetch to be replicated whole. */
+    int MAX_BATCH_PAYLOADS = 16_384;
 
     /** Adds a listener; listeners are called in registration order. Only before {@link #start()}. */
     void register(RaftListener listener);

@@ -1,6 +1,6 @@
 package io.varve.raft;
 
-/** Base class of the failures a {@link RaftNode} reports through its futures. */
+/** Base class of the failures a {@link MetadataRaft} reports through its futures. */
 public class RaftException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

@@ -10,7 +10,7 @@ import java.util.Objects;
  *
  * @param offset  the entry's position in the log (0-based, dense within a batch)
  * @param epoch   the leader epoch in which the entry was appended
- * @param payload the opaque bytes given to {@link RaftNode#append}
+ * @param payload the opaque bytes given to {@link MetadataRaft#append}
  */
 public record RaftRecord(long offset, int epoch, byte[] payload) {
 

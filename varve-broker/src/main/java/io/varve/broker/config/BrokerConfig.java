@@ -49,12 +49,18 @@ public final class BrokerConfig {
             .define("inter.broker.listener.name", STRING, null)
             .define("controller.quorum.voters", LIST, List.of())
             .define("controller.quorum.bootstrap.servers", LIST, List.of())
+            // Raft timings, Kafka's keys and defaults.
+            .define("controller.quorum.election.timeout.ms", INT, 1000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.election.backoff.max.ms", INT, 1000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.fetch.timeout.ms", INT, 2000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.request.timeout.ms", INT, 2000, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.retry.backoff.ms", INT, 20, 1, Integer.MAX_VALUE)
             .define("log.dirs", LIST, null)
             .define("log.dir", STRING, "./varve-data")
             .define("metadata.log.dir", STRING, null)
-            // Varve's own, internal: run the metadata log on the KRaft-style Raft (io.varve.raft.node) instead of the
-            // single-voter node, in a directory of its own under metadata.log.dir.
-            .define("varve.metadata.raft.core.enable", BOOLEAN, false)
+            // Varve's own, retired: earlier releases ran the KRaft-style Raft only with it set to true, which is now
+            // the only stack (an old directory is migrated); false is refused rather than silently ignored.
+            .define("varve.metadata.raft.core.enable", BOOLEAN, true)
             // Broker lifecycle: the rack replicas are spread over, the heartbeat period, the session the controller
             // keeps.
             .define("broker.rack", STRING, null)
@@ -203,12 +209,11 @@ public final class BrokerConfig {
     }
 
     /**
-     * This release runs combined nodes, by default a quorum of one that is its own controller; with
-     * {@code varve.metadata.raft.core.enable=true} also several combined voters, named in {@code
-     * controller.quorum.voters} (static) or found through {@code controller.quorum.bootstrap.servers} (dynamic,
-     * KIP-853). Settings that ask for anything else (a broker or controller alone, several voters on the single-voter
-     * Raft, both kinds of quorum at once) are refused at start-up with one sentence naming the key, rather than
-     * silently run as one node.
+     * This release runs combined nodes: by default a quorum of one that is its own controller, several combined
+     * voters named by {@code controller.quorum.voters} (a static quorum), or a dynamic quorum (KIP-853) found through
+     * {@code controller.quorum.bootstrap.servers}. Settings that ask for anything else (a broker or controller alone,
+     * both kinds of quorum at once) are refused at start-up with one sentence naming the key, rather than silently run
+     * as one node.
      */
     private void checkQuorumSettings() {
         List<String> roles = list("process.roles");
@@ -224,10 +229,10 @@ public final class BrokerConfig {
                     + " use broker,controller (the default).");
         }
         List<String> voters = list("controller.quorum.voters");
-        if (voters.size() > 1 && !metadataRaftCoreEnable()) {
-            throw new ConfigException("controller.quorum.voters names " + voters.size()
-                    + " voters; a quorum of several controllers is not in this release yet: leave it empty or name"
-                    + " this node alone.");
+        if (!(Boolean) values.get("varve.metadata.raft.core.enable")) {
+            throw new ConfigException("varve.metadata.raft.core.enable=false asks for the single-voter Raft node, which"
+                    + " this release no longer has (it moves such a metadata log onto its Raft log at start-up):"
+                    + " remove the key.");
         }
         Map<Integer, InetSocketAddress> voterEndpoints = controllerQuorumVoters();
         if (!voterEndpoints.isEmpty() && !voterEndpoints.containsKey(nodeId())) {
@@ -239,16 +244,17 @@ public final class BrokerConfig {
                     + " listeners needs a listener named in controller.listener.names, for example"
                     + " CONTROLLER://localhost:9093.");
         }
+        int fetchMaxWaitMs = io.varve.raft.core.RaftCoreConfig.defaults(0, "", java.util.Set.of(0))
+                .fetchMaxWaitMs();
+        if (intValue("controller.quorum.request.timeout.ms") <= fetchMaxWaitMs) {
+            throw new ConfigException("controller.quorum.request.timeout.ms must be more than the " + fetchMaxWaitMs
+                    + " ms a replica's fetch may wait for new entries at the leader, or every such fetch times out.");
+        }
         List<InetSocketAddress> bootstrap = controllerQuorumBootstrapServers();
         if (!bootstrap.isEmpty() && !voterEndpoints.isEmpty()) {
             throw new ConfigException(
                     "controller.quorum.voters and controller.quorum.bootstrap.servers are both set:"
                             + " a static quorum names its voters, a dynamic one (KIP-853) its bootstrap servers; set only one.");
-        }
-        if (!bootstrap.isEmpty() && !metadataRaftCoreEnable()) {
-            throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
-                    + " runs only with varve.metadata.raft.core.enable=true: set it, or leave the bootstrap servers"
-                    + " empty.");
         }
         if (!bootstrap.isEmpty() && controllerListeners().isEmpty()) {
             throw new ConfigException("controller.quorum.bootstrap.servers is set, so listeners needs a listener named"
@@ -415,9 +421,14 @@ public final class BrokerConfig {
         return dir == null ? logDirs().get(0) : Path.of(dir);
     }
 
-    /** {@code varve.metadata.raft.core.enable}: the metadata log runs on the KRaft-style Raft runtime. */
-    public boolean metadataRaftCoreEnable() {
-        return (Boolean) values.get("varve.metadata.raft.core.enable");
+    /** The {@code controller.quorum.*.ms} timings of the metadata log's Raft. */
+    public io.varve.raft.node.QuorumTimeouts quorumTimeouts() {
+        return new io.varve.raft.node.QuorumTimeouts(
+                intValue("controller.quorum.election.timeout.ms"),
+                intValue("controller.quorum.election.backoff.max.ms"),
+                intValue("controller.quorum.fetch.timeout.ms"),
+                intValue("controller.quorum.request.timeout.ms"),
+                intValue("controller.quorum.retry.backoff.ms"));
     }
 
     /** {@code broker.rack}, or null when unset. */

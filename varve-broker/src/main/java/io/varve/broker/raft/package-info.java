@@ -9,10 +9,10 @@
  * of a {@code SocketServer} (and answers ApiVersions and DescribeCluster for admin clients there, {@link
  * io.varve.broker.raft.ControllerApis}), its {@code RaftPeerClient} keeps one connection per peer, addressed by
  * {@link io.varve.broker.raft.RaftAddressBook}. The broker starts it (in {@code io.varve.broker.MetadataLogs}) when
- * {@code varve.metadata.raft.core.enable=true} and {@code controller.quorum.voters} names several voters or {@code
- * controller.quorum.bootstrap.servers} asks for a dynamic quorum.
+ * {@code controller.quorum.voters} names several voters or {@code controller.quorum.bootstrap.servers} asks for a
+ * dynamic quorum.
  *
  * <p>Owns: field-by-field mapping, version differences, where errors go. Must not touch: Raft rules (the
- * core's), the single-voter node the broker runs today.
+ * core's).
  */
 package io.varve.broker.raft;

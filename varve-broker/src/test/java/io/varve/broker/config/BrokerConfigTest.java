@@ -84,19 +84,22 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("process.roles", "broker,observer")))
                 .hasMessageContaining("unknown role 'observer'");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "1@a:9093,2@b:9093,3@c:9093")))
-                .hasMessageStartingWith("controller.quorum.voters names 3 voters");
+                .hasMessageStartingWith("controller.quorum.voters names 3 voters, so listeners needs a listener");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.request.timeout.ms", "400")))
+                .hasMessageStartingWith("controller.quorum.request.timeout.ms must be more than the 500 ms");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.metadata.raft.core.enable", "false")))
+                .hasMessageStartingWith("varve.metadata.raft.core.enable=false asks for the single-voter Raft node");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "2@localhost:9093")))
                 .hasMessageStartingWith("node.id 1 is not among controller.quorum.voters");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "one@localhost")))
                 .hasMessageContaining("is not ID@HOST:PORT");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.bootstrap.servers", "localhost:9093")))
-                .hasMessageStartingWith("controller.quorum.bootstrap.servers asks for a dynamic controller quorum");
+                .hasMessageStartingWith("controller.quorum.bootstrap.servers is set, so listeners needs a listener");
     }
 
     @Test
-    void aDynamicQuorumTakesBootstrapServersOnTheNewStackAndNeverBothKindsOfQuorum() {
+    void aDynamicQuorumTakesBootstrapServersAndNeverBothKindsOfQuorum() {
         Map<String, String> dynamic = new java.util.HashMap<>(Map.of(
-                "varve.metadata.raft.core.enable", "true",
                 "controller.quorum.bootstrap.servers", "localhost:9093,[::1]:9094",
                 "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093"));
         BrokerConfig config = BrokerConfig.fromMap(dynamic);
@@ -122,13 +125,18 @@ class BrokerConfigTest {
     }
 
     @Test
-    void severalVotersAreAcceptedOnlyOnTheKraftStyleRaftAndWithAControllerListener() {
+    void severalVotersAreAcceptedOnlyWithAControllerListener() {
         Map<String, String> threeVoters = Map.of(
-                "varve.metadata.raft.core.enable", "true",
                 "controller.quorum.voters", "1@localhost:9093,2@localhost:9094,3@localhost:9095",
                 "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093");
         BrokerConfig config = BrokerConfig.fromMap(threeVoters);
         assertThat(config.controllerQuorumVoters()).containsOnlyKeys(1, 2, 3);
+        assertThat(config.quorumTimeouts()).isEqualTo(io.varve.raft.node.QuorumTimeouts.KAFKA_DEFAULTS);
+        Map<String, String> faster = new java.util.HashMap<>(threeVoters);
+        faster.put("controller.quorum.election.timeout.ms", "300");
+        faster.put("controller.quorum.fetch.timeout.ms", "600");
+        assertThat(BrokerConfig.fromMap(faster).quorumTimeouts())
+                .isEqualTo(new io.varve.raft.node.QuorumTimeouts(300, 1000, 600, 2000, 20));
         assertThat(config.controllerQuorumVoters().get(2).getPort()).isEqualTo(9094);
         assertThat(config.controllerListeners())
                 .extracting(ListenerConfig::name)

@@ -308,6 +308,13 @@ public final class QuorumController implements AutoCloseable {
             response.complete(result.response());
             return;
         }
+        if (result.records().size() > MetadataRaft.MAX_BATCH_PAYLOADS) {
+            // One request is one atomic batch; refuse it whole rather than fail the append (Kafka: KAFKA-14996).
+            response.completeExceptionally(new org.apache.kafka.common.errors.PolicyViolationException(
+                    "Excessively large number of records per request: "
+                            + result.records().size() + " (at most " + MetadataRaft.MAX_BATCH_PAYLOADS + ")."));
+            return;
+        }
         MetadataImage next;
         CompletableFuture<Long> append;
         try {

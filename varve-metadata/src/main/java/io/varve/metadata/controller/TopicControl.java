@@ -26,6 +26,7 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -33,6 +34,13 @@ import org.apache.kafka.common.protocol.Errors;
  * and messages. Pure: no I/O, no threads; results carry the records to write.
  */
 public final class TopicControl {
+    /**
+     * Most partitions one CreateTopics or CreatePartitions request may create, as in Kafka 4.x (KAFKA-17870): they
+     * are written as one atomic batch, which must fit the metadata log's batch limit and one follower fetch.
+     */
+    public static final int MAX_PARTITIONS_PER_REQUEST = 10_000;
+
+    static final String TOO_MANY_PARTITIONS = "Excessively large number of partitions per request.";
 
     private final ControllerConfig config;
     private final ReplicaPlacer placer;
@@ -51,6 +59,17 @@ public final class TopicControl {
      */
     public ControllerResult<List<CreateTopicResult>> createTopics(
             MetadataImage image, List<CreateTopicRequest> requests, boolean validateOnly) {
+        long requestedPartitions = 0;
+        for (CreateTopicRequest request : requests) {
+            requestedPartitions += !request.assignments().isEmpty()
+                    ? request.assignments().size()
+                    : request.numPartitions() == -1
+                            ? config.defaultNumPartitions()
+                            : Math.max(0, request.numPartitions());
+        }
+        if (requestedPartitions > MAX_PARTITIONS_PER_REQUEST) {
+            throw new PolicyViolationException(TOO_MANY_PARTITIONS);
+        }
         Set<String> duplicateNames =
                 duplicates(requests.stream().map(CreateTopicRequest::name).toList());
         Map<String, String> namesByCollisionKey = new HashMap<>();
@@ -236,6 +255,16 @@ public final class TopicControl {
      */
     public ControllerResult<List<CreatePartitionsResult>> createPartitions(
             MetadataImage image, List<CreatePartitionsRequest> requests) {
+        long newPartitions = 0;
+        for (CreatePartitionsRequest request : requests) {
+            TopicImage topic = request.name() == null ? null : image.topics().getTopic(request.name());
+            if (topic != null) {
+                newPartitions += Math.max(0, request.count() - topic.numPartitions());
+            }
+        }
+        if (newPartitions > MAX_PARTITIONS_PER_REQUEST) {
+            throw new PolicyViolationException(TOO_MANY_PARTITIONS);
+        }
         Set<String> duplicateNames =
                 duplicates(requests.stream().map(CreatePartitionsRequest::name).toList());
         ClusterImage brokers = image.cluster();

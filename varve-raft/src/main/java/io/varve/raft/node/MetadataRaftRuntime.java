@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * committed through the next leader's LEADER_CHANGE) is dropped on every replica alike: its proposal failed.
  * Control entries (LEADER_CHANGE, VOTERS) hold offsets but never reach the listeners.
  *
- * <p>Errors as {@link io.varve.raft.RaftNode}'s: {@link NotLeaderException} when not leading (also for a
+ * <p>Errors: {@link NotLeaderException} when not leading (also for a
  * proposal whose epoch ended before it committed), {@link RaftClosedException} once closed.
  */
 public final class MetadataRaftRuntime implements MetadataRaft {
@@ -47,7 +47,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     public static final String DIR_NAME = "__cluster_metadata-raft";
 
     /** Most records in one appended batch: it must fit one follower fetch (the core's {@code maxFetchEntries}). */
-    public static final int MAX_BATCH_ENTRIES = 16_384;
+    public static final int MAX_BATCH_ENTRIES = MAX_BATCH_PAYLOADS;
 
     /**
      * The quorum's kind: {@code kraftVersion} 0 is a static quorum of {@code Settings.voters}; 1 a dynamic one (KIP-853)
@@ -75,9 +75,11 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             Path parentDir,
             RaftTransport transport,
             long startTimeoutMs,
+            QuorumTimeouts timeouts,
             Quorum quorum) {
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
+            Objects.requireNonNull(timeouts, "timeouts");
             voters = Set.copyOf(voters);
             Objects.requireNonNull(parentDir, "parentDir");
             Objects.requireNonNull(transport, "transport");
@@ -87,7 +89,27 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             }
         }
 
-        /** A static quorum of {@code voters}. */
+        /** A static quorum of {@code voters} with these timings. */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
+                long startTimeoutMs,
+                QuorumTimeouts timeouts) {
+            this(
+                    nodeId,
+                    clusterId,
+                    voters,
+                    parentDir,
+                    transport,
+                    startTimeoutMs,
+                    timeouts,
+                    Quorum.staticVoters(nodeId));
+        }
+
+        /** A static quorum of {@code voters} with Kafka's default timings. */
         public Settings(
                 int nodeId,
                 String clusterId,
@@ -95,7 +117,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
                 Path parentDir,
                 RaftTransport transport,
                 long startTimeoutMs) {
-            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, Quorum.staticVoters(nodeId));
+            this(nodeId, clusterId, voters, parentDir, transport, startTimeoutMs, QuorumTimeouts.KAFKA_DEFAULTS);
         }
 
         boolean singleVoter() {
@@ -146,7 +168,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         log = FileRaftLog.open(dir, FileRaftLog.DEFAULT_SEGMENT_BYTES);
         long endAtOpen = log.endOffset();
         runtime = new RaftRuntime(
-                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters())
+                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters(), settings.timeouts())
                         .withQuorum(
                                 settings.quorum().kraftVersion(),
                                 settings.quorum().bootstrapServers(),
@@ -163,21 +185,27 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         awaitCaughtUp(endAtOpen);
     }
 
-    /**
-     * A lone voter has no rival to split a vote with: it elects itself after 1 ms (as Kafka's lone voter does at
-     * once) rather than after Kafka's randomized 1 to 2 s. Several voters use Kafka's defaults.
-     */
+    /** {@link #coreConfig(int, String, Set, QuorumTimeouts)} with Kafka's default timings. */
     public static RaftCoreConfig coreConfig(int nodeId, String clusterId, Set<Integer> voters) {
+        return coreConfig(nodeId, clusterId, voters, QuorumTimeouts.KAFKA_DEFAULTS);
+    }
+
+    /**
+     * The core's settings for the metadata log. A lone voter has no rival to split a vote with: it elects itself
+     * after 1 ms (as Kafka's lone voter does at once) rather than after the randomized election timeout.
+     */
+    public static RaftCoreConfig coreConfig(
+            int nodeId, String clusterId, Set<Integer> voters, QuorumTimeouts timeouts) {
         RaftCoreConfig defaults = RaftCoreConfig.defaults(nodeId, clusterId, voters);
         return new RaftCoreConfig(
                 defaults.nodeId(),
                 defaults.clusterId(),
                 defaults.voters(),
-                voters.size() == 1 ? 1 : defaults.electionTimeoutMs(),
-                defaults.electionBackoffMaxMs(),
-                defaults.fetchTimeoutMs(),
-                defaults.requestTimeoutMs(),
-                defaults.retryBackoffMs(),
+                voters.size() == 1 ? 1 : timeouts.electionTimeoutMs(),
+                timeouts.electionBackoffMaxMs(),
+                timeouts.fetchTimeoutMs(),
+                timeouts.requestTimeoutMs(),
+                timeouts.retryBackoffMs(),
                 defaults.fetchMaxWaitMs(),
                 MAX_BATCH_ENTRIES,
                 defaults.snapshotChunkBytes(),

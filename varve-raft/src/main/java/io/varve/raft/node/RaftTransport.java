@@ -24,4 +24,18 @@ public interface RaftTransport {
 
     /** Stops sending and delivering; idempotent. */
     void close();
+
+    /** The transport of a quorum of one: nobody to talk to, so nothing is sent or received. */
+    static RaftTransport none() {
+        return new RaftTransport() {
+            @Override
+            public void start(Predicate<InboundMessage> inbound) {}
+
+            @Override
+            public void send(OutboundMessage message) {}
+
+            @Override
+            public void close() {}
+        };
+    }
 }

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.varve.raft.RaftClosedException;
 import io.varve.raft.RaftListener;
 import io.varve.raft.RaftRecord;
-import io.varve.raft.core.message.InboundMessage;
-import io.varve.raft.core.message.OutboundMessage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,7 +73,7 @@ class MetadataRaftRuntimeTest {
 
     private MetadataRaftRuntime start(RaftListener listener) {
         MetadataRaftRuntime raft = new MetadataRaftRuntime(
-                new MetadataRaftRuntime.Settings(1, "test-cluster", Set.of(1), dir, new NoTransport(), 10_000));
+                new MetadataRaftRuntime.Settings(1, "test-cluster", Set.of(1), dir, RaftTransport.none(), 10_000));
         raft.register(listener);
         raft.start();
         return raft;
@@ -107,16 +104,5 @@ class MetadataRaftRuntimeTest {
             calls.forEach(all::addAll);
             return all;
         }
-    }
-
-    private static final class NoTransport implements RaftTransport {
-        @Override
-        public void start(Predicate<InboundMessage> inbound) {}
-
-        @Override
-        public void send(OutboundMessage message) {}
-
-        @Override
-        public void close() {}
     }
 }

@@ -1,4 +1,4 @@
-package io.varve.raft.log;
+package io.varve.raft.legacy;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * <p>The whole batch sits under one CRC so that a torn write loses the whole batch, never a part of
- * it: batches given to {@code RaftNode.append} are atomic on disk as well as to listeners.
+ * it: batches the old node appended are atomic on disk as well as to listeners.
  */
 public final class BatchFrameCodec {
 

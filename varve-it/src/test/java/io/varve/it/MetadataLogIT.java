@@ -33,12 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * With {@code varve.metadata.raft.core.enable=true} the metadata log runs on the KRaft-style Raft runtime, in a
- * directory of its own: topics, their ids, records and committed offsets survive a clean restart and a SIGKILL, and
- * a node refuses to start on the other stack's metadata log.
+ * The metadata log (the KRaft-style Raft runtime in {@code __cluster_metadata-raft}): topics, their ids, records and
+ * committed offsets survive a clean restart and a SIGKILL, and the data directory of an earlier release, whose
+ * metadata log the single-voter node wrote in {@code __cluster_metadata-0}, is moved onto it with everything in it.
  */
-class RaftCoreMetadataIT {
-    private static final String SETTING = "varve.metadata.raft.core.enable";
+class MetadataLogIT {
+    private static final String RETIRED_SETTING = "varve.metadata.raft.core.enable";
     private static final int PARTITIONS = 3;
     private static final int PER_PARTITION = 20;
 
@@ -46,12 +46,12 @@ class RaftCoreMetadataIT {
     Path workDir;
 
     @Test
-    void topicsRecordsAndOffsetsSurviveACleanRestartAndTheOldStackRefusesTheNewLog() throws Exception {
+    void topicsRecordsAndOffsetsSurviveACleanRestart() throws Exception {
         Path dataDir = workDir.resolve("data");
         String topic = uniqueTopic("core");
         String group = "core-group";
         Uuid topicId;
-        try (TestBroker broker = TestBroker.start(dataDir, Map.of(SETTING, "true"))) {
+        try (TestBroker broker = TestBroker.start(dataDir)) {
             topicId = createTopic(broker.bootstrap(), topic);
             produce(broker.bootstrap(), topic);
             commitOffsets(broker.bootstrap(), group, topic);
@@ -64,11 +64,11 @@ class RaftCoreMetadataIT {
         assertThat(dataDir.resolve("__cluster_metadata-raft")).isDirectory();
         assertThat(dataDir.resolve("__cluster_metadata-0")).doesNotExist();
 
-        TestBroker oldStack = new TestBroker(dataDir, Map.of(SETTING, "false"));
-        assertThatThrownBy(oldStack::startNode)
+        TestBroker retired = new TestBroker(dataDir, Map.of(RETIRED_SETTING, "false"));
+        assertThatThrownBy(retired::startNode)
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(SETTING + "=true");
-        oldStack.close();
+                .hasMessageContaining("remove the key");
+        retired.close();
     }
 
     @Test
@@ -77,17 +77,15 @@ class RaftCoreMetadataIT {
         String topic = uniqueTopic("core-kill");
         String group = "core-kill-group";
         Uuid topicId;
-        try (ServerProcess server = ServerProcess.startOnFreePort(
-                        workDir, "before-kill", logDir, "--override", SETTING + "=true")
-                .awaitReady()) {
+        try (ServerProcess server =
+                ServerProcess.startOnFreePort(workDir, "before-kill", logDir).awaitReady()) {
             topicId = createTopic(server.bootstrap(), topic);
             produce(server.bootstrap(), topic);
             commitOffsets(server.bootstrap(), group, topic);
             server.kill();
         }
-        try (ServerProcess server = ServerProcess.startOnFreePort(
-                        workDir, "after-kill", logDir, "--override", SETTING + "=true")
-                .awaitReady()) {
+        try (ServerProcess server =
+                ServerProcess.startOnFreePort(workDir, "after-kill", logDir).awaitReady()) {
             assertSurvived(server.bootstrap(), topic, topicId, group);
             createTopic(server.bootstrap(), topic + "-after");
             assertThat(server.terminate(Duration.ofSeconds(20))).isTrue();
@@ -95,18 +93,79 @@ class RaftCoreMetadataIT {
         assertThat(Files.isDirectory(logDir.resolve("__cluster_metadata-raft"))).isTrue();
     }
 
+    /**
+     * {@code legacy/single-voter-data.tar.gz} is the data directory of a node of the release before this change (the
+     * single-voter Raft node): Kafka 4.4's kafka-topics created {@code legacy-events} (3 partitions, retention.ms
+     * 86400000), its console producer wrote 30 keyed records and its console consumer read them in group {@code
+     * legacy-group}, which committed 9, 12 and 9; then SIGTERM.
+     */
     @Test
-    void theNewStackRefusesTheSingleVoterNodesLog() throws Exception {
-        Path dataDir = workDir.resolve("old");
-        try (TestBroker broker = TestBroker.start(dataDir, Map.of(SETTING, "false"))) {
-            createTopic(broker.bootstrap(), uniqueTopic("old"));
+    void theDataDirectoryOfTheSingleVoterReleaseIsMovedOntoTheRaftLogWithEverythingInIt() throws Exception {
+        Path dataDir = extractLegacyDataDir();
+        String topic = "legacy-events";
+        try (TestBroker broker = TestBroker.start(dataDir)) {
+            assertLegacyContents(broker.bootstrap(), topic);
+            assertThat(dataDir.resolve("__cluster_metadata-raft")).isDirectory();
+            assertThat(dataDir.resolve("__cluster_metadata-0")).doesNotExist();
+            assertThat(dataDir.resolve("__cluster_metadata-0.migrated")).isDirectory();
+            createTopic(broker.bootstrap(), "after-migration");
+
+            broker.restart(); // the moved log is the log now: nothing is moved twice
+
+            assertLegacyContents(broker.bootstrap(), topic);
+            try (Admin admin = admin(broker.bootstrap())) {
+                assertThat(admin.listTopics().names().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                        .contains(topic, "after-migration");
+            }
         }
-        TestBroker newStack = new TestBroker(dataDir, Map.of(SETTING, "true"));
-        assertThatThrownBy(newStack::startNode)
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(SETTING + "=false");
-        newStack.close();
-        assertThat(dataDir.resolve("__cluster_metadata-raft")).doesNotExist();
+    }
+
+    private Path extractLegacyDataDir() throws Exception {
+        Path archive = Path.of(MetadataLogIT.class
+                .getResource("/legacy/single-voter-data.tar.gz")
+                .toURI());
+        Path target = workDir.resolve("legacy");
+        Files.createDirectories(target);
+        Process tar = new ProcessBuilder("tar", "-xzf", archive.toString(), "-C", target.toString())
+                .redirectErrorStream(true)
+                .start();
+        assertThat(tar.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(tar.exitValue())
+                .as(new String(tar.getInputStream().readAllBytes(), UTF_8))
+                .isZero();
+        return target.resolve("data");
+    }
+
+    private static void assertLegacyContents(String bootstrap, String topic) throws Exception {
+        try (Admin admin = admin(bootstrap)) {
+            assertThat(admin.describeTopics(List.of(topic))
+                            .allTopicNames()
+                            .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                            .get(topic)
+                            .partitions())
+                    .hasSize(3);
+            org.apache.kafka.common.config.ConfigResource resource = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+            assertThat(admin.describeConfigs(List.of(resource))
+                            .all()
+                            .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                            .get(resource)
+                            .get("retention.ms")
+                            .value())
+                    .isEqualTo("86400000");
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("legacy-group")
+                    .partitionsToOffsetAndMetadata()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(committed.get(new TopicPartition(topic, 0)).offset()).isEqualTo(9);
+            assertThat(committed.get(new TopicPartition(topic, 1)).offset()).isEqualTo(12);
+            assertThat(committed.get(new TopicPartition(topic, 2)).offset()).isEqualTo(9);
+        }
+        List<ConsumerRecord<byte[], byte[]>> records = readAll(bootstrap, topic);
+        assertThat(records)
+                .extracting(r -> new String(r.value(), UTF_8))
+                .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.rangeClosed(1, 30)
+                        .mapToObj(i -> "value-" + i)
+                        .toList());
     }
 
     private static void assertSurvived(String bootstrap, String topic, Uuid topicId, String group) throws Exception {

@@ -1,4 +1,4 @@
-package io.varve.raft.log;
+package io.varve.raft.legacy;
 
 /** A frame on disk is incomplete or fails its checks; the log is never served past it. */
 public final class CorruptFrameException extends Exception {

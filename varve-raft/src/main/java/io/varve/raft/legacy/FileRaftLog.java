@@ -1,4 +1,4 @@
-package io.varve.raft.log;
+package io.varve.raft.legacy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package io.varve.raft.log;
+package io.varve.raft.legacy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
