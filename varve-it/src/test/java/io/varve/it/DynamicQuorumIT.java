@@ -31,7 +31,9 @@ import picocli.CommandLine;
  * {@code kafka-metadata-quorum}: node 1 is formatted {@code --standalone}, nodes 2 and 3 {@code
  * --no-initial-controllers} and join as observers through {@code controller.quorum.bootstrap.servers}; {@code
  * add-controller} makes them voters, {@code describe --status} and {@code --replication} list all three with their
- * directory ids and endpoints, {@code remove-controller} takes one out again, and metadata writes still commit.
+ * directory ids and endpoints (through the controller listener and through the leader's broker listener), adding a
+ * voter twice is refused (DUPLICATE_VOTER), {@code remove-controller} takes one out again, and metadata writes still
+ * commit.
  */
 class DynamicQuorumIT {
     private static final int[] IDS = {1, 2, 3};
@@ -102,6 +104,16 @@ class DynamicQuorumIT {
                     .contains(directoryId(id).toString())
                     .contains("CONTROLLER://127.0.0.1:" + controllerPorts.get(id));
         }
+
+        // Adding a voter again is refused with Kafka's error, and the tool says so.
+        ToolRun again = runTool(
+                "--bootstrap-controller",
+                controller1,
+                "--command-config",
+                configs.get(2).toString(),
+                "add-controller");
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.output()).contains("DuplicateVoterException").contains("replica 2 is already a voter");
 
         String three = awaitTool(
                 out -> voters(out).contains("\"id\": 3"),
