@@ -2,8 +2,6 @@ package io.varve.broker;
 
 import io.varve.broker.api.ApiRegistry;
 import io.varve.broker.api.ApiVersionsHandler;
-import io.varve.broker.api.CreateTopicsHandler;
-import io.varve.broker.api.DeleteTopicsHandler;
 import io.varve.broker.api.DescribeClusterHandler;
 import io.varve.broker.api.DroppedResponseFault;
 import io.varve.broker.api.FetchHandler;
@@ -11,13 +9,10 @@ import io.varve.broker.api.KafkaRequestDispatcher;
 import io.varve.broker.api.ListOffsetsHandler;
 import io.varve.broker.api.MetadataHandler;
 import io.varve.broker.api.ProduceHandler;
-import io.varve.broker.api.admin.AlterConfigsHandler;
-import io.varve.broker.api.admin.CreatePartitionsHandler;
+import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
-import io.varve.broker.api.admin.IncrementalAlterConfigsHandler;
-import io.varve.broker.api.admin.UpdateFeaturesHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
 import io.varve.broker.api.quorum.RaftAdminHandler;
 import io.varve.broker.config.BrokerConfig;
@@ -25,6 +20,8 @@ import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ListenerConfig;
 import io.varve.broker.config.LogConfigs;
 import io.varve.broker.config.RemoteLogSettings;
+import io.varve.broker.controller.ControllerCalls;
+import io.varve.broker.controller.ForwardingHandler;
 import io.varve.broker.group.GroupApis;
 import io.varve.broker.group.GroupCoordinatorRuntime;
 import io.varve.broker.group.GroupCoordinatorSettings;
@@ -42,11 +39,10 @@ import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
 import io.varve.broker.txn.TxnHandlers;
 import io.varve.metadata.MetadataLoader;
-import io.varve.metadata.controller.ControllerConfig;
-import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
+import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.raft.MetadataRaft;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
@@ -54,7 +50,6 @@ import io.varve.tiered.RemoteStorageFactory;
 import io.varve.tiered.manager.RemoteLogManager;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -67,8 +62,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A single Varve node: broker and controller in one process, the metadata log a Raft quorum of one.
- * Start-up order: log dirs, metadata replay (which opens the partition logs), network, broker registration.
+ * A Varve node: by default broker and controller in one process, the metadata log a Raft quorum of one; on the
+ * KRaft-style stack also one of several controllers, a broker alone (an observer of the metadata log) or a controller
+ * alone ({@code process.roles}). Start-up order: log dirs, metadata replay (which opens the partition logs), the
+ * controller and the way to the active one ({@link ControllerWiring}), network, broker registration.
  */
 public final class Broker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Broker.class);
@@ -78,7 +75,8 @@ public final class Broker implements AutoCloseable {
     private MetadataLogs metadataLogs;
     private MetadataRaft raft;
     private MetadataLoader loader;
-    private QuorumController controller;
+    private ControllerWiring controllerWiring;
+    private SnapshotGenerator metadataSnapshots;
     private ExecutorService requestExecutor;
     private FetchPurgatory fetchPurgatory;
     private SocketServer socketServer;
@@ -168,6 +166,14 @@ public final class Broker implements AutoCloseable {
         metadataLogs = MetadataLogs.open(config, clusterId);
         raft = metadataLogs.raft();
         loader = new MetadataLoader();
+        MetadataRaft metadataLog = raft;
+        metadataSnapshots = new SnapshotGenerator(
+                config.metadataSnapshotMaxRecordBytes(),
+                config.metadataSnapshotMaxIntervalMs(),
+                metadataLog::snapshot,
+                () -> System.nanoTime() / 1_000_000,
+                "metadata-snapshot-" + nodeId);
+        loader.attachSnapshotGenerator(metadataSnapshots);
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);
         raft.register(loader);
@@ -180,17 +186,17 @@ public final class Broker implements AutoCloseable {
             replicaManager.enableTieredReads(tieredReads);
         }
         long metadataReadyNanos = System.nanoTime();
-        controller = new QuorumController(
-                new ControllerConfig(config.numPartitions(), config.defaultReplicationFactor())
-                        .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs()),
-                clusterId,
-                raft,
-                loader,
-                BrokerConfigLayers::isStaticOnly,
-                () -> System.nanoTime() / 1_000_000);
-
+        controllerWiring = ControllerWiring.start(config, clusterId, metadataLogs, raft, loader, requestExecutor);
+        ControllerCalls controller = controllerWiring.calls;
+        if (!config.processRoles().contains("broker")) {
+            startControllerOnly(startNanos);
+            return;
+        }
+        ForwardingHandler forwarded = new ForwardingHandler(controllerWiring.router);
         ProducerIdManager producerIds = new ProducerIdManager(
-                blockSize -> controller.allocateProducerIds(nodeId, blockSize), config.producerIdBlockSize());
+                blockSize -> controller.allocateProducerIds(
+                        nodeId, lifecycle == null ? -1 : lifecycle.brokerEpoch(), blockSize),
+                config.producerIdBlockSize());
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
@@ -210,20 +216,20 @@ public final class Broker implements AutoCloseable {
                         0,
                         13,
                         new MetadataHandler(metadataCache, controller, config.autoCreateTopicsEnable()))
-                .register(ApiKeys.CREATE_TOPICS, 2, 7, new CreateTopicsHandler(controller))
-                .register(ApiKeys.DELETE_TOPICS, 1, 6, new DeleteTopicsHandler(controller, config.deleteTopicEnable()))
+                .register(ApiKeys.CREATE_TOPICS, 2, 7, forwarded)
+                .register(ApiKeys.DELETE_TOPICS, 1, 6, forwarded)
+                .register(ApiKeys.UNREGISTER_BROKER, 0, 0, forwarded)
                 .register(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(metadataCache));
         registry.register(
                         ApiKeys.DESCRIBE_CONFIGS,
                         1,
                         4,
                         new DescribeConfigsHandler(nodeId, brokerConfigLayers, loader::image))
-                .register(
-                        ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, new IncrementalAlterConfigsHandler(controller, nodeId))
-                .register(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsHandler(controller, nodeId))
-                .register(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsHandler(controller))
+                .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, ConfigForwarding.incremental(forwarded, nodeId))
+                .register(ApiKeys.ALTER_CONFIGS, 0, 2, ConfigForwarding.legacy(forwarded, nodeId))
+                .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
-                .register(ApiKeys.UPDATE_FEATURES, 0, 2, new UpdateFeaturesHandler(controller))
+                .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
                 .register(
                         ApiKeys.DESCRIBE_QUORUM,
                         0,
@@ -264,6 +270,7 @@ public final class Broker implements AutoCloseable {
                 metadataLogs.requestListeners(config),
                 new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
 
+        boolean shared = metadataLogs.sharedWithOtherNodes(config);
         lifecycle = new BrokerLifecycle(
                 controller,
                 loader,
@@ -274,13 +281,18 @@ public final class Broker implements AutoCloseable {
                         advertisedEndpoints(),
                         config.rack(),
                         SupportedFeatures.THIS_BUILD),
-                config.brokerHeartbeatIntervalMs());
-        if (metadataLogs.severalVoters()) {
-            // features are finalized by the first single-node start only; a multi-voter quorum does not yet
-            lifecycle.startWhenControllerLeads();
+                config.brokerHeartbeatIntervalMs(),
+                // a lone node's partitions have nowhere to move: no controlled shutdown
+                shared ? config.brokerSessionTimeoutMs() : 0,
+                () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
+        if (shared) {
+            // The active controller may be another node, or not elected yet: register in the background, but stop
+            // the start if the controller refuses this node (a live broker holds its node.id).
+            lifecycle.startInBackground(config.brokerSessionTimeoutMs());
+            controllerWiring.bootstrapFeaturesIfLoneVoter(config, loader);
         } else {
             lifecycle.start(TimeUnit.SECONDS.toMillis(30));
-            bootstrapFeatures();
+            controllerWiring.bootstrapFeaturesIfLoneVoter(config, loader);
         }
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
@@ -315,6 +327,19 @@ public final class Broker implements AutoCloseable {
     }
 
     /**
+     * {@code process.roles=controller}: the controller listener (Raft and the controller's APIs, already served by
+     * {@link MetadataLogs}) is all this node serves; no client listener, partitions or coordinators.
+     */
+    private void startControllerOnly(long startNanos) throws Exception {
+        controllerWiring.bootstrapFeaturesIfLoneVoter(config, loader);
+        log.info(
+                "Varve controller {} started in {} ms (controller listener {})",
+                config.nodeId(),
+                millis(System.nanoTime() - startNanos),
+                config.controllerListeners().get(0).name());
+    }
+
+    /**
      * Says at start-up how many descriptors segment files may hold under the process's open-file limit, and warns when
      * the logs this node holds would not fit (they still work: the least recently used descriptors are closed and
      * reopened, which costs latency).
@@ -342,32 +367,6 @@ public final class Broker implements AutoCloseable {
                     budget,
                     partitions + io.varve.storage.fs.FileHandleBudget.reserveFor(partitions) + 1000);
         }
-    }
-
-    /**
-     * A new cluster finalizes the feature levels a Kafka 4.x cluster starts with, as far as this build supports them:
-     * metadata.version at this build's highest (Kafka's {@code kafka-storage format} writes it) and group.version 1
-     * (KIP-848 consumer groups). Once written, they change only through UpdateFeatures.
-     */
-    private void bootstrapFeatures() throws Exception {
-        if (loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
-            return;
-        }
-        Map<String, io.varve.metadata.controller.feature.FeatureUpdate> levels = new java.util.TreeMap<>();
-        for (String feature : List.of(SupportedFeatures.METADATA_VERSION, SupportedFeatures.GROUP_VERSION)) {
-            levels.put(
-                    feature,
-                    new io.varve.metadata.controller.feature.FeatureUpdate(
-                            SupportedFeatures.THIS_BUILD.get(feature).max(),
-                            io.varve.metadata.controller.feature.FeatureUpdate.UpgradeType.UPGRADE));
-        }
-        io.varve.metadata.controller.ErrorReply reply =
-                controller.updateFeatures(levels, false).get(30, TimeUnit.SECONDS);
-        if (reply.error() != org.apache.kafka.common.protocol.Errors.NONE) {
-            throw new IllegalStateException("Finalizing the initial feature levels " + levels + " failed: "
-                    + reply.error() + " " + reply.message());
-        }
-        log.info("New cluster: finalized {}", levels.keySet());
     }
 
     /** After the replay reconciled the logs, so a log missing now is one whose topic was deleted. */
@@ -471,7 +470,8 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
-        closeQuietly("controller", controller);
+        closeQuietly("controller", controllerWiring);
+        closeQuietly("metadata snapshots", metadataSnapshots);
         closeQuietly("metadata log", raft);
         closeQuietly("controller network", metadataLogs);
         closeQuietly("remote reads", tieredReads);

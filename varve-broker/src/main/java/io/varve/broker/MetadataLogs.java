@@ -3,6 +3,8 @@ package io.varve.broker;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
+import io.varve.broker.controller.ControllerListenerDispatcher;
+import io.varve.broker.network.RequestDispatcher;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.raft.ControllerQuorumInfo;
 import io.varve.broker.raft.KafkaRaftTransport;
@@ -18,6 +20,7 @@ import io.varve.raft.node.RaftTransport;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,25 +31,37 @@ import org.apache.kafka.common.Uuid;
  * The metadata log: the KRaft-style runtime in {@value MetadataRaftRuntime#DIR_NAME} under {@code metadata.log.dir}. A
  * directory written by the single-voter node of earlier releases is moved onto it first ({@link LegacyLogMigration}).
  *
- * <p>With several voters ({@code controller.quorum.voters}) or a dynamic quorum ({@code
- * controller.quorum.bootstrap.servers}, KIP-853: kraft.version 1, voters in the log) the replicas talk Kafka's Raft
+ * <p>With {@code controller.quorum.voters} and a controller listener, or a dynamic quorum ({@code
+ * controller.quorum.bootstrap.servers}, KIP-853: kraft.version 1, voters in the log), the replicas talk Kafka's Raft
  * requests over the controller listener, served by a socket server of its own that starts here, before the Raft
- * runtime, so that the voters can elect while the rest of the node is still starting. That listener also answers
- * admin clients ({@code kafka-metadata-quorum --bootstrap-controller}).
+ * runtime, so that the voters can elect while the rest of the node is still starting; the controller's other APIs
+ * join it once the controller runs ({@link #serveControllerApis}). A broker-only node is an observer: it sends fetches
+ * to the voters and serves no controller listener. Replicas find each other through a {@link RaftAddressBook}.
  */
 final class MetadataLogs implements AutoCloseable {
     private static final long START_TIMEOUT_MS = 30_000;
 
     private final MetadataRaft raft;
-    /** Null unless several voters: the controller listener's server. */
+    /** Null unless this node serves a controller listener of its own (new stack, a controller with one). */
     private final SocketServer controllerNetwork;
-
+    /** What {@link #controllerNetwork} dispatches to; null with it. */
+    private final ControllerListenerDispatcher controllerDispatcher;
+    /** Null for a lone voter without a transport: the Raft requests of the controller listener. */
     private final RaftRequestDispatcher raftRequests;
+    /** Null for a lone voter without a transport. */
+    private final RaftAddressBook addresses;
 
-    private MetadataLogs(MetadataRaft raft, SocketServer controllerNetwork, RaftRequestDispatcher raftRequests) {
+    private MetadataLogs(
+            MetadataRaft raft,
+            SocketServer controllerNetwork,
+            ControllerListenerDispatcher controllerDispatcher,
+            RaftRequestDispatcher raftRequests,
+            RaftAddressBook addresses) {
         this.raft = raft;
         this.controllerNetwork = controllerNetwork;
+        this.controllerDispatcher = controllerDispatcher;
         this.raftRequests = raftRequests;
+        this.addresses = addresses;
     }
 
     static MetadataLogs open(BrokerConfig config, String clusterId) throws InterruptedException, java.io.IOException {
@@ -54,8 +69,12 @@ final class MetadataLogs implements AutoCloseable {
         Path parent = config.metadataLogDir();
         LegacyLogMigration.migrateIfPresent(parent, nodeId, clusterId);
         Map<Integer, InetSocketAddress> voters = config.controllerQuorumVoters();
+        boolean controller = config.processRoles().contains("controller");
         boolean dynamic = !config.controllerQuorumBootstrapServers().isEmpty();
-        if (voters.size() <= 1 && !dynamic) {
+        if (controller
+                && !dynamic
+                && (voters.isEmpty()
+                        || (voters.size() == 1 && config.controllerListeners().isEmpty()))) {
             return new MetadataLogs(
                     new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
                             nodeId,
@@ -64,13 +83,15 @@ final class MetadataLogs implements AutoCloseable {
                             parent,
                             RaftTransport.none(),
                             START_TIMEOUT_MS,
-                            config.quorumTimeouts())),
+                            config.quorumTimeouts(),
+                            config.metadataLogSegmentBytes())),
+                    null,
+                    null,
                     null,
                     null);
         }
-        String listenerName = config.controllerListenerNames().get(0);
-        RaftAddressBook addresses =
-                new RaftAddressBook(listenerName, voters, config.controllerQuorumBootstrapServers());
+        RaftAddressBook addresses = new RaftAddressBook(
+                config.controllerListenerNames().get(0), voters, config.controllerQuorumBootstrapServers());
         MetadataRaftRuntime.Quorum quorum = dynamic
                 ? new MetadataRaftRuntime.Quorum(1, addresses.bootstrapServerCount(), localVoter(config))
                 : MetadataRaftRuntime.Quorum.staticVoters(nodeId);
@@ -91,33 +112,34 @@ final class MetadataLogs implements AutoCloseable {
                 transport,
                 START_TIMEOUT_MS,
                 config.quorumTimeouts(),
+                config.metadataLogSegmentBytes(),
                 quorum));
         addresses.watchVoters(() -> runtime.status().voters());
         transport
                 .requestDispatcher()
                 .describeQuorumWith(new ControllerQuorumInfo(
-                        clusterId,
-                        () -> runtime.status().leaderId(),
-                        () -> {
-                            Set<Integer> ids = runtime.status().voters().ids();
-                            return ids.isEmpty() ? voters.keySet() : ids;
-                        },
                         addresses,
                         System.currentTimeMillis()
                                 - RaftRuntime.monotonicClockMs().getAsLong()));
-        SocketServer controllerNetwork = new SocketServer(new SocketServer.Settings(
-                config.socketRequestMaxBytes(),
-                config.connectionsMaxIdleMs(),
-                1,
-                config.socketSendBufferBytes(),
-                config.socketReceiveBufferBytes()));
-        try {
-            controllerNetwork.start(config.controllerListeners(), transport.dispatcher());
-        } catch (RuntimeException | InterruptedException e) {
-            controllerNetwork.close();
-            throw e;
+        SocketServer controllerNetwork = null;
+        ControllerListenerDispatcher dispatcher = null;
+        if (controller) {
+            // A controller serves its listener even as the only voter: brokers fetch the log from it as observers.
+            dispatcher = new ControllerListenerDispatcher(transport.dispatcher());
+            controllerNetwork = new SocketServer(new SocketServer.Settings(
+                    config.socketRequestMaxBytes(),
+                    config.connectionsMaxIdleMs(),
+                    1,
+                    config.socketSendBufferBytes(),
+                    config.socketReceiveBufferBytes()));
+            try {
+                controllerNetwork.start(config.controllerListeners(), dispatcher);
+            } catch (RuntimeException | InterruptedException e) {
+                controllerNetwork.close();
+                throw e;
+            }
         }
-        return new MetadataLogs(runtime, controllerNetwork, transport.requestDispatcher());
+        return new MetadataLogs(runtime, controllerNetwork, dispatcher, transport.requestDispatcher(), addresses);
     }
 
     /**
@@ -147,16 +169,68 @@ final class MetadataLogs implements AutoCloseable {
 
     /** Null unless a controller listener serves the Raft APIs: then the client listener's admin requests go here too. */
     RaftRequestDispatcher raftRequests() {
-        return raftRequests;
+        return controllerNetwork == null ? null : raftRequests;
+    }
+
+    /**
+     * Every controller's id and controller-listener address, what DescribeCluster on the controller listener lists:
+     * the voter set in effect with its endpoints on a dynamic quorum, else {@code controller.quorum.voters}.
+     */
+    Map<Integer, InetSocketAddress> controllers(BrokerConfig config) {
+        Map<Integer, InetSocketAddress> configured = config.controllerQuorumVoters();
+        if (addresses == null || !(raft instanceof MetadataRaftRuntime runtime)) {
+            return configured;
+        }
+        Set<Integer> ids = runtime.status().voters().ids();
+        if (ids.isEmpty()) {
+            return configured;
+        }
+        Map<Integer, InetSocketAddress> out = new LinkedHashMap<>();
+        for (int id : ids) {
+            InetSocketAddress address = addresses.apply(id);
+            if (address != null) {
+                out.put(id, address);
+            }
+        }
+        return out;
+    }
+
+    /** Where a controller listens on the controller listener, or null: the way to the active controller. */
+    InetSocketAddress controllerAddress(BrokerConfig config, int id) {
+        return addresses == null ? config.controllerQuorumVoters().get(id) : addresses.apply(id);
     }
 
     MetadataRaft raft() {
         return raft;
     }
 
-    /** Whether other voters hold the metadata log too: then this node's controller leads only some of the time. */
-    boolean severalVoters() {
+    /**
+     * Whether the metadata log has replicas on other nodes (other voters, or this node is an observer): then this
+     * node's controller, if it has one, leads only some of the time, and other brokers may register.
+     */
+    boolean sharedWithOtherNodes(BrokerConfig config) {
+        if (!config.controllerQuorumBootstrapServers().isEmpty()) {
+            return true; // a dynamic quorum: other controllers may join at any time
+        }
+        Map<Integer, InetSocketAddress> voters = config.controllerQuorumVoters();
+        return !(voters.isEmpty() || voters.keySet().equals(Set.of(config.nodeId())));
+    }
+
+    /** Whether this node serves a controller listener of its own. */
+    boolean servesControllerListener() {
         return controllerNetwork != null;
+    }
+
+    /** Starts answering the controller's APIs (besides Raft's) on the controller listener. */
+    void serveControllerApis(RequestDispatcher apis) {
+        if (controllerDispatcher != null) {
+            controllerDispatcher.install(apis);
+        }
+    }
+
+    /** The port a controller listener is bound to (tests configure port 0), or -1. */
+    int controllerPort(String listenerName) {
+        return controllerNetwork == null ? -1 : controllerNetwork.boundPort(listenerName);
     }
 
     /** The listeners the node's request server binds: all, less the controller's when it has a server of its own. */

@@ -19,6 +19,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.DescribeQuorumRequestData;
 import org.apache.kafka.common.message.DescribeQuorumResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
@@ -30,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three combined nodes with {@code varve.metadata.raft.core.enable=true} and {@code controller.quorum.voters} naming
- * all three elect one leader over their controller listeners, and a topic created on the leader is in the metadata
- * every node answers.
+ * all three elect one leader over their controller listeners; a standby controller answers NOT_CONTROLLER; a topic
+ * created through a standby's broker is forwarded to the active controller and is in the metadata every node answers.
  */
 class RaftCoreQuorumIT {
     private static final int[] IDS = {1, 2, 3};
@@ -52,7 +54,8 @@ class RaftCoreQuorumIT {
     }
 
     @Test
-    void threeNodesElectOneLeaderAndATopicCreatedOnItIsInTheMetadataOfAllThree() throws Exception {
+    void threeNodesElectOneLeaderAStandbyAnswersNotControllerAndATopicCreatedThroughItIsInTheMetadataOfAllThree()
+            throws Exception {
         String clusterId = Uuid.randomUuid().toString();
         Map<Integer, Integer> clientPorts = new HashMap<>();
         Map<Integer, Integer> controllerPorts = new HashMap<>();
@@ -83,9 +86,11 @@ class RaftCoreQuorumIT {
         }
 
         int leader = awaitOneLeaderAllAgreeOn(clientPorts);
+        int standby = leader == IDS[0] ? IDS[1] : IDS[0];
+        assertStandbyAnswersNotController(controllerPorts.get(standby));
         String topic = "replicated-metadata";
-        try (Admin admin = admin(clientPorts.get(leader))) {
-            // The leader's broker registers with its own controller once it leads: until then no broker can host it.
+        try (Admin admin = admin(clientPorts.get(standby))) {
+            // Sent to a node whose controller is a standby: its broker forwards it to the active controller.
             await().atMost(BOUND)
                     .pollInterval(Duration.ofMillis(300))
                     .ignoreExceptions()
@@ -107,13 +112,36 @@ class RaftCoreQuorumIT {
                                 .as("node %d", id)
                                 .isEqualTo(Errors.NONE);
                         assertThat(described.partitions()).hasSize(2);
+                        // every node registered through the active controller: any of them may lead
                         assertThat(described.partitions())
-                                .allSatisfy(p -> assertThat(p.leaderId()).isEqualTo(leader));
+                                .allSatisfy(p -> assertThat(p.leaderId()).isIn(1, 2, 3));
                     });
         }
         for (ServerProcess server : servers) {
             assertThat(server.process().isAlive()).as(server.output()).isTrue();
         }
+    }
+
+    /** A controller that is not the active one refuses controller requests with NOT_CONTROLLER, which clients retry. */
+    private static void assertStandbyAnswersNotController(int controllerPort) throws IOException {
+        CreateTopicsRequestData create = new CreateTopicsRequestData().setTimeoutMs(10_000);
+        create.topics()
+                .add(new CreateTopicsRequestData.CreatableTopic()
+                        .setName("sent-to-a-standby")
+                        .setNumPartitions(1)
+                        .setReplicationFactor((short) 1));
+        await().atMost(BOUND)
+                .pollInterval(Duration.ofMillis(300))
+                .ignoreExceptions() // its controller APIs join the listener once the node has started
+                .untilAsserted(() -> {
+                    try (RawClient client = new RawClient(controllerPort)) {
+                        CreateTopicsResponseData answer = client.send(create, (short) 7);
+                        assertThat(Errors.forCode(answer.topics()
+                                        .find("sent-to-a-standby")
+                                        .errorCode()))
+                                .isEqualTo(Errors.NOT_CONTROLLER);
+                    }
+                });
     }
 
     /** What {@code kafka-storage format --cluster-id} does for Kafka: the voters must share a cluster id. */

@@ -29,6 +29,17 @@ public interface MetadataRaft extends AutoCloseable {
      */
     CompletableFuture<Long> append(List<byte[]> payloads);
 
+    /**
+     * Stores {@code snapshot} (the state machine's bytes of every record below {@code endOffset}, at most what the
+     * listeners were handed, at a batch boundary) and lets the log start move there, deleting what it covers. The
+     * array is handed over: callers must not modify it. The future completes once the snapshot is durable. Only the
+     * KRaft-style runtime keeps snapshots; the single-voter node answers {@link UnsupportedOperationException}.
+     */
+    default CompletableFuture<Void> snapshot(long endOffset, byte[] snapshot) {
+        return CompletableFuture.failedFuture(
+                new UnsupportedOperationException(getClass().getSimpleName() + " does not keep snapshots"));
+    }
+
     /** The current leader's id, or -1 if none is known. */
     int leaderId();
 

@@ -17,6 +17,24 @@ public interface RaftListener {
      */
     void handleCommit(List<RaftRecord> records);
 
+    /**
+     * Replaces all state with a snapshot that covers every record below {@code endOffset}: the bytes given to
+     * {@link MetadataRaft#snapshot} by this replica or by the leader (fetched with FetchSnapshot). The next
+     * {@link #handleCommit} continues at {@code endOffset} or later. Called at start when a snapshot exists, and when
+     * a replica too far behind installs the leader's. A listener that cannot load the bytes must throw: the replica
+     * stops rather than apply a log it lacks the start of.
+     */
+    default void handleSnapshot(long endOffset, byte[] snapshot) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot load a snapshot");
+    }
+
+    /**
+     * Checks a snapshot before it is stored and replaces anything (the log, the state): throw to refuse it. A
+     * snapshot fetched from the leader that fails here never reaches the store, so the replica stops with its old
+     * log intact and fetches again when restarted. Must not keep the array. By default every snapshot passes.
+     */
+    default void verifySnapshot(long endOffset, byte[] snapshot) {}
+
     /** Called after the node learns of a new leader (or, with {@code leaderId == -1}, of none). */
     default void handleLeaderChange(int leaderId, int epoch) {}
 }

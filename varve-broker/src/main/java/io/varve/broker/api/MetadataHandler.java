@@ -1,5 +1,6 @@
 package io.varve.broker.api;
 
+import io.varve.broker.controller.ControllerCalls;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.BrokerInfo;
@@ -8,7 +9,6 @@ import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.controller.CreateTopicRequest;
 import io.varve.metadata.controller.CreateTopicResult;
-import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.TopicNames;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,10 +29,10 @@ import org.apache.kafka.common.protocol.Errors;
 /** Metadata: brokers, controller, cluster id and topics (by name or id), creating missing topics when allowed. */
 public final class MetadataHandler implements ApiHandler {
     private final MetadataCache cache;
-    private final QuorumController controller;
+    private final ControllerCalls controller;
     private final boolean autoCreateTopicsEnable;
 
-    public MetadataHandler(MetadataCache cache, QuorumController controller, boolean autoCreateTopicsEnable) {
+    public MetadataHandler(MetadataCache cache, ControllerCalls controller, boolean autoCreateTopicsEnable) {
         this.cache = cache;
         this.controller = controller;
         this.autoCreateTopicsEnable = autoCreateTopicsEnable;

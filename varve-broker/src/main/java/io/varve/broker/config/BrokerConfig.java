@@ -61,6 +61,13 @@ public final class BrokerConfig {
             // Varve's own, retired: earlier releases ran the KRaft-style Raft only with it set to true, which is now
             // the only stack (an old directory is migrated); false is refused rather than silently ignored.
             .define("varve.metadata.raft.core.enable", BOOLEAN, true)
+            // Metadata snapshots (KIP-630) and the metadata log's segments, with Kafka's names, defaults and bounds;
+            // the new Raft stack honours them. Kafka's internal.metadata.log.segment.bytes lets tests roll small
+            // segments below the 8 MiB floor of metadata.log.segment.bytes.
+            .define("metadata.log.max.record.bytes.between.snapshots", LONG, 20971520L, 1, Long.MAX_VALUE)
+            .define("metadata.log.max.snapshot.interval.ms", LONG, 3600000L, 0, Long.MAX_VALUE)
+            .define("metadata.log.segment.bytes", INT, 1073741824, 8388608, Integer.MAX_VALUE)
+            .define("internal.metadata.log.segment.bytes", INT, null, 1024, Integer.MAX_VALUE)
             // Broker lifecycle: the rack replicas are spread over, the heartbeat period, the session the controller
             // keeps.
             .define("broker.rack", STRING, null)
@@ -209,25 +216,28 @@ public final class BrokerConfig {
     }
 
     /**
-     * This release runs combined nodes: by default a quorum of one that is its own controller, several combined
-     * voters named by {@code controller.quorum.voters} (a static quorum), or a dynamic quorum (KIP-853) found through
-     * {@code controller.quorum.bootstrap.servers}. Settings that ask for anything else (a broker or controller alone,
-     * both kinds of quorum at once) are refused at start-up with one sentence naming the key, rather than silently run
-     * as one node.
+     * By default a combined node (broker and controller), a quorum of one that is its own controller; also several
+     * voters named by {@code controller.quorum.voters} (a static quorum) or a dynamic quorum (KIP-853) found through
+     * {@code controller.quorum.bootstrap.servers}, and nodes of one role: {@code process.roles=broker} (an observer of
+     * the metadata log that registers with the active controller) or {@code =controller} (only the controller
+     * listener). Settings that ask for anything else (both kinds of quorum at once, a broker alone on a dynamic quorum),
+     * or that contradict each other as Kafka refuses them to, stop the start-up with one sentence naming the key,
+     * rather than silently run as something else.
      */
     private void checkQuorumSettings() {
-        List<String> roles = list("process.roles");
+        List<String> roles = processRoles();
         for (String role : roles) {
             if (!role.equals("broker") && !role.equals("controller")) {
                 throw new ConfigException(
                         "process.roles has an unknown role '" + role + "': use broker, controller or both.");
             }
         }
-        if (!(roles.contains("broker") && roles.contains("controller"))) {
-            throw new ConfigException("process.roles=" + String.join(",", roles)
-                    + " needs a controller quorum of other nodes, which this release does not run yet:"
-                    + " use broker,controller (the default).");
+        boolean broker = roles.contains("broker");
+        boolean controller = roles.contains("controller");
+        if (!broker && !controller) {
+            throw new ConfigException("process.roles is empty: use broker, controller or both.");
         }
+        String rolesText = "process.roles=" + String.join(",", roles);
         List<String> voters = list("controller.quorum.voters");
         if (!(Boolean) values.get("varve.metadata.raft.core.enable")) {
             throw new ConfigException("varve.metadata.raft.core.enable=false asks for the single-voter Raft node, which"
@@ -235,14 +245,64 @@ public final class BrokerConfig {
                     + " remove the key.");
         }
         Map<Integer, InetSocketAddress> voterEndpoints = controllerQuorumVoters();
-        if (!voterEndpoints.isEmpty() && !voterEndpoints.containsKey(nodeId())) {
-            throw new ConfigException("node.id " + nodeId() + " is not among controller.quorum.voters ("
-                    + String.join(",", voters) + "): a combined node must be one of the voters.");
+        if (!controller && !list("controller.quorum.bootstrap.servers").isEmpty()) {
+            throw new ConfigException("controller.quorum.bootstrap.servers on " + rolesText + " (a broker observing a"
+                    + " dynamic quorum) is not in this release: name the controllers in controller.quorum.voters.");
         }
-        if (voterEndpoints.size() > 1 && controllerListeners().isEmpty()) {
-            throw new ConfigException("controller.quorum.voters names " + voterEndpoints.size() + " voters, so"
-                    + " listeners needs a listener named in controller.listener.names, for example"
-                    + " CONTROLLER://localhost:9093.");
+        if (!controller && voterEndpoints.isEmpty()) {
+            throw new ConfigException(rolesText + " needs controller.quorum.voters naming the controllers, for example"
+                    + " 1@localhost:9093.");
+        }
+        if (controller && !voterEndpoints.isEmpty() && !voterEndpoints.containsKey(nodeId())) {
+            throw new ConfigException("node.id " + nodeId() + " is not among controller.quorum.voters ("
+                    + String.join(",", voters) + "): a controller must be one of the voters.");
+        }
+        if (!controller && voterEndpoints.containsKey(nodeId())) {
+            throw new ConfigException("node.id " + nodeId() + " is among controller.quorum.voters, but " + rolesText
+                    + ": a broker-only node must not be a voter.");
+        }
+        if (controller && controllerListeners().isEmpty() && (voterEndpoints.size() > 1 || !broker)) {
+            throw new ConfigException(
+                    (broker ? "controller.quorum.voters names " + voterEndpoints.size() + " voters, so" : rolesText)
+                            + " listeners needs a listener named in controller.listener.names, for example"
+                            + " CONTROLLER://localhost:9093.");
+        }
+        if (!controller && !controllerListeners().isEmpty()) {
+            throw new ConfigException("listeners names the controller listener "
+                    + controllerListeners().get(0).name() + ", but " + rolesText
+                    + ": a broker-only node serves no controller listener; remove it from listeners.");
+        }
+        if (!broker && controllerListeners().size() != listeners.size()) {
+            throw new ConfigException(
+                    "listeners names " + clientListeners().get(0).name()
+                            + ", which is not in controller.listener.names, but " + rolesText
+                            + " serves only controller listeners.");
+        }
+        if (!controller) {
+            // A broker alone reaches the controllers on their listener: it must know that listener's protocol.
+            List<String> names = controllerListenerNames();
+            if (names.isEmpty()) {
+                throw new ConfigException(rolesText + " needs controller.listener.names naming the controllers'"
+                        + " listener, for example CONTROLLER.");
+            }
+            String protocol =
+                    parseProtocolMap(list("listener.security.protocol.map")).get(names.get(0));
+            if (protocol == null) {
+                throw new ConfigException("controller.listener.names names " + names.get(0)
+                        + ", which listener.security.protocol.map does not map to a security protocol: add "
+                        + names.get(0) + ":PLAINTEXT.");
+            }
+            if (!protocol.equals("PLAINTEXT")) {
+                throw new ConfigException("listener.security.protocol.map maps the controller listener " + names.get(0)
+                        + " to " + protocol + ", which this release does not speak yet: use PLAINTEXT.");
+            }
+        }
+        String interBroker = (String) values.get("inter.broker.listener.name");
+        if (broker
+                && interBroker != null
+                && clientListeners().stream().noneMatch(l -> l.name().equals(interBroker))) {
+            throw new ConfigException("inter.broker.listener.name " + interBroker
+                    + " is not a listener of this broker in listeners (controller listeners do not count).");
         }
         int fetchMaxWaitMs = io.varve.raft.core.RaftCoreConfig.defaults(0, "", java.util.Set.of(0))
                 .fetchMaxWaitMs();
@@ -284,6 +344,17 @@ public final class BrokerConfig {
             servers.add(InetSocketAddress.createUnresolved(host, port));
         }
         return servers;
+    }
+
+    /** {@code process.roles}: broker, controller or both. */
+    public List<String> processRoles() {
+        return list("process.roles");
+    }
+
+    /** Every listener that is not a controller listener. */
+    private List<ListenerConfig> clientListeners() {
+        List<ListenerConfig> controllers = controllerListeners();
+        return listeners.stream().filter(l -> !controllers.contains(l)).toList();
     }
 
     /**
@@ -419,6 +490,22 @@ public final class BrokerConfig {
     public Path metadataLogDir() {
         String dir = (String) values.get("metadata.log.dir");
         return dir == null ? logDirs().get(0) : Path.of(dir);
+    }
+
+    /** {@code metadata.log.max.record.bytes.between.snapshots}: committed record bytes that make a snapshot due. */
+    public long metadataSnapshotMaxRecordBytes() {
+        return longValue("metadata.log.max.record.bytes.between.snapshots");
+    }
+
+    /** {@code metadata.log.max.snapshot.interval.ms}: a snapshot at least this often when something changed; 0 off. */
+    public long metadataSnapshotMaxIntervalMs() {
+        return longValue("metadata.log.max.snapshot.interval.ms");
+    }
+
+    /** The metadata log's segment size: {@code internal.metadata.log.segment.bytes} if set (tests), else Kafka's key. */
+    public int metadataLogSegmentBytes() {
+        Object internal = values.get("internal.metadata.log.segment.bytes");
+        return internal != null ? (Integer) internal : intValue("metadata.log.segment.bytes");
     }
 
     /** The {@code controller.quorum.*.ms} timings of the metadata log's Raft. */

@@ -1,5 +1,6 @@
 package io.varve.broker.group;
 
+import io.varve.broker.controller.ControllerCalls;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
@@ -7,7 +8,6 @@ import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.metadata.controller.CreateTopicRequest;
-import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.producer.ProducerStateEntry;
@@ -38,7 +38,7 @@ public final class CoordinatorTopic {
     private final Map<String, String> configs;
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
-    private final QuorumController controller;
+    private final ControllerCalls controller;
     private CompletableFuture<Void> creation;
 
     /** {@code configs} are the topic-level configs it is created with (always compacted). */
@@ -50,7 +50,7 @@ public final class CoordinatorTopic {
             Map<String, String> configs,
             MetadataCache cache,
             ReplicaManager replicaManager,
-            QuorumController controller) {
+            ControllerCalls controller) {
         this.name = name;
         this.nodeId = nodeId;
         this.defaultPartitions = defaultPartitions;

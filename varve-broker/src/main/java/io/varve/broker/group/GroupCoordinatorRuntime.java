@@ -1,5 +1,6 @@
 package io.varve.broker.group;
 
+import io.varve.broker.controller.ControllerCalls;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
@@ -8,7 +9,6 @@ import io.varve.coordinator.group.GroupCoordinatorShard;
 import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.TopicsSnapshot;
 import io.varve.coordinator.group.record.CoordinatorRecord;
-import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -78,7 +78,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
             GroupCoordinatorSettings settings,
             MetadataCache cache,
             ReplicaManager replicaManager,
-            QuorumController controller) {
+            ControllerCalls controller) {
         this.settings = settings;
         this.cache = cache;
         this.replicaManager = replicaManager;

@@ -27,8 +27,20 @@ public final class MetadataCache {
         return clusterId;
     }
 
-    /** The single-node quorum's controller is this node. */
+    /**
+     * The controller id Metadata and DescribeCluster report. Clients cannot reach the controllers through a broker
+     * listener, and every broker forwards admin writes to the active one, so, as Kafka's brokers do, a broker names
+     * one of the brokers listed: itself when listed (registered and unfenced), otherwise the first listed, or -1 when
+     * none is (clients then ask again).
+     */
     public int controllerId() {
-        return nodeId;
+        java.util.List<MetadataSnapshot.BrokerInfo> brokers = snapshot.brokers();
+        if (brokers.stream().anyMatch(b -> b.nodeId() == nodeId)) {
+            return nodeId;
+        }
+        return brokers.stream()
+                .mapToInt(MetadataSnapshot.BrokerInfo::nodeId)
+                .min()
+                .orElse(-1);
     }
 }

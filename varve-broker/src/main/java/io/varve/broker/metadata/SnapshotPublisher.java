@@ -85,6 +85,9 @@ public final class SnapshotPublisher implements MetadataPublisher {
         }
         List<BrokerInfo> brokers = new ArrayList<>();
         for (BrokerRegistration b : image.cluster().brokers().values()) {
+            if (b.fenced()) {
+                continue; // as Kafka's metadata cache: clients see only brokers that may lead
+            }
             brokers.add(new BrokerInfo(
                     b.id(),
                     b.rack(),

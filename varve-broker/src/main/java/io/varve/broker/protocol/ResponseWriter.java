@@ -120,7 +120,12 @@ public final class ResponseWriter {
 
         @Override
         public void writeByteBuffer(ByteBuffer buf) {
-            accessor.writeByteBuffer(buf);
+            // Only zero-copy bytes fields (an Envelope's embedded response) come here, and the size counts them as
+            // zero-copy, outside the heap buffer: they become a part of their own, as record sets do.
+            cutChunk();
+            if (buf.hasRemaining()) {
+                parts.add(new ResponseFrame.Bytes(buf.duplicate()));
+            }
         }
 
         @Override

@@ -25,7 +25,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -40,10 +39,10 @@ import org.slf4j.LoggerFactory;
  * answers up to its wait later) with the response written at the request's version and correlation id.
  * Admin requests that arrive on a client listener take the same path through {@link #submit}.
  *
- * <p>Besides the Raft APIs the listener answers ApiVersions and DescribeCluster for controllers (KIP-919), from
- * {@link ControllerQuorumInfo}: what Kafka's admin client asks first when given {@code bootstrap.controllers}. A
- * fetch response names the leader's endpoint (NodeEndpoints) when this replica knows it, so an observer that came
- * through a bootstrap server can reach the leader; DescribeQuorum's timestamps leave as wall-clock times.
+ * <p>With {@link ControllerQuorumInfo} set, a fetch response names the leader's endpoint (NodeEndpoints) when this
+ * replica knows it, so an observer that came through a bootstrap server can reach the leader, and DescribeQuorum
+ * leaves with wall-clock timestamps and the endpoints of static voters ({@link DescribeQuorumAnswers}). ApiVersions and
+ * DescribeCluster are the controller's ({@code io.varve.broker.controller.ControllerApis}).
  *
  * <p>Bounded: the network layer handles one request per connection at a time; a request the runtime
  * refuses (its queue is full), that is not a Raft request, or that gets no answer within {@code
@@ -67,6 +66,11 @@ public final class RaftRequestDispatcher implements RequestDispatcher {
     /** The first Fetch version with the NodeEndpoints tagged field. */
     private static final short FETCH_NODE_ENDPOINTS_VERSION = 16;
 
+    /** The Raft APIs a controller listener serves (a controller advertises them in ApiVersions). */
+    public static Set<ApiKeys> servedApis() {
+        return RAFT_APIS;
+    }
+
     private final RaftWireMapping mapping;
     private final long requestTimeoutMs;
     private final AtomicLong correlationIds = new AtomicLong();
@@ -84,7 +88,7 @@ public final class RaftRequestDispatcher implements RequestDispatcher {
         this.inbound = inbound;
     }
 
-    /** What ApiVersions, DescribeCluster and the leader endpoints of fetch answers are made of; null: not served. */
+    /** Where the leader endpoints of fetch answers and DescribeQuorum's wall clock come from; null: neither. */
     public void describeQuorumWith(ControllerQuorumInfo info) {
         this.info = info;
     }
@@ -95,25 +99,6 @@ public final class RaftRequestDispatcher implements RequestDispatcher {
         ApiKeys api = parsed.apiKey();
         short version = parsed.apiVersion();
         int headerCorrelationId = parsed.header().correlationId();
-        ControllerQuorumInfo quorum = info;
-        if (quorum != null && api == ApiKeys.API_VERSIONS) {
-            // KIP-511: a version newer than ours is answered at v0 with UNSUPPORTED_VERSION and our ranges.
-            short answerVersion = version <= api.latestVersion() ? version : 0;
-            return CompletableFuture.completedFuture(ResponseWriter.write(
-                    api,
-                    answerVersion,
-                    headerCorrelationId,
-                    ControllerApis.apiVersions(version <= api.latestVersion())));
-        }
-        if (quorum != null && api == ApiKeys.DESCRIBE_CLUSTER && version <= api.latestVersion()) {
-            ApiMessage body =
-                    RequestParser.parseBody(api, version, parsed.body()).data();
-            return CompletableFuture.completedFuture(ResponseWriter.write(
-                    api,
-                    version,
-                    headerCorrelationId,
-                    ControllerApis.describeCluster((DescribeClusterRequestData) body, quorum)));
-        }
         if (!serves(api, version)) {
             return CompletableFuture.failedFuture(new InvalidRaftMessageException(
                     api + " v" + version + " is not a Raft request this controller listener serves"));
@@ -165,7 +150,7 @@ public final class RaftRequestDispatcher implements RequestDispatcher {
             RaftMessage answer = message.message();
             ControllerQuorumInfo quorum = info;
             if (answer instanceof DescribeQuorumResponse describe && quorum != null) {
-                answer = ControllerApis.withWallClock(describe, quorum);
+                answer = DescribeQuorumAnswers.withWallClock(describe, quorum);
             }
             ApiMessage data = mapping.toKafka(answer, waiting.version());
             if (data instanceof FetchResponseData fetch

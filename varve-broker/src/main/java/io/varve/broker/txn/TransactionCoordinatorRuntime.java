@@ -1,5 +1,6 @@
 package io.varve.broker.txn;
 
+import io.varve.broker.controller.ControllerCalls;
 import io.varve.broker.group.CoordinatorTopic;
 import io.varve.broker.group.FindCoordinatorHandler;
 import io.varve.broker.group.OffsetsPartitionIo;
@@ -11,7 +12,6 @@ import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.txn.TransactionCoordinatorShard;
 import io.varve.coordinator.txn.TxnApi;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
-import io.varve.metadata.controller.QuorumController;
 import io.varve.storage.PartitionLog;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -81,7 +81,7 @@ public final class TransactionCoordinatorRuntime
             TxnCoordinatorSettings settings,
             MetadataCache cache,
             ReplicaManager replicaManager,
-            QuorumController controller,
+            ControllerCalls controller,
             ProducerIdManager producerIds,
             TxnMarkerWriter.OffsetsMarkerListener offsetsMarkers) {
         this.settings = settings;

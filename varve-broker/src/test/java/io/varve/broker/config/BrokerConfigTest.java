@@ -35,6 +35,34 @@ class BrokerConfigTest {
     }
 
     @Test
+    void metadataSnapshotAndSegmentKeysHaveKafkasDefaultsAndBounds() {
+        BrokerConfig defaults = BrokerConfig.fromMap(Map.of());
+        assertThat(defaults.metadataSnapshotMaxRecordBytes()).isEqualTo(20L * 1024 * 1024);
+        assertThat(defaults.metadataSnapshotMaxIntervalMs()).isEqualTo(3_600_000L);
+        assertThat(defaults.metadataLogSegmentBytes()).isEqualTo(1024 * 1024 * 1024);
+
+        BrokerConfig small = BrokerConfig.fromMap(Map.of(
+                "metadata.log.max.record.bytes.between.snapshots", "1024",
+                "metadata.log.max.snapshot.interval.ms", "0",
+                "internal.metadata.log.segment.bytes", "4096"));
+        assertThat(small.metadataSnapshotMaxRecordBytes()).isEqualTo(1024);
+        assertThat(small.metadataSnapshotMaxIntervalMs()).isZero();
+        assertThat(small.metadataLogSegmentBytes()).isEqualTo(4096);
+
+        // Kafka's floor for the public key is 8 MiB; only the internal one goes lower (for tests).
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("metadata.log.segment.bytes", "4096")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("metadata.log.segment.bytes")
+                .hasMessageContaining("must be at least 8388608");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("metadata.log.max.record.bytes.between.snapshots", "0")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("metadata.log.max.record.bytes.between.snapshots");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("metadata.log.max.snapshot.interval.ms", "-1")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("metadata.log.max.snapshot.interval.ms");
+    }
+
+    @Test
     void unknownKeysAreCollectedNotFatal() {
         BrokerConfig config = BrokerConfig.fromMap(Map.of("no.such.key", "1", "log.retention.hours", "168"));
         assertThat(config.unknownKeys()).containsExactly("no.such.key");
@@ -80,7 +108,7 @@ class BrokerConfigTest {
                 .isEqualTo(1);
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("process.roles", "broker")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("process.roles=broker needs a controller quorum");
+                .hasMessageStartingWith("process.roles=broker needs controller.quorum.voters");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("process.roles", "broker,observer")))
                 .hasMessageContaining("unknown role 'observer'");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "1@a:9093,2@b:9093,3@c:9093")))
@@ -154,5 +182,60 @@ class BrokerConfigTest {
         Map<String, String> twice = new java.util.HashMap<>(threeVoters);
         twice.put("controller.quorum.voters", "1@localhost:9093,1@localhost:9094");
         assertThatThrownBy(() -> BrokerConfig.fromMap(twice)).hasMessageContaining("names voter 1 twice");
+    }
+
+    @Test
+    void brokerOnlyAndControllerOnlyNodesAreAcceptedWithKafkasChecks() {
+        Map<String, String> broker = Map.of(
+                "process.roles", "broker",
+                "node.id", "2",
+                "controller.quorum.voters", "1@localhost:9093",
+                "listeners", "PLAINTEXT://localhost:9092");
+        assertThat(BrokerConfig.fromMap(broker).processRoles()).containsExactly("broker");
+        Map<String, String> controller = Map.of(
+                "process.roles", "controller",
+                "controller.quorum.voters", "1@localhost:9093",
+                "listeners", "CONTROLLER://localhost:9093");
+        assertThat(BrokerConfig.fromMap(controller).controllerListeners()).hasSize(1);
+
+        Map<String, String> noVoters = new java.util.HashMap<>(broker);
+        noVoters.remove("controller.quorum.voters");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(noVoters))
+                .hasMessageStartingWith("process.roles=broker needs controller.quorum.voters");
+        Map<String, String> brokerAsVoter = new java.util.HashMap<>(broker);
+        brokerAsVoter.put("node.id", "1");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(brokerAsVoter))
+                .hasMessageStartingWith("node.id 1 is among controller.quorum.voters, but process.roles=broker");
+        Map<String, String> brokerWithControllerListener = new java.util.HashMap<>(broker);
+        brokerWithControllerListener.put("listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(brokerWithControllerListener))
+                .hasMessageStartingWith("listeners names the controller listener CONTROLLER, but process.roles=broker");
+        Map<String, String> controllerWithoutListener = new java.util.HashMap<>(controller);
+        controllerWithoutListener.put("listeners", "PLAINTEXT://localhost:9092");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(controllerWithoutListener))
+                .hasMessageStartingWith(
+                        "process.roles=controller listeners needs a listener named in" + " controller.listener.names");
+        Map<String, String> controllerWithClientListener = new java.util.HashMap<>(controller);
+        controllerWithClientListener.put("listeners", "CONTROLLER://localhost:9093,PLAINTEXT://localhost:9092");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(controllerWithClientListener))
+                .hasMessageStartingWith("listeners names PLAINTEXT, which is not in controller.listener.names");
+        Map<String, String> controllerNotVoter = new java.util.HashMap<>(controller);
+        controllerNotVoter.put("node.id", "3");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(controllerNotVoter))
+                .hasMessageStartingWith("node.id 3 is not among controller.quorum.voters");
+        Map<String, String> sslToControllers = new java.util.HashMap<>(broker);
+        sslToControllers.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(sslToControllers))
+                .hasMessageStartingWith(
+                        "listener.security.protocol.map maps the controller listener CONTROLLER to" + " SSL");
+        Map<String, String> unmappedController = new java.util.HashMap<>(broker);
+        unmappedController.put("controller.listener.names", "QUORUM");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(unmappedController))
+                .hasMessageStartingWith("controller.listener.names names QUORUM, which listener.security.protocol.map"
+                        + " does not map");
+        Map<String, String> unknownInterBroker = new java.util.HashMap<>(broker);
+        unknownInterBroker.put("inter.broker.listener.name", "INTERNAL");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(unknownInterBroker))
+                .hasMessageStartingWith("inter.broker.listener.name INTERNAL is not a listener of this broker");
     }
 }

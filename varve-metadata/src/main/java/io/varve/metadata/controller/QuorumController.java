@@ -129,6 +129,12 @@ public final class QuorumController implements AutoCloseable {
         if (closed || loader.image().cluster().brokers().isEmpty()) {
             return;
         }
+        if (raft.leaderId() != raft.nodeId()) {
+            // A standby hears no heartbeats: sessions are the active controller's soft state. Forgetting them here
+            // gives every broker a fresh session when this controller takes over, instead of fencing them all.
+            clusterControl.heartbeats().forgetAll();
+            return;
+        }
         CompletableFuture<List<Integer>> fenced = new CompletableFuture<>();
         fenced.whenComplete((ids, error) -> {
             if (ids != null && !ids.isEmpty()) {

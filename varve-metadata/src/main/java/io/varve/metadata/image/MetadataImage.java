@@ -5,6 +5,7 @@ import io.varve.metadata.record.ProducerIdsRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The whole cluster metadata after applying the log up to {@link #offset()}. Immutable: readers keep
@@ -45,13 +46,22 @@ public record MetadataImage(
      */
     public List<MetadataRecord> toRecords() {
         List<MetadataRecord> records = new ArrayList<>();
-        features.writeRecords(records::add);
-        cluster.writeRecords(records::add);
-        topics.writeRecords(records::add);
-        configs.writeRecords(records::add);
-        if (producerIds.nextProducerId() > 0) {
-            records.add(new ProducerIdsRecord(-1, producerIds.nextProducerId()));
-        }
+        writeRecords(records::add);
         return records;
+    }
+
+    /**
+     * The records of {@link #toRecords()} handed to {@code out} one at a time, without a list of them: how a
+     * snapshot streams a large image. Features first ({@code metadata.version} leads), then brokers, topics with
+     * their partitions, configs and the producer-id state.
+     */
+    public void writeRecords(Consumer<MetadataRecord> out) {
+        features.writeRecords(out);
+        cluster.writeRecords(out);
+        topics.writeRecords(out);
+        configs.writeRecords(out);
+        if (producerIds.nextProducerId() > 0) {
+            out.accept(new ProducerIdsRecord(-1, producerIds.nextProducerId()));
+        }
     }
 }

@@ -7,16 +7,27 @@ import org.apache.kafka.common.Uuid;
 final class ByteReader {
 
     private final byte[] bytes;
+    private final int end;
     private int position;
 
     ByteReader(byte[] bytes) {
+        this(bytes, 0, bytes.length);
+    }
+
+    /** Reads {@code bytes[from, to)} only: a record inside a larger array (a snapshot) without copying it out. */
+    ByteReader(byte[] bytes, int from, int to) {
+        if (from < 0 || to < from || to > bytes.length) {
+            throw new IllegalArgumentException("range [" + from + ", " + to + ") of " + bytes.length + " bytes");
+        }
         this.bytes = bytes;
+        this.position = from;
+        this.end = to;
     }
 
     private void require(int count) {
-        if (count < 0 || bytes.length - position < count) {
+        if (count < 0 || end - position < count) {
             throw new MetadataRecordFormatException(
-                    "record truncated: need " + count + " bytes at position " + position + " of " + bytes.length);
+                    "record truncated: need " + count + " bytes at position " + position + " of " + end);
         }
     }
 
@@ -56,6 +67,25 @@ final class ByteReader {
             throw new MetadataRecordFormatException("length out of range: " + value);
         }
         return (int) value;
+    }
+
+    int readFixedInt() {
+        require(4);
+        int value = 0;
+        for (int i = 0; i < 4; i++) {
+            value = (value << 8) | (bytes[position++] & 0xFF);
+        }
+        return value;
+    }
+
+    int position() {
+        return position;
+    }
+
+    /** Skips {@code count} bytes, which must be there. */
+    void skip(int count) {
+        require(count);
+        position += count;
     }
 
     long readFixedLong() {
@@ -139,8 +169,8 @@ final class ByteReader {
     }
 
     void ensureFullyRead() {
-        if (position != bytes.length) {
-            throw new MetadataRecordFormatException((bytes.length - position) + " unexpected trailing bytes");
+        if (position != end) {
+            throw new MetadataRecordFormatException((end - position) + " unexpected trailing bytes");
         }
     }
 }

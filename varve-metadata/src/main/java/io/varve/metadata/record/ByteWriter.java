@@ -2,18 +2,42 @@ package io.varve.metadata.record;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.apache.kafka.common.Uuid;
 
 /** Appends the primitive encodings of {@link MetadataRecordSerde} to a growable array. */
 final class ByteWriter {
 
-    private byte[] bytes = new byte[64];
+    private byte[] bytes;
     private int size;
+
+    ByteWriter() {
+        this(64);
+    }
+
+    /** With room for {@code initialCapacity} bytes before the array grows. */
+    ByteWriter(int initialCapacity) {
+        bytes = new byte[Math.max(16, initialCapacity)];
+    }
 
     private void ensureCapacity(int extra) {
         if (size + extra > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + extra));
+            long grown = Math.max((long) bytes.length * 2, (long) size + extra);
+            if (grown > Integer.MAX_VALUE - 64) {
+                if ((long) size + extra > Integer.MAX_VALUE - 64) {
+                    throw new IllegalStateException("more than " + (Integer.MAX_VALUE - 64) + " bytes in one array");
+                }
+                grown = Integer.MAX_VALUE - 64;
+            }
+            bytes = Arrays.copyOf(bytes, (int) grown);
         }
+    }
+
+    /** CRC32C of the bytes written so far. */
+    int crc32c() {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, size);
+        return (int) crc.getValue();
     }
 
     void writeByte(byte value) {
@@ -46,6 +70,13 @@ final class ByteWriter {
             throw new IllegalArgumentException("negative unsigned value " + value);
         }
         writeUnsignedVarLong(value);
+    }
+
+    void writeFixedInt(int value) {
+        ensureCapacity(4);
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            bytes[size++] = (byte) (value >>> shift);
+        }
     }
 
     void writeFixedLong(long value) {
@@ -105,5 +136,26 @@ final class ByteWriter {
 
     byte[] toByteArray() {
         return Arrays.copyOf(bytes, size);
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Forgets what was written, keeping the array: a scratch writer reused record after record. */
+    void reset() {
+        size = 0;
+    }
+
+    /** Appends what {@code other} holds. */
+    void writeAll(ByteWriter other) {
+        ensureCapacity(other.size);
+        System.arraycopy(other.bytes, 0, bytes, size, other.size);
+        size += other.size;
+    }
+
+    /** The array written so far, without a copy when it is exactly full (callers must not keep writing). */
+    byte[] array() {
+        return size == bytes.length ? bytes : toByteArray();
     }
 }

@@ -34,6 +34,12 @@ public final class MetadataRecordSerde {
 
     public static byte[] serialize(MetadataRecord record) {
         ByteWriter out = new ByteWriter();
+        write(record, out);
+        return out.toByteArray();
+    }
+
+    /** Appends the record's encoding to {@code out}. */
+    static void write(MetadataRecord record, ByteWriter out) {
         MetadataRecordType type = record.type();
         out.writeUnsignedVarInt(type.id());
         out.writeUnsignedVarInt(type.currentVersion());
@@ -94,7 +100,6 @@ public final class MetadataRecordSerde {
             }
             default -> throw new IllegalStateException("no encoder for " + type);
         }
-        return out.toByteArray();
     }
 
     /**
@@ -102,7 +107,11 @@ public final class MetadataRecordSerde {
      *                                       and version
      */
     public static MetadataRecord deserialize(byte[] bytes) {
-        ByteReader in = new ByteReader(bytes);
+        return read(new ByteReader(bytes));
+    }
+
+    /** Decodes one record that fills the reader's range exactly. */
+    static MetadataRecord read(ByteReader in) {
         MetadataRecordType type = MetadataRecordType.fromId(in.readUnsignedVarInt());
         int version = in.readUnsignedVarInt();
         if (version > type.currentVersion()) {

@@ -37,6 +37,11 @@ final class MetadataBatches {
         return framed;
     }
 
+    /** Forgets a batch in progress: a snapshot replaced the log it was part of. */
+    void clear() {
+        inProgress.clear();
+    }
+
     /** The records of the batches these committed entries complete, in order (often none, never part of one). */
     List<RaftRecord> complete(List<LogEntry> committed) {
         List<RaftRecord> complete = new ArrayList<>();

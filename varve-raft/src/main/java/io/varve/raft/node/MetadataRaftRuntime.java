@@ -7,10 +7,12 @@ import io.varve.raft.RaftException;
 import io.varve.raft.RaftListener;
 import io.varve.raft.RaftRecord;
 import io.varve.raft.core.RaftCoreConfig;
+import io.varve.raft.core.SnapshotFormat;
 import io.varve.raft.core.message.EntryType;
 import io.varve.raft.core.message.LogEntry;
 import io.varve.raft.core.message.SnapshotId;
 import io.varve.raft.core.message.VoterSet;
+import io.varve.raft.core.runtime.SnapshotStore;
 import io.varve.raft.core.store.FileQuorumStateStore;
 import io.varve.raft.core.store.FileRaftLog;
 import io.varve.raft.core.store.FileSnapshotStore;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +39,9 @@ import org.slf4j.LoggerFactory;
  * {@link RaftListener} never sees part of one. A batch cut short by the end of its epoch (a prefix that
  * committed through the next leader's LEADER_CHANGE) is dropped on every replica alike: its proposal failed.
  * Control entries (LEADER_CHANGE, VOTERS) hold offsets but never reach the listeners.
+ *
+ * <p>A node outside the voters (a broker-only node) runs as an observer: it fetches the log from the leader (found by
+ * asking a voter) and never votes or counts; {@link #append} fails there with {@link NotLeaderException}.
  *
  * <p>Errors: {@link NotLeaderException} when not leading (also for a
  * proposal whose epoch ended before it committed), {@link RaftClosedException} once closed.
@@ -67,6 +73,9 @@ public final class MetadataRaftRuntime implements MetadataRaft {
 
     /**
      * @param startTimeoutMs how long {@link #start()} waits for a leader and for the log held at start to commit
+     * @param timeouts       Kafka's Raft timing keys
+     * @param segmentBytes   the size a log segment rolls at ({@code metadata.log.segment.bytes}); a snapshot deletes
+     *                       the whole segments below it
      */
     public record Settings(
             int nodeId,
@@ -76,6 +85,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             RaftTransport transport,
             long startTimeoutMs,
             QuorumTimeouts timeouts,
+            int segmentBytes,
             Quorum quorum) {
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
@@ -84,12 +94,45 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             Objects.requireNonNull(parentDir, "parentDir");
             Objects.requireNonNull(transport, "transport");
             Objects.requireNonNull(quorum, "quorum");
-            if (quorum.kraftVersion() == 0 && !voters.contains(nodeId)) {
-                throw new IllegalArgumentException("node " + nodeId + " is not one of the voters " + voters);
+            if (voters.isEmpty() && quorum.kraftVersion() == 0) {
+                throw new IllegalArgumentException("node " + nodeId + " names no voters");
             }
         }
 
-        /** A static quorum of {@code voters} with these timings. */
+        /**
+         * With a static quorum's voters and these timings and segment size. A node that is not a voter is an observer:
+         * it fetches the log from the leader and never votes.
+         */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
+                long startTimeoutMs,
+                QuorumTimeouts timeouts,
+                int segmentBytes) {
+            this(
+                    nodeId,
+                    clusterId,
+                    voters,
+                    parentDir,
+                    transport,
+                    startTimeoutMs,
+                    timeouts,
+                    segmentBytes,
+                    Quorum.staticVoters(nodeId));
+        }
+
+        /**
+         * A node outside the voters it starts with is an observer: it fetches the log from the leader and never votes
+         * (on a dynamic quorum it may be added as a voter later).
+         */
+        public boolean observer() {
+            return !voters.contains(nodeId);
+        }
+
+        /** With the store's default segment size. */
         public Settings(
                 int nodeId,
                 String clusterId,
@@ -106,10 +149,10 @@ public final class MetadataRaftRuntime implements MetadataRaft {
                     transport,
                     startTimeoutMs,
                     timeouts,
-                    Quorum.staticVoters(nodeId));
+                    FileRaftLog.DEFAULT_SEGMENT_BYTES);
         }
 
-        /** A static quorum of {@code voters} with Kafka's default timings. */
+        /** With Kafka's default timings and the store's default segment size. */
         public Settings(
                 int nodeId,
                 String clusterId,
@@ -121,7 +164,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         }
 
         boolean singleVoter() {
-            return quorum.kraftVersion() == 0 && voters.size() == 1;
+            return quorum.kraftVersion() == 0 && voters.size() == 1 && !observer();
         }
     }
 
@@ -137,6 +180,12 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     private volatile int knownEpoch;
     private volatile boolean started;
     private volatile boolean closed;
+    private volatile long snapshotsInstalledFromLeader;
+    private volatile long snapshotsTaken;
+    private volatile long logStartOffset;
+    /** The snapshot the store held at start: loading it is a restart, loading any other one is an install. */
+    private SnapshotId snapshotAtOpen;
+
     private FileRaftLog log;
     private RaftRuntime runtime;
 
@@ -165,8 +214,11 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         }
         started = true;
         Path dir = storeDir(settings.parentDir());
-        log = FileRaftLog.open(dir, FileRaftLog.DEFAULT_SEGMENT_BYTES);
+        log = FileRaftLog.open(dir, settings.segmentBytes());
         long endAtOpen = log.endOffset();
+        logStartOffset = log.startOffset();
+        SnapshotStore snapshotStore = new VerifyingSnapshotStore(new FileSnapshotStore(dir));
+        snapshotAtOpen = snapshotStore.latest().orElse(null);
         runtime = new RaftRuntime(
                 coreConfig(settings.nodeId(), settings.clusterId(), settings.voters(), settings.timeouts())
                         .withQuorum(
@@ -176,7 +228,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
                 RaftRuntimeConfig.defaults(),
                 log,
                 new FileQuorumStateStore(dir),
-                new FileSnapshotStore(dir),
+                snapshotStore,
                 settings.transport(),
                 new Listener(),
                 RaftRuntime.monotonicClockMs(),
@@ -299,6 +351,39 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         });
     }
 
+    /**
+     * Stores the snapshot and moves the log start to {@code endOffset} (the store deletes the segments wholly below
+     * it). The end must be at a batch boundary the listeners were handed, above the current log start.
+     */
+    @Override
+    public CompletableFuture<Void> snapshot(long endOffset, byte[] snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot");
+        RaftRuntime current = runtime;
+        if (closed || current == null) {
+            return CompletableFuture.failedFuture(
+                    new RaftClosedException("Raft node " + settings.nodeId() + " is not running"));
+        }
+        return current.snapshot(endOffset, snapshot).thenAccept(id -> {
+            snapshotsTaken++; // on the loop thread, as every write of these
+            logStartOffset = id.endOffset();
+        });
+    }
+
+    /** Snapshots this replica stored of its own state. */
+    public long snapshotsTaken() {
+        return snapshotsTaken;
+    }
+
+    /** Snapshots this replica fetched from the leader (FetchSnapshot) and installed because it was too far behind. */
+    public long snapshotsInstalledFromLeader() {
+        return snapshotsInstalledFromLeader;
+    }
+
+    /** The first offset the local log holds (everything below is in the latest snapshot). */
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
     /** As last reported to the listeners (so never ahead of what they saw), -1 once closed. */
     @Override
     public int leaderId() {
@@ -339,11 +424,70 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         }
     }
 
+    /**
+     * The file store, asking every listener to check a snapshot's state-machine bytes before it is written: a
+     * snapshot fetched from the leader that fails (a bad checksum of the metadata's own) throws here, before the core
+     * resets the log to it, so the replica stops loudly with its log intact and fetches again once restarted.
+     */
+    private final class VerifyingSnapshotStore implements SnapshotStore {
+        private final SnapshotStore store;
+
+        VerifyingSnapshotStore(SnapshotStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public Optional<SnapshotId> latest() {
+            return store.latest();
+        }
+
+        @Override
+        public long sizeBytes(SnapshotId id) {
+            return store.sizeBytes(id);
+        }
+
+        @Override
+        public byte[] read(SnapshotId id, long position, int maxBytes) {
+            return store.read(id, position, maxBytes);
+        }
+
+        @Override
+        public void write(SnapshotId id, byte[] data) {
+            byte[] stateMachineBytes = SnapshotFormat.stateMachineBytes(data);
+            for (RaftListener listener : listeners) {
+                listener.verifySnapshot(id.endOffset(), stateMachineBytes);
+            }
+            store.write(id, data);
+        }
+    }
+
     /** On the runtime's loop thread. */
     private final class Listener implements CommitListener {
         @Override
         public void onSnapshotLoaded(SnapshotId id, byte[] stateMachineBytes) {
-            throw new IllegalStateException("snapshot " + id + " found: the metadata loader cannot load snapshots yet");
+            boolean fromLeader = !id.equals(snapshotAtOpen);
+            snapshotAtOpen = null; // a later load of the same id (after a truncation) came from the leader too
+            if (fromLeader) {
+                LOG.info(
+                        "Installed metadata snapshot {} ({} bytes) fetched from the leader by FetchSnapshot: this"
+                                + " replica was behind the leader's log start",
+                        id,
+                        stateMachineBytes.length);
+            } else {
+                LOG.info("Loading metadata snapshot {} ({} bytes) from disk", id, stateMachineBytes.length);
+            }
+            batches.clear();
+            for (RaftListener listener : listeners) {
+                listener.handleSnapshot(id.endOffset(), stateMachineBytes);
+            }
+            if (fromLeader) {
+                snapshotsInstalledFromLeader++;
+            }
+            logStartOffset = id.endOffset();
+            synchronized (progress) {
+                lastCommittedOffset = Math.max(lastCommittedOffset, id.endOffset() - 1);
+                progress.notifyAll();
+            }
         }
 
         @Override

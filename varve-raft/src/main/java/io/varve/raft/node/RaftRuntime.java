@@ -155,11 +155,12 @@ public final class RaftRuntime implements AutoCloseable {
 
     /**
      * Records that the state machine saved its state of every entry below {@code endOffset} (at most what
-     * it was handed); the log start moves there. Completes with the stored snapshot's id.
+     * it was handed); the log start moves there. Completes with the stored snapshot's id. The array is handed
+     * over, not copied (a metadata snapshot can be tens of megabytes): the caller must not modify it.
      */
     public CompletableFuture<SnapshotId> snapshot(long endOffset, byte[] stateMachineBytes) {
         CompletableFuture<SnapshotId> future = new CompletableFuture<>();
-        submit(new Event.Snapshot(endOffset, stateMachineBytes.clone(), future), future);
+        submit(new Event.Snapshot(endOffset, Objects.requireNonNull(stateMachineBytes), future), future);
         return future;
     }
 
@@ -268,6 +269,9 @@ public final class RaftRuntime implements AutoCloseable {
                 snapshot.future().complete(core.snapshotTaken(snapshot.endOffset(), snapshot.data()));
             } catch (IllegalArgumentException e) {
                 snapshot.future().completeExceptionally(e); // the caller's offset, not the replica, is wrong
+            } catch (RuntimeException e) {
+                snapshot.future().completeExceptionally(e); // taken off the queue: nothing else would fail it
+                throw e; // a store that cannot write stops the loop
             }
         } else if (event instanceof Event.Resign resign) {
             process(core.resign(nowMs));

@@ -22,7 +22,7 @@ final class ConfigResources {
             case BROKER -> {
                 if (!name.isEmpty()) {
                     int id = parseNodeId(name, "Node id must be an integer, but it is: " + name);
-                    if (id != nodeId) {
+                    if (nodeId != IncrementalAlterConfigsHandler.ANY_BROKER && id != nodeId) {
                         throw new InvalidRequestException(
                                 "Unexpected broker id, expected " + nodeId + ", but received " + name);
                     }

@@ -17,6 +17,12 @@ import org.apache.kafka.common.protocol.ApiMessage;
 
 /** IncrementalAlterConfigs (KIP-339): SET, DELETE, APPEND and SUBTRACT on topic and broker configs, validateOnly. */
 public final class IncrementalAlterConfigsHandler implements ApiHandler {
+    /**
+     * The node id a controller's handlers take: a broker resource may name any broker (the broker that forwarded the
+     * request checked that it names itself, as Kafka's broker does).
+     */
+    public static final int ANY_BROKER = -1;
+
     private final QuorumController controller;
     private final int nodeId;
 

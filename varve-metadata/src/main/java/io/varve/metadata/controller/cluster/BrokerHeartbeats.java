@@ -91,6 +91,11 @@ public final class BrokerHeartbeats {
         return expired;
     }
 
+    /** Forgets every session (a controller that stopped leading). */
+    public void forgetAll() {
+        sessions.clear();
+    }
+
     /** Forgets an unregistered broker. */
     void remove(int brokerId) {
         sessions.remove(brokerId);

@@ -118,6 +118,20 @@ class ClusterControlTest {
     }
 
     @Test
+    void aControllerThatForgotItsSessionsOnLosingLeadershipGivesEveryBrokerAFreshSessionWhenItLeadsAgain() {
+        MetadataImage image = cluster().unfenced(1).image();
+        heardFrom(image, 1);
+        control.heartbeats().forgetAll(); // a standby for a while: it heard no heartbeats
+
+        long takeOverMs = 10 * TIMEOUT_MS;
+        ControllerResult<List<Integer>> atTakeOver = control.fenceExpiredBrokers(image, takeOverMs);
+        ControllerResult<List<Integer>> sessionLater = control.fenceExpiredBrokers(image, takeOverMs + TIMEOUT_MS + 1);
+
+        assertThat(atTakeOver.response()).isEmpty();
+        assertThat(sessionLater.response()).containsExactly(1);
+    }
+
+    @Test
     void aBrokerKnownOnlyFromTheLogIsReplacedAtOnceByANewIncarnation() {
         MetadataImage image = cluster().unfenced(1).partition(ids(1), ids(1), 1).image();
 

@@ -13,14 +13,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import org.apache.kafka.common.message.ApiVersionsResponseData;
-import org.apache.kafka.common.message.DescribeClusterRequestData;
-import org.apache.kafka.common.message.DescribeClusterResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
 
-class ControllerApisTest {
+class DescribeQuorumAnswersTest {
     private static final UUID DIR = new UUID(5, 6);
 
     private static ControllerQuorumInfo info(VoterSet voters, int leaderId) {
@@ -29,42 +24,13 @@ class ControllerApisTest {
                 Map.of(9, InetSocketAddress.createUnresolved("static-host", 9009)),
                 List.of(InetSocketAddress.createUnresolved("boot", 9000)));
         book.watchVoters(() -> voters);
-        return new ControllerQuorumInfo("cluster-a", () -> leaderId, voters::ids, book, 1_000_000);
+        return new ControllerQuorumInfo(book, 1_000_000);
     }
 
     private static VoterSet dynamicVoters() {
         return new VoterSet(new TreeMap<>())
                 .with(new VoterSet.Voter(1, DIR, Map.of("CONTROLLER", new VoterSet.Endpoint("h1", 9001))))
                 .with(new VoterSet.Voter(2, DIR, Map.of("CONTROLLER", new VoterSet.Endpoint("h2", 9002))));
-    }
-
-    @Test
-    void describeClusterForControllersNamesTheLeaderAndEveryVoterOnTheControllerListener() {
-        DescribeClusterResponseData response = ControllerApis.describeCluster(
-                new DescribeClusterRequestData().setEndpointType(ControllerApis.CONTROLLERS), info(dynamicVoters(), 2));
-        assertThat(response.errorCode()).isEqualTo(Errors.NONE.code());
-        assertThat(response.clusterId()).isEqualTo("cluster-a");
-        assertThat(response.controllerId()).isEqualTo(2);
-        assertThat(response.brokers())
-                .extracting(b -> b.brokerId() + "@" + b.host() + ":" + b.port())
-                .containsExactlyInAnyOrder("1@h1:9001", "2@h2:9002");
-    }
-
-    @Test
-    void describeClusterForBrokersOnAControllerListenerIsAnUnsupportedEndpointType() {
-        DescribeClusterResponseData response = ControllerApis.describeCluster(
-                new DescribeClusterRequestData().setEndpointType((byte) 1), info(dynamicVoters(), 2));
-        assertThat(response.errorCode()).isEqualTo(Errors.UNSUPPORTED_ENDPOINT_TYPE.code());
-    }
-
-    @Test
-    void apiVersionsListsTheRaftApisAndWhatAnAdminClientAsksFirst() {
-        ApiVersionsResponseData response = ControllerApis.apiVersions(true);
-        assertThat(response.apiKeys().find(ApiKeys.DESCRIBE_CLUSTER.id)).isNotNull();
-        assertThat(response.apiKeys().find(ApiKeys.ADD_RAFT_VOTER.id).maxVersion())
-                .isEqualTo((short) 1);
-        assertThat(response.apiKeys().find(ApiKeys.UPDATE_RAFT_VOTER.id)).isNotNull();
-        assertThat(response.apiKeys().find(ApiKeys.PRODUCE.id)).isNull();
     }
 
     @Test
@@ -76,7 +42,7 @@ class ControllerApisTest {
                 10,
                 List.of(new ReplicaProgress(9, 10, 500, 500), new ReplicaProgress(4, -1, -1, -1)),
                 List.of());
-        DescribeQuorumResponse out = ControllerApis.withWallClock(core, info(new VoterSet(Set.of(4, 9)), 9));
+        DescribeQuorumResponse out = DescribeQuorumAnswers.withWallClock(core, info(new VoterSet(Set.of(4, 9)), 9));
         assertThat(out.currentVoters().get(0).lastFetchTimestampMs()).isEqualTo(1_000_500);
         assertThat(out.currentVoters().get(1).lastFetchTimestampMs()).isEqualTo(-1);
         assertThat(out.nodes())

@@ -1,0 +1,101 @@
+package io.varve.broker.api.controller;
+
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.api.ApiRegistry;
+import io.varve.broker.protocol.ClientFrames;
+import io.varve.broker.protocol.InvalidFrameException;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.broker.protocol.RequestParser;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.apache.kafka.common.message.EnvelopeRequestData;
+import org.apache.kafka.common.message.EnvelopeResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+
+/**
+ * Envelope (KIP-590, controller side): a client's admin request that a broker forwarded. The inner request is read at
+ * the client's version and answered by the same handler that answers it when sent here directly; the answer goes back
+ * inside the Envelope's response, at the client's version and correlation id. Only the admin APIs a broker forwards
+ * may travel in one; anything else, or an inner request that cannot be read, is INVALID_REQUEST.
+ */
+public final class EnvelopeHandler implements ApiHandler {
+    /** The APIs brokers forward (Kafka's forwardable APIs that this controller serves). */
+    public static final Set<ApiKeys> FORWARDED = Set.of(
+            ApiKeys.CREATE_TOPICS,
+            ApiKeys.DELETE_TOPICS,
+            ApiKeys.CREATE_PARTITIONS,
+            ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+            ApiKeys.ALTER_CONFIGS,
+            ApiKeys.UPDATE_FEATURES,
+            ApiKeys.UNREGISTER_BROKER);
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EnvelopeHandler.class);
+
+    private final ApiRegistry registry;
+
+    public EnvelopeHandler(ApiRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public CompletableFuture<ApiMessage> handle(RequestContext envelope) {
+        EnvelopeRequestData data = envelope.body();
+        RequestContext inner;
+        ApiRegistry.Api api;
+        try {
+            RequestParser.Parsed parsed =
+                    RequestParser.parseHeader(data.requestData().duplicate());
+            api = registry.get(parsed.apiKey());
+            if (!FORWARDED.contains(parsed.apiKey()) || api == null || !api.handles(parsed.apiVersion())) {
+                return refused(parsed.apiKey() + " v" + parsed.apiVersion() + " is not forwarded to this controller");
+            }
+            AbstractRequest body = RequestParser.parseBody(parsed.apiKey(), parsed.apiVersion(), parsed.body());
+            inner = new RequestContext(
+                    parsed.header(),
+                    parsed.apiKey(),
+                    parsed.apiVersion(),
+                    body,
+                    envelope.listenerName(),
+                    clientAddress(data.clientHostAddress()),
+                    envelope.receivedNanos());
+        } catch (InvalidFrameException e) {
+            return refused(e.getMessage());
+        }
+        CompletableFuture<ApiMessage> answered;
+        try {
+            answered = api.handler().handle(inner);
+        } catch (RuntimeException e) {
+            answered = CompletableFuture.failedFuture(e);
+        }
+        return answered.exceptionally(error -> inner.errorResponse(
+                        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error))
+                .thenApply(response -> new EnvelopeResponseData()
+                        .setErrorCode(Errors.NONE.code())
+                        .setResponseData(ClientFrames.responseBytes(
+                                inner.apiKey(), inner.apiVersion(), inner.correlationId(), response)));
+    }
+
+    private static CompletableFuture<ApiMessage> refused(String why) {
+        LOG.warn("Refusing an Envelope: {}", why); // the Envelope's response has no message field
+        return CompletableFuture.completedFuture(new EnvelopeResponseData()
+                .setErrorCode(Errors.INVALID_REQUEST.code())
+                .setResponseData(null));
+    }
+
+    private static InetSocketAddress clientAddress(byte[] address) {
+        try {
+            return address == null || address.length == 0
+                    ? null
+                    : new InetSocketAddress(InetAddress.getByAddress(address), 0);
+        } catch (UnknownHostException e) {
+            return null; // not 4 or 16 bytes: the address is only informative
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.varve.broker.controller;
+
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.api.ApiRegistry;
+import io.varve.broker.api.ApiVersionsHandler;
+import io.varve.broker.api.CreateTopicsHandler;
+import io.varve.broker.api.DeleteTopicsHandler;
+import io.varve.broker.api.admin.AlterConfigsHandler;
+import io.varve.broker.api.admin.CreatePartitionsHandler;
+import io.varve.broker.api.admin.IncrementalAlterConfigsHandler;
+import io.varve.broker.api.admin.UpdateFeaturesHandler;
+import io.varve.broker.api.controller.AllocateProducerIdsHandler;
+import io.varve.broker.api.controller.BrokerHeartbeatHandler;
+import io.varve.broker.api.controller.BrokerRegistrationHandler;
+import io.varve.broker.api.controller.ControllerDescribeClusterHandler;
+import io.varve.broker.api.controller.EnvelopeHandler;
+import io.varve.broker.api.controller.UnregisterBrokerHandler;
+import io.varve.broker.raft.RaftApis;
+import io.varve.broker.raft.RaftRequestDispatcher;
+import io.varve.metadata.MetadataLoader;
+import io.varve.metadata.controller.QuorumController;
+import io.varve.raft.MetadataRaft;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.apache.kafka.common.errors.NotControllerException;
+import org.apache.kafka.common.protocol.ApiKeys;
+
+/**
+ * The APIs a controller serves on its controller listener, as Kafka's controller advertises them: ApiVersions,
+ * DescribeCluster (controller endpoints), the admin writes, the broker lifecycle, producer-id blocks, Envelope, and the
+ * Raft APIs (those are dispatched to the Raft transport, listed here for ApiVersions). The admin handlers are the ones
+ * a broker used to call in process: one request-to-controller mapping for both ways in.
+ *
+ * <p>Only the active controller (the metadata log's leader) answers controller requests: a standby answers each with
+ * its error response carrying NOT_CONTROLLER, which brokers and Admin clients retry elsewhere. ApiVersions and
+ * DescribeCluster are answered by every controller, since that is how a client finds the active one.
+ */
+public final class ControllerApis implements ControllerRouter.LocalController {
+    private final int nodeId;
+    private final MetadataRaft raft;
+    private final ApiRegistry registry = new ApiRegistry();
+    private final ApiVersionsHandler apiVersions;
+
+    /**
+     * @param controllers         every controller's id and controller-listener address
+     * @param deleteTopicEnable   {@code delete.topic.enable}
+     * @param producerIdBlockSize how many producer ids a block holds
+     */
+    public ControllerApis(
+            int nodeId,
+            String clusterId,
+            QuorumController controller,
+            MetadataRaft raft,
+            MetadataLoader loader,
+            Supplier<Map<Integer, InetSocketAddress>> controllers,
+            boolean deleteTopicEnable,
+            int producerIdBlockSize) {
+        this.nodeId = nodeId;
+        this.raft = raft;
+        this.apiVersions = new ApiVersionsHandler(registry, loader::image);
+        int anyBroker = IncrementalAlterConfigsHandler.ANY_BROKER;
+        registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
+                .register(
+                        ApiKeys.DESCRIBE_CLUSTER,
+                        0,
+                        2,
+                        new ControllerDescribeClusterHandler(clusterId, raft::leaderId, controllers))
+                .register(ApiKeys.CREATE_TOPICS, 2, 7, activeOnly(new CreateTopicsHandler(controller)))
+                .register(
+                        ApiKeys.DELETE_TOPICS, 1, 6, activeOnly(new DeleteTopicsHandler(controller, deleteTopicEnable)))
+                .register(ApiKeys.CREATE_PARTITIONS, 0, 3, activeOnly(new CreatePartitionsHandler(controller)))
+                .register(
+                        ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                        0,
+                        1,
+                        activeOnly(new IncrementalAlterConfigsHandler(controller, anyBroker)))
+                .register(ApiKeys.ALTER_CONFIGS, 0, 2, activeOnly(new AlterConfigsHandler(controller, anyBroker)))
+                .register(ApiKeys.UPDATE_FEATURES, 0, 2, activeOnly(new UpdateFeaturesHandler(controller)))
+                .register(ApiKeys.BROKER_REGISTRATION, 0, 4, activeOnly(new BrokerRegistrationHandler(controller)))
+                .register(ApiKeys.BROKER_HEARTBEAT, 0, 2, activeOnly(new BrokerHeartbeatHandler(controller)))
+                .register(ApiKeys.UNREGISTER_BROKER, 0, 0, activeOnly(new UnregisterBrokerHandler(controller)))
+                .register(
+                        ApiKeys.ALLOCATE_PRODUCER_IDS,
+                        0,
+                        0,
+                        activeOnly(new AllocateProducerIdsHandler(controller, producerIdBlockSize)))
+                .register(ApiKeys.ENVELOPE, 0, 0, activeOnly(new EnvelopeHandler(registry)));
+        ApiHandler servedByRaft = request -> CompletableFuture.failedFuture(
+                new IllegalStateException(request.apiKey() + " is the Raft transport's to answer"));
+        for (ApiKeys api : RaftRequestDispatcher.servedApis()) {
+            registry.register(api, RaftApis.oldestVersion(api), RaftApis.latestVersion(api), servedByRaft);
+        }
+    }
+
+    @Override
+    public ApiRegistry apis() {
+        return registry;
+    }
+
+    /** ApiVersions with the controller's API set (also what answers a too-new ApiVersions request). */
+    public ApiVersionsHandler apiVersions() {
+        return apiVersions;
+    }
+
+    @Override
+    public boolean isActive() {
+        return raft.leaderId() == nodeId;
+    }
+
+    private ApiHandler activeOnly(ApiHandler handler) {
+        return request -> {
+            if (!isActive()) {
+                int leader = raft.leaderId();
+                return CompletableFuture.completedFuture(request.errorResponse(
+                        new NotControllerException("Controller " + nodeId + " is not the active controller"
+                                + (leader >= 0 ? "; controller " + leader + " is" : "; none is known yet"))));
+            }
+            return handler.handle(request);
+        };
+    }
+}
