@@ -14,6 +14,7 @@ import io.varve.broker.api.admin.DeleteRecordsHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
+import io.varve.broker.api.quorum.RaftAdminHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ListenerConfig;
@@ -132,6 +133,7 @@ public final class Broker implements AutoCloseable {
         networkInit.start();
         config.logWarnings();
         int nodeId = config.nodeId();
+        MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
         LogConfigs logConfigs = new LogConfigs(config);
         logManager = new LogManager(
@@ -232,9 +234,16 @@ public final class Broker implements AutoCloseable {
                         ApiKeys.DESCRIBE_QUORUM,
                         0,
                         2,
-                        new DescribeQuorumHandler(raft, this::advertisedEndpoints, System::currentTimeMillis))
+                        metadataLogs.raftRequests() != null
+                                ? new RaftAdminHandler(metadataLogs.raftRequests())
+                                : new DescribeQuorumHandler(raft, this::advertisedEndpoints, System::currentTimeMillis))
                 .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager));
 
+        if (metadataLogs.raftRequests() != null) {
+            // A combined controller answers the voter changes of kafka-metadata-quorum --bootstrap-server itself.
+            registry.register(ApiKeys.ADD_RAFT_VOTER, 0, 1, new RaftAdminHandler(metadataLogs.raftRequests()))
+                    .register(ApiKeys.REMOVE_RAFT_VOTER, 0, 0, new RaftAdminHandler(metadataLogs.raftRequests()));
+        }
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
         groupCoordinator.startup();

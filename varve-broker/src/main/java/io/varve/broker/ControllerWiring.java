@@ -75,7 +75,7 @@ final class ControllerWiring implements AutoCloseable {
                     controller,
                     raft,
                     loader,
-                    () -> voters,
+                    () -> logs.controllers(config),
                     config.deleteTopicEnable(),
                     config.producerIdBlockSize());
             if (logs.servesControllerListener()) {
@@ -91,7 +91,7 @@ final class ControllerWiring implements AutoCloseable {
                 nodeId,
                 apis,
                 raft::leaderId,
-                voters::get,
+                id -> logs.controllerAddress(config, id),
                 retries,
                 () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()),
                 ControllerRouter.Settings.defaults(),
@@ -109,8 +109,9 @@ final class ControllerWiring implements AutoCloseable {
         if (controller == null || loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
             return;
         }
-        if (config.controllerQuorumVoters().size() > 1) {
-            // Several controllers: which one leads first is not known at start; each checks until the levels are in.
+        if (config.controllerQuorumVoters().size() > 1 || !config.controllerQuorumBootstrapServers().isEmpty()) {
+            // Several controllers (or a dynamic quorum, which may grow): which one leads first is not known at
+            // start, so each checks until the levels are in.
             featureBootstrap = retries.scheduleWithFixedDelay(
                     () -> finalizeIfLeading(loader), 0, FEATURE_BOOTSTRAP_CHECK_MS, TimeUnit.MILLISECONDS);
             return;

@@ -52,22 +52,48 @@ public final class MetaProperties {
             clusterId = Uuid.randomUuid().toString();
         }
         for (Path dir : dirs) {
-            Files.createDirectories(dir);
-            Path file = dir.resolve(FILE_NAME);
-            if (Files.exists(file)) {
-                continue;
+            if (!Files.exists(dir.resolve(FILE_NAME))) {
+                write(dir, clusterId, nodeId, Uuid.randomUuid());
             }
-            Properties p = new Properties();
-            p.setProperty("version", "1");
-            p.setProperty("cluster.id", clusterId);
-            p.setProperty("node.id", Integer.toString(nodeId));
-            p.setProperty("directory.id", Uuid.randomUuid().toString());
-            Path tmp = dir.resolve(FILE_NAME + ".tmp");
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                p.store(w, "Written by Varve at first start");
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         }
         return clusterId;
+    }
+
+    /** Writes a directory's meta.properties (atomically) as Kafka's {@code kafka-storage format} does. */
+    public static void write(Path dir, String clusterId, int nodeId, Uuid directoryId) throws IOException {
+        Files.createDirectories(dir);
+        Properties p = new Properties();
+        p.setProperty("version", "1");
+        p.setProperty("cluster.id", clusterId);
+        p.setProperty("node.id", Integer.toString(nodeId));
+        p.setProperty("directory.id", directoryId.toString());
+        Path tmp = dir.resolve(FILE_NAME + ".tmp");
+        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            p.store(w, "Written by Varve");
+        }
+        Files.move(tmp, dir.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Whether {@code dir} holds a meta.properties. */
+    public static boolean isFormatted(Path dir) {
+        return Files.exists(dir.resolve(FILE_NAME));
+    }
+
+    /** The {@code directory.id} in {@code dir}'s meta.properties, or null when there is none. */
+    public static Uuid directoryId(Path dir) throws IOException {
+        Path file = dir.resolve(FILE_NAME);
+        if (!Files.exists(file)) {
+            return null;
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        String id = p.getProperty("directory.id");
+        try {
+            return id == null ? null : Uuid.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("directory.id '" + id + "' in " + file + " is not a Kafka uuid.");
+        }
     }
 }

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "Varve 0.1.0-SNAPSHOT",
         description = "A streaming platform that speaks the Apache Kafka protocol.",
-        subcommands = {ServerCommand.class, CdsTrainingCommand.class})
+        subcommands = {ServerCommand.class, FormatCommand.class, CdsTrainingCommand.class})
 public final class Varve implements Runnable {
 
     @Override

@@ -226,11 +226,12 @@ public final class BrokerConfig {
 
     /**
      * By default a combined node (broker and controller), a quorum of one that is its own controller; also several
-     * voters named by {@code controller.quorum.voters}, and nodes of one role: {@code process.roles=broker} (an
-     * observer of the metadata log that registers with the active controller) or {@code =controller} (only the
-     * controller listener). Settings that ask for anything else (a dynamic quorum), or that contradict each other as
-     * Kafka refuses them to, stop the start-up with one sentence naming the key, rather than silently run as
-     * something else.
+     * voters named by {@code controller.quorum.voters} (a static quorum) or a dynamic quorum (KIP-853) found through
+     * {@code controller.quorum.bootstrap.servers}, and nodes of one role: {@code process.roles=broker} (an observer of
+     * the metadata log that registers with the active controller) or {@code =controller} (only the controller
+     * listener). Settings that ask for anything else (both kinds of quorum at once, a broker alone on a dynamic quorum),
+     * or that contradict each other as Kafka refuses them to, stop the start-up with one sentence naming the key,
+     * rather than silently run as something else.
      */
     private void checkQuorumSettings() {
         List<String> roles = processRoles();
@@ -253,6 +254,10 @@ public final class BrokerConfig {
                     + " remove the key.");
         }
         Map<Integer, InetSocketAddress> voterEndpoints = controllerQuorumVoters();
+        if (!controller && !list("controller.quorum.bootstrap.servers").isEmpty()) {
+            throw new ConfigException("controller.quorum.bootstrap.servers on " + rolesText + " (a broker observing a"
+                    + " dynamic quorum) is not in this release: name the controllers in controller.quorum.voters.");
+        }
         if (!controller && voterEndpoints.isEmpty()) {
             throw new ConfigException(rolesText + " needs controller.quorum.voters naming the controllers, for example"
                     + " 1@localhost:9093.");
@@ -314,10 +319,40 @@ public final class BrokerConfig {
             throw new ConfigException("controller.quorum.request.timeout.ms must be more than the " + fetchMaxWaitMs
                     + " ms a replica's fetch may wait for new entries at the leader, or every such fetch times out.");
         }
-        if (!list("controller.quorum.bootstrap.servers").isEmpty()) {
-            throw new ConfigException("controller.quorum.bootstrap.servers asks for a dynamic controller quorum, which"
-                    + " is not in this release yet: leave it empty.");
+        List<InetSocketAddress> bootstrap = controllerQuorumBootstrapServers();
+        if (!bootstrap.isEmpty() && !voterEndpoints.isEmpty()) {
+            throw new ConfigException(
+                    "controller.quorum.voters and controller.quorum.bootstrap.servers are both set:"
+                            + " a static quorum names its voters, a dynamic one (KIP-853) its bootstrap servers; set only one.");
         }
+        if (!bootstrap.isEmpty() && controllerListeners().isEmpty()) {
+            throw new ConfigException("controller.quorum.bootstrap.servers is set, so listeners needs a listener named"
+                    + " in controller.listener.names, for example CONTROLLER://localhost:9093.");
+        }
+    }
+
+    /** {@code controller.quorum.bootstrap.servers} as addresses, in the order written; empty for a static quorum. */
+    public List<InetSocketAddress> controllerQuorumBootstrapServers() {
+        List<InetSocketAddress> servers = new ArrayList<>();
+        for (String server : list("controller.quorum.bootstrap.servers")) {
+            int colon = server.lastIndexOf(':');
+            int port;
+            try {
+                port = Integer.parseInt(server.substring(colon + 1).trim());
+            } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+                port = -1;
+            }
+            if (colon < 1 || port <= 0 || port > 65535) {
+                throw new ConfigException("controller.quorum.bootstrap.servers entry '" + server
+                        + "' is not HOST:PORT, for example localhost:9093.");
+            }
+            String host = server.substring(0, colon).trim();
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            servers.add(InetSocketAddress.createUnresolved(host, port));
+        }
+        return servers;
     }
 
     /** {@code process.roles}: broker, controller or both. */

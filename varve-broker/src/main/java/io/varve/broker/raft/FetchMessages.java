@@ -33,6 +33,9 @@ import org.apache.kafka.common.message.FetchSnapshotResponseData;
  * entry limit. Entries travel as v2 record batches ({@link RaftBatches}).
  */
 final class FetchMessages {
+    /** KIP-853: the fetcher's directory id travels from Fetch v17. */
+    private static final short REPLICA_DIRECTORY_ID_VERSION = 17;
+
     private FetchMessages() {}
 
     static FetchRequestData toKafka(FetchRequest request, short version, RaftWireMapping.Limits limits) {
@@ -45,6 +48,9 @@ final class FetchMessages {
                 .setFetchOffset(request.fetchOffset())
                 .setLastFetchedEpoch(request.lastFetchedEpoch())
                 .setPartitionMaxBytes(limits.fetchMaxBytes());
+        if (version >= REPLICA_DIRECTORY_ID_VERSION) {
+            partition.setReplicaDirectoryId(AdminMessages.toKafka(request.replicaDirectoryId()));
+        }
         FetchRequestData.FetchTopic topic = new FetchRequestData.FetchTopic().setPartitions(List.of(partition));
         if (version >= 13) {
             topic.setTopicId(RaftApis.METADATA_TOPIC_ID);
@@ -81,7 +87,10 @@ final class FetchMessages {
                 partition.fetchOffset(),
                 partition.lastFetchedEpoch(),
                 limits.maxFetchEntries(),
-                data.maxWaitMs());
+                data.maxWaitMs(),
+                version >= REPLICA_DIRECTORY_ID_VERSION
+                        ? AdminMessages.fromKafka(partition.replicaDirectoryId())
+                        : io.varve.raft.core.message.VoterSet.Voter.NO_DIRECTORY_ID);
     }
 
     static FetchResponseData toKafka(FetchResponse response, short version) {

@@ -65,6 +65,11 @@ public final class KafkaRaftTransport implements RaftTransport {
         return dispatcher;
     }
 
+    /** The same, typed: admin requests from a client listener and the quorum info for ApiVersions/DescribeCluster. */
+    public RaftRequestDispatcher requestDispatcher() {
+        return dispatcher;
+    }
+
     @Override
     public void start(Predicate<InboundMessage> inbound) {
         dispatcher.start(inbound);

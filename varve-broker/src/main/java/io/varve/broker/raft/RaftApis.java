@@ -15,6 +15,8 @@ import io.varve.raft.core.message.FetchSnapshotResponse;
 import io.varve.raft.core.message.RaftMessage;
 import io.varve.raft.core.message.RemoveVoterRequest;
 import io.varve.raft.core.message.RemoveVoterResponse;
+import io.varve.raft.core.message.UpdateVoterRequest;
+import io.varve.raft.core.message.UpdateVoterResponse;
 import io.varve.raft.core.message.VoteRequest;
 import io.varve.raft.core.message.VoteResponse;
 import org.apache.kafka.common.Uuid;
@@ -50,6 +52,8 @@ public final class RaftApis {
             return ApiKeys.ADD_RAFT_VOTER;
         } else if (message instanceof RemoveVoterRequest || message instanceof RemoveVoterResponse) {
             return ApiKeys.REMOVE_RAFT_VOTER;
+        } else if (message instanceof UpdateVoterRequest || message instanceof UpdateVoterResponse) {
+            return ApiKeys.UPDATE_RAFT_VOTER;
         }
         throw new IllegalArgumentException(
                 "no Kafka API carries " + message.getClass().getSimpleName());
@@ -65,7 +69,8 @@ public final class RaftApis {
                     FETCH_SNAPSHOT,
                     DESCRIBE_QUORUM,
                     ADD_RAFT_VOTER,
-                    REMOVE_RAFT_VOTER -> 0;
+                    REMOVE_RAFT_VOTER,
+                    UPDATE_RAFT_VOTER -> 0;
             default -> throw new IllegalArgumentException(api + " carries no Raft message");
         };
     }

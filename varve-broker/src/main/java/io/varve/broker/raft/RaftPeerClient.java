@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.message.ResponseHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -55,6 +56,9 @@ final class RaftPeerClient implements AutoCloseable {
     private final int localId;
     private final RaftWireMapping mapping;
     private final Function<Integer, InetSocketAddress> endpoints;
+    /** Fed with the leader endpoints fetch responses announce, when the endpoints are an address book. */
+    private final RaftAddressBook addresses;
+
     private final KafkaRaftTransport.Settings settings;
     private final LongSupplier clockMs;
     private final EventLoopGroup group;
@@ -72,6 +76,7 @@ final class RaftPeerClient implements AutoCloseable {
         this.localId = localId;
         this.mapping = mapping;
         this.endpoints = endpoints;
+        this.addresses = endpoints instanceof RaftAddressBook book ? book : null;
         this.settings = settings;
         this.clockMs = clockMs;
         this.group = new MultiThreadIoEventLoopGroup(
@@ -248,6 +253,11 @@ final class RaftPeerClient implements AutoCloseable {
             new ResponseHeaderData(in, request.api().responseHeaderVersion(request.version()));
             ApiMessage body = request.api().messageType.newResponse();
             body.read(in, request.version());
+            if (body instanceof FetchResponseData fetch && addresses != null) {
+                for (FetchResponseData.NodeEndpoint node : fetch.nodeEndpoints()) {
+                    addresses.learn(node.nodeId(), node.host(), node.port());
+                }
+            }
             RaftMessage response = mapping.fromKafka(body, request.version());
             Predicate<InboundMessage> to = inbound;
             if (to != null) {

@@ -16,6 +16,8 @@ import io.varve.raft.core.message.FetchSnapshotResponse;
 import io.varve.raft.core.message.RaftMessage;
 import io.varve.raft.core.message.RemoveVoterRequest;
 import io.varve.raft.core.message.RemoveVoterResponse;
+import io.varve.raft.core.message.UpdateVoterRequest;
+import io.varve.raft.core.message.UpdateVoterResponse;
 import io.varve.raft.core.message.VoteRequest;
 import io.varve.raft.core.message.VoteResponse;
 import org.apache.kafka.common.message.AddRaftVoterRequestData;
@@ -32,6 +34,8 @@ import org.apache.kafka.common.message.FetchSnapshotRequestData;
 import org.apache.kafka.common.message.FetchSnapshotResponseData;
 import org.apache.kafka.common.message.RemoveRaftVoterRequestData;
 import org.apache.kafka.common.message.RemoveRaftVoterResponseData;
+import org.apache.kafka.common.message.UpdateRaftVoterRequestData;
+import org.apache.kafka.common.message.UpdateRaftVoterResponseData;
 import org.apache.kafka.common.message.VoteRequestData;
 import org.apache.kafka.common.message.VoteResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -101,12 +105,16 @@ public final class RaftWireMapping {
         } else if (message instanceof DescribeQuorumRequest m) {
             return AdminMessages.toKafka(m);
         } else if (message instanceof DescribeQuorumResponse m) {
-            return AdminMessages.toKafka(m);
+            return AdminMessages.toKafka(m, version);
         } else if (message instanceof AddVoterRequest m) {
             return AdminMessages.toKafka(m, limits);
         } else if (message instanceof AddVoterResponse m) {
             return AdminMessages.toKafka(m);
         } else if (message instanceof RemoveVoterRequest m) {
+            return AdminMessages.toKafka(m);
+        } else if (message instanceof UpdateVoterRequest m) {
+            return AdminMessages.toKafka(m);
+        } else if (message instanceof UpdateVoterResponse m) {
             return AdminMessages.toKafka(m);
         }
         return AdminMessages.toKafka((RemoveVoterResponse) message);
@@ -159,6 +167,10 @@ public final class RaftWireMapping {
         } else if (data instanceof RemoveRaftVoterRequestData m) {
             return AdminMessages.fromKafka(m);
         } else if (data instanceof RemoveRaftVoterResponseData m) {
+            return AdminMessages.fromKafka(m);
+        } else if (data instanceof UpdateRaftVoterRequestData m) {
+            return AdminMessages.fromKafka(m);
+        } else if (data instanceof UpdateRaftVoterResponseData m) {
             return AdminMessages.fromKafka(m);
         }
         throw new InvalidRaftMessageException(data.getClass().getSimpleName() + " carries no Raft message");

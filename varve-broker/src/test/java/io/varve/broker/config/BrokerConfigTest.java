@@ -125,7 +125,34 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "one@localhost")))
                 .hasMessageContaining("is not ID@HOST:PORT");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.bootstrap.servers", "localhost:9093")))
-                .hasMessageStartingWith("controller.quorum.bootstrap.servers asks for a dynamic controller quorum");
+                .hasMessageStartingWith("controller.quorum.bootstrap.servers is set, so listeners needs a listener");
+    }
+
+    @Test
+    void aDynamicQuorumTakesBootstrapServersAndNeverBothKindsOfQuorum() {
+        Map<String, String> dynamic = new java.util.HashMap<>(Map.of(
+                "controller.quorum.bootstrap.servers", "localhost:9093,[::1]:9094",
+                "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093"));
+        BrokerConfig config = BrokerConfig.fromMap(dynamic);
+        assertThat(config.controllerQuorumBootstrapServers())
+                .extracting(a -> a.getHostString() + ":" + a.getPort())
+                .containsExactly("localhost:9093", "::1:9094");
+
+        Map<String, String> both = new java.util.HashMap<>(dynamic);
+        both.put("controller.quorum.voters", "1@localhost:9093");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(both))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(
+                        "controller.quorum.voters and controller.quorum.bootstrap.servers are both set");
+
+        Map<String, String> badServer = new java.util.HashMap<>(dynamic);
+        badServer.put("controller.quorum.bootstrap.servers", "localhost");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(badServer)).hasMessageContaining("is not HOST:PORT");
+
+        Map<String, String> noControllerListener = new java.util.HashMap<>(dynamic);
+        noControllerListener.put("listeners", "PLAINTEXT://localhost:9092");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(noControllerListener))
+                .hasMessageStartingWith("controller.quorum.bootstrap.servers is set, so listeners needs a listener");
     }
 
     @Test

@@ -38,6 +38,7 @@ class KafkaBuiltRaftMessagesTest {
     @Test
     void aFetchRequestAsKafkasRaftClientSendsItAtV17ReadsBackAsTheCoresFetch() {
         short version = 17;
+        Uuid directoryId = Uuid.randomUuid();
         FetchRequestData kafka = new FetchRequestData()
                 .setClusterId("cluster-a")
                 .setReplicaState(
@@ -54,11 +55,19 @@ class KafkaBuiltRaftMessagesTest {
                                 .setLastFetchedEpoch(7)
                                 .setLogStartOffset(-1)
                                 .setPartitionMaxBytes(8 * 1024 * 1024)
-                                .setReplicaDirectoryId(Uuid.randomUuid())))));
+                                .setReplicaDirectoryId(directoryId)))));
         FetchRequest fetch = (FetchRequest) mapping.fromKafka(viaMessageUtil(kafka, true, version), version);
         assertThat(fetch)
                 .isEqualTo(new FetchRequest(
-                        "cluster-a", 3, 8, 1_000, 7, RaftWireMappingTest.LIMITS.maxFetchEntries(), 500));
+                        "cluster-a",
+                        3,
+                        8,
+                        1_000,
+                        7,
+                        RaftWireMappingTest.LIMITS.maxFetchEntries(),
+                        500,
+                        new java.util.UUID(
+                                directoryId.getMostSignificantBits(), directoryId.getLeastSignificantBits())));
     }
 
     @Test

@@ -25,6 +25,8 @@ import io.varve.raft.core.message.RaftRequest;
 import io.varve.raft.core.message.RemoveVoterRequest;
 import io.varve.raft.core.message.RemoveVoterResponse;
 import io.varve.raft.core.message.SnapshotId;
+import io.varve.raft.core.message.UpdateVoterRequest;
+import io.varve.raft.core.message.UpdateVoterResponse;
 import io.varve.raft.core.message.VoteRequest;
 import io.varve.raft.core.message.VoteResponse;
 import io.varve.raft.core.message.VoterSet;
@@ -75,6 +77,10 @@ class RaftWireMappingTest {
     void fetchMessagesRoundTripAtEveryVersion() {
         check(new FetchRequest("cluster-a", 3, 8, 1_000, 7, LIMITS.maxFetchEntries(), 500));
         check(new FetchRequest("cluster-a", 3, 8, 1_000, 7, 9, 500), (m, v) -> withMaxEntries((FetchRequest) m));
+        java.util.UUID dir = java.util.UUID.randomUUID();
+        check(
+                new FetchRequest("cluster-a", 3, 8, 1_000, 7, LIMITS.maxFetchEntries(), 500, dir),
+                (m, v) -> v >= 17 ? m : withMaxEntries((FetchRequest) m));
         check(new FetchResponse(RaftError.NONE, 1, 8, 990, 100, Optional.empty(), Optional.empty(), entries()));
         check(new FetchResponse(RaftError.NONE, 1, 8, 990, 100, Optional.empty(), Optional.empty(), List.of()));
         check(new FetchResponse(
@@ -109,6 +115,46 @@ class RaftWireMappingTest {
         check(new RemoveVoterRequest("cluster-a", 4));
         check(new RemoveVoterResponse(RaftError.VOTER_NOT_FOUND, "no voter 4", 1, 8), (m, v) -> noLeader(m));
         check(new RemoveVoterResponse(RaftError.REQUEST_TIMED_OUT, null, -1, -1));
+    }
+
+    @Test
+    void directoryIdsListenersAndNodesRoundTripWhereTheVersionCarriesThem() {
+        java.util.UUID dir = java.util.UUID.randomUUID();
+        VoterSet.Voter voter =
+                new VoterSet.Voter(4, dir, java.util.Map.of("CONTROLLER", new VoterSet.Endpoint("127.0.0.1", 9093)));
+        check(new AddVoterRequest("cluster-a", voter));
+        check(new RemoveVoterRequest("cluster-a", 4, dir));
+        check(new UpdateVoterRequest("cluster-a", 8, voter));
+        check(new UpdateVoterResponse(RaftError.FENCED_LEADER_EPOCH, 1, 9));
+        DescribeQuorumResponse describe = new DescribeQuorumResponse(
+                RaftError.NONE,
+                1,
+                8,
+                990,
+                List.of(new ReplicaProgress(4, dir, 1000, 5_000, 5_000)),
+                List.of(new ReplicaProgress(7, 800, 4_000, 3_000)),
+                // Nodes carry endpoints only: a node's directory id is in its ReplicaState.
+                List.of(new VoterSet.Voter(4, VoterSet.Voter.NO_DIRECTORY_ID, voter.endpoints())));
+        check(describe, (m, v) -> {
+            DescribeQuorumResponse r = (DescribeQuorumResponse) m;
+            if (v >= 2) {
+                return r;
+            }
+            DescribeQuorumResponse noIds = new DescribeQuorumResponse(
+                    r.error(),
+                    r.leaderId(),
+                    r.leaderEpoch(),
+                    r.highWatermark(),
+                    r.currentVoters().stream()
+                            .map(p -> new ReplicaProgress(
+                                    p.replicaId(),
+                                    p.logEndOffset(),
+                                    p.lastFetchTimestampMs(),
+                                    p.lastCaughtUpTimestampMs()))
+                            .toList(),
+                    r.observers());
+            return v == 0 ? withoutTimestamps(noIds) : noIds;
+        });
     }
 
     @Test

@@ -104,7 +104,17 @@ final class CoreContext {
 
     /** Kafka's answer to a request for another cluster, or {@code NONE}. */
     RaftError checkCluster(RaftRequest request) {
-        return config.clusterId().equals(request.clusterId()) ? RaftError.NONE : RaftError.INCONSISTENT_CLUSTER_ID;
+        return checkCluster(request.clusterId());
+    }
+
+    /**
+     * INCONSISTENT_CLUSTER_ID for another cluster's id; a request without one (null: Kafka's admin client sends
+     * AddRaftVoter and RemoveRaftVoter so) is not checked, as Kafka does not.
+     */
+    RaftError checkCluster(String clusterId) {
+        return clusterId == null || config.clusterId().equals(clusterId)
+                ? RaftError.NONE
+                : RaftError.INCONSISTENT_CLUSTER_ID;
     }
 
     /**

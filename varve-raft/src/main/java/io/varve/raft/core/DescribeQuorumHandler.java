@@ -6,7 +6,11 @@ import io.varve.raft.core.message.InboundMessage;
 import io.varve.raft.core.message.RaftError;
 import java.util.List;
 
-/** DescribeQuorum: the leader's view of every voter's and observer's progress (kafka-metadata-quorum). */
+/**
+ * DescribeQuorum: the leader's view of every voter's and observer's progress (kafka-metadata-quorum), with each
+ * voter's directory id and the endpoints the voter set holds. Any other replica answers NOT_LEADER_OR_FOLLOWER
+ * with the leader it knows, as Kafka's do.
+ */
 final class DescribeQuorumHandler {
     private final CoreContext ctx;
 
@@ -36,6 +40,9 @@ final class DescribeQuorumHandler {
                         leader.epoch(),
                         ctx.commits.highWatermark(),
                         leader.describe(ctx.voters(), true, ctx.log.endOffset(), nowMs),
-                        leader.describe(ctx.voters(), false, ctx.log.endOffset(), nowMs)));
+                        leader.describe(ctx.voters(), false, ctx.log.endOffset(), nowMs),
+                        ctx.voters().voters().values().stream()
+                                .filter(voter -> !voter.endpoints().isEmpty())
+                                .toList()));
     }
 }

@@ -50,6 +50,7 @@ final class FetchRequestHandler {
         }
         // Valid: the fetcher holds exactly our entries below fetchOffset.
         leader.recordFetch(request.replicaId(), fetchOffset, ctx.log.endOffset(), ctx.voters(), nowMs);
+        leader.recordDirectory(request.replicaId(), request.replicaDirectoryId(), ctx.voters());
         updateHighWatermark(leader);
         leader.parked.remove(request.replicaId());
         boolean nothingNew = fetchOffset >= ctx.log.endOffset()

@@ -9,6 +9,7 @@ import io.varve.raft.core.message.InboundMessage;
 import io.varve.raft.core.message.LogEntry;
 import io.varve.raft.core.message.OffsetAndEpoch;
 import io.varve.raft.core.message.RaftError;
+import io.varve.raft.core.message.RaftMessage;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,12 +49,27 @@ final class FetchResponseHandler {
         }
     }
 
-    /** An observer that knows no leader asks a random voter; any answer names the leader if it knows. */
+    /**
+     * An observer that knows no leader asks a random bootstrap server when it has some (a dynamic quorum:
+     * Kafka's {@code controller.quorum.bootstrap.servers}), else a random voter; any answer names the leader if it
+     * knows, and the observer follows it from then on.
+     */
     void discoverLeader(UnattachedState unattached, long nowMs) {
-        List<Integer> voters = ctx.voters().ids().stream().sorted().toList();
-        int voter = voters.get(ctx.random.nextInt(voters.size()));
-        if (!ctx.pending.hasPending(voter, FetchRequest.class)) {
-            sendFetch(voter, unattached.epoch(), nowMs);
+        int destination;
+        int bootstrapServers = ctx.config.bootstrapServers();
+        if (bootstrapServers > 0) {
+            destination = RaftMessage.bootstrapServerId(ctx.random.nextInt(bootstrapServers));
+        } else {
+            List<Integer> voters =
+                    ctx.voters().ids().stream().filter(id -> id != ctx.nodeId()).toList();
+            if (voters.isEmpty()) {
+                unattached.discoveryDeadlineMs = nowMs + ctx.config.requestTimeoutMs();
+                return; // nobody to ask: a replica of a dynamic quorum that knows no voter and no bootstrap server
+            }
+            destination = voters.get(ctx.random.nextInt(voters.size()));
+        }
+        if (!ctx.pending.hasPending(destination, FetchRequest.class)) {
+            sendFetch(destination, unattached.epoch(), nowMs);
         }
         unattached.discoveryDeadlineMs = nowMs + ctx.config.requestTimeoutMs();
     }
@@ -68,7 +84,8 @@ final class FetchResponseHandler {
                         ctx.log.endOffset(),
                         ctx.log.lastEpoch(),
                         ctx.config.maxFetchEntries(),
-                        ctx.config.fetchMaxWaitMs()),
+                        ctx.config.fetchMaxWaitMs(),
+                        ctx.config.localVoter().directoryId()),
                 nowMs);
     }
 

@@ -16,6 +16,8 @@ final class FollowerState implements EpochState {
     long lastLeaderContactMs = -1;
     long nextFetchAtMs;
     SnapshotDownload download;
+    /** When this voter may next tell the leader its endpoints (UpdateVoter), if the voter set lacks them. */
+    long nextUpdateVoterAtMs;
 
     FollowerState(int epoch, int leaderId, long fetchTimeoutMs, long nowMs) {
         this.epoch = epoch;

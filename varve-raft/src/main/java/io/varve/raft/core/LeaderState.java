@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Leading an epoch: what each replica has replicated (voters count for the high watermark, observers
@@ -65,6 +66,19 @@ final class LeaderState implements EpochState {
         if (endOffset >= leaderEndOffset) {
             progress.lastCaughtUpMs = nowMs;
         }
+    }
+
+    /** The directory id a replica fetches with (KIP-853): what DescribeQuorum shows and AddVoter checks. */
+    void recordDirectory(int replicaId, UUID directoryId, VoterSet voters) {
+        if (!VoterSet.Voter.NO_DIRECTORY_ID.equals(directoryId)) {
+            progressOf(replicaId, voters).directoryId = directoryId;
+        }
+    }
+
+    /** The directory id a replica last fetched with, or the zero uuid. */
+    UUID fetchedDirectoryId(int replicaId) {
+        Progress progress = replicas.get(replicaId);
+        return progress == null ? VoterSet.Voter.NO_DIRECTORY_ID : progress.directoryId;
     }
 
     /** Any contact from a replica (a snapshot fetch too) counts for check-quorum. */
@@ -177,17 +191,19 @@ final class LeaderState implements EpochState {
     List<ReplicaProgress> describe(VoterSet voters, boolean wantVoters, long selfEndOffset, long nowMs) {
         List<ReplicaProgress> out = new ArrayList<>();
         if (wantVoters && voters.contains(selfId)) {
-            out.add(new ReplicaProgress(selfId, selfEndOffset, nowMs, nowMs));
+            out.add(new ReplicaProgress(selfId, directoryOf(voters, selfId), selfEndOffset, nowMs, nowMs));
         }
         for (Progress progress : replicas.values()) {
             if (progress.replicaId != selfId && voters.contains(progress.replicaId) == wantVoters) {
-                out.add(progress.describe());
+                UUID listed = directoryOf(voters, progress.replicaId);
+                out.add(progress.describe(
+                        VoterSet.Voter.NO_DIRECTORY_ID.equals(listed) ? progress.directoryId : listed));
             }
         }
         if (wantVoters) {
             for (int id : voters.ids()) {
                 if (id != selfId && !replicas.containsKey(id)) {
-                    out.add(new ReplicaProgress(id, -1, -1, -1));
+                    out.add(new ReplicaProgress(id, directoryOf(voters, id), -1, -1, -1));
                 }
             }
         }
@@ -195,11 +211,22 @@ final class LeaderState implements EpochState {
         return out;
     }
 
+    private static UUID directoryOf(VoterSet voters, int id) {
+        return voters.voter(id).map(VoterSet.Voter::directoryId).orElse(VoterSet.Voter.NO_DIRECTORY_ID);
+    }
+
     /** A fetch held until the log grows, the high watermark moves, or its wait ends. */
     record ParkedFetch(int sourceId, long correlationId, FetchRequest request, long deadlineMs) {}
 
-    /** An AddVoter or RemoveVoter appended at {@code offset}, answered once it commits. */
-    record PendingVoterChange(int sourceId, long correlationId, long offset, boolean add) {}
+    /** What kind of voter change is in flight: it decides the response. */
+    enum VoterChangeKind {
+        ADD,
+        REMOVE,
+        UPDATE
+    }
+
+    /** An AddVoter, RemoveVoter or UpdateVoter appended at {@code offset}, answered once it commits. */
+    record PendingVoterChange(int sourceId, long correlationId, long offset, VoterChangeKind kind) {}
 
     private static final class Progress {
         final int replicaId;
@@ -207,13 +234,14 @@ final class LeaderState implements EpochState {
         long lastFetchMs = -1;
         long lastCaughtUpMs = -1;
         long highWatermarkSent = -1;
+        UUID directoryId = VoterSet.Voter.NO_DIRECTORY_ID;
 
         Progress(int replicaId) {
             this.replicaId = replicaId;
         }
 
-        ReplicaProgress describe() {
-            return new ReplicaProgress(replicaId, endOffset, lastFetchMs, lastCaughtUpMs);
+        ReplicaProgress describe(UUID directoryId) {
+            return new ReplicaProgress(replicaId, directoryId, endOffset, lastFetchMs, lastCaughtUpMs);
         }
     }
 }

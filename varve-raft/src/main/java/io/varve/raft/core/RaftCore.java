@@ -23,6 +23,8 @@ import io.varve.raft.core.message.RaftResponse;
 import io.varve.raft.core.message.RemoveVoterRequest;
 import io.varve.raft.core.message.RemoveVoterResponse;
 import io.varve.raft.core.message.SnapshotId;
+import io.varve.raft.core.message.UpdateVoterRequest;
+import io.varve.raft.core.message.UpdateVoterResponse;
 import io.varve.raft.core.message.VoteRequest;
 import io.varve.raft.core.message.VoteResponse;
 import io.varve.raft.core.message.VoterSet;
@@ -80,8 +82,8 @@ public final class RaftCore {
         }
         VoterSet base = snapshots
                 .latest()
-                .map(id -> SnapshotFormat.voters(snapshots.read(id, 0, SnapshotFormat.maxHeaderBytes())))
-                .orElseGet(() -> new VoterSet(config.voters()));
+                .map(id -> SnapshotFormat.voters(snapshots, id))
+                .orElseGet(config::bootstrapVoterSet);
         VoterTrackingLog trackedLog = new VoterTrackingLog(log, new VoterHistory(base));
         CommitTracker commits = new CommitTracker(log.startOffset(), snapshots.latest());
         QuorumState quorum =
@@ -203,6 +205,11 @@ public final class RaftCore {
         return ctx.commits.highWatermark();
     }
 
+    /** Kafka's kraft.version of this quorum: 0 static voters, 1 voter changes through the log (KIP-853). */
+    public int kraftVersion() {
+        return ctx.config.kraftVersion();
+    }
+
     /** The voter set in effect on this replica. */
     public VoterSet voters() {
         return ctx.voters();
@@ -223,6 +230,8 @@ public final class RaftCore {
             voterChanges.handleAdd(in, add, nowMs);
         } else if (request instanceof RemoveVoterRequest remove) {
             voterChanges.handleRemove(in, remove, nowMs);
+        } else if (request instanceof UpdateVoterRequest update) {
+            voterChanges.handleUpdate(in, update, nowMs);
         } else {
             describeQuorum.handleRequest(in, (DescribeQuorumRequest) request, nowMs);
         }
@@ -252,6 +261,9 @@ public final class RaftCore {
             endQuorumEpoch.handleResponse(in, end, nowMs);
         } else if (response instanceof FetchResponse fetch) {
             fetchResponses.handleResponse(in, fetch, nowMs);
+        } else if (response instanceof UpdateVoterResponse) {
+            // Nothing to do: the voter set this replica fetches shows whether the update committed, and
+            // maybeSendUpdate asks again after the request timeout while it has not.
         } else {
             fetchSnapshots.handleResponse(in, (FetchSnapshotResponse) response, nowMs);
         }
@@ -285,6 +297,8 @@ public final class RaftCore {
             return AddVoterRequest.class;
         } else if (response instanceof RemoveVoterResponse) {
             return RemoveVoterRequest.class;
+        } else if (response instanceof UpdateVoterResponse) {
+            return UpdateVoterRequest.class;
         }
         return DescribeQuorumRequest.class;
     }
@@ -336,6 +350,7 @@ public final class RaftCore {
             return;
         }
         fetchResponses.maybeFetch(follower, nowMs);
+        voterChanges.maybeSendUpdate(follower, nowMs);
     }
 
     private void runLeaderTimers(LeaderState leader, long nowMs) {

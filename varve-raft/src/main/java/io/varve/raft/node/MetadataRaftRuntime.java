@@ -8,8 +8,10 @@ import io.varve.raft.RaftListener;
 import io.varve.raft.RaftRecord;
 import io.varve.raft.core.RaftCoreConfig;
 import io.varve.raft.core.SnapshotFormat;
+import io.varve.raft.core.message.EntryType;
 import io.varve.raft.core.message.LogEntry;
 import io.varve.raft.core.message.SnapshotId;
+import io.varve.raft.core.message.VoterSet;
 import io.varve.raft.core.runtime.SnapshotStore;
 import io.varve.raft.core.store.FileQuorumStateStore;
 import io.varve.raft.core.store.FileRaftLog;
@@ -54,6 +56,22 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     public static final int MAX_BATCH_ENTRIES = MAX_BATCH_PAYLOADS;
 
     /**
+     * The quorum's kind: {@code kraftVersion} 0 is a static quorum of {@code Settings.voters}; 1 a dynamic one (KIP-853)
+     * whose voters are in the log (the first entry written at format, {@link #writeBootstrapVoters}), found through
+     * {@code bootstrapServers} destinations when this replica knows none; {@code localVoter} is this replica's
+     * directory id and endpoints.
+     */
+    public record Quorum(int kraftVersion, int bootstrapServers, VoterSet.Voter localVoter) {
+        public Quorum {
+            Objects.requireNonNull(localVoter, "localVoter");
+        }
+
+        public static Quorum staticVoters(int nodeId) {
+            return new Quorum(0, 0, VoterSet.Voter.of(nodeId));
+        }
+    }
+
+    /**
      * @param startTimeoutMs how long {@link #start()} waits for a leader and for the log held at start to commit
      * @param timeouts       Kafka's Raft timing keys
      * @param segmentBytes   the size a log segment rolls at ({@code metadata.log.segment.bytes}); a snapshot deletes
@@ -67,19 +85,49 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             RaftTransport transport,
             long startTimeoutMs,
             QuorumTimeouts timeouts,
-            int segmentBytes) {
+            int segmentBytes,
+            Quorum quorum) {
         public Settings {
             Objects.requireNonNull(clusterId, "clusterId");
             Objects.requireNonNull(timeouts, "timeouts");
             voters = Set.copyOf(voters);
             Objects.requireNonNull(parentDir, "parentDir");
             Objects.requireNonNull(transport, "transport");
-            if (voters.isEmpty()) {
+            Objects.requireNonNull(quorum, "quorum");
+            if (voters.isEmpty() && quorum.kraftVersion() == 0) {
                 throw new IllegalArgumentException("node " + nodeId + " names no voters");
             }
         }
 
-        /** A node that is not a voter is an observer: it fetches the log from the leader and never votes. */
+        /**
+         * With a static quorum's voters and these timings and segment size. A node that is not a voter is an observer:
+         * it fetches the log from the leader and never votes.
+         */
+        public Settings(
+                int nodeId,
+                String clusterId,
+                Set<Integer> voters,
+                Path parentDir,
+                RaftTransport transport,
+                long startTimeoutMs,
+                QuorumTimeouts timeouts,
+                int segmentBytes) {
+            this(
+                    nodeId,
+                    clusterId,
+                    voters,
+                    parentDir,
+                    transport,
+                    startTimeoutMs,
+                    timeouts,
+                    segmentBytes,
+                    Quorum.staticVoters(nodeId));
+        }
+
+        /**
+         * A node outside the voters it starts with is an observer: it fetches the log from the leader and never votes
+         * (on a dynamic quorum it may be added as a voter later).
+         */
         public boolean observer() {
             return !voters.contains(nodeId);
         }
@@ -116,7 +164,7 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         }
 
         boolean singleVoter() {
-            return voters.size() == 1 && !observer();
+            return quorum.kraftVersion() == 0 && voters.size() == 1 && !observer();
         }
     }
 
@@ -176,7 +224,11 @@ public final class MetadataRaftRuntime implements MetadataRaft {
         SnapshotStore snapshotStore = new VerifyingSnapshotStore(new FileSnapshotStore(dir));
         snapshotAtOpen = snapshotStore.latest().orElse(null);
         runtime = new RaftRuntime(
-                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters(), settings.timeouts()),
+                coreConfig(settings.nodeId(), settings.clusterId(), settings.voters(), settings.timeouts())
+                        .withQuorum(
+                                settings.quorum().kraftVersion(),
+                                settings.quorum().bootstrapServers(),
+                                settings.quorum().localVoter()),
                 RaftRuntimeConfig.defaults(),
                 log,
                 new FileQuorumStateStore(dir),
@@ -214,6 +266,33 @@ public final class MetadataRaftRuntime implements MetadataRaft {
                 MAX_BATCH_ENTRIES,
                 defaults.snapshotChunkBytes(),
                 defaults.maxCommittedPerOutput());
+    }
+
+    /**
+     * Formats a replica of a dynamic quorum with its initial voters (Kafka's {@code kafka-storage format --standalone}
+     * or {@code --initial-controllers}, which write them in a bootstrap checkpoint): the voter set becomes the log's
+     * first entry, at offset 0 in epoch 0, the same bytes on every replica formatted alike. Refuses a store that holds
+     * anything already.
+     */
+    public static void writeBootstrapVoters(Path parentDir, VoterSet voters) {
+        if (voters.isEmpty()) {
+            throw new IllegalArgumentException("a bootstrap voter set names at least one voter");
+        }
+        try (FileRaftLog store = FileRaftLog.open(storeDir(parentDir), FileRaftLog.DEFAULT_SEGMENT_BYTES)) {
+            if (store.endOffset() != 0 || store.startOffset() != 0) {
+                throw new IllegalStateException("the metadata log in " + storeDir(parentDir) + " is not empty");
+            }
+            store.append(List.of(new LogEntry(0, 0, EntryType.VOTERS, voters.encode())));
+            store.flush();
+        }
+    }
+
+    /** What the runtime last published (role, leader, voter set); before start, nothing known. */
+    public RaftStatus status() {
+        RaftRuntime current = runtime;
+        return current == null
+                ? new RaftStatus(settings.nodeId(), io.varve.raft.core.Role.UNATTACHED, 0, -1, 0, VoterSet.EMPTY)
+                : current.status();
     }
 
     /** Until a leader is known and every entry this replica held at start committed and reached the listeners. */

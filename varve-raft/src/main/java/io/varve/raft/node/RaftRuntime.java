@@ -114,7 +114,7 @@ public final class RaftRuntime implements AutoCloseable {
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
         this.thread = new Thread(this::runLoop, "raft-" + coreConfig.nodeId());
         this.thread.setDaemon(true);
-        this.status = new RaftStatus(coreConfig.nodeId(), Role.UNATTACHED, 0, -1, 0);
+        this.status = new RaftStatus(coreConfig.nodeId(), Role.UNATTACHED, 0, -1, 0, coreConfig.bootstrapVoterSet());
     }
 
     /** A monotonic clock in milliseconds, for production use. */
@@ -280,7 +280,8 @@ public final class RaftRuntime implements AutoCloseable {
             process(core.poll(nowMs));
             nextPollAtMs = nowMs + config.tickMs();
         }
-        status = new RaftStatus(core.nodeId(), core.role(), core.epoch(), core.leaderId(), core.highWatermark());
+        status = new RaftStatus(
+                core.nodeId(), core.role(), core.epoch(), core.leaderId(), core.highWatermark(), core.voters());
     }
 
     private void handle(Event event) {

@@ -40,6 +40,10 @@ final class CoreFixture {
         return new CoreFixture(RaftCoreConfig.defaults(id, CLUSTER, voters));
     }
 
+    static CoreFixture replica(RaftCoreConfig config) {
+        return new CoreFixture(config);
+    }
+
     CoreFixture start() {
         return start(VoteRule.RAFT);
     }

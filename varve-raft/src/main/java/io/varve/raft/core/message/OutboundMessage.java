@@ -9,8 +9,8 @@ import java.util.Objects;
 public record OutboundMessage(int destinationId, long correlationId, RaftMessage message) {
     public OutboundMessage {
         Objects.requireNonNull(message, "message");
-        if (destinationId < 0) {
-            throw new IllegalArgumentException("destinationId must be >= 0: " + destinationId);
+        if (destinationId == RaftMessage.NO_ID) {
+            throw new IllegalArgumentException("destinationId names no replica nor bootstrap server");
         }
     }
 }

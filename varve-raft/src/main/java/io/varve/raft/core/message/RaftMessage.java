@@ -15,4 +15,20 @@ public sealed interface RaftMessage permits RaftRequest, RaftResponse {
     static boolean isId(int id) {
         return id >= 0;
     }
+
+    /**
+     * The destination standing for the {@code index}-th bootstrap server ({@code controller.quorum.bootstrap.servers}):
+     * an address without a known replica id, as Kafka gives its bootstrap nodes negative ids.
+     */
+    static int bootstrapServerId(int index) {
+        if (index < 0) {
+            throw new IllegalArgumentException("bootstrap server index must be >= 0: " + index);
+        }
+        return -2 - index;
+    }
+
+    /** The index of a bootstrap-server destination, or -1 when {@code id} is not one. */
+    static int bootstrapServerIndex(int id) {
+        return id <= -2 ? -2 - id : -1;
+    }
 }

@@ -9,7 +9,8 @@ public sealed interface RaftRequest extends RaftMessage
                 FetchSnapshotRequest,
                 DescribeQuorumRequest,
                 AddVoterRequest,
-                RemoveVoterRequest {
+                RemoveVoterRequest,
+                UpdateVoterRequest {
 
     /** The cluster id the sender believes in, or null for requests without one (DescribeQuorum). */
     String clusterId();

@@ -12,7 +12,8 @@ public sealed interface RaftResponse extends RaftMessage
                 FetchSnapshotResponse,
                 DescribeQuorumResponse,
                 AddVoterResponse,
-                RemoveVoterResponse {
+                RemoveVoterResponse,
+                UpdateVoterResponse {
 
     RaftError error();
 

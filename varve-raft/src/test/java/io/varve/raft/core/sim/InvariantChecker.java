@@ -3,6 +3,7 @@ package io.varve.raft.core.sim;
 import io.varve.raft.core.Role;
 import io.varve.raft.core.message.EntryType;
 import io.varve.raft.core.message.LogEntry;
+import io.varve.raft.core.message.VoterSet;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -78,6 +79,12 @@ final class InvariantChecker {
             if (previous == null || full) {
                 checkHoldsHistory(node);
             }
+        }
+        for (VoterSet.Voter voter : node.core.voters().voters().values()) {
+            // KIP-853: a voter set only ever holds a replica's own directory id and endpoints, or none yet.
+            check(
+                    voter.equals(VoterSet.Voter.of(voter.id())) || voter.equals(Simulation.voterOf(voter.id())),
+                    "node " + node.id + " holds a voter entry no replica announced: " + voter);
         }
         long from = full ? node.log.startOffset() : Math.max(node.verifiedEndOffset, node.log.startOffset());
         verifyLog(node, from, highWatermark);

@@ -20,8 +20,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * One deterministic schedule: a cluster of voters and observers over a {@link SimNetwork}, driven tick
@@ -74,8 +76,11 @@ final class Simulation {
             voterIds.add(i);
         }
         for (int id = 0; id < voters + observers; id++) {
-            RaftCoreConfig config =
-                    new RaftCoreConfig(id, "sim-cluster", voterIds, 1000, 1000, 2000, 1000, 20, 300, 32, 256, 1024);
+            // The bootstrap voters are ids only; each replica knows its own directory id and endpoint, so every
+            // voter announces them with UpdateVoter, and voter changes carry them, under the same faults.
+            RaftCoreConfig config = new RaftCoreConfig(
+                            id, "sim-cluster", voterIds, 1000, 1000, 2000, 1000, 20, 300, 32, 256, 1024)
+                    .withQuorum(1, 0, voterOf(id));
             nodes.add(new SimNode(id, config, voteRule));
         }
         network.lossRate = random.nextDouble() * 0.10;
@@ -253,6 +258,12 @@ final class Simulation {
         }
     }
 
+    /** Replica {@code id}'s directory id and endpoint: fixed, so a schedule replays. */
+    static VoterSet.Voter voterOf(int id) {
+        return new VoterSet.Voter(
+                id, new UUID(1, id), Map.of("CONTROLLER", new VoterSet.Endpoint("node-" + id, 9000 + id)));
+    }
+
     /** KIP-853: an admin asks whoever leads to add an observer to the voters, or to remove a voter. */
     private void changeVoters() {
         SimNode leader = anyLeader();
@@ -261,9 +272,12 @@ final class Simulation {
         }
         VoterSet voters = leader.core.voters();
         int target = random.nextInt(nodes.size());
+        // Now and then a removal names a wrong directory id, which must find no voter.
+        UUID directoryId =
+                random.nextInt(8) == 0 ? new UUID(7, target) : voterOf(target).directoryId();
         RaftRequest request = voters.contains(target)
-                ? new RemoveVoterRequest("sim-cluster", target)
-                : new AddVoterRequest("sim-cluster", target);
+                ? new RemoveVoterRequest("sim-cluster", target, directoryId)
+                : new AddVoterRequest("sim-cluster", voterOf(target));
         process(leader, leader.core.handle(new InboundMessage(ADMIN_ID, adminRequests++, request), nowMs));
         note("admin asks leader " + leader.id + ": " + request);
     }
