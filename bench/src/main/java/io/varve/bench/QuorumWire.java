@@ -48,6 +48,10 @@ final class QuorumWire {
             throw new IOException("DescribeQuorum failed: " + Errors.forCode(response.errorCode()));
         }
         DescribeQuorumResponseData.PartitionData p = response.topics().get(0).partitions().get(0);
+        // The leader answers without an error, any other replica NOT_LEADER_OR_FOLLOWER with the leader it knows.
+        if (p.errorCode() != Errors.NONE.code() && p.errorCode() != Errors.NOT_LEADER_OR_FOLLOWER.code()) {
+            throw new IOException("DescribeQuorum failed: " + Errors.forCode(p.errorCode()));
+        }
         return new QuorumView(p.leaderId(), p.leaderEpoch());
     }
 

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.Optional;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,8 +28,6 @@ class BrokerFencingIT {
     }
 
     @Test
-    @Disabled("needs broker registration forwarded to the active controller (helper controller-rpcs): today only the"
-            + " leading node's own broker registers, so a node that does not lead has no broker session to lose")
     void aCombinedNodePausedPastTheSessionTimeoutIsFencedAndUnfencedWhenItHeartbeatsAgain() throws Exception {
         cluster = ClusterProcesses.combined(3)
                 .override("broker.session.timeout.ms", SESSION_TIMEOUT_MS)
@@ -43,8 +40,6 @@ class BrokerFencingIT {
     }
 
     @Test
-    @Disabled("needs process.roles=broker and =controller nodes and forwarding to the active controller (helper"
-            + " controller-rpcs): today a node refuses to start with a role alone")
     void aBrokerPausedPastTheSessionTimeoutIsFencedAndUnfencedWhenItHeartbeatsAgain() throws Exception {
         cluster = ClusterProcesses.split(3, 3)
                 .override("broker.session.timeout.ms", SESSION_TIMEOUT_MS)

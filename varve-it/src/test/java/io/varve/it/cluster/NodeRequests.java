@@ -31,7 +31,11 @@ public final class NodeRequests {
 
     private NodeRequests() {}
 
-    /** One DescribeQuorum to {@code node}; empty when it does not answer within {@link #QUERY_TIMEOUT}. */
+    /**
+     * One DescribeQuorum to {@code node}: its own view, as the leader (no error) or as any other replica
+     * (NOT_LEADER_OR_FOLLOWER naming the leader and epoch it knows, Kafka's answer); empty when it does not answer
+     * within {@link #QUERY_TIMEOUT} or answers another error.
+     */
     public static Optional<QuorumView> describeQuorum(ClusterNode node) {
         DescribeQuorumRequestData request = new DescribeQuorumRequestData();
         request.topics()
@@ -47,7 +51,7 @@ public final class NodeRequests {
             }
             DescribeQuorumResponseData.PartitionData p =
                     response.topics().get(0).partitions().get(0);
-            if (p.errorCode() != Errors.NONE.code()) {
+            if (p.errorCode() != Errors.NONE.code() && p.errorCode() != Errors.NOT_LEADER_OR_FOLLOWER.code()) {
                 return Optional.empty();
             }
             return Optional.of(

@@ -2,7 +2,6 @@ package io.varve.it.cluster;
 
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,8 +21,6 @@ class SplitRolesFailoverIT {
     }
 
     @Test
-    @Disabled("needs process.roles=broker and =controller nodes, brokers as Raft observers and CreateTopics forwarded"
-            + " to the active controller (helper controller-rpcs): today a node refuses to start with a role alone")
     void sigkillOfTheActiveControllerWhileBrokersCreateTopicsElectsANewOneAndNoTopicIsLostOrDoubled() throws Exception {
         cluster = ClusterProcesses.split(3, 3).start(ClusterProcesses.workDir("SplitRolesFailoverIT"));
         QuorumView before = cluster.awaitLeader(ControllerKillIT.BOUND);
