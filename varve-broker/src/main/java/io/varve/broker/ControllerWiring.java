@@ -109,7 +109,8 @@ final class ControllerWiring implements AutoCloseable {
         if (controller == null || loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
             return;
         }
-        if (config.controllerQuorumVoters().size() > 1 || !config.controllerQuorumBootstrapServers().isEmpty()) {
+        if (config.controllerQuorumVoters().size() > 1
+                || !config.controllerQuorumBootstrapServers().isEmpty()) {
             // Several controllers (or a dynamic quorum, which may grow): which one leads first is not known at
             // start, so each checks until the levels are in.
             featureBootstrap = retries.scheduleWithFixedDelay(
