@@ -76,6 +76,9 @@ final class ControllerWiring implements AutoCloseable {
                     () -> logs.controllers(config),
                     config.deleteTopicEnable(),
                     config.producerIdBlockSize());
+            if (logs.raftRequests() != null) {
+                apis.serveRaftAdmin(new io.varve.broker.api.quorum.RaftAdminHandler(logs.raftRequests()));
+            }
             if (logs.servesControllerListener()) {
                 logs.serveControllerApis(new KafkaRequestDispatcher(apis.apis(), apis.apiVersions(), requestExecutor));
             }
