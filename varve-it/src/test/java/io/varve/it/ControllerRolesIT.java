@@ -128,7 +128,9 @@ class ControllerRolesIT {
                         org.apache.kafka.clients.admin.QuorumInfo quorum =
                                 admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS);
                         assertThat(quorum.leaderId()).isEqualTo(CONTROLLER_ID);
-                        assertThat(quorum.voters()).extracting(v -> v.replicaId()).containsExactly(CONTROLLER_ID);
+                        assertThat(quorum.voters())
+                                .extracting(v -> v.replicaId())
+                                .containsExactly(CONTROLLER_ID);
                         assertThat(quorum.observers())
                                 .extracting(o -> o.replicaId())
                                 .containsExactlyInAnyOrder(2, 3);
