@@ -250,7 +250,7 @@ public final class RaftCore {
                 || response.error() == RaftError.INCONSISTENT_VOTER_SET) {
             return; // misconfiguration: nothing this replica can learn from the answer
         }
-        if (response.leaderEpoch() >= 0) {
+        if (response.leaderEpoch() >= 0 && !grantedPreVoteInThisEpoch(response)) {
             ctx.observeLeader(response.leaderEpoch(), response.leaderId(), nowMs);
         }
         if (response instanceof VoteResponse vote) {
@@ -267,6 +267,19 @@ public final class RaftCore {
         } else {
             fetchSnapshots.handleResponse(in, (FetchSnapshotResponse) response, nowMs);
         }
+    }
+
+    /**
+     * A prospective's pre-vote granted in its own epoch: the granter does not hear from the leader it names either (a
+     * replica in contact with its leader refuses pre-votes), so the answer is a vote, not news of a live leader.
+     * Following that leader again on it let two followers of a dead leader turn each other back into followers
+     * forever: each granted the other's pre-vote while naming the leader, and each answer undid the other's campaign.
+     */
+    private boolean grantedPreVoteInThisEpoch(RaftResponse response) {
+        return response instanceof VoteResponse vote
+                && vote.voteGranted()
+                && vote.leaderEpoch() == ctx.epoch()
+                && ctx.state() instanceof ProspectiveState;
     }
 
     private static Class<? extends RaftRequest> requestKindOf(RaftResponse response) {
