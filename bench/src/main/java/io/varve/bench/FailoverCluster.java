@@ -26,6 +26,7 @@ final class FailoverCluster implements AutoCloseable {
     private final Path workDir;
     private final List<String> javaCommand;
     private final Map<Integer, Integer> clientPorts = new TreeMap<>();
+    private final Map<Integer, Integer> controllerPorts = new TreeMap<>();
     private final Map<Integer, List<String>> arguments = new TreeMap<>();
     private final Map<Integer, Process> processes = new TreeMap<>();
     private final Map<Integer, Integer> starts = new TreeMap<>();
@@ -39,7 +40,6 @@ final class FailoverCluster implements AutoCloseable {
         java.addAll(List.of("-cp", varveClasspath, "io.varve.cli.Varve", "server"));
         this.javaCommand = List.copyOf(java);
         String clusterId = UUID.randomUUID().toString();
-        Map<Integer, Integer> controllerPorts = new TreeMap<>();
         List<String> voters = new ArrayList<>();
         for (int id = 1; id <= size; id++) {
             clientPorts.put(id, BrokerLauncher.freePort());
@@ -115,10 +115,13 @@ final class FailoverCluster implements AutoCloseable {
         ChildProcesses.stop(process, Duration.ofSeconds(5));
     }
 
-    /** Node {@code id}'s view of the quorum, or empty when it does not answer within {@link #QUERY_TIMEOUT}. */
+    /**
+     * Node {@code id}'s own view of the quorum (asked on its controller listener: the client listener forwards
+     * DescribeQuorum to the active controller), or empty when it does not answer within {@link #QUERY_TIMEOUT}.
+     */
     Optional<QuorumWire.QuorumView> view(int id) {
         try {
-            return Optional.of(QuorumWire.describeQuorum(HOST, clientPorts.get(id), QUERY_TIMEOUT));
+            return Optional.of(QuorumWire.describeQuorum(HOST, controllerPorts.get(id), QUERY_TIMEOUT));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }

@@ -14,7 +14,6 @@ import io.varve.broker.api.admin.DeleteRecordsHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
-import io.varve.broker.api.quorum.RaftAdminHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ListenerConfig;
@@ -230,19 +229,20 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
-                .register(
-                        ApiKeys.DESCRIBE_QUORUM,
-                        0,
-                        2,
-                        metadataLogs.raftRequests() != null
-                                ? new RaftAdminHandler(metadataLogs.raftRequests())
-                                : new DescribeQuorumHandler(raft, this::advertisedEndpoints, System::currentTimeMillis))
                 .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager));
-
-        if (metadataLogs.raftRequests() != null) {
-            // A combined controller answers the voter changes of kafka-metadata-quorum --bootstrap-server itself.
-            registry.register(ApiKeys.ADD_RAFT_VOTER, 0, 1, new RaftAdminHandler(metadataLogs.raftRequests()))
-                    .register(ApiKeys.REMOVE_RAFT_VOTER, 0, 0, new RaftAdminHandler(metadataLogs.raftRequests()));
+        if (metadataLogs.raftRequests() != null || !config.processRoles().contains("controller")) {
+            // kafka-metadata-quorum --bootstrap-server: the broker forwards to the active controller, the Raft leader,
+            // which describes the whole quorum and makes voter changes (as Kafka's brokers do).
+            registry.register(ApiKeys.DESCRIBE_QUORUM, 0, 2, forwarded)
+                    .register(ApiKeys.ADD_RAFT_VOTER, 0, 1, forwarded)
+                    .register(ApiKeys.REMOVE_RAFT_VOTER, 0, 0, forwarded);
+        } else {
+            // A lone node without a controller listener is the whole quorum.
+            registry.register(
+                    ApiKeys.DESCRIBE_QUORUM,
+                    0,
+                    2,
+                    new DescribeQuorumHandler(raft, this::advertisedEndpoints, System::currentTimeMillis));
         }
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);

@@ -11,7 +11,6 @@ import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.raft.MetadataRaft;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -56,7 +55,6 @@ final class ControllerWiring implements AutoCloseable {
             MetadataLoader loader,
             Executor requestExecutor) {
         int nodeId = config.nodeId();
-        Map<Integer, InetSocketAddress> voters = config.controllerQuorumVoters();
         QuorumController controller = null;
         ControllerApis apis = null;
         if (config.processRoles().contains("controller")) {
@@ -78,6 +76,9 @@ final class ControllerWiring implements AutoCloseable {
                     () -> logs.controllers(config),
                     config.deleteTopicEnable(),
                     config.producerIdBlockSize());
+            if (logs.raftRequests() != null) {
+                apis.serveRaftAdmin(new io.varve.broker.api.quorum.RaftAdminHandler(logs.raftRequests()));
+            }
             if (logs.servesControllerListener()) {
                 logs.serveControllerApis(new KafkaRequestDispatcher(apis.apis(), apis.apiVersions(), requestExecutor));
             }

@@ -113,13 +113,28 @@ class ControllerRolesIT {
 
     @Test
     @Order(1)
-    void bothBrokersRegisterAndDescribeClusterOnABrokerListsBoth() {
+    void bothBrokersRegisterAndABrokerDescribesTheClusterAndForwardsDescribeQuorumToTheController() {
         try (Admin admin = admin(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + brokerPorts[0])) {
             await().atMost(BOUND)
                     .pollInterval(Duration.ofMillis(300))
                     .ignoreExceptions()
                     .untilAsserted(
                             () -> assertThat(nodeIds(admin.describeCluster())).containsExactlyInAnyOrder(2, 3));
+            // kafka-metadata-quorum --bootstrap-server: a broker-only node forwards DescribeQuorum to the controller
+            await().atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(300))
+                    .ignoreExceptions()
+                    .untilAsserted(() -> {
+                        org.apache.kafka.clients.admin.QuorumInfo quorum =
+                                admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS);
+                        assertThat(quorum.leaderId()).isEqualTo(CONTROLLER_ID);
+                        assertThat(quorum.voters())
+                                .extracting(v -> v.replicaId())
+                                .containsExactly(CONTROLLER_ID);
+                        assertThat(quorum.observers())
+                                .extracting(o -> o.replicaId())
+                                .containsExactlyInAnyOrder(2, 3);
+                    });
         }
     }
 

@@ -42,6 +42,8 @@ public final class ControllerApis implements ControllerRouter.LocalController {
     private final MetadataRaft raft;
     private final ApiRegistry registry = new ApiRegistry();
     private final ApiVersionsHandler apiVersions;
+    /** Where DescribeQuorum and voter changes go once the node's Raft transport serves them; null before. */
+    private volatile ApiHandler raftAdmin;
 
     /**
      * @param controllers         every controller's id and controller-listener address
@@ -87,11 +89,30 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                         0,
                         activeOnly(new AllocateProducerIdsHandler(controller, producerIdBlockSize)))
                 .register(ApiKeys.ENVELOPE, 0, 0, activeOnly(new EnvelopeHandler(registry)));
-        ApiHandler servedByRaft = request -> CompletableFuture.failedFuture(
-                new IllegalStateException(request.apiKey() + " is the Raft transport's to answer"));
+        // On the controller listener the Raft transport takes these before the registry; what reaches them here came
+        // in an Envelope or from this node's broker: the admin ones go to the Raft runtime, replication never does.
+        ApiHandler servedByRaft = request -> {
+            ApiHandler admin = raftAdmin;
+            if (admin != null && RAFT_ADMIN_APIS.contains(request.apiKey())) {
+                return admin.handle(request);
+            }
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException(request.apiKey() + " is the Raft transport's to answer"));
+        };
         for (ApiKeys api : RaftRequestDispatcher.servedApis()) {
             registry.register(api, RaftApis.oldestVersion(api), RaftApis.latestVersion(api), servedByRaft);
         }
+    }
+
+    private static final java.util.Set<ApiKeys> RAFT_ADMIN_APIS =
+            java.util.EnumSet.of(ApiKeys.DESCRIBE_QUORUM, ApiKeys.ADD_RAFT_VOTER, ApiKeys.REMOVE_RAFT_VOTER);
+
+    /**
+     * DescribeQuorum, AddRaftVoter and RemoveRaftVoter forwarded by a broker (in an Envelope, or in process) are
+     * handed to {@code handler}, the node's Raft runtime.
+     */
+    public void serveRaftAdmin(ApiHandler handler) {
+        this.raftAdmin = handler;
     }
 
     @Override

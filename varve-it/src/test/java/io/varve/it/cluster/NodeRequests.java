@@ -32,7 +32,8 @@ public final class NodeRequests {
     private NodeRequests() {}
 
     /**
-     * One DescribeQuorum to {@code node}: its own view, as the leader (no error) or as any other replica
+     * One DescribeQuorum to {@code node} (to its controller listener when it has one): its own view, as the leader (no
+     * error) or as any other replica
      * (NOT_LEADER_OR_FOLLOWER naming the leader and epoch it knows, Kafka's answer); empty when it does not answer
      * within {@link #QUERY_TIMEOUT} or answers another error.
      */
@@ -42,7 +43,10 @@ public final class NodeRequests {
                 .add(new DescribeQuorumRequestData.TopicData()
                         .setTopicName("__cluster_metadata")
                         .setPartitions(List.of(new DescribeQuorumRequestData.PartitionData().setPartitionIndex(0))));
-        try (RawClient client = new RawClient(node.host(), node.requestPort(), QUERY_TIMEOUT)) {
+        // A controller's own listener answers from its own Raft state; a client listener forwards DescribeQuorum to
+        // the active controller (as Kafka's brokers do), which would hide what this node believes.
+        int port = node.controllerPort() > 0 ? node.controllerPort() : node.clientPort();
+        try (RawClient client = new RawClient(node.host(), port, QUERY_TIMEOUT)) {
             DescribeQuorumResponseData response = client.send(request, DESCRIBE_QUORUM_VERSION);
             if (response.errorCode() != Errors.NONE.code()
                     || response.topics().isEmpty()

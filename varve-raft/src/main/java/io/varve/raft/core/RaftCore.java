@@ -250,7 +250,7 @@ public final class RaftCore {
                 || response.error() == RaftError.INCONSISTENT_VOTER_SET) {
             return; // misconfiguration: nothing this replica can learn from the answer
         }
-        if (response.leaderEpoch() >= 0 && !isPreVoteGrantInThisEpoch(response)) {
+        if (response.leaderEpoch() >= 0 && !grantedPreVoteInThisEpoch(response)) {
             ctx.observeLeader(response.leaderEpoch(), response.leaderId(), nowMs);
         }
         if (response instanceof VoteResponse vote) {
@@ -270,16 +270,16 @@ public final class RaftCore {
     }
 
     /**
-     * A pre-vote granted in this replica's epoch says the granter does not hear from a leader, even when it names
-     * the leader it last followed: following that leader again would drop the ballot. When both followers of a dead
-     * leader time out a few milliseconds apart, each would otherwise be sent back by the other's grant in turn, and
-     * the two would never elect (seen with real processes after a SIGSTOP or a partition of the leader).
+     * A prospective's pre-vote granted in its own epoch: the granter does not hear from the leader it names either (a
+     * replica in contact with its leader refuses pre-votes), so the answer is a vote, not news of a live leader.
+     * Following that leader again on it let two followers of a dead leader turn each other back into followers
+     * forever: each granted the other's pre-vote while naming the leader, and each answer undid the other's campaign.
      */
-    private boolean isPreVoteGrantInThisEpoch(RaftResponse response) {
+    private boolean grantedPreVoteInThisEpoch(RaftResponse response) {
         return response instanceof VoteResponse vote
                 && vote.voteGranted()
-                && ctx.state() instanceof ProspectiveState
-                && response.leaderEpoch() == ctx.epoch();
+                && vote.leaderEpoch() == ctx.epoch()
+                && ctx.state() instanceof ProspectiveState;
     }
 
     private static Class<? extends RaftRequest> requestKindOf(RaftResponse response) {

@@ -76,6 +76,33 @@ class VoteHandlerTest {
     }
 
     @Test
+    void aGrantedPreVoteNamingTheLeaderThisReplicaGaveUpOnCountsAndDoesNotMakeItFollowThatLeaderAgain() {
+        // Both followers of a dead leader: the one that only heard of the leader grants the pre-vote and names it.
+        // Following it again on that answer let the two turn each other back into followers forever.
+        CoreFixture voter = CoreFixture.replica(1, VOTERS).start();
+        voter.deliver(2, 1, new BeginQuorumEpochRequest(CoreFixture.CLUSTER, 1, 1, 2));
+        voter.advance(2500);
+        assertThat(voter.core.role()).isEqualTo(Role.PROSPECTIVE);
+
+        voter.answer(3, VoteRequest.class, new VoteResponse(RaftError.NONE, 2, 1, true));
+
+        assertThat(voter.core.role()).isEqualTo(Role.CANDIDATE);
+        assertThat(voter.core.epoch()).isEqualTo(2);
+    }
+
+    @Test
+    void aRefusedPreVoteNamingTheLeaderMakesTheProspectiveFollowItAgain() {
+        CoreFixture voter = CoreFixture.replica(1, VOTERS).start();
+        voter.deliver(2, 1, new BeginQuorumEpochRequest(CoreFixture.CLUSTER, 1, 1, 2));
+        voter.advance(2500);
+
+        voter.answer(3, VoteRequest.class, new VoteResponse(RaftError.NONE, 2, 1, false));
+
+        assertThat(voter.core.role()).isEqualTo(Role.FOLLOWER);
+        assertThat(voter.core.epoch()).isEqualTo(1);
+    }
+
+    @Test
     void aProspectiveThatCannotWinNeverBumpsTheEpoch() {
         CoreFixture voter = CoreFixture.replica(1, VOTERS).start();
         voter.advance(2000);
@@ -95,19 +122,6 @@ class VoteHandlerTest {
         assertThat(voter.core.role()).isEqualTo(Role.FOLLOWER);
         assertThat(voter.core.leaderId()).isEqualTo(3);
         assertThat(voter.core.epoch()).isEqualTo(4);
-    }
-
-    @Test
-    void aPreVoteGrantNamingTheLastLeaderIsCountedAndDoesNotSendTheProspectiveBackToFollowing() {
-        // Both followers of leader 3 lose it about together: the one that times out second asks the first, which is
-        // following 3 again after its own pre-vote was refused but has not heard from it, so it grants and names 3.
-        CoreFixture voter = CoreFixture.replica(1, VOTERS).start();
-        voter.deliver(3, 1, new BeginQuorumEpochRequest(CoreFixture.CLUSTER, 1, 1, 3));
-        voter.advance(2500);
-        assertThat(voter.core.role()).isEqualTo(Role.PROSPECTIVE);
-        voter.answer(2, VoteRequest.class, new VoteResponse(RaftError.NONE, 3, 1, true));
-        assertThat(voter.core.role()).isEqualTo(Role.CANDIDATE);
-        assertThat(voter.core.epoch()).isEqualTo(2);
     }
 
     @Test

@@ -83,7 +83,8 @@ public final class MetadataScaleBench {
                     List.of(new ListenerConfig("CONTROLLER", "127.0.0.1", voters.get(id).getPort(), "PLAINTEXT")),
                     transport.dispatcher());
             raft = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
-                    id, CLUSTER_ID, voters.keySet(), dir, transport, START_TIMEOUT_MS, 1073741824));
+                    id, CLUSTER_ID, voters.keySet(), dir, transport, START_TIMEOUT_MS,
+                    io.varve.raft.node.QuorumTimeouts.KAFKA_DEFAULTS, 1073741824));
             snapshots = new SnapshotGenerator(
                     snapshotBytes, 3_600_000L, raft::snapshot, () -> System.nanoTime() / 1_000_000,
                     "metadata-snapshot-" + id);

@@ -34,7 +34,10 @@ public final class EnvelopeHandler implements ApiHandler {
             ApiKeys.INCREMENTAL_ALTER_CONFIGS,
             ApiKeys.ALTER_CONFIGS,
             ApiKeys.UPDATE_FEATURES,
-            ApiKeys.UNREGISTER_BROKER);
+            ApiKeys.UNREGISTER_BROKER,
+            ApiKeys.DESCRIBE_QUORUM,
+            ApiKeys.ADD_RAFT_VOTER,
+            ApiKeys.REMOVE_RAFT_VOTER);
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EnvelopeHandler.class);
 

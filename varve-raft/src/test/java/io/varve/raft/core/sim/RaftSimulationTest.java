@@ -74,6 +74,7 @@ class RaftSimulationTest {
         }
         long slowestLeaderMs = 0;
         long slowestHealMs = 0;
+        long slowestReelectionMs = 0;
         long committed = 0;
         long epochs = 0;
         long truncations = 0;
@@ -85,6 +86,7 @@ class RaftSimulationTest {
             simulation.run();
             slowestLeaderMs = Math.max(slowestLeaderMs, simulation.leaderAfterHealMs);
             slowestHealMs = Math.max(slowestHealMs, simulation.healedAfterMs);
+            slowestReelectionMs = Math.max(slowestReelectionMs, simulation.reelectedAfterMs);
             Simulation.Stats stats = simulation.stats();
             committed += stats.committed();
             epochs += stats.epochs();
@@ -95,7 +97,9 @@ class RaftSimulationTest {
         }
         System.out.println(count + " schedules of " + voters + " voters + " + observers + " observers: after healing, "
                 + "a leader within " + slowestLeaderMs + " ms and a probe committed everywhere within "
-                + slowestHealMs + " ms (worst schedule); in total " + committed + " entries committed, " + epochs
+                + slowestHealMs + " ms, a new leader within " + slowestReelectionMs
+                + " ms of the healthy leader's crash for good (worst schedule); in total " + committed
+                + " entries committed, " + epochs
                 + " epochs, " + crashes + " crashes, " + truncations + " log truncations, " + installs
                 + " snapshots installed from a leader, " + voterChanges + " voter changes committed");
     }

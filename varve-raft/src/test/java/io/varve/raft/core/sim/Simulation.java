@@ -58,6 +58,9 @@ final class Simulation {
     private long nowMs;
     private long proposals;
     long healedAfterMs = -1;
+    /** After the healthy leader's crash for good: when a new one was followed by a majority (-1: not run). */
+    long reelectedAfterMs = -1;
+
     int crashes;
     long leaderAfterHealMs = -1;
 
@@ -119,6 +122,9 @@ final class Simulation {
                 }
                 if (probe != null && probe.committedEverywhere(checker, nodes)) {
                     healedAfterMs = nowMs - healStartMs;
+                    if (leader.core.voters().size() >= 3) {
+                        loseTheLeaderForGood(leader, tick);
+                    }
                     return;
                 }
             }
@@ -129,6 +135,26 @@ final class Simulation {
         }
     }
 
+    /**
+     * The healthy cluster's leader crashes and stays down: the majority left, connected, must elect another leader
+     * within {@link #LEADER_BOUND_MS}. (Followers of a dead leader once undid each other's pre-votes forever.)
+     */
+    private void loseTheLeaderForGood(SimNode leader, long tick) {
+        leader.crash(Long.MAX_VALUE);
+        crashes++;
+        note("leader " + leader.id + " crashes for good");
+        long crashedAtMs = nowMs;
+        for (nowMs += TICK_MS, tick++; nowMs - crashedAtMs <= LEADER_BOUND_MS; nowMs += TICK_MS, tick++) {
+            step(tick);
+            if (stableLeader() != null) {
+                reelectedAfterMs = nowMs - crashedAtMs;
+                return;
+            }
+        }
+        throw new InvariantChecker.InvariantViolation("no new leader followed by a majority within " + LEADER_BOUND_MS
+                + " ms of the leader's crash, with the rest of the quorum connected");
+    }
+
     /** What the schedule exercised, for the test's summary. */
     Stats stats() {
         int truncations = 0;
@@ -137,7 +163,9 @@ final class Simulation {
         for (SimNode node : nodes) {
             truncations += node.log.truncations();
             installs += node.log.resets();
-            maxEpoch = Math.max(maxEpoch, node.core.epoch());
+            if (node.isUp()) { // the leader crashed for good at the end has no core
+                maxEpoch = Math.max(maxEpoch, node.core.epoch());
+            }
         }
         return new Stats(
                 checker.committedCount(),
