@@ -1,5 +1,7 @@
 package io.varve.it.cluster;
 
+import static org.awaitility.Awaitility.await;
+
 import io.varve.it.RawClient;
 import java.io.IOException;
 import java.time.Duration;
@@ -7,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
@@ -80,6 +83,19 @@ public final class NodeRequests {
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    /** {@link #topicIds} retried until {@code node} answers, within {@code bound} (a busy node may miss one). */
+    public static Map<String, Uuid> topicIdsWithin(ClusterNode node, Duration bound) {
+        AtomicReference<Map<String, Uuid>> answer = new AtomicReference<>();
+        await(node + " answers Metadata")
+                .atMost(bound)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    topicIds(node).ifPresent(answer::set);
+                    return answer.get() != null;
+                });
+        return answer.get();
     }
 
     /**
