@@ -50,9 +50,10 @@ public final class BrokerConfig {
             .define("controller.quorum.voters", LIST, List.of())
             .define("controller.quorum.bootstrap.servers", LIST, List.of())
             // Raft timings, Kafka's keys and defaults.
-            .define("controller.quorum.election.timeout.ms", INT, 1000, 1, Integer.MAX_VALUE)
-            .define("controller.quorum.election.backoff.max.ms", INT, 1000, 1, Integer.MAX_VALUE)
-            .define("controller.quorum.fetch.timeout.ms", INT, 2000, 1, Integer.MAX_VALUE)
+            // Shorter than Kafka's 1000 / 1000 / 2000 (QuorumTimeouts.VARVE_DEFAULTS says why).
+            .define("controller.quorum.election.timeout.ms", INT, 500, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.election.backoff.max.ms", INT, 250, 1, Integer.MAX_VALUE)
+            .define("controller.quorum.fetch.timeout.ms", INT, 1000, 1, Integer.MAX_VALUE)
             .define("controller.quorum.request.timeout.ms", INT, 2000, 1, Integer.MAX_VALUE)
             .define("controller.quorum.retry.backoff.ms", INT, 20, 1, Integer.MAX_VALUE)
             .define("log.dirs", LIST, null)

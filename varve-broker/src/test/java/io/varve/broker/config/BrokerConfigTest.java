@@ -162,12 +162,12 @@ class BrokerConfigTest {
                 "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093");
         BrokerConfig config = BrokerConfig.fromMap(threeVoters);
         assertThat(config.controllerQuorumVoters()).containsOnlyKeys(1, 2, 3);
-        assertThat(config.quorumTimeouts()).isEqualTo(io.varve.raft.node.QuorumTimeouts.KAFKA_DEFAULTS);
+        assertThat(config.quorumTimeouts()).isEqualTo(io.varve.raft.node.QuorumTimeouts.VARVE_DEFAULTS);
         Map<String, String> faster = new java.util.HashMap<>(threeVoters);
         faster.put("controller.quorum.election.timeout.ms", "300");
         faster.put("controller.quorum.fetch.timeout.ms", "600");
         assertThat(BrokerConfig.fromMap(faster).quorumTimeouts())
-                .isEqualTo(new io.varve.raft.node.QuorumTimeouts(300, 1000, 600, 2000, 20));
+                .isEqualTo(new io.varve.raft.node.QuorumTimeouts(300, 250, 600, 2000, 20));
         assertThat(config.controllerQuorumVoters().get(2).getPort()).isEqualTo(9094);
         assertThat(config.controllerListeners())
                 .extracting(ListenerConfig::name)
