@@ -183,7 +183,7 @@ public final class FailoverBench {
             } catch (IOException e) {
                 last = e.toString();
             }
-            Thread.sleep(50); // retry pacing
+            Thread.sleep(10); // retry pacing: short, so the figure is the cluster's, not the prober's
         }
         throw new IllegalStateException("node " + view.leaderId() + " acknowledged no CreateTopics of " + topic
                 + " within " + bound.toSeconds() + " s; last answer " + last);
@@ -199,9 +199,17 @@ public final class FailoverBench {
                 .append(String.join(" ", jvmOptions)).append("`; ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores; load average ")
                 .append(loadBefore).append(" before, ").append(loadAfter).append(" after.\n");
-        md.append("Settings: Varve's defaults (`controller.quorum.election.timeout.ms` 1000, "
-                + "`controller.quorum.election.backoff.max.ms` 1000, `controller.quorum.fetch.timeout.ms` 2000, "
-                + "`broker.session.timeout.ms` 9000)");
+        io.varve.broker.config.BrokerConfig defaults = io.varve.broker.config.BrokerConfig.fromMap(Map.of());
+        io.varve.raft.node.QuorumTimeouts timeouts = defaults.quorumTimeouts();
+        md.append("Settings: Varve's defaults (`controller.quorum.election.timeout.ms` ")
+                .append(timeouts.electionTimeoutMs())
+                .append(", `controller.quorum.election.backoff.max.ms` ")
+                .append(timeouts.electionBackoffMaxMs())
+                .append(", `controller.quorum.fetch.timeout.ms` ")
+                .append(timeouts.fetchTimeoutMs())
+                .append(", `broker.session.timeout.ms` ")
+                .append(defaults.brokerSessionTimeoutMs())
+                .append(")");
         if (!overrides.isEmpty()) {
             md.append(", with the overrides `").append(overrides).append('`');
         }

@@ -456,6 +456,10 @@ public final class Broker implements AutoCloseable {
         if (lifecycle != null) {
             lifecycle.close();
         }
+        if (raft != null) {
+            // Before the listeners close: clients' writes reach the successor through this node meanwhile.
+            raft.handOverLeadership(config.quorumTimeouts().electionTimeoutMs() * 4L);
+        }
         closeQuietly("network", socketServer);
         closeQuietly("fetch purgatory", fetchPurgatory);
         if (requestExecutor != null) {

@@ -51,6 +51,13 @@ public interface MetadataRaft extends AutoCloseable {
 
     int nodeId();
 
+    /**
+     * If this replica leads a quorum of several voters, ends its epoch gracefully (EndQuorumEpoch naming successors)
+     * and returns once another voter leads, or after {@code timeoutMs}; otherwise returns at once. For a clean stop:
+     * the node keeps serving while its successor is elected, so writes find a leader all along.
+     */
+    default void handOverLeadership(long timeoutMs) {}
+
     /** Stops the replica; appends still waiting fail with {@link RaftClosedException}. Idempotent. */
     @Override
     void close();

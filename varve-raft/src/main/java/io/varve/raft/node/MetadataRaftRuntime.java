@@ -400,6 +400,40 @@ public final class MetadataRaftRuntime implements MetadataRaft {
     }
 
     @Override
+    public void handOverLeadership(long timeoutMs) {
+        RaftRuntime running = runtime;
+        if (running == null
+                || closed
+                || knownLeaderId != settings.nodeId()
+                || running.status().voters().size() <= 1) {
+            return;
+        }
+        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        try {
+            running.resign().get(timeoutMs, TimeUnit.MILLISECONDS);
+            synchronized (progress) {
+                // a successor is announced by its LEADER_CHANGE, which this replica replicates as a follower
+                while (knownLeaderId == settings.nodeId() || knownLeaderId < 0) {
+                    long leftNanos = deadlineNanos - System.nanoTime();
+                    if (leftNanos <= 0 || closed) {
+                        break;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(progress, leftNanos);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.info("Handing over the metadata quorum's leadership failed ({}); stopping anyway", e.toString());
+            return;
+        }
+        LOG.info(
+                "Handed over the metadata quorum's leadership to node {} in {} ms",
+                knownLeaderId,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deadlineNanos) + timeoutMs);
+    }
+
+    @Override
     public int epoch() {
         return knownEpoch;
     }
