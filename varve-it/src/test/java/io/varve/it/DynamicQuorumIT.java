@@ -93,10 +93,11 @@ class DynamicQuorumIT {
         assertThat(line(status, "CurrentVoters:")).contains("\"id\": 1").doesNotContain("\"id\": 2");
 
         for (int id : new int[] {2, 3}) {
+            // Node 3 is added through node 2's broker listener: a standby's broker forwards AddRaftVoter to the leader.
             String added = awaitTool(
                     out -> out.startsWith("Added controller " + id),
-                    "--bootstrap-controller",
-                    controller1,
+                    id == 2 ? "--bootstrap-controller" : "--bootstrap-server",
+                    id == 2 ? controller1 : "127.0.0.1:" + clientPorts.get(2),
                     "--command-config",
                     configs.get(id).toString(),
                     "add-controller");
@@ -126,11 +127,11 @@ class DynamicQuorumIT {
                     .contains("{\"id\": " + id + ", \"directoryId\": \"" + directoryId(id) + "\", \"endpoints\": "
                             + "[\"CONTROLLER://127.0.0.1:" + controllerPorts.get(id) + "\"]}");
         }
-        // The same answer through a broker listener: the combined leader hands DescribeQuorum to its own runtime.
+        // The same answer through a standby's broker listener: it forwards DescribeQuorum to the leader.
         String viaBroker = awaitTool(
                 out -> voters(out).contains("\"id\": 3"),
                 "--bootstrap-server",
-                "127.0.0.1:" + clientPorts.get(1),
+                "127.0.0.1:" + clientPorts.get(3),
                 "describe",
                 "--status");
         assertThat(line(viaBroker, "LeaderId:")).endsWith(" 1");
@@ -148,8 +149,8 @@ class DynamicQuorumIT {
 
         String removed = awaitTool(
                 out -> out.startsWith("Removed"),
-                "--bootstrap-controller",
-                controller1,
+                "--bootstrap-server", // forwarded by node 2's broker to the leader
+                "127.0.0.1:" + clientPorts.get(2),
                 "remove-controller",
                 "--controller-id",
                 "3",
