@@ -150,10 +150,14 @@ final class QuorumState {
         require(mayCampaign(), "an observer never runs an election");
         Role role = state.role();
         require(role != Role.LEADER, "a leader never becomes prospective without resigning");
-        int retainedLeader = role == Role.FOLLOWER ? state.leaderId() : NO_ID;
+        // Another pre-vote round of the same epoch keeps the leader it doubts, and since when.
+        ProspectiveState again = state instanceof ProspectiveState p ? p : null;
+        int retainedLeader = role == Role.FOLLOWER ? state.leaderId() : again != null ? again.retainedLeaderId : NO_ID;
+        long doubtingSinceMs = again != null ? again.doubtingSinceMs : nowMs;
         ProspectiveState next = new ProspectiveState(
                 state.epoch(),
                 retainedLeader,
+                doubtingSinceMs,
                 new Ballot(voters().ids(), config.nodeId()),
                 nowMs + randomElectionTimeoutMs());
         switchTo(next);

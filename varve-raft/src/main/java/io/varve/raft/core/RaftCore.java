@@ -250,7 +250,7 @@ public final class RaftCore {
                 || response.error() == RaftError.INCONSISTENT_VOTER_SET) {
             return; // misconfiguration: nothing this replica can learn from the answer
         }
-        if (response.leaderEpoch() >= 0 && !grantedPreVoteInThisEpoch(response)) {
+        if (response.leaderEpoch() >= 0 && !prospectiveKeepsCampaigning(response, nowMs)) {
             ctx.observeLeader(response.leaderEpoch(), response.leaderId(), nowMs);
         }
         if (response instanceof VoteResponse vote) {
@@ -270,16 +270,32 @@ public final class RaftCore {
     }
 
     /**
-     * A prospective's pre-vote granted in its own epoch: the granter does not hear from the leader it names either (a
-     * replica in contact with its leader refuses pre-votes), so the answer is a vote, not news of a live leader.
-     * Following that leader again on it let two followers of a dead leader turn each other back into followers
-     * forever: each granted the other's pre-vote while naming the leader, and each answer undid the other's campaign.
+     * Whether a prospective's answer in its own epoch leaves it campaigning although it names a leader. A granted
+     * pre-vote does: the granter does not hear from the leader it names either (a replica in contact with its leader
+     * refuses pre-votes), so the answer is a vote, not news of a live leader; following that leader again on it let two
+     * followers of a dead leader turn each other back into followers forever. A refusal naming the leader this replica
+     * doubts does too, for one election timeout (below).
      */
-    private boolean grantedPreVoteInThisEpoch(RaftResponse response) {
-        return response instanceof VoteResponse vote
-                && vote.voteGranted()
-                && vote.leaderEpoch() == ctx.epoch()
-                && ctx.state() instanceof ProspectiveState;
+    private boolean prospectiveKeepsCampaigning(RaftResponse response, long nowMs) {
+        if (!(response instanceof VoteResponse vote)
+                || !(ctx.state() instanceof ProspectiveState prospective)
+                || vote.leaderEpoch() != ctx.epoch()) {
+            return false;
+        }
+        if (vote.voteGranted()) {
+            return true;
+        }
+        if (vote.leaderId() < 0 || vote.leaderId() != prospective.retainedLeaderId) {
+            return false; // news of a leader this replica did not doubt: follow it
+        }
+        // Refused by a replica that still hears the leader this one doubts. Following that leader again at once cost a
+        // whole fetch timeout when it was dead (the other replica doubts it a moment later); ask again soon instead,
+        // and follow it again only once this replica has doubted it for an election timeout (then it is alive).
+        if (nowMs - prospective.doubtingSinceMs >= ctx.config.electionTimeoutMs()) {
+            return false;
+        }
+        prospective.electionDeadlineMs = Math.min(prospective.electionDeadlineMs, nowMs + ctx.quorum.randomBackoffMs());
+        return true;
     }
 
     private static Class<? extends RaftRequest> requestKindOf(RaftResponse response) {

@@ -91,13 +91,24 @@ class VoteHandlerTest {
     }
 
     @Test
-    void aRefusedPreVoteNamingTheLeaderMakesTheProspectiveFollowItAgain() {
+    void aRefusalNamingTheDoubtedLeaderMakesTheProspectiveAskAgainSoonAndFollowItOnlyAfterAnElectionTimeout() {
         CoreFixture voter = CoreFixture.replica(1, VOTERS).start();
         voter.deliver(2, 1, new BeginQuorumEpochRequest(CoreFixture.CLUSTER, 1, 1, 2));
         voter.advance(2500);
+        assertThat(voter.core.role()).isEqualTo(Role.PROSPECTIVE);
 
+        // Voter 3 still hears the leader: it refuses. Voter 1 keeps campaigning and asks again within a backoff.
         voter.answer(3, VoteRequest.class, new VoteResponse(RaftError.NONE, 2, 1, false));
+        assertThat(voter.core.role()).isEqualTo(Role.PROSPECTIVE);
+        int sentBefore = voter.sent.size();
+        voter.advance(voter.config.electionBackoffMaxMs());
+        assertThat(voter.sent.subList(sentBefore, voter.sent.size()))
+                .as("a new round of pre-votes within the backoff")
+                .anySatisfy(m -> assertThat(m.message()).isInstanceOf(VoteRequest.class));
 
+        // Still refused after an election timeout of doubt: the leader is alive, follow it again.
+        voter.advance(voter.config.electionTimeoutMs());
+        voter.answer(3, VoteRequest.class, new VoteResponse(RaftError.NONE, 2, 1, false));
         assertThat(voter.core.role()).isEqualTo(Role.FOLLOWER);
         assertThat(voter.core.epoch()).isEqualTo(1);
     }
