@@ -1,13 +1,12 @@
 package io.varve.it;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
+import static io.varve.it.QuorumRequests.METADATA_VERSION;
+import static io.varve.it.QuorumRequests.metadataOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +57,6 @@ class ControllerRolesIT {
     private static final Duration BOUND = Duration.ofSeconds(60);
     private static final int CONTROLLER_ID = 1;
     private static final int[] BROKER_IDS = {2, 3};
-    private static final short METADATA_VERSION = 12;
     private static final String SESSION_TIMEOUT_MS = "3000";
 
     @TempDir
@@ -76,7 +74,7 @@ class ControllerRolesIT {
         clusterId = Uuid.randomUuid().toString();
         controllerPort = ServerProcess.freePort();
         Path controllerDir = workDir.resolve("controller-1");
-        formatLikeKafkaStorage(controllerDir, CONTROLLER_ID);
+        QuorumRequests.formatLikeKafkaStorage(controllerDir, clusterId, CONTROLLER_ID);
         controller = ServerProcess.start(
                 workDir,
                 "controller-1",
@@ -278,7 +276,7 @@ class ControllerRolesIT {
 
     private ServerProcess startBroker(int id, int port, String name) throws IOException {
         Path dir = workDir.resolve(name);
-        formatLikeKafkaStorage(dir, id);
+        QuorumRequests.formatLikeKafkaStorage(dir, clusterId, id);
         return ServerProcess.start(
                 workDir,
                 name,
@@ -303,19 +301,6 @@ class ControllerRolesIT {
         return CONTROLLER_ID + "@127.0.0.1:" + controllerPort;
     }
 
-    /** What {@code kafka-storage format --cluster-id} does for Kafka: every node shares the cluster id. */
-    private void formatLikeKafkaStorage(Path logDir, int nodeId) throws IOException {
-        Files.createDirectories(logDir);
-        Properties p = new Properties();
-        p.setProperty("version", "1");
-        p.setProperty("cluster.id", clusterId);
-        p.setProperty("node.id", Integer.toString(nodeId));
-        p.setProperty("directory.id", Uuid.randomUuid().toString());
-        try (Writer w = Files.newBufferedWriter(logDir.resolve("meta.properties"), UTF_8)) {
-            p.store(w, "formatted by ControllerRolesIT");
-        }
-    }
-
     private static void signal(String signal, long pid) throws Exception {
         Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).start();
         assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -331,16 +316,6 @@ class ControllerRolesIT {
         try (RawClient client = new RawClient(port)) {
             MetadataResponseData response = client.send(request, METADATA_VERSION);
             return response.brokers().stream().map(b -> b.nodeId()).sorted().toList();
-        }
-    }
-
-    private static MetadataResponseData.MetadataResponseTopic metadataOf(int port, String topic) throws IOException {
-        MetadataRequestData request = new MetadataRequestData()
-                .setAllowAutoTopicCreation(false)
-                .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName(topic)));
-        try (RawClient client = new RawClient(port)) {
-            MetadataResponseData response = client.send(request, METADATA_VERSION);
-            return response.topics().find(topic);
         }
     }
 

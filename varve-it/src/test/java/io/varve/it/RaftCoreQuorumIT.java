@@ -1,12 +1,12 @@
 package io.varve.it;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
+import static io.varve.it.QuorumRequests.formatLikeKafkaStorage;
+import static io.varve.it.QuorumRequests.metadataOf;
+import static io.varve.it.QuorumRequests.quorumOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,9 +21,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
-import org.apache.kafka.common.message.DescribeQuorumRequestData;
 import org.apache.kafka.common.message.DescribeQuorumResponseData;
-import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
@@ -38,8 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
 class RaftCoreQuorumIT {
     private static final int[] IDS = {1, 2, 3};
     private static final Duration BOUND = Duration.ofSeconds(60);
-    private static final short DESCRIBE_QUORUM_VERSION = 2;
-    private static final short METADATA_VERSION = 12;
 
     @TempDir
     Path workDir;
@@ -159,19 +155,6 @@ class RaftCoreQuorumIT {
                 });
     }
 
-    /** What {@code kafka-storage format --cluster-id} does for Kafka: the voters must share a cluster id. */
-    private static void formatLikeKafkaStorage(Path logDir, String clusterId, int nodeId) throws IOException {
-        Files.createDirectories(logDir);
-        Properties p = new Properties();
-        p.setProperty("version", "1");
-        p.setProperty("cluster.id", clusterId);
-        p.setProperty("node.id", Integer.toString(nodeId));
-        p.setProperty("directory.id", Uuid.randomUuid().toString());
-        try (Writer w = Files.newBufferedWriter(logDir.resolve("meta.properties"), UTF_8)) {
-            p.store(w, "formatted by RaftCoreQuorumIT");
-        }
-    }
-
     private int awaitOneLeaderAllAgreeOn(Map<Integer, Integer> clientPorts) {
         int[] leader = {-1};
         await().atMost(BOUND)
@@ -191,28 +174,6 @@ class RaftCoreQuorumIT {
                             && epochs.stream().distinct().count() == 1;
                 });
         return leader[0];
-    }
-
-    private static DescribeQuorumResponseData.PartitionData quorumOf(int port) throws IOException {
-        DescribeQuorumRequestData request = new DescribeQuorumRequestData();
-        request.topics()
-                .add(new DescribeQuorumRequestData.TopicData()
-                        .setTopicName("__cluster_metadata")
-                        .setPartitions(List.of(new DescribeQuorumRequestData.PartitionData().setPartitionIndex(0))));
-        try (RawClient client = new RawClient(port)) {
-            DescribeQuorumResponseData response = client.send(request, DESCRIBE_QUORUM_VERSION);
-            return response.topics().get(0).partitions().get(0);
-        }
-    }
-
-    private static MetadataResponseData.MetadataResponseTopic metadataOf(int port, String topic) throws IOException {
-        MetadataRequestData request = new MetadataRequestData()
-                .setAllowAutoTopicCreation(false)
-                .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName(topic)));
-        try (RawClient client = new RawClient(port)) {
-            MetadataResponseData response = client.send(request, METADATA_VERSION);
-            return response.topics().find(topic);
-        }
     }
 
     private static Admin admin(int port) {
