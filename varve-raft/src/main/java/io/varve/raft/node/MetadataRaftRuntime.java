@@ -408,7 +408,8 @@ public final class MetadataRaftRuntime implements MetadataRaft {
                 || running.status().voters().size() <= 1) {
             return;
         }
-        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long startNanos = System.nanoTime();
+        long deadlineNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         try {
             running.resign().get(timeoutMs, TimeUnit.MILLISECONDS);
             synchronized (progress) {
@@ -427,10 +428,13 @@ public final class MetadataRaftRuntime implements MetadataRaft {
             LOG.info("Handing over the metadata quorum's leadership failed ({}); stopping anyway", e.toString());
             return;
         }
-        LOG.info(
-                "Handed over the metadata quorum's leadership to node {} in {} ms",
-                knownLeaderId,
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deadlineNanos) + timeoutMs);
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        int successor = knownLeaderId;
+        if (successor >= 0 && successor != settings.nodeId()) {
+            LOG.info("Handed over the metadata quorum's leadership to node {} in {} ms", successor, elapsedMs);
+        } else {
+            LOG.info("Resigned the metadata quorum's leadership; no successor was known after {} ms", elapsedMs);
+        }
     }
 
     @Override
