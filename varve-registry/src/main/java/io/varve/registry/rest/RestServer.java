@@ -22,6 +22,7 @@ public final class RestServer implements AutoCloseable {
     public static final String LISTENERS_KEY = "varve.schema.registry.listeners";
     private static final int THREADS = 4;
     private static final int QUEUE = 1024;
+    static final long READY_WAIT_MS = 30_000;
 
     private final HttpServer server;
     private final ThreadPoolExecutor pool;
@@ -48,6 +49,16 @@ public final class RestServer implements AutoCloseable {
     }
 
     public static RestServer start(String listener, SchemaRegistry registry) {
+        return start(listener, registry, java.util.concurrent.CompletableFuture.completedFuture(null));
+    }
+
+    /**
+     * Binds {@code listener} now (a listener that cannot be bound is refused in one sentence naming the key) and
+     * serves requests once {@code ready} completes (the store is replayed); until then requests wait up to
+     * {@link #READY_WAIT_MS}, then get 50002.
+     */
+    public static RestServer start(
+            String listener, SchemaRegistry registry, java.util.concurrent.CompletableFuture<?> ready) {
         InetSocketAddress address = parseListener(listener);
         HttpServer server;
         try {
@@ -74,6 +85,7 @@ public final class RestServer implements AutoCloseable {
         Routes routes = new Routes(registry);
         server.createContext("/", exchange -> {
             try {
+                awaitReady(ready);
                 routes.handle(exchange);
             } catch (RegistryException e) {
                 HttpExchangeIo.error(exchange, e);
@@ -91,6 +103,22 @@ public final class RestServer implements AutoCloseable {
                 address.getHostString(),
                 server.getAddress().getPort());
         return new RestServer(server, pool);
+    }
+
+    private static void awaitReady(java.util.concurrent.CompletableFuture<?> ready) {
+        if (ready.isDone() && !ready.isCompletedExceptionally()) {
+            return;
+        }
+        try {
+            ready.get(READY_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new RegistryException(500, 50002, "The schema registry is still loading its store");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw RegistryException.storeError("The schema registry could not load its store: " + e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw RegistryException.storeError("Interrupted");
+        }
     }
 
     public int port() {

@@ -1,0 +1,141 @@
+package io.varve.broker.registry;
+
+import io.varve.broker.api.ProduceRecordCheck;
+import io.varve.broker.config.BrokerConfig;
+import io.varve.broker.controller.ControllerCalls;
+import io.varve.broker.group.CoordinatorTopic;
+import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.replica.ReplicaManager;
+import io.varve.registry.SchemaRegistry;
+import io.varve.registry.rest.RestServer;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts the schema registry on a broker: binds {@code varve.schema.registry.listeners} at once (a configured listener
+ * that cannot be bound stops the start; the default one, when taken, only turns the registry off with a warning, so
+ * several nodes can share a laptop), then replays {@code _schemas} in the background and only then serves requests.
+ */
+public final class SchemaRegistryWiring implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SchemaRegistryWiring.class);
+    private static final long POLL_MS = 20;
+
+    private final SchemaRegistry registry;
+    private final RestServer server;
+    private final CompletableFuture<Void> ready;
+    private final Thread loader;
+
+    private SchemaRegistryWiring(
+            SchemaRegistry registry, RestServer server, CompletableFuture<Void> ready, Thread loader) {
+        this.registry = registry;
+        this.server = server;
+        this.ready = ready;
+        this.loader = loader;
+    }
+
+    /** The registry of this node, or null when {@code varve.schema.registry.listeners} is empty or its port taken. */
+    public static SchemaRegistryWiring start(
+            BrokerConfig config, MetadataCache cache, ReplicaManager replicaManager, ControllerCalls controller) {
+        String listener = config.schemaRegistryListeners();
+        if (listener.isEmpty()) {
+            return null;
+        }
+        if (listener.contains(",")) {
+            throw new IllegalArgumentException(
+                    "varve.schema.registry.listeners: one listener is supported, got '" + listener + "'");
+        }
+        CoordinatorTopic topic = new CoordinatorTopic(
+                SchemasTopicLog.TOPIC,
+                config.nodeId(),
+                1,
+                (short) -1,
+                Map.of("cleanup.policy", "compact"),
+                cache,
+                replicaManager,
+                controller);
+        SchemaRegistry registry = new SchemaRegistry(new SchemasTopicLog(topic));
+        CompletableFuture<Void> ready = new CompletableFuture<>();
+        RestServer server;
+        try {
+            server = RestServer.start(listener, registry, ready);
+        } catch (IllegalArgumentException e) {
+            if (config.schemaRegistryListenersConfigured()) {
+                throw e;
+            }
+            log.warn("{}; the schema registry is off on this node (set the key to choose another)", e.getMessage());
+            return null;
+        }
+        Thread loader = new Thread(() -> load(topic, registry, ready), "varve-registry-load");
+        loader.setDaemon(true);
+        loader.start();
+        return new SchemaRegistryWiring(registry, server, ready, loader);
+    }
+
+    /**
+     * Replays {@code _schemas} when it exists (it is created on the registry's first write), retrying until this
+     * node's log of it is open or the node closes.
+     */
+    private static void load(CoordinatorTopic topic, SchemaRegistry registry, CompletableFuture<Void> ready) {
+        long startNanos = System.nanoTime();
+        long backoffMs = POLL_MS;
+        boolean warned = false;
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                if (topic.info() != null) {
+                    topic.leaderLog(0); // throws until this node's log of the partition is open
+                }
+                registry.catchUp();
+                ready.complete(null);
+                log.info(
+                        "Schema registry loaded {} subjects from {} in {} ms (highest id {})",
+                        registry.state().subjects().size(),
+                        SchemasTopicLog.TOPIC,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+                        registry.state().maxId());
+                return;
+            } catch (RuntimeException notYet) {
+                if (!warned && System.nanoTime() - startNanos > TimeUnit.SECONDS.toNanos(10)) {
+                    log.warn(
+                            "The schema registry cannot load {} yet ({}); it keeps trying",
+                            SchemasTopicLog.TOPIC,
+                            notYet.toString());
+                    warned = true;
+                }
+                try {
+                    // No event tells when the topic's leader is known: poll with a growing backoff.
+                    Thread.sleep(backoffMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                backoffMs = Math.min(1000, backoffMs * 2);
+            }
+        }
+        ready.completeExceptionally(new IllegalStateException("The node closed before the registry loaded"));
+    }
+
+    public SchemaRegistry registry() {
+        return registry;
+    }
+
+    /** Broker-side schema validation for the produce path. */
+    public ProduceRecordCheck validation() {
+        return new SchemaValidation(registry);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public CompletableFuture<Void> ready() {
+        return ready;
+    }
+
+    @Override
+    public void close() {
+        loader.interrupt();
+        server.close();
+    }
+}
