@@ -143,5 +143,9 @@ class SchemaRegistryTest {
                 .isNull();
         assertThatThrownBy(() -> registry.register("j2", RegisterRequest.of("JSON", "{\"type\":12}"), false))
                 .satisfies(e -> assertThat(code(e)).isEqualTo(42201));
+        String remote = "{\"properties\":{\"a\":{\"$ref\":\"http://127.0.0.1:9/x.json\"}}}";
+        assertThatThrownBy(() -> registry.register("j3", RegisterRequest.of("JSON", remote), false))
+                .as("a $ref that is not a reference is never fetched")
+                .satisfies(e -> assertThat(code(e)).isEqualTo(42201));
     }
 }
