@@ -11,6 +11,7 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SpecVersion.VersionFlag;
 import com.networknt.schema.SpecVersionDetector;
 import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.resource.AllowSchemaLoader;
 import io.varve.registry.RegistryException;
 import io.varve.registry.compat.JsonSchemaCompatibility;
 import java.io.IOException;
@@ -57,8 +58,11 @@ final class JsonSchemaFormat implements SchemaFormat {
                 : VersionFlag.V7;
         Map<String, String> texts = new HashMap<>();
         referenced.forEach((name, schema) -> texts.put(name, schema.toString()));
-        JsonSchemaFactory factory =
-                JsonSchemaFactory.getInstance(version, b -> b.schemaLoaders(l -> l.schemas(iri -> lookUp(iri, texts))));
+        JsonSchemaFactory factory = JsonSchemaFactory.getInstance(
+                version,
+                b -> b.schemaLoaders(l -> l.schemas(iri -> lookUp(iri, texts))
+                        // Only the schema's references and the bundled meta-schemas: never a $ref from the network.
+                        .add(new AllowSchemaLoader(iri -> iri.toString().startsWith("classpath:")))));
         try {
             Set<ValidationMessage> metaErrors =
                     factory.getSchema(SchemaLocation.of(metaSchema(version))).validate(node);
