@@ -20,13 +20,13 @@ import java.util.Optional;
  * with {@code varve.schema.validation.deep} it must also decode as data of that schema. Null values (tombstones)
  * and null keys pass.
  */
-final class SchemaValidation implements ProduceRecordCheck {
+public final class SchemaValidation implements ProduceRecordCheck {
     private static final byte MAGIC = 0;
     private static final int HEADER_BYTES = 5;
 
     private final SchemaRegistry registry;
 
-    SchemaValidation(SchemaRegistry registry) {
+    public SchemaValidation(SchemaRegistry registry) {
         this.registry = registry;
     }
 
