@@ -47,13 +47,15 @@ public final class SchemaValidation implements ProduceRecordCheck {
         String valueStrategy = c.get(TopicConfigDef.VALUE_SUBJECT_NAME_STRATEGY);
         String keyStrategy = c.get(TopicConfigDef.KEY_SUBJECT_NAME_STRATEGY);
         List<RecordError> errors = new ArrayList<>();
+        // A batch's records mostly share one schema id: its subject check is done once per batch.
+        Map<Long, String> checked = new java.util.HashMap<>();
         ProducedRecords.forEach(records, (index, key, value) -> {
             String problem = null;
             if (keys && key != null) {
-                problem = problem(topic.name(), true, keyStrategy, deep, key);
+                problem = problem(topic.name(), true, keyStrategy, deep, key, checked);
             }
             if (problem == null && values && value != null) {
-                problem = problem(topic.name(), false, valueStrategy, deep, value);
+                problem = problem(topic.name(), false, valueStrategy, deep, value, checked);
             }
             if (problem != null) {
                 errors.add(new RecordError(index, problem));
@@ -63,14 +65,31 @@ public final class SchemaValidation implements ProduceRecordCheck {
         return errors;
     }
 
-    /** Why this key or value may not be appended, or null. */
-    String problem(String topic, boolean isKey, String strategy, boolean deep, ByteBuffer bytes) {
+    /** Why this key or value may not be appended, or null; {@code checked} remembers each id's subject check. */
+    private String problem(
+            String topic, boolean isKey, String strategy, boolean deep, ByteBuffer bytes, Map<Long, String> checked) {
         String what = isKey ? "key" : "value";
         if (bytes.remaining() < HEADER_BYTES || bytes.get(bytes.position()) != MAGIC) {
             return "The record's " + what + " does not start with the schema registry's header (magic byte 0 and"
                     + " a 4-byte schema id).";
         }
         int id = bytes.getInt(bytes.position() + 1);
+        long memoKey = (isKey ? 1L << 32 : 0L) | (id & 0xffffffffL);
+        String known = checked.computeIfAbsent(memoKey, k -> subjectProblem(topic, isKey, strategy, id, what));
+        if (!known.isEmpty()) {
+            return known;
+        }
+        if (deep) {
+            ParsedSchema schema = registry.parsed(id);
+            byte[] array = new byte[bytes.remaining() - HEADER_BYTES];
+            bytes.duplicate().position(bytes.position() + HEADER_BYTES).get(array);
+            return schema.invalidPayload(array, 0, array.length);
+        }
+        return null;
+    }
+
+    /** Why schema {@code id} does not belong to the subject, or the empty string when it does. */
+    private String subjectProblem(String topic, boolean isKey, String strategy, int id, String what) {
         Optional<ParsedSchema> schema = parsed(id);
         if (schema.isEmpty()) {
             return "The record's " + what + " names schema id " + id + ", which the registry does not hold.";
@@ -83,15 +102,7 @@ public final class SchemaValidation implements ProduceRecordCheck {
         if (!registry.state().isLiveUnder(subject, id)) {
             return "The record's " + what + " schema id " + id + " is not registered under subject '" + subject + "'.";
         }
-        if (deep) {
-            byte[] array = new byte[bytes.remaining() - HEADER_BYTES];
-            bytes.duplicate().position(bytes.position() + HEADER_BYTES).get(array);
-            String invalid = schema.get().invalidPayload(array, 0, array.length);
-            if (invalid != null) {
-                return invalid;
-            }
-        }
-        return null;
+        return "";
     }
 
     private Optional<ParsedSchema> parsed(int id) {
