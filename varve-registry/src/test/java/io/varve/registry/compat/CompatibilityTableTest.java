@@ -41,6 +41,19 @@ class CompatibilityTableTest {
     private static final String JSON_NARROWED =
             "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"," + "\"maxLength\":3}}}";
 
+    /** A partially open content model: extra properties must be integers. */
+    private static final String JSON_PARTIAL = "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},"
+            + "\"additionalProperties\":{\"type\":\"integer\"}}";
+
+    private static final String JSON_PARTIAL_ADDED_INT = "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":"
+            + "\"string\"},\"age\":{\"type\":\"number\"}},\"additionalProperties\":{\"type\":\"integer\"}}";
+    private static final String JSON_PARTIAL_ADDED_STRING = "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":"
+            + "\"string\"},\"nick\":{\"type\":\"string\"}},\"additionalProperties\":{\"type\":\"integer\"}}";
+    private static final String JSON_ENUM = "{\"enum\":[\"red\",\"green\"]}";
+    private static final String JSON_ENUM_WIDER = "{\"enum\":[\"red\",\"green\",\"blue\"]}";
+    private static final String JSON_REQUIRED = "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},"
+            + "\"required\":[\"name\"],\"additionalProperties\":false}";
+
     private static final String PROTO_V1 =
             "syntax = \"proto3\";\npackage demo;\nmessage User {\n  string name = 1;\n}\n";
     private static final String PROTO_ADDED =
@@ -49,6 +62,16 @@ class CompatibilityTableTest {
             "syntax = \"proto3\";\npackage demo;\nmessage User {\n  bytes name = 1;\n}\n";
     private static final String PROTO_KIND_CHANGED =
             "syntax = \"proto3\";\npackage demo;\nmessage User {\n  int64 name = 1;\n}\n";
+    private static final String PROTO2_V1 =
+            "syntax = \"proto2\";\npackage demo;\nmessage User {\n" + "  optional string name = 1;\n}\n";
+    private static final String PROTO2_REQUIRED_ADDED = "syntax = \"proto2\";\npackage demo;\nmessage User {\n"
+            + "  optional string name = 1;\n  required int32 age = 2;\n}\n";
+    private static final String PROTO_TWO_FIELDS =
+            "syntax = \"proto3\";\npackage demo;\nmessage User {\n  string name = 1;\n  string nick = 2;\n}\n";
+    private static final String PROTO_INTO_ONEOF = "syntax = \"proto3\";\npackage demo;\nmessage User {\n"
+            + "  oneof id {\n    string name = 1;\n    string nick = 2;\n  }\n}\n";
+    private static final String PROTO_PACKAGE_CHANGED =
+            "syntax = \"proto3\";\npackage other;\nmessage User {\n  string name = 1;\n}\n";
     private static final String PROTO_MESSAGE_REMOVED =
             "syntax = \"proto3\";\npackage demo;\nmessage Other {\n" + "  string name = 1;\n}\n";
 
@@ -70,6 +93,15 @@ class CompatibilityTableTest {
                 Arguments.of("JSON", "BACKWARD", JSON_OPEN, JSON_NARROWED, false),
                 Arguments.of("JSON", "FORWARD", JSON_OPEN, JSON_NARROWED, true),
                 Arguments.of("JSON", "FULL", JSON_OPEN, JSON_NARROWED, false),
+                Arguments.of("JSON", "BACKWARD", JSON_PARTIAL, JSON_PARTIAL_ADDED_INT, true),
+                Arguments.of("JSON", "BACKWARD", JSON_PARTIAL, JSON_PARTIAL_ADDED_STRING, false),
+                Arguments.of("JSON", "BACKWARD", JSON_ENUM, JSON_ENUM_WIDER, true),
+                Arguments.of("JSON", "FORWARD", JSON_ENUM, JSON_ENUM_WIDER, false),
+                Arguments.of("JSON", "BACKWARD", JSON_CLOSED, JSON_REQUIRED, false),
+                Arguments.of("JSON", "FORWARD", JSON_CLOSED, JSON_REQUIRED, true),
+                Arguments.of("PROTOBUF", "BACKWARD", PROTO2_V1, PROTO2_REQUIRED_ADDED, false),
+                Arguments.of("PROTOBUF", "BACKWARD", PROTO_TWO_FIELDS, PROTO_INTO_ONEOF, false),
+                Arguments.of("PROTOBUF", "BACKWARD", PROTO_V1, PROTO_PACKAGE_CHANGED, false),
                 Arguments.of("PROTOBUF", "BACKWARD", PROTO_V1, PROTO_ADDED, true),
                 Arguments.of("PROTOBUF", "FULL", PROTO_V1, PROTO_ADDED, true),
                 Arguments.of("PROTOBUF", "FULL", PROTO_V1, PROTO_WIRE_SAME, true),
