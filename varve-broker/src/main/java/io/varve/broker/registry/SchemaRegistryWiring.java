@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class SchemaRegistryWiring implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SchemaRegistryWiring.class);
     private static final long POLL_MS = 20;
+    private static final long FOLLOW_INTERVAL_MS = 500;
 
     private final SchemaRegistry registry;
     private final RestServer server;
@@ -56,7 +57,8 @@ public final class SchemaRegistryWiring implements AutoCloseable {
                 cache,
                 replicaManager,
                 controller);
-        SchemaRegistry registry = new SchemaRegistry(new SchemasTopicLog(topic));
+        SchemasTopicLog schemaLog = new SchemasTopicLog(topic, replicaManager);
+        SchemaRegistry registry = new SchemaRegistry(schemaLog);
         CompletableFuture<Void> ready = new CompletableFuture<>();
         RestServer server;
         try {
@@ -68,7 +70,7 @@ public final class SchemaRegistryWiring implements AutoCloseable {
             log.warn("{}; the schema registry is off on this node (set the key to choose another)", e.getMessage());
             return null;
         }
-        Thread loader = new Thread(() -> load(topic, registry, ready), "varve-registry-load");
+        Thread loader = new Thread(() -> load(schemaLog, registry, ready), "varve-registry-replay");
         loader.setDaemon(true);
         loader.start();
         return new SchemaRegistryWiring(registry, server, ready, loader);
@@ -78,14 +80,14 @@ public final class SchemaRegistryWiring implements AutoCloseable {
      * Replays {@code _schemas} when it exists (it is created on the registry's first write), retrying until this
      * node's log of it is open or the node closes.
      */
-    private static void load(CoordinatorTopic topic, SchemaRegistry registry, CompletableFuture<Void> ready) {
+    private static void load(SchemasTopicLog schemaLog, SchemaRegistry registry, CompletableFuture<Void> ready) {
         long startNanos = System.nanoTime();
         long backoffMs = POLL_MS;
         boolean warned = false;
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                if (topic.info() != null) {
-                    topic.leaderLog(0); // throws until this node's log of the partition is open
+                if (!schemaLog.replayable()) {
+                    throw new IllegalStateException("this node's log of " + SchemasTopicLog.TOPIC + " is not open yet");
                 }
                 registry.catchUp();
                 ready.complete(null);
@@ -95,6 +97,7 @@ public final class SchemaRegistryWiring implements AutoCloseable {
                         SchemasTopicLog.TOPIC,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
                         registry.state().maxId());
+                follow(registry);
                 return;
             } catch (RuntimeException notYet) {
                 if (!warned && System.nanoTime() - startNanos > TimeUnit.SECONDS.toNanos(10)) {
@@ -114,6 +117,23 @@ public final class SchemaRegistryWiring implements AutoCloseable {
             }
         }
         ready.completeExceptionally(new IllegalStateException("The node closed before the registry loaded"));
+    }
+
+    /**
+     * Keeps replaying what other nodes wrote (a node that does not lead {@code _schemas} sees the leader's writes
+     * through its replica); on the writer there is nothing new and each round costs one high-watermark read.
+     */
+    private static void follow(SchemaRegistry registry) {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(FOLLOW_INTERVAL_MS);
+                registry.catchUp();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.warn("Replaying {} failed; retrying", SchemasTopicLog.TOPIC, e);
+            }
+        }
     }
 
     public SchemaRegistry registry() {

@@ -1,6 +1,7 @@
 package io.varve.broker.registry;
 
 import io.varve.broker.group.CoordinatorTopic;
+import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.registry.RegistryException;
 import io.varve.registry.store.SchemaLog;
@@ -11,25 +12,31 @@ import io.varve.storage.records.KeyValueBatches;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 
 /**
- * The registry's log over partition 0 of the compacted {@code _schemas} topic (created on the first write): this
- * node writes as the partition's leader and reads up to the high watermark, so the registry only ever sees committed
- * records.
+ * The registry's log over partition 0 of the compacted {@code _schemas} topic (created on the first write): the node
+ * leading the partition writes; every node holding a replica reads its own copy up to the high watermark, so the
+ * registry only ever sees committed records. A write on another node gets 50003 (forwarding is not built yet).
  */
 final class SchemasTopicLog implements SchemaLog {
     static final String TOPIC = "_schemas";
     private static final int READ_BYTES = 1024 * 1024;
     private static final long CREATE_TIMEOUT_MS = 30_000;
 
-    private final CoordinatorTopic topic;
+    private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
 
-    SchemasTopicLog(CoordinatorTopic topic) {
+    private final CoordinatorTopic topic;
+    private final ReplicaManager replicaManager;
+
+    SchemasTopicLog(CoordinatorTopic topic, ReplicaManager replicaManager) {
         this.topic = topic;
+        this.replicaManager = replicaManager;
     }
 
     @Override
@@ -81,17 +88,22 @@ final class SchemasTopicLog implements SchemaLog {
         }
     }
 
+    /**
+     * True when this node can replay the topic: it does not exist yet, or this node holds a replica of it (the leader
+     * or a follower; a broker without one serves no registry state).
+     */
+    boolean replayable() {
+        return topic.info() == null || replicaManager.localLog(PARTITION).isPresent();
+    }
+
+    /** Reads this node's replica of the partition, the leader's or a follower's, up to its high watermark. */
     @Override
     public long readFrom(long fromOffset, Sink sink) {
-        if (topic.info() == null) {
+        Optional<PartitionLog> local = topic.info() == null ? Optional.empty() : replicaManager.localLog(PARTITION);
+        if (local.isEmpty()) {
             return fromOffset;
         }
-        PartitionLog log;
-        try {
-            log = topic.leaderLog(0);
-        } catch (ApiException e) {
-            return fromOffset;
-        }
+        PartitionLog log = local.get();
         long end = log.highWatermark();
         long offset = Math.max(fromOffset, log.logStartOffset());
         while (offset < end) {
