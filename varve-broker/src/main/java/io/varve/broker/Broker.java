@@ -135,6 +135,7 @@ public final class Broker implements AutoCloseable {
         networkInit.setDaemon(true);
         networkInit.start();
         config.logWarnings();
+        SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);

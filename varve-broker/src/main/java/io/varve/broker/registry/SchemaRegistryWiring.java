@@ -37,6 +37,22 @@ public final class SchemaRegistryWiring implements AutoCloseable {
         this.loader = loader;
     }
 
+    /**
+     * Refuses a {@code varve.schema.registry.listeners} this node cannot use, in one sentence naming the key, before
+     * anything else starts; binding it happens later, in {@link #start}.
+     */
+    public static void checkConfig(BrokerConfig config) {
+        String listener = config.schemaRegistryListeners();
+        if (listener.isEmpty()) {
+            return;
+        }
+        if (listener.contains(",")) {
+            throw new IllegalArgumentException(
+                    "varve.schema.registry.listeners: one listener is supported, got '" + listener + "'");
+        }
+        RestServer.parseListener(listener);
+    }
+
     /** The registry of this node, or null when {@code varve.schema.registry.listeners} is empty or its port taken. */
     public static SchemaRegistryWiring start(
             BrokerConfig config, MetadataCache cache, ReplicaManager replicaManager, ControllerCalls controller) {
@@ -44,10 +60,7 @@ public final class SchemaRegistryWiring implements AutoCloseable {
         if (listener.isEmpty()) {
             return null;
         }
-        if (listener.contains(",")) {
-            throw new IllegalArgumentException(
-                    "varve.schema.registry.listeners: one listener is supported, got '" + listener + "'");
-        }
+        checkConfig(config);
         CoordinatorTopic topic = new CoordinatorTopic(
                 SchemasTopicLog.TOPIC,
                 config.nodeId(),

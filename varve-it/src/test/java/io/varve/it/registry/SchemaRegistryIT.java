@@ -222,6 +222,14 @@ class SchemaRegistryIT {
         }
     }
 
+    @Test
+    void aRegistryListenerThatIsNotAnHttpUrlIsRefusedAtStartUpInOneSentenceNamingTheKey(@TempDir Path otherDir) {
+        assertThatThrownBy(() ->
+                        TestBroker.start(otherDir, Map.of("varve.schema.registry.listeners", "https://127.0.0.1:0")))
+                .hasMessageStartingWith("varve.schema.registry.listeners: ")
+                .hasMessageContaining("https is not supported");
+    }
+
     private static void assertRefused(KafkaProducer<byte[], byte[]> producer, String topic, byte[] value, String why) {
         assertThatThrownBy(() -> producer.send(new ProducerRecord<>(topic, value))
                         .get(TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS))
