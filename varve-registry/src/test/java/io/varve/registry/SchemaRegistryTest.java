@@ -146,6 +146,24 @@ class SchemaRegistryTest {
     }
 
     @Test
+    void normalizeMakesFormattingAndKeyOrderIrrelevant() {
+        int json = registry.register("j", RegisterRequest.of("JSON", "{\"type\":\"object\",\"title\":\"T\"}"), true);
+        assertThat(registry.register(
+                        "j", RegisterRequest.of("JSON", "{ \"title\": \"T\", \"type\": \"object\" }"), true))
+                .isEqualTo(json);
+        String proto = "syntax = \"proto3\";\npackage demo;\nmessage  User {  string name = 1; }";
+        int p = registry.register("p", RegisterRequest.of("PROTOBUF", proto), true);
+        assertThat(registry.schema(p).schema())
+                .startsWith("syntax = \"proto3\";")
+                .contains("message User {");
+        String reformatted = "syntax = \"proto3\";\n\npackage demo;\n\nmessage User {\n  string name = 1;\n}\n";
+        assertThat(registry.lookUp("p", RegisterRequest.of("PROTOBUF", reformatted), true, false)
+                        .id())
+                .isEqualTo(p);
+        assertThat(registry.versions("p", false)).containsExactly(1);
+    }
+
+    @Test
     void aJsonSchemaRefThatIsNotAReferenceIsRefusedWithoutBeingFetched() throws Exception {
         java.util.concurrent.atomic.AtomicInteger fetches = new java.util.concurrent.atomic.AtomicInteger();
         com.sun.net.httpserver.HttpServer server =

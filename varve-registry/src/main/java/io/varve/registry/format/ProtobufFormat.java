@@ -70,6 +70,16 @@ final class ProtobufFormat implements SchemaFormat {
         }
     }
 
+    /** Wire's formatter heads its text with two comment lines (a notice and the file name): not part of a schema. */
+    static String withoutFormatterHeader(String formatted) {
+        String text = formatted;
+        while (text.startsWith("//")) {
+            int eol = text.indexOf('\n');
+            text = eol < 0 ? "" : text.substring(eol + 1);
+        }
+        return text.strip();
+    }
+
     private static final class Parsed implements ParsedSchema {
         private final String text;
         private final ProtoFileElement file;
@@ -93,7 +103,7 @@ final class ProtobufFormat implements SchemaFormat {
 
         @Override
         public String normalized() {
-            return file.toSchema().strip();
+            return withoutFormatterHeader(file.toSchema());
         }
 
         @Override
