@@ -1,5 +1,6 @@
 package io.varve.registry;
 
+import io.varve.registry.compat.CompatibilityChecker;
 import io.varve.registry.compat.CompatibilityLevel;
 import io.varve.registry.format.Formats;
 import io.varve.registry.format.ParsedSchema;
@@ -401,31 +402,11 @@ public final class SchemaRegistry {
 
     private List<String> incompatibilities(
             String subject, ParsedSchema candidate, List<SubjectVersion> live, CompatibilityLevel level) {
-        if (level == CompatibilityLevel.NONE || live.isEmpty()) {
-            return List.of();
+        List<CompatibilityChecker.Previous> previous = new ArrayList<>();
+        for (SubjectVersion v : CompatibilityChecker.versionsToCheck(live, level)) {
+            previous.add(new CompatibilityChecker.Previous(v.version(), parsed(v.id())));
         }
-        List<SubjectVersion> against = level.transitive() ? live : List.of(live.get(live.size() - 1));
-        List<String> problems = new ArrayList<>();
-        for (int i = against.size() - 1; i >= 0; i--) {
-            SubjectVersion v = against.get(i);
-            ParsedSchema previous = parsed(v.id());
-            if (!previous.type().equals(candidate.type())) {
-                problems.add("Incompatible because of different schema type");
-                continue;
-            }
-            if (level.backward()) {
-                problems.addAll(candidate.readsDataOf(previous));
-            }
-            if (level.forward()) {
-                problems.addAll(previous.readsDataOf(candidate));
-            }
-            if (!problems.isEmpty()) {
-                problems.add("{oldSchemaVersion: " + v.version() + "}");
-                problems.add("{compatibility: '" + level + "'}");
-                break;
-            }
-        }
-        return problems;
+        return CompatibilityChecker.check(candidate, previous, level);
     }
 
     // ---- helpers ----

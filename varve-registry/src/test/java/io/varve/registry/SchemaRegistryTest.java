@@ -146,6 +146,17 @@ class SchemaRegistryTest {
     }
 
     @Test
+    void anotherFormatUnderTheSameSubjectIsIncompatibleUnlessTheLevelIsNone() {
+        registry.register("mixed", RegisterRequest.of(null, USER), false);
+        assertThatThrownBy(() -> registry.register("mixed", RegisterRequest.of("JSON", "{\"type\":\"string\"}"), false))
+                .satisfies(e -> assertThat(e).hasMessageContaining("different schema type"))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(409));
+        registry.setConfig("mixed", "NONE");
+        assertThat(registry.register("mixed", RegisterRequest.of("JSON", "{\"type\":\"string\"}"), false))
+                .isEqualTo(2);
+    }
+
+    @Test
     void normalizeMakesFormattingAndKeyOrderIrrelevant() {
         int json = registry.register("j", RegisterRequest.of("JSON", "{\"type\":\"object\",\"title\":\"T\"}"), true);
         assertThat(registry.register(
