@@ -34,10 +34,17 @@ public final class ProduceHandler implements ApiHandler {
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
+    /** Broker-side schema validation; null when the schema registry is off. */
+    private final ProduceRecordCheck recordCheck;
 
     public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager) {
+        this(cache, replicaManager, null);
+    }
+
+    public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager, ProduceRecordCheck recordCheck) {
         this.cache = cache;
         this.replicaManager = replicaManager;
+        this.recordCheck = recordCheck;
     }
 
     @Override
@@ -69,7 +76,7 @@ public final class ProduceHandler implements ApiHandler {
                     p.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code())
                             .setErrorMessage("Cannot append to internal topic " + topic.name());
                 } else {
-                    append(snapshot, new TopicPartition(topic.name(), partitionData.index()), partitionData, p);
+                    append(snapshot, topic, partitionData, p);
                 }
                 topicResponse.partitionResponses().add(p);
             }
@@ -79,7 +86,8 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     private void append(
-            MetadataSnapshot snapshot, TopicPartition tp, PartitionProduceData data, PartitionProduceResponse out) {
+            MetadataSnapshot snapshot, TopicInfo topic, PartitionProduceData data, PartitionProduceResponse out) {
+        TopicPartition tp = new TopicPartition(topic.name(), data.index());
         try {
             ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
             if (buffer == null) {
@@ -88,6 +96,9 @@ public final class ProduceHandler implements ApiHandler {
                 return;
             }
             PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
+            if (recordCheck != null && recordCheck.appliesTo(topic) && refused(topic, buffer, out)) {
+                return;
+            }
             int leaderEpoch = snapshot.topicsByName()
                     .get(tp.topic())
                     .partitions()
@@ -103,5 +114,22 @@ public final class ProduceHandler implements ApiHandler {
             log.debug("Produce to {} failed: {}", tp, error);
             out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
         }
+    }
+
+    /** Runs the record check; when it refuses records, answers INVALID_RECORD with one error per record. */
+    private boolean refused(TopicInfo topic, ByteBuffer buffer, PartitionProduceResponse out) {
+        java.util.List<ProduceRecordCheck.RecordError> errors = recordCheck.check(topic, buffer);
+        if (errors.isEmpty()) {
+            return false;
+        }
+        out.setErrorCode(Errors.INVALID_RECORD.code())
+                .setErrorMessage(errors.get(0).message());
+        for (ProduceRecordCheck.RecordError e : errors) {
+            out.recordErrors()
+                    .add(new ProduceResponseData.BatchIndexAndErrorMessage()
+                            .setBatchIndex(e.index())
+                            .setBatchIndexErrorMessage(e.message()));
+        }
+        return true;
     }
 }
