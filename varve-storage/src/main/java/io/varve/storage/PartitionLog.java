@@ -3,6 +3,7 @@ package io.varve.storage;
 import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.batch.ProduceBatchValidator;
 import io.varve.storage.batch.RecordBatchV2;
+import io.varve.storage.batch.ReplicatedBatchValidator;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
 import io.varve.storage.checkpoint.PartitionMetadataFile;
 import io.varve.storage.epoch.LeaderEpochCache;
@@ -467,6 +468,116 @@ public final class PartitionLog {
                 false);
     }
 
+    /**
+     * Appends as follower the batches of the leader's Fetch response (position to limit of {@code records}), keeping
+     * the offsets, partition leader epochs, producer ids, epochs and sequences the leader gave them; control batches
+     * (transaction markers) included. Only whole batches are appended: a last batch cut short by the fetch's byte
+     * limit is left for the next fetch ({@link FollowerAppendResult#validBytes()}). A batch whose partition leader
+     * epoch is newer than the latest known starts that epoch at its base offset; producer state is rebuilt as on
+     * recovery (no sequence checks: the leader made them), so this replica de-duplicates retries and knows the open
+     * transactions if it becomes leader; an ABORT marker fills the aborted-transaction index. Segments roll by
+     * segment.bytes, segment.ms, full indexes and int32 offset overflow. The high watermark does not move: the
+     * replica layer sets it from the leader's. Nothing is written when a check fails.
+     *
+     * @throws io.varve.storage.batch.OffsetOverlapException the first batch starts below the log end offset, or the
+     *     offsets of the set do not grow (gaps are allowed)
+     * @throws org.apache.kafka.common.InvalidRecordException magic other than v2, an inconsistent header, or an
+     *     undecodable transaction marker
+     * @throws org.apache.kafka.common.errors.CorruptRecordException a CRC mismatch
+     */
+    public synchronized FollowerAppendResult appendAsFollower(ByteBuffer records) {
+        ensureUsable();
+        LogConfig cfg = config;
+        ByteBuffer batches = records.slice();
+        ReplicatedBatchValidator.Validated validated = ReplicatedBatchValidator.validate(batches, logEndOffset);
+        if (validated.isEmpty()) {
+            return FollowerAppendResult.nothing(logEndOffset);
+        }
+        List<BatchHeader> headers = validated.headers();
+        TxnMarker[] markers = new TxnMarker[headers.size()];
+        for (int i = 0; i < headers.size(); i++) {
+            BatchHeader header = headers.get(i);
+            if (header.isControl() && header.hasProducerId()) {
+                markers[i] = TxnMarker.readOrNull(batches.duplicate()
+                        .position(header.position())
+                        .limit(header.endPosition())
+                        .slice());
+            }
+        }
+        long nowMs = clockMs.getAsLong();
+        long firstOffset = headers.get(0).baseOffset();
+        // Every check passed: from here on the append happens or the log goes offline.
+        try {
+            int from = 0;
+            while (from < headers.size()) {
+                BatchHeader first = headers.get(from);
+                LogSegment segment = maybeRollForFollower(first, cfg, nowMs);
+                int to = from + 1;
+                long runBytes = first.sizeBytes();
+                while (to < headers.size()
+                        && segment.sizeBytes() + runBytes + headers.get(to).sizeBytes() <= cfg.segmentBytes()
+                        && segment.canHoldOffsetsUpTo(headers.get(to).lastOffset())) {
+                    runBytes += headers.get(to).sizeBytes();
+                    to++;
+                }
+                for (int i = from; i < to; i++) {
+                    BatchHeader header = headers.get(i);
+                    if (header.partitionLeaderEpoch() >= 0) {
+                        epochCache.assign(header.partitionLeaderEpoch(), header.baseOffset());
+                    }
+                }
+                segment.append(
+                        batches.duplicate()
+                                .position(first.position())
+                                .limit(first.position() + (int) runBytes)
+                                .slice(),
+                        cfg.indexIntervalBytes(),
+                        cfg.maxIndexSizeBytes());
+                segment.startRollClock(nowMs);
+                for (int i = from; i < to; i++) {
+                    producers.applyReplicated(headers.get(i), markers[i], segment);
+                }
+                producers.publishFirstUnstableOffset();
+                logEndOffset = headers.get(to - 1).nextOffset();
+                from = to;
+            }
+        } catch (IOException | RuntimeException e) {
+            throw goOffline("follower append at offset " + firstOffset, e);
+        }
+        if (flusher.dueAfterAppend(logEndOffset, cfg, nowMs)) {
+            flush(nowMs);
+        }
+        return new FollowerAppendResult(
+                firstOffset,
+                headers.get(headers.size() - 1).lastOffset(),
+                headers.size(),
+                validated.validBytes(),
+                logEndOffset);
+    }
+
+    /**
+     * The active segment for a follower's batch, after rolling when it should not go into the current one. The new
+     * segment starts at the batch when a gap before it would not fit the indexes' int32 relative offsets.
+     */
+    private LogSegment maybeRollForFollower(BatchHeader batch, LogConfig cfg, long nowMs) throws IOException {
+        LogSegment active = segments.active();
+        boolean sizeFull = active.sizeBytes() > cfg.segmentBytes() - batch.sizeBytes();
+        boolean indexFull = active.indexesFull(cfg.maxIndexSizeBytes());
+        boolean offsetsOverflow = !active.canHoldOffsetsUpTo(batch.lastOffset());
+        boolean timeElapsed = segmentMsElapsed(active, cfg, nowMs);
+        // an empty segment takes any batch its indexes can address; one they cannot is left behind empty
+        if ((active.isEmpty() && !offsetsOverflow) || !(sizeFull || indexFull || offsetsOverflow || timeElapsed)) {
+            return active;
+        }
+        long newBaseOffset = batch.lastOffset() - logEndOffset > Integer.MAX_VALUE ? batch.baseOffset() : logEndOffset;
+        return roll(
+                (sizeFull ? "size full " : "")
+                        + (indexFull ? "index full " : "")
+                        + (offsetsOverflow ? "offsets overflow " : "")
+                        + (timeElapsed ? "segment.ms elapsed" : ""),
+                newBaseOffset);
+    }
+
     /** The active segment, after rolling a new one when this append should not go into the current one. */
     private LogSegment maybeRoll(int appendBytes, long lastOffset, LogConfig cfg, long nowMs) throws IOException {
         LogSegment active = segments.active();
@@ -499,11 +610,19 @@ public final class PartitionLog {
      * producer snapshot is taken at the new base offset. Caller holds this.
      */
     private LogSegment roll(String reason) throws IOException {
+        return roll(reason, logEndOffset);
+    }
+
+    /**
+     * {@link #roll(String)} at {@code newBaseOffset}, at or above the log end offset: a follower whose next batch
+     * starts past a gap (compaction on the leader) may start the segment at that batch. No batch lies in between,
+     * so the producer snapshot describes the state at the new base offset, and is named after it.
+     */
+    private LogSegment roll(String reason, long newBaseOffset) throws IOException {
         LogSegment old = segments.active();
-        long newBaseOffset = logEndOffset;
         LogSegment rolled = segments.roll(newBaseOffset);
         flusher.advanceRecoveryPoint(newBaseOffset);
-        producers.takeSnapshot(logEndOffset, rolled, snapshotPruneLimit());
+        producers.takeSnapshot(newBaseOffset, rolled, snapshotPruneLimit());
         log.info(
                 "{}: rolled segment {} ({} bytes; {}), new active segment starts at offset {}",
                 name,

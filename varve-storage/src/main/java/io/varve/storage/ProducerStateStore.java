@@ -1,8 +1,10 @@
 package io.varve.storage;
 
+import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.producer.ProducerSnapshot;
 import io.varve.storage.producer.ProducerSnapshotFiles;
 import io.varve.storage.producer.ProducerStateManager;
+import io.varve.storage.records.TxnMarker;
 import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
@@ -71,6 +73,19 @@ final class ProducerStateStore {
 
     ProducerStateManager state() {
         return state;
+    }
+
+    /**
+     * A follower's append: applies one batch copied from the leader without validation (its leader validated it),
+     * recording an abort in the transaction index of {@code segment}, where the marker went. Call
+     * {@link #publishFirstUnstableOffset()} after the append.
+     */
+    void applyReplicated(BatchHeader header, TxnMarker marker, LogSegment segment) throws IOException {
+        ProducerStateReplay.apply(state, header, marker, segment.txnIndex());
+    }
+
+    void publishFirstUnstableOffset() {
+        firstUnstableOffset = state.firstUnstableOffset();
     }
 
     /** Snapshots the state as of {@code logEndOffset}, ending in {@code active}; drops the oldest beyond the few kept. */
