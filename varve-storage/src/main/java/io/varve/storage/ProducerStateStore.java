@@ -126,6 +126,50 @@ final class ProducerStateStore {
                 && newest.segmentSizeBytes() == active.sizeBytes();
     }
 
+    /**
+     * After a truncation to {@code logEndOffset}: deletes the snapshots past it (they describe batches that are
+     * gone), restores the newest readable one at or below it that lies within the log, and replays the batches from
+     * there to the end, so the state is exactly that of the batches kept. The transaction indexes were cut with the
+     * segments, so nothing is indexed again.
+     */
+    void rebuildTo(NavigableMap<Long, LogSegment> segments, long logEndOffset) throws IOException {
+        ProducerSnapshot restored = null;
+        for (Map.Entry<Long, Path> file :
+                ProducerSnapshotFiles.list(dir).descendingMap().entrySet()) {
+            if (file.getKey() > logEndOffset) {
+                Files.deleteIfExists(file.getValue());
+            } else if (restored == null && file.getKey() >= segments.firstKey()) {
+                try {
+                    ProducerSnapshot read = ProducerSnapshotFiles.read(file.getValue());
+                    if (read.offset() == file.getKey()) {
+                        restored = read;
+                        continue;
+                    }
+                } catch (ProducerSnapshotFiles.InvalidSnapshotException e) {
+                    log.warn("{}: deleting unreadable producer snapshot {}: {}", name, file.getValue(), e.getMessage());
+                }
+                Files.deleteIfExists(file.getValue());
+            }
+        }
+        state.restore(restored == null ? Map.of() : restored.producers());
+        long from = restored == null ? segments.firstKey() : restored.offset();
+        ProducerStateReplay.replay(name, segments, state, from, logEndOffset, Long.MAX_VALUE);
+        newestSnapshot = restored;
+        expiredSinceSnapshot = true; // the restored snapshot may not match the active segment: take a new one at close
+        firstUnstableOffset = state.firstUnstableOffset();
+    }
+
+    /** The log starts afresh: no producer is known and every snapshot goes. */
+    void clear() throws IOException {
+        for (Path file : ProducerSnapshotFiles.list(dir).values()) {
+            Files.deleteIfExists(file);
+        }
+        state.restore(Map.of());
+        newestSnapshot = null;
+        expiredSinceSnapshot = false;
+        firstUnstableOffset = state.firstUnstableOffset();
+    }
+
     /** Forgets producers idle for {@code expirationMs}; returns how many. */
     int expire(long nowMs, long expirationMs) {
         int removed = state.removeExpiredProducers(nowMs, expirationMs);
