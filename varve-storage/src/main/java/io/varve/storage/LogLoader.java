@@ -48,11 +48,14 @@ final class LogLoader {
      *
      * @param recoveryPoint  checkpointed recovery point, or -1 when the checkpoint has none
      * @param logStartOffset checkpointed log start offset, or -1 when the checkpoint has none
+     * @param highWatermark  checkpointed high watermark ({@code replication-offset-checkpoint}), or -1 when the
+     *                       checkpoint has none
      * @param nowMs          load time: the segment.ms clock of a non-empty active segment starts here
      */
-    record LoadParams(boolean hadCleanShutdown, long recoveryPoint, long logStartOffset, long nowMs) {
+    record LoadParams(
+            boolean hadCleanShutdown, long recoveryPoint, long logStartOffset, long highWatermark, long nowMs) {
         static LoadParams newLog(long nowMs) {
-            return new LoadParams(true, -1, -1, nowMs);
+            return new LoadParams(true, -1, -1, -1, nowMs);
         }
     }
 

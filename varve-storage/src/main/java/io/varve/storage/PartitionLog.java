@@ -95,6 +95,7 @@ public final class PartitionLog {
             LogConfig config,
             PartitionMetadataFile metadataFile,
             LogLoader.LoadedLog loaded,
+            long checkpointedHighWatermark,
             LeaderEpochCache epochCache,
             LogEvents events,
             LongSupplier clockMs) {
@@ -115,8 +116,9 @@ public final class PartitionLog {
                 ? Math.max(-1, loaded.checkpointedLogStartOffset())
                 : NO_PENDING_REMOTE_START;
         this.logEndOffset = loaded.logEndOffset();
-        // No high-watermark checkpoint yet: on a single node everything in the log was acknowledged.
-        this.highWatermark = logEndOffset;
+        // Only what was known committed: a follower must not expose records its leader may never have committed.
+        // Without a checkpoint that is nothing (Kafka's rule); the replica layer moves it on from there.
+        this.highWatermark = Math.max(logStartOffset, Math.min(checkpointedHighWatermark, logEndOffset));
         // Loading fsynced whatever it recovered, and a clean shutdown flushed everything.
         this.flusher = new LogFlusher(logEndOffset);
     }
@@ -157,7 +159,16 @@ public final class PartitionLog {
                 rebuildEpochsPastRecoveryPoint(loaded, params.recoveryPoint(), epochCache);
             }
             PartitionLog opened = new PartitionLog(
-                    topicPartition, dir, effectiveTopicId, config, metadataFile, loaded, epochCache, events, clockMs);
+                    topicPartition,
+                    dir,
+                    effectiveTopicId,
+                    config,
+                    metadataFile,
+                    loaded,
+                    params.highWatermark(),
+                    epochCache,
+                    events,
+                    clockMs);
             opened.creationUnsynced = created;
             return opened;
         } catch (IOException e) {
@@ -299,9 +310,15 @@ public final class PartitionLog {
         return highWatermark;
     }
 
-    /** Sets the high watermark, clamped to [log start offset, log end offset]. */
-    public void updateHighWatermark(long offset) {
-        highWatermark = Math.max(logStartOffset, Math.min(offset, logEndOffset));
+    /**
+     * Moves the high watermark up to {@code offset}, clamped to [log start offset, log end offset]; never down (only a
+     * truncation lowers it). Readers for consumers bound themselves by it (or by the last stable offset below it).
+     */
+    public synchronized void updateHighWatermark(long offset) {
+        long clamped = Math.max(logStartOffset, Math.min(offset, logEndOffset));
+        if (clamped > highWatermark) {
+            highWatermark = clamped;
+        }
     }
 
     /**
