@@ -2,12 +2,15 @@ package io.varve.storage;
 
 import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.batch.ReplicatedBatchValidator;
+import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
 import io.varve.storage.epoch.LeaderEpochCache;
+import io.varve.storage.producer.ProducerStateEntry;
 import io.varve.storage.records.TxnMarker;
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -212,5 +215,26 @@ final class FollowerWrites {
         events.logTruncated(partitionLog);
         log.info(
                 "{}: truncated fully and started at offset {} (offsets were [{}, {}))", name, offset, oldStart, oldEnd);
+    }
+
+    /** {@link PartitionLog#restoreFollowerStateFromRemote} into an empty log. */
+    void restoreFromRemote(List<EpochEntry> leaderEpochs, Map<Long, ProducerStateEntry> producerStates)
+            throws IOException {
+        long logEndOffset = partitionLog.logEndOffset();
+        for (EpochEntry entry : leaderEpochs) {
+            if (entry.startOffset() <= logEndOffset) {
+                epochCache.assign(entry.epoch(), entry.startOffset());
+            }
+        }
+        epochCache.flush();
+        producers.state().restore(producerStates);
+        producers.takeSnapshot(logEndOffset, segments.active());
+        producers.publishFirstUnstableOffset();
+        log.info(
+                "{}: restored {} leader epochs and {} producers from remote storage at offset {}",
+                name,
+                epochCache.entries().size(),
+                producerStates.size(),
+                logEndOffset);
     }
 }

@@ -576,6 +576,30 @@ public final class PartitionLog {
         followerWrites.truncateFullyAndStartAt(offset);
     }
 
+    /**
+     * Tiered follower path (KIP-405): a follower whose fetch offset is below its leader's local log start empties its
+     * log there ({@link #truncateFullyAndStartAt}) and installs what the leader's remote segment ending there carries:
+     * the leader-epoch lineage up to that offset and the producer state at it. The follower then answers
+     * {@link #endOffsetForEpoch} as its leader would and, promoted, de-duplicates retries and knows the open
+     * transactions. Both are made durable before returning (a producer snapshot at the log end). Only on an empty
+     * log; epochs starting past its end are ignored.
+     *
+     * @throws IllegalStateException the log is not empty
+     */
+    public synchronized void restoreFollowerStateFromRemote(
+            List<LeaderEpochCheckpointFile.EpochEntry> leaderEpochs, Map<Long, ProducerStateEntry> producerStates) {
+        ensureUsable();
+        if (!segments.active().isEmpty() || segments.count() != 1) {
+            throw new IllegalStateException(name + ": remote state is restored only into an empty log, after "
+                    + "truncateFullyAndStartAt; this one ends at " + logEndOffset);
+        }
+        try {
+            followerWrites.restoreFromRemote(leaderEpochs, producerStates);
+        } catch (IOException | RuntimeException e) {
+            throw goOffline("restore of the follower state from remote storage", e);
+        }
+    }
+
     // FollowerWrites' access to the offsets and the roll; the caller holds this.
 
     /** Publishes the log end offset after a follower append (after the segment's size) or a truncation. */
