@@ -29,6 +29,7 @@ final class FollowerWrites {
     private final PartitionLog partitionLog;
     private final String name;
     private final LogSegments segments;
+    private final SegmentRoller roller;
     private final LeaderEpochCache epochCache;
     private final ProducerStateStore producers;
     private final LogEvents events;
@@ -37,6 +38,7 @@ final class FollowerWrites {
     FollowerWrites(
             PartitionLog partitionLog,
             LogSegments segments,
+            SegmentRoller roller,
             LeaderEpochCache epochCache,
             ProducerStateStore producers,
             LogEvents events,
@@ -44,6 +46,7 @@ final class FollowerWrites {
         this.partitionLog = partitionLog;
         this.name = partitionLog.dir().getFileName().toString();
         this.segments = segments;
+        this.roller = roller;
         this.epochCache = epochCache;
         this.producers = producers;
         this.events = events;
@@ -131,22 +134,14 @@ final class FollowerWrites {
      */
     private LogSegment maybeRoll(BatchHeader batch, LogConfig cfg, long nowMs) throws IOException {
         LogSegment active = segments.active();
-        boolean sizeFull = active.sizeBytes() > cfg.segmentBytes() - batch.sizeBytes();
-        boolean indexFull = active.indexesFull(cfg.maxIndexSizeBytes());
-        boolean offsetsOverflow = !active.canHoldOffsetsUpTo(batch.lastOffset());
-        boolean timeElapsed = partitionLog.segmentMsElapsed(active, cfg, nowMs);
+        String reason = roller.reasonToRoll(active, batch.sizeBytes(), batch.lastOffset(), cfg, nowMs);
         // an empty segment takes any batch its indexes can address; one they cannot is left behind empty
-        if ((active.isEmpty() && !offsetsOverflow) || !(sizeFull || indexFull || offsetsOverflow || timeElapsed)) {
+        if (reason == null || (active.isEmpty() && active.canHoldOffsetsUpTo(batch.lastOffset()))) {
             return active;
         }
         long logEndOffset = partitionLog.logEndOffset();
         long newBaseOffset = batch.lastOffset() - logEndOffset > Integer.MAX_VALUE ? batch.baseOffset() : logEndOffset;
-        return partitionLog.roll(
-                (sizeFull ? "size full " : "")
-                        + (indexFull ? "index full " : "")
-                        + (offsetsOverflow ? "offsets overflow " : "")
-                        + (timeElapsed ? "segment.ms elapsed" : ""),
-                newBaseOffset);
+        return partitionLog.roll(reason, newBaseOffset);
     }
 
     /**

@@ -64,6 +64,8 @@ public final class PartitionLog {
     private final LogReader reader;
     /** Appends of a leader's batches and truncations; guarded by this. */
     private final FollowerWrites followerWrites;
+    /** When and how the active segment rolls; guarded by this. */
+    private final SegmentRoller roller;
 
     private final LogFlusher flusher;
     private final LogEvents events;
@@ -110,7 +112,6 @@ public final class PartitionLog {
         this.segments = new LogSegments(dir, name, loaded.segments());
         this.producers = new ProducerStateStore(dir, name, loaded.producerState(), loaded.newestSnapshot());
         this.reader = new LogReader(this, segments, name);
-        this.followerWrites = new FollowerWrites(this, segments, epochCache, producers, events, clockMs);
         this.epochCache = epochCache;
         this.events = events;
         this.clockMs = clockMs;
@@ -124,6 +125,8 @@ public final class PartitionLog {
         this.highWatermark = Math.max(logStartOffset, Math.min(checkpointedHighWatermark, logEndOffset));
         // Loading fsynced whatever it recovered, and a clean shutdown flushed everything.
         this.flusher = new LogFlusher(logEndOffset);
+        this.roller = new SegmentRoller(name, segments, flusher, producers);
+        this.followerWrites = new FollowerWrites(this, segments, roller, epochCache, producers, events, clockMs);
     }
 
     /**
@@ -156,11 +159,7 @@ public final class PartitionLog {
                 metadataFile.write(effectiveTopicId, !created);
             }
             LogLoader.LoadedLog loaded = LogLoader.load(dir, name, config, params, !created);
-            LeaderEpochCache epochCache = LeaderEpochCache.load(name, new LeaderEpochCheckpointFile(dir));
-            epochCache.truncateFromEnd(loaded.logEndOffset());
-            if (!params.hadCleanShutdown()) {
-                rebuildEpochsPastRecoveryPoint(loaded, params.recoveryPoint(), epochCache);
-            }
+            LeaderEpochCache epochCache = LogLoader.loadLeaderEpochs(dir, name, loaded, params);
             PartitionLog opened = new PartitionLog(
                     topicPartition,
                     dir,
@@ -634,62 +633,17 @@ public final class PartitionLog {
     /** The active segment, after rolling a new one when this append should not go into the current one. */
     private LogSegment maybeRoll(int appendBytes, long lastOffset, LogConfig cfg, long nowMs) throws IOException {
         LogSegment active = segments.active();
-        boolean sizeFull = active.sizeBytes() > cfg.segmentBytes() - appendBytes;
-        boolean indexFull = active.indexesFull(cfg.maxIndexSizeBytes());
-        boolean offsetsOverflow = !active.canHoldOffsetsUpTo(lastOffset);
-        boolean timeElapsed = segmentMsElapsed(active, cfg, nowMs);
-        if (active.isEmpty() || !(sizeFull || indexFull || offsetsOverflow || timeElapsed)) {
-            return active;
-        }
-        return roll((sizeFull ? "size full " : "")
-                + (indexFull ? "index full " : "")
-                + (offsetsOverflow ? "offsets overflow " : "")
-                + (timeElapsed ? "segment.ms elapsed" : ""));
+        String reason = roller.reasonToRoll(active, appendBytes, lastOffset, cfg, nowMs);
+        return active.isEmpty() || reason == null ? active : roll(reason, logEndOffset);
     }
 
-    /** {@link LogConfig#rollMs} less this partition's share of segment.jitter.ms since the segment's first append. */
-    boolean segmentMsElapsed(LogSegment active, LogConfig cfg, long nowMs) {
-        long rollMs = cfg.rollMs();
-        long jitterMs = cfg.segmentJitterMs() == 0
-                ? 0
-                : Math.floorMod(name.hashCode(), Math.min(cfg.segmentJitterMs(), rollMs));
-        long startMs = active.rollBaseMs();
-        return startMs >= 0 && nowMs - startMs > rollMs - jitterMs;
-    }
-
-    /**
-     * Makes a new empty active segment at the log end offset. The old one gets its final time-index entry
-     * and is fsynced before the new one exists, so recovery after a crash never needs to scan it; then a
-     * producer snapshot is taken at the new base offset. Caller holds this.
-     */
-    private LogSegment roll(String reason) throws IOException {
-        return roll(reason, logEndOffset);
-    }
-
-    /**
-     * {@link #roll(String)} at {@code newBaseOffset}, at or above the log end offset: a follower whose next batch
-     * starts past a gap (compaction on the leader) may start the segment at that batch. No batch lies in between,
-     * so the producer snapshot describes the state at the new base offset, and is named after it.
-     */
+    /** {@link SegmentRoller#roll} at {@code newBaseOffset}, at or above the log end offset. Caller holds this. */
     LogSegment roll(String reason, long newBaseOffset) throws IOException {
-        LogSegment old = segments.active();
-        LogSegment rolled = segments.roll(newBaseOffset);
-        flusher.advanceRecoveryPoint(newBaseOffset);
-        producers.takeSnapshot(newBaseOffset, rolled, snapshotPruneLimit());
-        log.info(
-                "{}: rolled segment {} ({} bytes; {}), new active segment starts at offset {}",
-                name,
-                old.baseOffset(),
-                old.sizeBytes(),
-                reason.trim(),
-                newBaseOffset);
-        return rolled;
-    }
-
-    /** Snapshots above it are kept: on a tiered log, those of segments not uploaded yet. */
-    private long snapshotPruneLimit() {
         LogConfig cfg = config;
-        return cfg.remoteStorageEnable() && !cfg.remoteLogCopyDisable() ? highestUploadedOffset + 1 : Long.MAX_VALUE;
+        // snapshots above it are kept: on a tiered log, those of segments not uploaded yet
+        long pruneLimit =
+                cfg.remoteStorageEnable() && !cfg.remoteLogCopyDisable() ? highestUploadedOffset + 1 : Long.MAX_VALUE;
+        return roller.roll(reason, newBaseOffset, pruneLimit);
     }
 
     /** Rolls a non-empty active segment now (tests and tools; appends and retention roll by themselves). */
@@ -702,7 +656,7 @@ public final class PartitionLog {
     public synchronized boolean rollIfSegmentMsElapsed(long nowMs) {
         return !closed
                 && !offline
-                && segmentMsElapsed(segments.active(), config, nowMs)
+                && roller.segmentMsElapsed(segments.active(), config, nowMs)
                 && rollUnlessEmpty("segment.ms");
     }
 
@@ -711,7 +665,7 @@ public final class PartitionLog {
             return false;
         }
         try {
-            roll(reason);
+            roll(reason, logEndOffset);
             return true;
         } catch (IOException e) {
             throw goOffline("roll", e);
@@ -797,7 +751,7 @@ public final class PartitionLog {
      */
     void retire(List<LogSegment> doomed, String reason, boolean movesLogStartOffset, long nowMs) throws IOException {
         if (doomed.contains(segments.active())) {
-            roll(reason + " deletes every segment");
+            roll(reason + " deletes every segment", logEndOffset);
         }
         long firstKept = segments.map().higherKey(doomed.get(doomed.size() - 1).baseOffset());
         if (movesLogStartOffset && firstKept > logStartOffset) {
@@ -943,27 +897,6 @@ public final class PartitionLog {
         if (closed) {
             throw new KafkaStorageException(name + " is closed");
         }
-    }
-
-    /**
-     * After a crash: epochs are fsynced only with the log, so those starting past the recovery point may be missing
-     * from the checkpoint; every batch carries its leader epoch, so the recovered tail tells them again.
-     */
-    private static void rebuildEpochsPastRecoveryPoint(
-            LogLoader.LoadedLog loaded, long recoveryPoint, LeaderEpochCache epochCache) throws IOException {
-        long from = Math.max(recoveryPoint, 0L);
-        Long first = loaded.segments().floorKey(from);
-        for (LogSegment segment : loaded.segments()
-                .tailMap(first == null ? loaded.segments().firstKey() : first, true)
-                .values()) {
-            io.varve.storage.segment.BatchHeaderScanner scanner = segment.scanner(0, false);
-            for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
-                if (header.lastOffset() >= from) {
-                    epochCache.assign(header.partitionLeaderEpoch(), header.baseOffset());
-                }
-            }
-        }
-        epochCache.flush();
     }
 
     /** Takes the log offline (every later operation fails) and returns the exception to throw. */
