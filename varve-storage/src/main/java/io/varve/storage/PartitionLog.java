@@ -124,7 +124,7 @@ public final class PartitionLog {
         // Without a checkpoint that is nothing (Kafka's rule); the replica layer moves it on from there.
         this.highWatermark = Math.max(logStartOffset, Math.min(checkpointedHighWatermark, logEndOffset));
         // Loading fsynced whatever it recovered, and a clean shutdown flushed everything.
-        this.flusher = new LogFlusher(logEndOffset);
+        this.flusher = new LogFlusher(logEndOffset, this::logEndOffset);
         this.roller = new SegmentRoller(name, segments, flusher, producers);
         this.followerWrites = new FollowerWrites(this, segments, roller, epochCache, producers, events, clockMs);
     }
