@@ -544,16 +544,29 @@ public final class PartitionLog {
      *
      * @return whether anything was dropped
      */
-    public synchronized boolean truncateTo(long offset) {
+    public boolean truncateTo(long offset) {
         ensureUsable();
         if (offset < 0) {
             throw new IllegalArgumentException(name + ": cannot truncate to negative offset " + offset);
         }
         if (offset >= logEndOffset) {
+            return false; // checked again under the lock
+        }
+        events.truncationStarting(this);
+        try {
+            return truncateToLocked(offset);
+        } finally {
+            events.truncationEnded(this);
+        }
+    }
+
+    private synchronized boolean truncateToLocked(long offset) {
+        ensureUsable();
+        if (offset >= logEndOffset) {
             return false;
         }
         if (offset < segments.map().firstKey()) {
-            truncateFullyAndStartAt(offset);
+            followerWrites.truncateFullyAndStartAt(offset);
         } else {
             followerWrites.truncateTo(offset);
         }
@@ -567,12 +580,20 @@ public final class PartitionLog {
      * {@code offset}, and the log start offset is persisted before returning. A crash part way loads as a shorter
      * log or an empty one, never as the old lineage beside the new start.
      */
-    public synchronized void truncateFullyAndStartAt(long offset) {
+    public void truncateFullyAndStartAt(long offset) {
         ensureUsable();
         if (offset < 0) {
             throw new IllegalArgumentException(name + ": cannot start the log at negative offset " + offset);
         }
-        followerWrites.truncateFullyAndStartAt(offset);
+        events.truncationStarting(this);
+        try {
+            synchronized (this) {
+                ensureUsable();
+                followerWrites.truncateFullyAndStartAt(offset);
+            }
+        } finally {
+            events.truncationEnded(this);
+        }
     }
 
     /**
