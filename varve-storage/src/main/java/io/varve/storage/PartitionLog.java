@@ -616,7 +616,7 @@ public final class PartitionLog {
         try {
             followerWrites.restoreFromRemote(leaderEpochs, producerStates);
         } catch (IOException | RuntimeException e) {
-            throw goOffline("restore of the follower state from remote storage", e);
+            throw goOffline("restore of the follower state from remote storage", e, true);
         }
     }
 
@@ -922,7 +922,16 @@ public final class PartitionLog {
 
     /** Takes the log offline (every later operation fails) and returns the exception to throw. */
     KafkaStorageException goOffline(String what, Exception cause) {
-        if (IoErrors.isResourceExhaustion(cause)) {
+        return goOffline(what, cause, false);
+    }
+
+    /**
+     * {@link #goOffline(String, Exception)}; with {@code halfDone} (a truncation failed part way, so the files no
+     * longer match what the log holds in memory) even a lack of descriptors takes the log offline: the next load
+     * makes it consistent again.
+     */
+    KafkaStorageException goOffline(String what, Exception cause, boolean halfDone) {
+        if (!halfDone && IoErrors.isResourceExhaustion(cause)) {
             // Out of descriptors is not damage: nothing was changed (a failed append is cut back), so the log stays
             // online and the client retries; the budget logs the condition once.
             log.debug("{}: {} failed for lack of a resource; the client will retry", name, what, cause);

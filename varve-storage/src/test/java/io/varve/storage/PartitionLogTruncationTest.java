@@ -228,6 +228,28 @@ class PartitionLogTruncationTest {
     }
 
     @Test
+    void aTruncationThatRunsOutOfDescriptorsPartWayTakesTheLogOfflineAndTheNextLoadIsConsistent() throws Exception {
+        PartitionLog log = replicatedLog(root);
+        List<String> full = readAll(log);
+        log.injectStepFaults(step -> {
+            if (step.equals("truncate leader epochs")) {
+                throw new io.varve.storage.fs.FileHandlesExhaustedException("no descriptor left");
+            }
+        });
+
+        assertThat(catchFailure(() -> log.truncateTo(9))).isTrue();
+        assertThat(log.isOffline())
+                .as("half done: the files no longer match the log in memory")
+                .isTrue();
+        manager.close();
+
+        PartitionLog reloaded = open(root);
+        List<String> records = readAll(reloaded);
+        assertThat(records).isEqualTo(full.subList(0, records.size()));
+        assertConsistent(reloaded, "a lack of descriptors");
+    }
+
+    @Test
     void truncateToBelowTheFirstSegmentStartsTheLogAfreshThere() {
         PartitionLog log = replicatedLog(root);
         log.truncateFullyAndStartAt(50);
