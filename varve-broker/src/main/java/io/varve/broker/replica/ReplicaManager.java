@@ -182,6 +182,11 @@ public final class ReplicaManager {
         return false;
     }
 
+    private boolean isOnlyInSyncReplica(PartitionInfo partition) {
+        int[] isr = partition.isr();
+        return isr.length == 1 && isr[0] == nodeId;
+    }
+
     /** The local log of a partition this broker leads; Kafka's errors otherwise. */
     public PartitionLog leaderLog(MetadataSnapshot snapshot, TopicPartition tp) {
         TopicInfo topic = snapshot.topicsByName().get(tp.topic());
@@ -193,6 +198,14 @@ public final class ReplicaManager {
             throw new NotLeaderOrFollowerException("This broker is not the leader of " + tp + ".");
         }
         Optional<PartitionLog> local = logManager.getLog(tp);
+        if (local.isPresent() && isOnlyInSyncReplica(partition)) {
+            // Everything the sole in-sync replica holds is committed; after a restart its checkpointed high
+            // watermark may lag its log end.
+            PartitionLog sole = local.get();
+            if (sole.highWatermark() < sole.logEndOffset()) {
+                sole.updateHighWatermark(sole.logEndOffset());
+            }
+        }
         if (local.isEmpty()) {
             KafkaStorageException failure = unavailable.get(tp);
             if (failure != null) {
