@@ -6,7 +6,7 @@ import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.GroupCoordinatorShard;
-import io.varve.coordinator.group.Outbox;
+import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.group.TopicsSnapshot;
 import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.storage.PartitionLog;

@@ -8,7 +8,7 @@ import io.varve.broker.group.TransactionVerifier;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
-import io.varve.coordinator.group.Outbox;
+import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.txn.TransactionCoordinatorShard;
 import io.varve.coordinator.txn.TxnApi;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
