@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -41,8 +42,10 @@ public final class ReplicaManager {
      */
     private final java.util.concurrent.ConcurrentHashMap<TopicPartition, KafkaStorageException> unavailable =
             new java.util.concurrent.ConcurrentHashMap<>();
-    /** The newest snapshot reconciled, for retries. */
-    private MetadataSnapshot reconciled;
+    /** The newest snapshot reconciled, for retries and coordinator appends. */
+    private volatile MetadataSnapshot reconciled;
+
+    private final LeadershipAnnouncer leadership = new LeadershipAnnouncer();
 
     /** Where reads of offsets held only by remote storage go; set once at start-up when tiering is on. */
     private volatile TieredReads tieredReads = TieredReads.disabled();
@@ -74,6 +77,8 @@ public final class ReplicaManager {
                 }
             }
         }
+        Map<TopicPartition, Integer> leading = leading(snapshot);
+        leadership.resignAllBut(leading); // before a log goes away, its coordinators let go of it
         for (PartitionLog existing : logManager.openLogs()) {
             Uuid id = wanted.get(existing.topicPartition());
             if (id == null || !id.equals(existing.topicId())) {
@@ -101,6 +106,38 @@ public final class ReplicaManager {
         }
         unavailable.keySet().retainAll(specs.keySet());
         createLogs(specs);
+        announceLeadership(leading);
+    }
+
+    private Map<TopicPartition, Integer> leading(MetadataSnapshot snapshot) {
+        Map<TopicPartition, Integer> leading = new HashMap<>();
+        for (TopicInfo topic : snapshot.topics()) {
+            for (PartitionInfo p : topic.partitions().values()) {
+                if (p.leader() == nodeId) {
+                    leading.put(new TopicPartition(topic.name(), p.partition()), p.leaderEpoch());
+                }
+            }
+        }
+        return leading;
+    }
+
+    /** Tells listeners of the led partitions whose log is open (the others once a retry opens it). */
+    private void announceLeadership(Map<TopicPartition, Integer> leading) {
+        Map<TopicPartition, Integer> open = new HashMap<>();
+        leading.forEach((tp, epoch) -> {
+            if (logManager.getLog(tp).isPresent()) {
+                open.put(tp, epoch);
+            }
+        });
+        leadership.announce(open);
+    }
+
+    /**
+     * Adds a listener told on the metadata thread when this broker starts or stops leading a partition; it is told
+     * at once of the partitions led now.
+     */
+    public void addLeadershipListener(LeadershipListener listener) {
+        leadership.add(listener);
     }
 
     /** Creates the missing logs and applies the topic id and config to the others (deferred ones when they open). */
@@ -157,6 +194,7 @@ public final class ReplicaManager {
         }
         if (!specs.isEmpty()) {
             createLogs(specs);
+            announceLeadership(leading(snapshot));
         }
     }
 
@@ -228,6 +266,35 @@ public final class ReplicaManager {
             fetchPurgatory.onAppend(partitionLog.topicPartition(), bytes);
         }
         return result;
+    }
+
+    /**
+     * Appends a coordinator's records (control batches allowed) as leader at {@code leaderEpoch}; the future completes
+     * with the last offset appended once the high watermark has passed it, that is once the write is committed, and
+     * fails with {@link NotLeaderOrFollowerException} when this broker does not lead the partition at that epoch or
+     * loses the leadership before the write is committed. Never blocks on replication.
+     */
+    public CompletableFuture<Long> appendAsCoordinator(TopicPartition tp, ByteBuffer records, int leaderEpoch) {
+        try {
+            MetadataSnapshot snapshot = reconciled;
+            if (snapshot == null) {
+                throw new NotLeaderOrFollowerException("This broker has not caught up with the metadata yet.");
+            }
+            PartitionLog partitionLog = leaderLog(snapshot, tp);
+            int current = snapshot.topicsByName()
+                    .get(tp.topic())
+                    .partitions()
+                    .get(tp.partition())
+                    .leaderEpoch();
+            if (current != leaderEpoch) {
+                throw new NotLeaderOrFollowerException(
+                        "The leader epoch of " + tp + " is " + current + ", not " + leaderEpoch + ".");
+            }
+            AppendResult result = appendAsLeader(partitionLog, records, leaderEpoch, AppendOrigin.COORDINATOR);
+            return CompletableFuture.completedFuture(result.lastOffset());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** The local log of a partition whatever its role, for offsets reported beside an error. */
