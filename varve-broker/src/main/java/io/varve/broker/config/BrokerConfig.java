@@ -141,6 +141,7 @@ public final class BrokerConfig {
             .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
             .define("transaction.state.log.replication.factor", INT, 1, 1, Short.MAX_VALUE)
             .define("transaction.state.log.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
+            .define("transaction.state.log.min.isr", INT, 2, 1, Short.MAX_VALUE)
             .define("transaction.max.timeout.ms", INT, 900000, 1, Integer.MAX_VALUE)
             .define("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, 1, Integer.MAX_VALUE)
             // Tiered storage (remote log manager, write side). Varve default: on (Kafka: off), with the filesystem
@@ -170,7 +171,6 @@ public final class BrokerConfig {
             .define("varve.test.remote.log.pause.marker", STRING, null)
             // Kafka keys Varve accepts today and applies in a later release.
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
-            .defineAccepted("transaction.state.log.min.isr", INT)
             .defineAccepted("min.insync.replicas", INT)
             .defineAccepted("compression.type", STRING)
             .defineAccepted("unclean.leader.election.enable", BOOLEAN)

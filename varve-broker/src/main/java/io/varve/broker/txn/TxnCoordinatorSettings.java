@@ -11,13 +11,18 @@ import io.varve.coordinator.txn.TxnCoordinatorConfig;
  * {@code transaction.abort.timed.out.transaction.cleanup.interval.ms} (10000).
  */
 public record TxnCoordinatorSettings(
-        int topicPartitions, short topicReplicationFactor, int topicSegmentBytes, TxnCoordinatorConfig coordinator) {
+        int topicPartitions,
+        short topicReplicationFactor,
+        int topicMinInsyncReplicas,
+        int topicSegmentBytes,
+        TxnCoordinatorConfig coordinator) {
 
     public static TxnCoordinatorSettings from(BrokerConfig c) {
         try {
             return new TxnCoordinatorSettings(
                     c.transactionInt("transaction.state.log.num.partitions"),
                     (short) c.transactionInt("transaction.state.log.replication.factor"),
+                    c.transactionInt("transaction.state.log.min.isr"),
                     c.transactionInt("transaction.state.log.segment.bytes"),
                     new TxnCoordinatorConfig(
                             c.transactionInt("transaction.max.timeout.ms"),
