@@ -87,7 +87,7 @@ public final class TransactionCoordinatorRuntime
         this.producerIds = producerIds;
         this.markerWriter = new TxnMarkerWriter(cache, replicaManager, offsetsMarkers);
         this.thread = new CoordinatorThreads("varve-txn-coordinator", 1);
-        this.markerSender = new TxnMarkerSender(nodeId, cache, markerWriter, remoteMarkers, thread);
+        this.markerSender = new TxnMarkerSender(nodeId, cache, markerWriter::write, remoteMarkers, thread);
         this.runtime = new CoordinatorRuntime<>(
                 TOPIC,
                 thread,

@@ -48,6 +48,12 @@ public final class TxnMarkerSender {
     /** A delivery still failing logs again every this many attempts (about every 5 s). */
     private static final int LOG_EVERY_ATTEMPTS = 50;
 
+    /** A marker written to a partition this broker leads, completing once committed ({@link TxnMarkerWriter}). */
+    public interface LocalMarkers {
+        CompletableFuture<TxnMarkerWriter.Outcome> write(
+                TopicPartition tp, long producerId, short epoch, int coordinatorEpoch, boolean commit);
+    }
+
     /** WriteTxnMarkers to another broker; fails when it cannot be sent or answered. */
     public interface RemoteMarkers {
         CompletableFuture<WriteTxnMarkersResponseData> send(int nodeId, WriteTxnMarkersRequestData request);
@@ -55,17 +61,13 @@ public final class TxnMarkerSender {
 
     private final int nodeId;
     private final MetadataCache cache;
-    private final TxnMarkerWriter local;
+    private final LocalMarkers local;
     private final RemoteMarkers remote;
     private final CoordinatorScheduler scheduler;
 
     /** Retries wait on {@code scheduler}, on the thread of the coordinator partition they belong to. */
     public TxnMarkerSender(
-            int nodeId,
-            MetadataCache cache,
-            TxnMarkerWriter local,
-            RemoteMarkers remote,
-            CoordinatorScheduler scheduler) {
+            int nodeId, MetadataCache cache, LocalMarkers local, RemoteMarkers remote, CoordinatorScheduler scheduler) {
         this.nodeId = nodeId;
         this.cache = cache;
         this.local = local;
