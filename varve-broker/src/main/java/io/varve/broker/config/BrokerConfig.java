@@ -213,15 +213,6 @@ public final class BrokerConfig {
         if (logDirs().isEmpty()) {
             throw new ConfigException("log.dirs must name at least one directory.");
         }
-        for (String key : List.of(
-                "default.replication.factor",
-                "offsets.topic.replication.factor",
-                "transaction.state.log.replication.factor")) {
-            if (intValue(key) > MAX_REPLICATION_FACTOR) {
-                throw new ConfigException(key + "=" + intValue(key) + " asks for replicas this release cannot keep:"
-                        + " Varve does not replicate partitions between brokers yet, so use 1.");
-            }
-        }
         checkQuorumSettings();
     }
 
@@ -517,12 +508,6 @@ public final class BrokerConfig {
         Object internal = values.get("internal.metadata.log.segment.bytes");
         return internal != null ? (Integer) internal : intValue("metadata.log.segment.bytes");
     }
-
-    /**
-     * Most replicas a partition may have. One until Varve replicates partitions: a topic of several replicas that
-     * nobody copies would tell producers with acks=all that a record is safe when it is on one disk.
-     */
-    public static final int MAX_REPLICATION_FACTOR = 1;
 
     /** The {@code controller.quorum.*.ms} timings of the metadata log's Raft. */
     public io.varve.raft.node.QuorumTimeouts quorumTimeouts() {
