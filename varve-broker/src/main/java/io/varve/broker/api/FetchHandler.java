@@ -8,7 +8,6 @@ import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.WireRecords;
 import io.varve.broker.replica.Partition;
 import io.varve.broker.replica.ReplicaManager;
-import io.varve.broker.replica.state.EpochEndOffsets;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.storage.LogSlice;
 import io.varve.storage.PartitionLog;
@@ -228,14 +227,13 @@ public final class FetchHandler implements ApiHandler {
                 long fetchOffset = t.partition.fetchOffset();
                 if (replicaId >= 0) {
                     partition.requireFollower(replicaId);
-                    EpochEndOffsets.EpochEnd diverging =
-                            partition.divergence(t.partition.lastFetchedEpoch(), fetchOffset);
+                    EpochEndOffset diverging = partition.divergence(t.partition.lastFetchedEpoch(), fetchOffset);
                     if (diverging != null) {
                         out.setErrorCode(Errors.NONE.code())
                                 .setHighWatermark(log.highWatermark())
                                 .setLastStableOffset(log.lastStableOffset())
                                 .setLogStartOffset(log.logStartOffset());
-                        out.divergingEpoch().setEpoch(diverging.epoch()).setEndOffset(diverging.endOffset());
+                        out.divergingEpoch().setEpoch(diverging.leaderEpoch()).setEndOffset(diverging.endOffset());
                         read.hasError = true; // answered at once: the follower truncates before fetching on
                         continue;
                     }

@@ -2,7 +2,6 @@ package io.varve.broker.replica;
 
 import io.varve.storage.PartitionLog;
 import java.nio.ByteBuffer;
-import org.apache.kafka.common.errors.KafkaStorageException;
 
 /**
  * The follower's writes to its log: appending the leader's batches as they are and truncating a divergent suffix.
@@ -12,18 +11,14 @@ final class FollowerWrites {
     private FollowerWrites() {}
 
     static void append(PartitionLog log, ByteBuffer records) {
-        throw unsupported();
+        log.appendAsFollower(records);
     }
 
     static void truncateTo(PartitionLog log, long offset) {
-        throw unsupported();
+        log.truncateTo(offset);
     }
 
     static void truncateFullyAndStartAt(PartitionLog log, long offset) {
-        throw unsupported();
-    }
-
-    private static KafkaStorageException unsupported() {
-        return new KafkaStorageException("this build's storage engine has no follower append yet");
+        log.truncateFullyAndStartAt(offset);
     }
 }

@@ -8,6 +8,7 @@ import io.varve.broker.replica.state.PartitionState.Outcome;
 import io.varve.storage.AppendOrigin;
 import io.varve.storage.AppendResult;
 import io.varve.storage.PartitionLog;
+import io.varve.storage.epoch.EpochEndOffset;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Set;
@@ -107,6 +108,8 @@ public final class Partition {
                 outcome = state.imageUpdated(info.partitionEpoch(), info.replicas(), isr, clockMs.getAsLong());
                 changed = false;
             } else if (info.leader() == localId) {
+                // followers asking where their epoch ends learn this epoch's start before its first record
+                partitionLog.assignLeaderEpochAtLogEnd(info.leaderEpoch());
                 state.becomeLeader(
                         info.leaderEpoch(),
                         info.partitionEpoch(),
@@ -247,14 +250,16 @@ public final class Partition {
     }
 
     /** Where {@code epoch} ended in this log's lineage (OffsetsForLeaderEpoch, diverging epochs). */
-    public EpochEndOffsets.EpochEnd endOffsetForEpoch(int epoch) {
-        return EpochEndOffsets.endOf(partitionLog.leaderEpochEntries(), epoch, partitionLog.logEndOffset());
+    public EpochEndOffset endOffsetForEpoch(int epoch) {
+        return partitionLog.endOffsetForEpoch(epoch).orElse(EpochEndOffset.UNDEFINED);
     }
 
     /** The divergence of a follower's history that fetches from {@code fetchOffset}, or null. */
-    public EpochEndOffsets.EpochEnd divergence(int lastFetchedEpoch, long fetchOffset) {
-        return EpochEndOffsets.divergence(
-                partitionLog.leaderEpochEntries(), lastFetchedEpoch, fetchOffset, partitionLog.logEndOffset());
+    public EpochEndOffset divergence(int lastFetchedEpoch, long fetchOffset) {
+        if (lastFetchedEpoch < 0) {
+            return null;
+        }
+        return EpochEndOffsets.divergence(endOffsetForEpoch(lastFetchedEpoch), lastFetchedEpoch, fetchOffset);
     }
 
     // ---- follower side ----

@@ -4,7 +4,7 @@ import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.protocol.ClientFrames;
 import io.varve.broker.protocol.WireRecords;
 import io.varve.broker.replica.Partition;
-import io.varve.broker.replica.state.EpochEndOffsets;
+import io.varve.storage.epoch.EpochEndOffset;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -259,7 +259,7 @@ final class ReplicaFetcher implements Runnable {
      */
     private void truncateToDivergence(Fetching f, int epoch, long leaderEndOffset) {
         Partition partition = f.partition();
-        EpochEndOffsets.EpochEnd local = partition.endOffsetForEpoch(epoch);
+        EpochEndOffset local = partition.endOffsetForEpoch(epoch);
         long offset = local.endOffset() < 0 ? leaderEndOffset : Math.min(leaderEndOffset, local.endOffset());
         partition.truncateTo(f.leaderEpoch(), offset);
     }
