@@ -11,6 +11,7 @@ import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.storage.LogSlice;
 import io.varve.storage.PartitionLog;
+import io.varve.storage.epoch.EpochEndOffset;
 import io.varve.storage.segment.AbortedTxn;
 import java.util.ArrayList;
 import java.util.List;
