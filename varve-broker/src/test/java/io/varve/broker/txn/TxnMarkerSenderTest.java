@@ -100,7 +100,7 @@ class TxnMarkerSenderTest {
         leaders.forEach((tp, leader) -> byTopic.computeIfAbsent(tp.topic(), t -> new TreeMap<>())
                 .put(
                         tp.partition(),
-                        new PartitionInfo(tp.partition(), leader, 7, new int[] {1, 2, 3}, new int[] {1, 2, 3})));
+                        new PartitionInfo(tp.partition(), leader, 7, new int[] {1, 2, 3}, new int[] {1, 2, 3}, 0)));
         Map<String, TopicInfo> byName = new HashMap<>();
         Map<Uuid, TopicInfo> byId = new HashMap<>();
         byTopic.forEach((name, partitions) -> {
