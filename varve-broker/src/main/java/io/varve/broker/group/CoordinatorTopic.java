@@ -6,6 +6,7 @@ import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.coordinator.runtime.CoordinatorScheduler;
 import io.varve.coordinator.runtime.Outbox;
 import io.varve.metadata.controller.CreateTopicRequest;
 import io.varve.storage.PartitionLog;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.protocol.Errors;
@@ -29,6 +31,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class CoordinatorTopic {
     private static final Logger log = LoggerFactory.getLogger(CoordinatorTopic.class);
+    /** How often, and how long at most, a loaded shard checks that the records it replayed are committed. */
+    static final long COMMIT_POLL_MS = 10;
+
+    static final long COMMIT_WAIT_MS = 30_000;
 
     private final String name;
     private final int nodeId;
@@ -112,6 +118,40 @@ public final class CoordinatorTopic {
     /** The local log of {@code partition}, which this node must lead; Kafka's errors otherwise. */
     public PartitionLog leaderLog(int partition) {
         return replicaManager.leaderLog(cache.snapshot(), new TopicPartition(name, partition));
+    }
+
+    /**
+     * Completes once {@code partitionLog}'s high watermark reaches {@code endOffset}: a shard replayed up to there
+     * answers nothing before (a new leader's log may end above its high watermark until its followers catch up).
+     * Checked every {@link #COMMIT_POLL_MS} on the shard's thread; fails after {@link #COMMIT_WAIT_MS}.
+     */
+    public static CompletableFuture<Void> committedUpTo(
+            PartitionLog partitionLog, long endOffset, CoordinatorScheduler scheduler, int partition) {
+        if (partitionLog.highWatermark() >= endOffset) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> committed = new CompletableFuture<>();
+        long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COMMIT_WAIT_MS);
+        Runnable check = new Runnable() {
+            @Override
+            public void run() {
+                if (partitionLog.highWatermark() >= endOffset) {
+                    committed.complete(null);
+                } else if (System.nanoTime() - deadlineNanos > 0) {
+                    committed.completeExceptionally(new org.apache.kafka.common.errors.TimeoutException(
+                            partitionLog.topicPartition() + "'s high watermark stayed below " + endOffset + " for "
+                                    + COMMIT_WAIT_MS + " ms"));
+                } else {
+                    scheduler.schedule(partition, this, COMMIT_POLL_MS);
+                }
+            }
+        };
+        try {
+            scheduler.schedule(partition, check, COMMIT_POLL_MS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            committed.completeExceptionally(e);
+        }
+        return committed;
     }
 
     /**

@@ -9,6 +9,7 @@ import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.GroupCoordinatorShard;
 import io.varve.coordinator.group.TopicsSnapshot;
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.runtime.CoordinatorLoader;
 import io.varve.coordinator.runtime.CoordinatorRuntime;
 import io.varve.storage.PartitionLog;
 import java.util.ArrayList;
@@ -153,26 +154,27 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
     // ---------------------------------------------------------------- loading
 
     /** Replays {@code __consumer_offsets-partition} into a new shard; on the shard's thread. */
-    private GroupCoordinatorShard load(int partition, int leaderEpoch) {
+    private CoordinatorLoader.Loaded<GroupCoordinatorShard> load(int partition, int leaderEpoch) {
         PartitionLog partitionLog = topic.leaderLog(partition);
+        long endOffset = partitionLog.logEndOffset();
         GroupCoordinatorShard shard = new GroupCoordinatorShard(
                 partition, settings.coordinator(), System::currentTimeMillis, () -> Uuid.randomUuid()
                         .toString());
-        long records = OffsetsPartitionIo.replay(
-                partitionLog, partitionLog.logEndOffset(), new OffsetsPartitionIo.ReplaySink() {
-                    @Override
-                    public void record(CoordinatorRecord record, long producerId) {
-                        shard.replay(record, producerId);
-                    }
+        long records = OffsetsPartitionIo.replay(partitionLog, endOffset, new OffsetsPartitionIo.ReplaySink() {
+            @Override
+            public void record(CoordinatorRecord record, long producerId) {
+                shard.replay(record, producerId);
+            }
 
-                    @Override
-                    public void marker(long producerId, boolean commit) {
-                        shard.replayTransactionMarker(producerId, commit);
-                    }
-                });
+            @Override
+            public void marker(long producerId, boolean commit) {
+                shard.replayTransactionMarker(producerId, commit);
+            }
+        });
         shard.onLoadComplete();
         log.debug("Replayed {} records of {}-{}", records, TOPIC, partition);
-        return shard;
+        return new CoordinatorLoader.Loaded<>(
+                shard, CoordinatorTopic.committedUpTo(partitionLog, endOffset, threads, partition));
     }
 
     // ---------------------------------------------------------------- transactions

@@ -10,6 +10,7 @@ import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.replica.LeadershipListener;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.coordinator.runtime.CoordinatorLoader;
 import io.varve.coordinator.runtime.CoordinatorRuntime;
 import io.varve.coordinator.txn.TransactionCoordinatorShard;
 import io.varve.coordinator.txn.TxnApi;
@@ -164,13 +165,15 @@ public final class TransactionCoordinatorRuntime
     // ---------------------------------------------------------------- loading
 
     /** Replays {@code __transaction_state-partition} into a new shard whose coordinator epoch is the leader epoch. */
-    private TransactionCoordinatorShard load(int partition, int leaderEpoch) {
+    private CoordinatorLoader.Loaded<TransactionCoordinatorShard> load(int partition, int leaderEpoch) {
         PartitionLog partitionLog = topic.leaderLog(partition);
+        long endOffset = partitionLog.logEndOffset();
         TransactionCoordinatorShard shard = new TransactionCoordinatorShard(
                 partition, leaderEpoch, settings.coordinator(), System::currentTimeMillis, this::nextProducerId);
-        OffsetsPartitionIo.replay(partitionLog, partitionLog.logEndOffset(), shard::replay);
+        OffsetsPartitionIo.replay(partitionLog, endOffset, shard::replay);
         shard.onLoadComplete();
-        return shard;
+        return new CoordinatorLoader.Loaded<>(
+                shard, CoordinatorTopic.committedUpTo(partitionLog, endOffset, thread, partition));
     }
 
     /** A fresh producer id; blocks the coordinator thread only when a new block is fetched from the controller. */

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *   load(p, epoch)   no slot, or a slot of an older epoch  -> LOADING (the older one is unloaded first)
  *                    a slot of this epoch or a newer one   -> ignored (a stale announcement)
- *   LOADING  -> ACTIVE     the loader replayed the partition
+ *   LOADING  -> ACTIVE     the loader replayed the partition (answers wait until what it replayed is committed)
  *   LOADING  -> LOADING    the loader failed: tried again after {@link #LOAD_RETRY_MS} while the slot is current
  *   ACTIVE   -> UNLOADED   unload(p, epoch &gt;= the slot's), a write that cannot commit, close()
  * </pre>
@@ -266,9 +266,9 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
             return;
         }
         long startMs = clock.getAsLong();
-        S shard;
+        CoordinatorLoader.Loaded<S> loaded;
         try {
-            shard = loader.load(slot.partition, slot.epoch);
+            loaded = loader.load(slot.partition, slot.epoch);
         } catch (RuntimeException e) {
             if (e instanceof RetriableException) {
                 log.info("Loading {} deferred ({}); retrying in {} ms", slot.name(), e.getMessage(), LOAD_RETRY_MS);
@@ -281,9 +281,19 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
         if (slot.retired) {
             return; // resigned while loading: the state just read is dropped
         }
-        slot.shard = shard;
+        slot.shard = loaded.shard();
         slot.state = State.ACTIVE;
         log.info("Loaded {} at leader epoch {} in {} ms", slot.name(), slot.epoch, clock.getAsLong() - startMs);
+        // The replayed tail counts as the shard's first write: answers wait for it like for any other.
+        CompletableFuture<?> tail = loaded.replayedCommitted();
+        if (!tail.isDone() || tail.isCompletedExceptionally()) {
+            long seq = ++slot.lastWriteSeq;
+            tail.whenComplete((v, e) -> {
+                if (!submit(slot, () -> onWritten(slot, seq, e))) {
+                    log.debug("{} shut down before its replayed records committed", slot.name());
+                }
+            });
+        }
         drainAndWrite(slot);
     }
 

@@ -104,6 +104,7 @@ class CoordinatorRuntimeTest {
     private final HeldWriter writer = new HeldWriter();
     private final List<CounterShard> loaded = new ArrayList<>();
     private RuntimeException failNextLoad;
+    private CompletableFuture<?> replayedTail = CompletableFuture.completedFuture(null);
     private final CoordinatorRuntime<CounterShard> runtime = new CoordinatorRuntime<>(
             "__test",
             scheduler,
@@ -115,7 +116,7 @@ class CoordinatorRuntimeTest {
                 }
                 CounterShard s = new CounterShard(partition, epoch, scheduler::nowMs);
                 loaded.add(s);
-                return s;
+                return new CoordinatorLoader.Loaded<>(s, replayedTail);
             },
             writer,
             scheduler::nowMs,
@@ -193,6 +194,39 @@ class CoordinatorRuntimeTest {
         assertThat(first).isCompletedWithValue(1);
         assertThat(second).isCompletedWithValue(2);
         assertThat(third).isNotDone();
+    }
+
+    @Test
+    void aNewLeadersAnswersWaitUntilTheRecordsItReplayedAreCommitted() {
+        CompletableFuture<Void> tail = new CompletableFuture<>();
+        replayedTail = tail;
+        loadNow(0, 2);
+        CompletableFuture<Integer> read = runtime.run(0, s -> s.read("a"));
+        scheduler.runReady();
+        CompletableFuture<Integer> written = increment(0, "a");
+
+        assertThat(read).as("it may show state from the uncommitted tail").isNotDone();
+        tail.complete(null);
+        scheduler.runReady();
+        assertThat(read).isCompletedWithValue(0);
+        assertThat(written).as("its own write is not committed yet").isNotDone();
+        writer.commitAll();
+        scheduler.runReady();
+        assertThat(written).isCompletedWithValue(1);
+    }
+
+    @Test
+    void aReplayedTailThatNeverCommitsUnloadsTheShard() {
+        CompletableFuture<Void> tail = new CompletableFuture<>();
+        replayedTail = tail;
+        loadNow(0, 2);
+        CompletableFuture<Integer> read = runtime.run(0, s -> s.read("a"));
+        scheduler.runReady();
+
+        tail.completeExceptionally(new NotLeaderOrFollowerException("deposed"));
+        scheduler.runReady();
+        assertThat(failure(read)).isInstanceOf(NotCoordinatorException.class);
+        assertThat(runtime.partitions()).isEmpty();
     }
 
     @Test
