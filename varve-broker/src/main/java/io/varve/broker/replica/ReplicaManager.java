@@ -140,7 +140,7 @@ public final class ReplicaManager implements Partition.Events {
         synchronized (this) {
             replicating = true;
             for (Partition p : partitions.values()) {
-                if (!p.isLeader()) {
+                if (!p.isLeader() && p.leaderId() >= 0) {
                     fetching.follow(p, p.leaderId(), p.leaderEpoch());
                 }
             }
@@ -246,7 +246,17 @@ public final class ReplicaManager implements Partition.Events {
             if (existing == null && logManager.getLog(tp).isEmpty()) {
                 continue; // unavailable: retried
             }
-            apply(existing != null ? existing : materialise(tp, h), h);
+            try {
+                apply(existing != null ? existing : materialise(tp, h), h);
+            } catch (RuntimeException failure) {
+                // one partition's failure must not stop the image reaching the others
+                log.error(
+                        "Could not apply the metadata of {} (leader {}, epoch {})",
+                        tp,
+                        h.info().leader(),
+                        h.info().leaderEpoch(),
+                        failure);
+            }
         }
     }
 
@@ -265,7 +275,9 @@ public final class ReplicaManager implements Partition.Events {
             } else {
                 producePurgatory.leadershipLost(tp);
                 fetchPurgatory.onAppend(tp, Integer.MAX_VALUE); // waiting consumer fetches learn of the new leader
-                if (replicating) {
+                if (h.info().leader() < 0) {
+                    followers.stopFollowing(tp); // offline: nobody to fetch from until a leader is elected
+                } else if (replicating) {
                     followers.follow(p, h.info().leader(), h.info().leaderEpoch());
                 }
             }
