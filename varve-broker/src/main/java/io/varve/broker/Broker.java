@@ -8,6 +8,7 @@ import io.varve.broker.api.FetchHandler;
 import io.varve.broker.api.KafkaRequestDispatcher;
 import io.varve.broker.api.ListOffsetsHandler;
 import io.varve.broker.api.MetadataHandler;
+import io.varve.broker.api.OffsetsForLeaderEpochHandler;
 import io.varve.broker.api.ProduceHandler;
 import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
@@ -220,6 +221,11 @@ public final class Broker implements AutoCloseable {
                                 config.testProduceDropResponseEvery()))
                 .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
+                .register(
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH.oldestVersion(),
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH.latestVersion(),
+                        new OffsetsForLeaderEpochHandler(metadataCache, replicaManager))
                 .register(
                         ApiKeys.METADATA,
                         0,

@@ -245,8 +245,13 @@ public final class Partition {
         fire(outcome);
     }
 
-    synchronized void isrChangeFailed() {
-        state.isrChangeFailed();
+    void isrChangeFailed() {
+        Outcome outcome;
+        synchronized (this) {
+            outcome = state.isrChangeFailed();
+            publishHighWatermark();
+        }
+        fire(outcome);
     }
 
     /** Where {@code epoch} ended in this log's lineage (OffsetsForLeaderEpoch, diverging epochs). */

@@ -213,9 +213,13 @@ public final class PartitionState {
         return new Outcome(maybeIncrementHighWatermark(), Optional.empty());
     }
 
-    /** The change in flight was refused or lost: the committed ISR stands, the next event may propose again. */
-    public void isrChangeFailed() {
+    /**
+     * The change in flight was refused or lost: the committed ISR stands, the next event may propose again. A failed
+     * expansion no longer holds the high watermark back for the member it would have added.
+     */
+    public Outcome isrChangeFailed() {
         pendingIsr = null;
+        return role == Role.LEADER ? new Outcome(maybeIncrementHighWatermark(), Optional.empty()) : Outcome.NOTHING;
     }
 
     /** A follower appended what it fetched, or truncated: its end and the leader's high watermark as last seen. */
