@@ -33,11 +33,12 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Three combined nodes, the internal topics and a data topic with replication factor 3 (min.insync.replicas 2). A
- * consumer group and a transactional producer are picked so that one broker coordinates both; that broker is killed
+ * consumer group (either protocol) and a transactional producer are picked so that one broker coordinates both; that broker is killed
  * with SIGKILL while the group has committed offsets and the producer has a transaction open. The survivors elect
  * new leaders of the internal partitions, load the coordinators from their replicas, and the clients find them: the
  * group's committed offsets are all there, its member consumes and commits on to the end, the open transaction
@@ -58,8 +59,10 @@ class CoordinatorFailoverIT {
         }
     }
 
-    @Test
-    void aConsumerGroupAndATransactionalProducerSurviveSigkillOfTheirCoordinatorsBroker() throws Exception {
+    @ParameterizedTest(name = "group.protocol={0}")
+    @ValueSource(strings = {"consumer", "classic"})
+    void aConsumerGroupAndATransactionalProducerSurviveSigkillOfTheirCoordinatorsBroker(String groupProtocol)
+            throws Exception {
         cluster = ClusterProcesses.combined(3)
                 .override("offsets.topic.num.partitions", Integer.toString(INTERNAL_PARTITIONS))
                 .override("transaction.state.log.num.partitions", Integer.toString(INTERNAL_PARTITIONS))
@@ -67,7 +70,7 @@ class CoordinatorFailoverIT {
                 .override("broker.session.timeout.ms", "3000")
                 .override("broker.heartbeat.interval.ms", "500")
                 .override("replica.lag.time.max.ms", "5000")
-                .start(ClusterProcesses.workDir("CoordinatorFailoverIT"));
+                .start(ClusterProcesses.workDir("CoordinatorFailoverIT-" + groupProtocol));
         cluster.awaitLeader(BOUND);
         ClusterNode first = cluster.nodes().get(0);
         await("all three brokers registered and unfenced")
@@ -128,13 +131,15 @@ class CoordinatorFailoverIT {
                 .isNotNull();
         ClusterNode doomed = cluster.node(offsetsLeaders.get(partitionFor(group)));
         System.out.printf(
-                "CoordinatorFailoverIT: %s and %s are coordinated by node %d%n", group, transactionalId, doomed.id());
+                "CoordinatorFailoverIT (%s): %s and %s are coordinated by node %d%n",
+                groupProtocol, group, transactionalId, doomed.id());
 
         List<TopicPartition> tps = IntStream.range(0, PARTITIONS)
                 .mapToObj(p -> new TopicPartition(TOPIC, p))
                 .toList();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig(bootstrap, transactionalId));
-                KafkaConsumer<String, String> consumer = new KafkaConsumer<>(groupConsumerConfig(bootstrap, group))) {
+                KafkaConsumer<String, String> consumer =
+                        new KafkaConsumer<>(groupConsumerConfig(bootstrap, group, groupProtocol))) {
             producer.initTransactions();
             producer.beginTransaction();
             sendRound(producer, "before");
@@ -358,10 +363,10 @@ class CoordinatorFailoverIT {
         return p;
     }
 
-    private static Map<String, Object> groupConsumerConfig(String bootstrap, String group) {
+    private static Map<String, Object> groupConsumerConfig(String bootstrap, String group, String protocol) {
         Map<String, Object> c = consumerConfig(bootstrap, "read_committed");
         c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        c.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+        c.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol);
         return c;
     }
 
