@@ -34,6 +34,7 @@ import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.tiered.TieredReads;
+import io.varve.broker.txn.ClusterTransactionVerifier;
 import io.varve.broker.txn.DescribeProducersHandler;
 import io.varve.broker.txn.NodeMarkerChannel;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
@@ -263,6 +264,9 @@ public final class Broker implements AutoCloseable {
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
         groupCoordinator.startup();
+        // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
+        NodeClient txnPeers = new NodeClient(
+                "varve-broker-" + nodeId + "-txn", "varve-txn-peer-client", config.socketRequestMaxBytes(), 64, 5_000);
         txnCoordinator = new TransactionCoordinatorRuntime(
                 nodeId,
                 TxnCoordinatorSettings.from(config),
@@ -271,15 +275,7 @@ public final class Broker implements AutoCloseable {
                 controller,
                 producerIds,
                 groupCoordinator::onTransactionCompleted,
-                txnMarkerChannel = new NodeMarkerChannel(
-                        metadataCache,
-                        interBrokerListenerName(),
-                        new NodeClient(
-                                "varve-broker-" + nodeId + "-txn-markers",
-                                "varve-txn-marker-client",
-                                config.socketRequestMaxBytes(),
-                                64,
-                                5_000)));
+                txnMarkerChannel = new NodeMarkerChannel(metadataCache, interBrokerListenerName(), txnPeers));
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
         TxnApis.register(
@@ -287,7 +283,13 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
-        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
+        GroupApis.register(
+                registry,
+                groupCoordinator,
+                metadataCache,
+                txnCoordinator,
+                new ClusterTransactionVerifier(
+                        nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();

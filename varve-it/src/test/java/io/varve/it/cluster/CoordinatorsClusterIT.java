@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -43,7 +44,8 @@ import org.junit.jupiter.api.TestInstance;
  * markers of its own partitions itself and sends WriteTxnMarkers to the other two leaders, so a read_committed
  * consumer sees exactly the committed records and every partition's last stable offset reaches its high watermark.
  * A consumer group is coordinated by the broker leading its {@code __consumer_offsets} partition, which
- * FindCoordinator names from the metadata and which commits and serves its offsets.
+ * FindCoordinator names from the metadata and which commits and serves its offsets. A transactional offset commit
+ * to a group coordinator on another broker than the transaction's is verified with that transaction coordinator.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CoordinatorsClusterIT {
@@ -210,6 +212,86 @@ class CoordinatorsClusterIT {
         Map<TopicPartition, Long> committedOffsets = new HashMap<>();
         committed.forEach((tp, o) -> committedOffsets.put(tp, o.offset()));
         assertThat(committedOffsets).isEqualTo(positions);
+    }
+
+    @Test
+    void transactionalOffsetsAreVerifiedByTheTransactionsCoordinatorOnAnotherBroker() throws Exception {
+        Map<Integer, Integer> offsetsLeaders = internalLeaders("__consumer_offsets");
+        Map<Integer, Integer> txnLeaders = internalLeaders("__transaction_state");
+        String group = null;
+        String transactionalId = null;
+        for (int i = 0; i < 1_000 && transactionalId == null; i++) {
+            String g = "offsets-group-" + i;
+            int groupCoordinator = offsetsLeaders.get(partitionFor(g));
+            for (int j = 0; j < 1_000; j++) {
+                String t = "offsets-txn-" + j;
+                if (txnLeaders.get(partitionFor(t)) != groupCoordinator) {
+                    group = g;
+                    transactionalId = t;
+                    break;
+                }
+            }
+        }
+        assertThat(transactionalId).as("a group and a transactional id coordinated by two brokers").isNotNull();
+        TopicPartition tp = new TopicPartition(TOPIC, 0);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig(transactionalId))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(TOPIC, 0, "k", "with-offsets"));
+            producer.sendOffsetsToTransaction(
+                    Map.of(tp, new OffsetAndMetadata(42)), new ConsumerGroupMetadata(group));
+            producer.commitTransaction();
+        }
+        String groupId = group;
+        await("the transactional offset of " + group + " is committed")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> admin.listConsumerGroupOffsets(groupId)
+                        .partitionsToOffsetAndMetadata()
+                        .get(10, TimeUnit.SECONDS)
+                        .get(tp)
+                        .offset() == 42);
+    }
+
+    /** Partition -> leader of an internal topic, once it exists and every partition is led. */
+    private Map<Integer, Integer> internalLeaders(String topic) throws Exception {
+        await(topic + " exists and is led")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> {
+                    try {
+                        admin.describeConsumerGroups(List.of("probe")).all().get(10, TimeUnit.SECONDS);
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        // GROUP_ID_NOT_FOUND: it was asked all the same, which creates the topic
+                    }
+                    try {
+                        admin.describeTransactions(List.of("probe")).all().get(10, TimeUnit.SECONDS);
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        // TRANSACTIONAL_ID_NOT_FOUND, likewise
+                    }
+                    return admin.describeTopics(List.of(topic))
+                            .allTopicNames()
+                            .get(10, TimeUnit.SECONDS)
+                            .get(topic)
+                            .partitions()
+                            .stream()
+                            .allMatch(p -> p.leader() != null);
+                });
+        Map<Integer, Integer> out = new TreeMap<>();
+        admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(topic)
+                .partitions()
+                .forEach(p -> out.put(p.partition(), p.leader().id()));
+        return out;
+    }
+
+    private static int partitionFor(String key) {
+        int h = key.hashCode();
+        return (h == Integer.MIN_VALUE ? 0 : Math.abs(h)) % 3;
     }
 
     private Map<Integer, List<String>> readCommitted(List<TopicPartition> tps) {
