@@ -232,14 +232,15 @@ class CoordinatorsClusterIT {
                 }
             }
         }
-        assertThat(transactionalId).as("a group and a transactional id coordinated by two brokers").isNotNull();
+        assertThat(transactionalId)
+                .as("a group and a transactional id coordinated by two brokers")
+                .isNotNull();
         TopicPartition tp = new TopicPartition(TOPIC, 0);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig(transactionalId))) {
             producer.initTransactions();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(TOPIC, 0, "k", "with-offsets"));
-            producer.sendOffsetsToTransaction(
-                    Map.of(tp, new OffsetAndMetadata(42)), new ConsumerGroupMetadata(group));
+            producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(42)), new ConsumerGroupMetadata(group));
             producer.commitTransaction();
         }
         String groupId = group;
@@ -248,10 +249,11 @@ class CoordinatorsClusterIT {
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptions()
                 .until(() -> admin.listConsumerGroupOffsets(groupId)
-                        .partitionsToOffsetAndMetadata()
-                        .get(10, TimeUnit.SECONDS)
-                        .get(tp)
-                        .offset() == 42);
+                                .partitionsToOffsetAndMetadata()
+                                .get(10, TimeUnit.SECONDS)
+                                .get(tp)
+                                .offset()
+                        == 42);
     }
 
     /** Partition -> leader of an internal topic, once it exists and every partition is led. */
@@ -271,7 +273,8 @@ class CoordinatorsClusterIT {
                     } catch (java.util.concurrent.ExecutionException e) {
                         // TRANSACTIONAL_ID_NOT_FOUND, likewise
                     }
-                    return admin.describeTopics(List.of(topic))
+                    return admin
+                            .describeTopics(List.of(topic))
                             .allTopicNames()
                             .get(10, TimeUnit.SECONDS)
                             .get(topic)
