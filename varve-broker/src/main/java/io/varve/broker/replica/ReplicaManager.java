@@ -318,7 +318,7 @@ public final class ReplicaManager implements Partition.Events {
     public void highWatermarkMoved(Partition partition) {
         TopicPartition tp = partition.topicPartition();
         producePurgatory.check(tp);
-        fetchPurgatory.onAppend(tp, Integer.MAX_VALUE); // consumers waiting for committed data read again
+        fetchPurgatory.onHighWatermark(tp); // consumers waiting for committed data read again
     }
 
     @Override
