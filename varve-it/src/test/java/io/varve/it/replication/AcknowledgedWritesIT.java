@@ -151,17 +151,87 @@ class AcknowledgedWritesIT {
                     .ignoreExceptions()
                     .until(() -> partition(topic).isr().size() == 1);
 
-            try (KafkaProducer<String, String> all = producer("all", false)) {
+            try (KafkaProducer<String, String> all = producer("all", false, 0)) {
                 Future<RecordMetadata> refused = all.send(new ProducerRecord<>(topic, "refused"));
                 assertThat(causeOf(refused)).isInstanceOf(NotEnoughReplicasException.class);
             }
-            try (KafkaProducer<String, String> one = producer("1", false)) {
+            try (KafkaProducer<String, String> one = producer("1", false, 0)) {
                 RecordMetadata accepted =
                         one.send(new ProducerRecord<>(topic, "accepted")).get(30, TimeUnit.SECONDS);
                 assertThat(accepted.offset()).isGreaterThanOrEqualTo(0);
             }
         } finally {
             follower.start();
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aFormerLeaderTruncatesTheRecordsOnlyItHadAndConvergesOnTheNewLeadersLog() throws Exception {
+        String topic = "diverging";
+        createTopic(new NewTopic(topic, Map.of(0, List.of(3, 1))).configs(Map.of("min.insync.replicas", "1")));
+        awaitIsr(topic, 2);
+        ClusterNode oldLeader = cluster.node(partition(topic).leader().id());
+        ClusterNode newLeader = cluster.node(oldLeader.id() == 3 ? 1 : 3);
+        send(topic, "all", "kept", 10);
+
+        // records only the old leader gets: its follower is paused, acks=1 does not wait for it
+        try (KafkaProducer<String, String> toOldLeader = producer("1", false, 5, oldLeader.bootstrap())) {
+            toOldLeader.partitionsFor(topic); // metadata first, so the pause below costs no round trip
+            newLeader.pause();
+            for (int i = 0; i < 5; i++) {
+                toOldLeader.send(new ProducerRecord<>(topic, "lost-" + i)).get(5, TimeUnit.SECONDS);
+            }
+        }
+        oldLeader.kill();
+        newLeader.resume();
+        await(topic + " led by " + newLeader.id())
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> partition(topic).leader().id() == newLeader.id());
+        send(topic, "1", "after", 5);
+
+        oldLeader.start();
+        await("broker " + oldLeader.id() + " back in the ISR of " + topic)
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> partition(topic).isr().size() == 2);
+        // what the new leader holds: the committed records, maybe the first of the old leader's own ones (fetched
+        // before the pause took hold), then the records written after the change
+        List<String> onNewLeader = readAll(topic, "read_uncommitted");
+        assertThat(onNewLeader.subList(0, 10)).isEqualTo(numbered("kept", 10));
+        assertThat(onNewLeader.subList(onNewLeader.size() - 5, onNewLeader.size()))
+                .isEqualTo(numbered("after", 5));
+        // the former leader now leads on the log it truncated and caught up: the same records
+        newLeader.kill();
+        try {
+            await(topic + " led by " + oldLeader.id() + " again")
+                    .atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions()
+                    .until(() -> partition(topic).leader().id() == oldLeader.id());
+            assertThat(readAll(topic, "read_uncommitted")).isEqualTo(onNewLeader);
+        } finally {
+            newLeader.start();
+        }
+    }
+
+    private static List<String> numbered(String prefix, int count) {
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            values.add(prefix + "-" + i);
+        }
+        return values;
+    }
+
+    /** Sends {@code count} records {@code prefix-i} one after another, each acknowledged before the next. */
+    private static void send(String topic, String acks, String prefix, int count) throws Exception {
+        try (KafkaProducer<String, String> producer = producer(acks, false)) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, prefix + "-" + i)).get(60, TimeUnit.SECONDS);
+            }
         }
     }
 
@@ -204,8 +274,18 @@ class AcknowledgedWritesIT {
     }
 
     private static KafkaProducer<String, String> producer(String acks, boolean idempotent) {
+        return producer(acks, idempotent, 5);
+    }
+
+    private static KafkaProducer<String, String> producer(String acks, boolean idempotent, int retries) {
+        return producer(acks, idempotent, retries, bootstrap());
+    }
+
+    /** A producer; a non-idempotent one retries {@code retries} times (0: the first error is the answer). */
+    private static KafkaProducer<String, String> producer(
+            String acks, boolean idempotent, int retries, String bootstrap) {
         Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(ProducerConfig.ACKS_CONFIG, acks);
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, idempotent);
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -217,8 +297,9 @@ class AcknowledgedWritesIT {
         if (idempotent) {
             config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
         } else {
-            config.put(ProducerConfig.RETRIES_CONFIG, 0);
-            config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000);
+            config.put(ProducerConfig.RETRIES_CONFIG, retries);
+            config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+            config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
         }
         return new KafkaProducer<>(config);
     }
