@@ -8,6 +8,7 @@ import io.varve.broker.api.FetchHandler;
 import io.varve.broker.api.KafkaRequestDispatcher;
 import io.varve.broker.api.ListOffsetsHandler;
 import io.varve.broker.api.MetadataHandler;
+import io.varve.broker.api.OffsetsForLeaderEpochHandler;
 import io.varve.broker.api.ProduceHandler;
 import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
@@ -28,12 +29,15 @@ import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
+import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.tiered.TieredReads;
+import io.varve.broker.txn.ClusterTransactionVerifier;
 import io.varve.broker.txn.DescribeProducersHandler;
+import io.varve.broker.txn.NodeMarkerChannel;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
 import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
@@ -86,6 +90,7 @@ public final class Broker implements AutoCloseable {
     private MetadataCache metadataCache;
     private GroupCoordinatorRuntime groupCoordinator;
     private TransactionCoordinatorRuntime txnCoordinator;
+    private NodeMarkerChannel txnMarkerChannel;
     /** Null when remote.log.storage.system.enable=false. */
     private RemoteLogManager remoteLogManager;
     /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
@@ -96,10 +101,11 @@ public final class Broker implements AutoCloseable {
 
     private volatile boolean closed;
     private ReplicaManager replicaManager;
+    private io.varve.broker.replica.fetcher.ReplicaFetcherManager replicaFetchers;
     /** Retries the partition logs that could not be opened or created. */
     private java.util.concurrent.ScheduledExecutorService logRetry;
 
-    private BrokerLifecycle lifecycle;
+    private volatile BrokerLifecycle lifecycle;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -164,7 +170,12 @@ public final class Broker implements AutoCloseable {
                 fetchPurgatory,
                 (snapshot, overrides) -> logConfigs.forTopic(brokerConfigLayers
                         .layers(snapshot.dynamicBrokerConfigs(), snapshot.dynamicDefaultBrokerConfigs())
-                        .topicValues(overrides)));
+                        .topicValues(overrides)),
+                (snapshot, overrides) -> Integer.parseInt(brokerConfigLayers
+                        .layers(snapshot.dynamicBrokerConfigs(), snapshot.dynamicDefaultBrokerConfigs())
+                        .topicValues(overrides)
+                        .getOrDefault("min.insync.replicas", "1")),
+                System::currentTimeMillis);
         metadataCache = new MetadataCache(nodeId, clusterId);
 
         metadataLogs = MetadataLogs.open(config, clusterId);
@@ -196,6 +207,7 @@ public final class Broker implements AutoCloseable {
             startControllerOnly(startNanos);
             return;
         }
+        startReplication(replicaManager, controller);
         ForwardingHandler forwarded = new ForwardingHandler(controllerWiring.router);
         ProducerIdManager producerIds = new ProducerIdManager(
                 blockSize -> controller.allocateProducerIds(
@@ -219,6 +231,11 @@ public final class Broker implements AutoCloseable {
                                 config.testProduceDropResponseEvery()))
                 .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
+                .register(
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH.oldestVersion(),
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH.latestVersion(),
+                        new OffsetsForLeaderEpochHandler(metadataCache, replicaManager))
                 .register(
                         ApiKeys.METADATA,
                         0,
@@ -256,6 +273,9 @@ public final class Broker implements AutoCloseable {
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
         groupCoordinator.startup();
+        // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
+        NodeClient txnPeers = new NodeClient(
+                "varve-broker-" + nodeId + "-txn", "varve-txn-peer-client", config.socketRequestMaxBytes(), 64, 5_000);
         txnCoordinator = new TransactionCoordinatorRuntime(
                 nodeId,
                 TxnCoordinatorSettings.from(config),
@@ -263,7 +283,8 @@ public final class Broker implements AutoCloseable {
                 replicaManager,
                 controller,
                 producerIds,
-                groupCoordinator::onTransactionCompleted);
+                groupCoordinator::onTransactionCompleted,
+                txnMarkerChannel = new NodeMarkerChannel(metadataCache, interBrokerListenerName(), txnPeers));
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
         TxnApis.register(
@@ -271,7 +292,13 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
-        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
+        GroupApis.register(
+                registry,
+                groupCoordinator,
+                metadataCache,
+                txnCoordinator,
+                new ClusterTransactionVerifier(
+                        nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
@@ -402,6 +429,20 @@ public final class Broker implements AutoCloseable {
                 : Long.MAX_VALUE;
     }
 
+    /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */
+    private String interBrokerListenerName() {
+        String named = config.originals().get("inter.broker.listener.name");
+        if (named != null) {
+            return named;
+        }
+        List<String> controllerNames = config.controllerListenerNames();
+        return config.listeners().stream()
+                .map(ListenerConfig::name)
+                .filter(n -> !controllerNames.contains(n))
+                .findFirst()
+                .orElse("PLAINTEXT");
+    }
+
     private List<Endpoint> advertisedEndpoints() {
         List<String> controllerNames = config.controllerListenerNames();
         List<Endpoint> endpoints = new ArrayList<>();
@@ -453,6 +494,32 @@ public final class Broker implements AutoCloseable {
         return groupCoordinator;
     }
 
+    /**
+     * Followers fetch from their leaders over the inter-broker listener (addresses from the metadata image), and
+     * leaders send ISR changes to the controller, both quoting this broker's epoch once it registered.
+     */
+    private void startReplication(ReplicaManager replicaManager, ControllerCalls controller) {
+        String listener = config.interBrokerListenerName();
+        replicaFetchers = new io.varve.broker.replica.fetcher.ReplicaFetcherManager(
+                config.nodeId(),
+                config.replicaFetcherSettings(),
+                Integer.MAX_VALUE,
+                brokerId -> metadataCache.snapshot().brokers().stream()
+                        .filter(b -> b.nodeId() == brokerId)
+                        .findFirst()
+                        .flatMap(b -> b.endpoint(listener))
+                        .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
+                this::brokerEpoch,
+                System::currentTimeMillis);
+        replicaManager.startReplication(
+                controller::alterPartition, this::brokerEpoch, replicaFetchers, config.replicaLagTimeMaxMs());
+    }
+
+    private long brokerEpoch() {
+        BrokerLifecycle current = lifecycle;
+        return current == null ? -1 : current.brokerEpoch();
+    }
+
     /** Stops accepting requests, then closes the metadata log and flushes and closes every partition log. */
     @Override
     public synchronized void close() {
@@ -476,6 +543,10 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("network", socketServer);
         closeQuietly("schema registry", schemaRegistry);
+        closeQuietly("replica fetchers", replicaFetchers);
+        if (replicaManager != null) {
+            replicaManager.close();
+        }
         closeQuietly("fetch purgatory", fetchPurgatory);
         if (requestExecutor != null) {
             requestExecutor.shutdown();
@@ -489,6 +560,7 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
+        closeQuietly("transaction marker channel", txnMarkerChannel);
         closeQuietly("controller", controllerWiring);
         closeQuietly("metadata snapshots", metadataSnapshots);
         closeQuietly("metadata log", raft);

@@ -123,7 +123,7 @@ public final class BrokerConfig {
             .define("varve.test.produce.drop.response.every", INT, 0, 0, Integer.MAX_VALUE)
             // Group coordinator (consumer groups and committed offsets).
             .define("offsets.topic.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
-            .define("offsets.topic.replication.factor", INT, 1, 1, Short.MAX_VALUE)
+            .define("offsets.topic.replication.factor", INT, 3, 1, Short.MAX_VALUE)
             .define("offsets.topic.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
             .define("offsets.retention.minutes", INT, 10080, 1, Integer.MAX_VALUE)
             .define("offsets.retention.check.interval.ms", LONG, 600000L, 1, Long.MAX_VALUE)
@@ -142,8 +142,9 @@ public final class BrokerConfig {
             .define("group.consumer.assignors", LIST, List.of("uniform", "range"))
             .define("group.coordinator.threads", INT, 4, 1, 64)
             .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
-            .define("transaction.state.log.replication.factor", INT, 1, 1, Short.MAX_VALUE)
+            .define("transaction.state.log.replication.factor", INT, 3, 1, Short.MAX_VALUE)
             .define("transaction.state.log.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
+            .define("transaction.state.log.min.isr", INT, 2, 1, Short.MAX_VALUE)
             .define("transaction.max.timeout.ms", INT, 900000, 1, Integer.MAX_VALUE)
             .define("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, 1, Integer.MAX_VALUE)
             // Tiered storage (remote log manager, write side). Varve default: on (Kafka: off), with the filesystem
@@ -171,13 +172,20 @@ public final class BrokerConfig {
             // Test-only fault hook of the remote log manager (see RemoteLogManagerConfig.TestPause).
             .define("varve.test.remote.log.pause.at", STRING, null)
             .define("varve.test.remote.log.pause.marker", STRING, null)
+            // Replication: Kafka's keys and defaults.
+            .define("min.insync.replicas", INT, 1, 1, Integer.MAX_VALUE)
+            .define("replica.lag.time.max.ms", LONG, 30000L, 1, Long.MAX_VALUE)
+            .define("num.replica.fetchers", INT, 1, 1, Integer.MAX_VALUE)
+            .define("replica.fetch.max.bytes", INT, 1048576, 0, Integer.MAX_VALUE)
+            .define("replica.fetch.response.max.bytes", INT, 10485760, 0, Integer.MAX_VALUE)
+            .define("replica.fetch.wait.max.ms", INT, 500, 0, Integer.MAX_VALUE)
+            .define("replica.fetch.min.bytes", INT, 1, 1, Integer.MAX_VALUE)
+            .define("replica.fetch.backoff.ms", INT, 1000, 0, Integer.MAX_VALUE)
+            .define("replica.socket.timeout.ms", INT, 30000, 1, Integer.MAX_VALUE)
             // Kafka keys Varve accepts today and applies in a later release.
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
-            .defineAccepted("transaction.state.log.min.isr", INT)
-            .defineAccepted("min.insync.replicas", INT)
             .defineAccepted("compression.type", STRING)
             .defineAccepted("unclean.leader.election.enable", BOOLEAN)
-            .defineAccepted("replica.lag.time.max.ms", LONG)
             .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
             .defineAccepted("share.coordinator.state.topic.min.isr", INT)
             .defineAccepted("authorizer.class.name", CLASS)
@@ -216,16 +224,41 @@ public final class BrokerConfig {
         if (logDirs().isEmpty()) {
             throw new ConfigException("log.dirs must name at least one directory.");
         }
-        for (String key : List.of(
-                "default.replication.factor",
-                "offsets.topic.replication.factor",
-                "transaction.state.log.replication.factor")) {
-            if (intValue(key) > MAX_REPLICATION_FACTOR) {
-                throw new ConfigException(key + "=" + intValue(key) + " asks for replicas this release cannot keep:"
-                        + " Varve does not replicate partitions between brokers yet, so use 1.");
-            }
+        if (intValue("replica.fetch.wait.max.ms") >= longValue("replica.lag.time.max.ms")) {
+            throw new ConfigException("replica.fetch.wait.max.ms must be less than replica.lag.time.max.ms, or every"
+                    + " follower that waits at its leader for data falls out of the ISR.");
+        }
+        if (intValue("replica.socket.timeout.ms") < intValue("replica.fetch.wait.max.ms")) {
+            throw new ConfigException("replica.socket.timeout.ms must be at least replica.fetch.wait.max.ms, or"
+                    + " every fetch that waits at its leader for data times out.");
         }
         checkQuorumSettings();
+    }
+
+    /** {@code replica.lag.time.max.ms}: a follower not caught up for this long leaves the ISR. */
+    public long replicaLagTimeMaxMs() {
+        return longValue("replica.lag.time.max.ms");
+    }
+
+    /** The replica fetchers' keys. */
+    public io.varve.broker.replica.fetcher.ReplicaFetcherSettings replicaFetcherSettings() {
+        return new io.varve.broker.replica.fetcher.ReplicaFetcherSettings(
+                intValue("num.replica.fetchers"),
+                intValue("replica.fetch.max.bytes"),
+                intValue("replica.fetch.response.max.bytes"),
+                intValue("replica.fetch.wait.max.ms"),
+                intValue("replica.fetch.min.bytes"),
+                intValue("replica.fetch.backoff.ms"),
+                intValue("replica.socket.timeout.ms"));
+    }
+
+    /**
+     * {@code inter.broker.listener.name}: the listener brokers reach each other on (followers fetch there); by
+     * default the first listener that is not a controller listener, as in Kafka.
+     */
+    public String interBrokerListenerName() {
+        String name = (String) values.get("inter.broker.listener.name");
+        return name != null ? name : clientListeners().get(0).name();
     }
 
     /**
@@ -520,12 +553,6 @@ public final class BrokerConfig {
         Object internal = values.get("internal.metadata.log.segment.bytes");
         return internal != null ? (Integer) internal : intValue("metadata.log.segment.bytes");
     }
-
-    /**
-     * Most replicas a partition may have. One until Varve replicates partitions: a topic of several replicas that
-     * nobody copies would tell producers with acks=all that a record is safe when it is on one disk.
-     */
-    public static final int MAX_REPLICATION_FACTOR = 1;
 
     /** The {@code controller.quorum.*.ms} timings of the metadata log's Raft. */
     public io.varve.raft.node.QuorumTimeouts quorumTimeouts() {
