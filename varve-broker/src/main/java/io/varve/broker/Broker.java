@@ -16,6 +16,7 @@ import io.varve.broker.api.admin.DescribeLogDirsHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
+import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
 import io.varve.broker.config.LogConfigs;
 import io.varve.broker.config.RemoteLogSettings;
@@ -28,6 +29,8 @@ import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
+import io.varve.broker.observe.FetchTraffic;
+import io.varve.broker.observe.NodeView;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
@@ -37,6 +40,9 @@ import io.varve.broker.txn.TransactionCoordinatorRuntime;
 import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
 import io.varve.broker.txn.TxnHandlers;
+import io.varve.http.HttpListener;
+import io.varve.http.HttpServer;
+import io.varve.http.metrics.NodeMetrics;
 import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
@@ -96,6 +102,10 @@ public final class Broker implements AutoCloseable {
     private java.util.concurrent.ScheduledExecutorService logRetry;
 
     private BrokerLifecycle lifecycle;
+    /** The node's metrics: recorded by the request paths, read by the HTTP listener. */
+    private final NodeMetrics metrics = new NodeMetrics();
+    /** The HTTP listener (/metrics, /health); null when varve.http.listeners is empty or could not be bound. */
+    private HttpListener httpListener;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -206,9 +216,14 @@ public final class Broker implements AutoCloseable {
                         3,
                         13,
                         DroppedResponseFault.wrap(
-                                new ProduceHandler(metadataCache, replicaManager),
+                                new ProduceHandler(metadataCache, replicaManager, metrics.traffic()),
                                 config.testProduceDropResponseEvery()))
-                .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
+                .register(
+                        ApiKeys.FETCH,
+                        4,
+                        17,
+                        new FetchHandler(
+                                metadataCache, replicaManager, new FetchTraffic(metadataCache, metrics.traffic())))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
                 .register(
                         ApiKeys.METADATA,
@@ -264,11 +279,14 @@ public final class Broker implements AutoCloseable {
                 new DescribeProducersHandler(metadataCache, replicaManager));
         GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
 
+        for (ApiRegistry.Api api : registry.all()) {
+            metrics.requests().register(api.key().id, api.key().name);
+        }
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
-                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
+                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor, metrics.requests()));
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
         lifecycle = new BrokerLifecycle(
@@ -294,6 +312,7 @@ public final class Broker implements AutoCloseable {
             lifecycle.start(TimeUnit.SECONDS.toMillis(30));
             controllerWiring.finalizeInitialFeatures(config, loader);
         }
+        startHttpListener(nodeId, clusterId);
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
         logManager.openDeferredLogsInBackground();
@@ -324,6 +343,53 @@ public final class Broker implements AutoCloseable {
                 millis(coordinatorsReadyNanos - metadataReadyNanos),
                 millis(networkReadyNanos - coordinatorsReadyNanos),
                 millis(doneNanos - networkReadyNanos));
+    }
+
+    /**
+     * Binds {@code varve.http.listeners}. A listener that was configured and cannot be bound stops the start with one
+     * sentence naming the key; the default one only warns, so several nodes on one host start as before.
+     */
+    private void startHttpListener(int nodeId, String clusterId) {
+        metrics.attach(
+                new NodeView(
+                        nodeId,
+                        clusterId,
+                        config.processRoles().contains("controller"),
+                        metadataCache,
+                        raft,
+                        logManager,
+                        replicaManager,
+                        groupCoordinator,
+                        txnCoordinator,
+                        remoteLogManager,
+                        () -> lifecycle,
+                        System::currentTimeMillis),
+                config.numIoThreads(),
+                HTTP_LAG_TIMEOUT_MS);
+        if (config.httpListeners().isEmpty()) {
+            return;
+        }
+        try {
+            httpListener = HttpListener.start(config.httpListeners(), metrics, metrics.view());
+        } catch (HttpServer.BindFailure e) {
+            if (config.httpListenersExplicit()) {
+                throw new ConfigException("varve.http.listeners: " + e.getMessage() + ".");
+            }
+            log.warn(
+                    "The default HTTP listener {} is not served: {}. Set varve.http.listeners (empty turns it off)",
+                    e.endpoint(),
+                    e.getMessage());
+        }
+    }
+
+    /** The metrics of this node (tests, and the replica layer's ISR counters). */
+    public NodeMetrics metrics() {
+        return metrics;
+    }
+
+    /** The port of the {@code index}th entry of varve.http.listeners (tests configure port 0). */
+    public int httpPort(int index) {
+        return httpListener.boundPort(index);
     }
 
     /**
@@ -460,6 +526,7 @@ public final class Broker implements AutoCloseable {
             // Before the listeners close: clients' writes reach the successor through this node meanwhile.
             raft.handOverLeadership(config.quorumTimeouts().electionTimeoutMs() * 4L);
         }
+        closeQuietly("HTTP listener", httpListener);
         closeQuietly("network", socketServer);
         closeQuietly("fetch purgatory", fetchPurgatory);
         if (requestExecutor != null) {
@@ -486,6 +553,9 @@ public final class Broker implements AutoCloseable {
                 config.nodeId(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     }
+
+    /** How long a scrape waits for the coordinators' consumer lag before it leaves the lag out. */
+    private static final long HTTP_LAG_TIMEOUT_MS = 2000;
 
     private static long millis(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(nanos);

@@ -4,6 +4,7 @@ import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.observe.FetchTraffic;
 import io.varve.broker.protocol.FileSliceRecords;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.WireRecords;
@@ -43,10 +44,12 @@ public final class FetchHandler implements ApiHandler {
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
+    private final FetchTraffic traffic;
 
-    public FetchHandler(MetadataCache cache, ReplicaManager replicaManager) {
+    public FetchHandler(MetadataCache cache, ReplicaManager replicaManager, FetchTraffic traffic) {
         this.cache = cache;
         this.replicaManager = replicaManager;
+        this.traffic = traffic;
     }
 
     /** One requested partition, resolved against the metadata. */
@@ -54,6 +57,10 @@ public final class FetchHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        return fetch(request).thenApply(traffic::sent);
+    }
+
+    private CompletableFuture<ApiMessage> fetch(RequestContext request) {
         FetchRequestData data = request.body();
         if (data.sessionId() != NO_SESSION) {
             return CompletableFuture.completedFuture(new FetchResponseData()

@@ -6,6 +6,7 @@ import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.WireRecords;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.http.metrics.TopicTraffic;
 import io.varve.storage.AppendResult;
 import io.varve.storage.PartitionLog;
 import java.nio.ByteBuffer;
@@ -34,10 +35,12 @@ public final class ProduceHandler implements ApiHandler {
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
+    private final TopicTraffic traffic;
 
-    public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager) {
+    public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager, TopicTraffic traffic) {
         this.cache = cache;
         this.replicaManager = replicaManager;
+        this.traffic = traffic;
     }
 
     @Override
@@ -93,7 +96,11 @@ public final class ProduceHandler implements ApiHandler {
                     .partitions()
                     .get(tp.partition())
                     .leaderEpoch();
+            int bytes = buffer.remaining();
             AppendResult result = replicaManager.appendAsLeader(partitionLog, buffer, leaderEpoch);
+            if (!result.duplicate()) {
+                traffic.topic(tp.topic()).produced(bytes, result.lastOffset() - result.baseOffset() + 1);
+            }
             out.setErrorCode(Errors.NONE.code())
                     .setBaseOffset(result.baseOffset())
                     .setLogAppendTimeMs(result.logAppendTimeMs())
@@ -101,6 +108,7 @@ public final class ProduceHandler implements ApiHandler {
         } catch (ApiException e) {
             Errors error = Errors.forException(e);
             log.debug("Produce to {} failed: {}", tp, error);
+            traffic.topic(tp.topic()).produceFailed();
             out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
         }
     }

@@ -1,0 +1,215 @@
+package io.varve.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP/1.1 listener on Netty's codec. Event loops only parse and write; routes run on a small worker pool with a
+ * bounded queue (a request that finds it full gets 503), so a slow scrape never stalls a socket. Unknown paths get
+ * 404 with a JSON error body, other methods than GET and HEAD 405.
+ */
+public final class HttpServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
+    /** Requests are small GETs: a larger body is refused by the aggregator with 413. */
+    private static final int MAX_REQUEST_BYTES = 64 * 1024;
+
+    private static final int WORKER_QUEUE = 64;
+
+    private final Map<String, HttpRoute> routes = new HashMap<>();
+    private final List<Channel> channels = new ArrayList<>();
+    private EventLoopGroup group;
+    private ThreadPoolExecutor workers;
+
+    /** Adds a route for an exact path; call before {@link #start}. */
+    public HttpServer route(String path, HttpRoute route) {
+        routes.put(path, route);
+        return this;
+    }
+
+    /**
+     * Binds every endpoint. Throws {@link BindFailure} naming the endpoint that could not be bound, after releasing
+     * what was bound.
+     */
+    public synchronized void start(List<HttpEndpoint> endpoints) {
+        workers = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(WORKER_QUEUE), r -> {
+            Thread t = new Thread(r, "varve-http-worker");
+            t.setDaemon(true);
+            return t;
+        });
+        group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast(new IdleStateHandler(0, 0, 60))
+                                .addLast(new HttpServerCodec())
+                                .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                                .addLast(new Dispatcher());
+                    }
+                });
+        for (HttpEndpoint e : endpoints) {
+            try {
+                InetSocketAddress address = e.host().isEmpty()
+                        ? new InetSocketAddress(e.port())
+                        : new InetSocketAddress(e.host(), e.port());
+                channels.add(bootstrap.bind(address).sync().channel());
+                log.info(
+                        "HTTP listener on {} (bound {})",
+                        e,
+                        channels.get(channels.size() - 1).localAddress());
+            } catch (Exception ex) {
+                close();
+                throw new BindFailure(e, ex);
+            }
+        }
+    }
+
+    /** The port the {@code index}th endpoint is bound to (tests bind port 0). */
+    public int boundPort(int index) {
+        return ((InetSocketAddress) channels.get(index).localAddress()).getPort();
+    }
+
+    @Override
+    public synchronized void close() {
+        for (Channel c : channels) {
+            c.close().syncUninterruptibly();
+        }
+        channels.clear();
+        if (group != null) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            group = null;
+        }
+        if (workers != null) {
+            workers.shutdownNow();
+            workers = null;
+        }
+    }
+
+    /** An endpoint could not be bound. */
+    public static final class BindFailure extends RuntimeException {
+        private final HttpEndpoint endpoint;
+
+        BindFailure(HttpEndpoint endpoint, Throwable cause) {
+            super("cannot bind " + endpoint + ": " + rootMessage(cause), cause);
+            this.endpoint = endpoint;
+        }
+
+        public HttpEndpoint endpoint() {
+            return endpoint;
+        }
+
+        private static String rootMessage(Throwable t) {
+            Throwable c = t;
+            while (c.getCause() != null && c.getCause() != c) {
+                c = c.getCause();
+            }
+            return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+        }
+    }
+
+    private final class Dispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+            boolean keepAlive = HttpUtil.isKeepAlive(request);
+            boolean head = request.method().equals(HttpMethod.HEAD);
+            if (!request.decoderResult().isSuccess()) {
+                write(ctx, HttpResponse.error(400, "The request could not be parsed."), false, false);
+                return;
+            }
+            QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+            String path = uri.path();
+            HttpRoute route = routes.get(path);
+            if (route == null) {
+                write(ctx, HttpResponse.error(404, "No such path: " + path), keepAlive, head);
+                return;
+            }
+            if (!head && !request.method().equals(HttpMethod.GET)) {
+                write(ctx, HttpResponse.error(405, request.method() + " is not allowed on " + path), keepAlive, false);
+                return;
+            }
+            Map<String, String> query = new HashMap<>();
+            uri.parameters().forEach((k, v) -> query.put(k, v.isEmpty() ? "" : v.get(0)));
+            HttpRequest r = new HttpRequest(
+                    request.method().name(), path, query, request.headers().get(HttpHeaderNames.ACCEPT, ""));
+            try {
+                workers.execute(() -> {
+                    HttpResponse response;
+                    try {
+                        response = route.handle(r);
+                    } catch (Exception e) {
+                        log.warn("HTTP {} {} failed", r.method(), path, e);
+                        response = HttpResponse.error(500, "The request failed: " + e);
+                    }
+                    HttpResponse done = response;
+                    ctx.executor().execute(() -> write(ctx, done, keepAlive, head));
+                });
+            } catch (RejectedExecutionException e) {
+                write(ctx, HttpResponse.error(503, "Too many requests in progress; try again."), false, head);
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            ctx.close(); // idle for a minute
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            log.debug("HTTP connection from {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+            ctx.close();
+        }
+
+        private void write(ChannelHandlerContext ctx, HttpResponse r, boolean keepAlive, boolean head) {
+            FullHttpResponse out = new DefaultFullHttpResponse(
+                    HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.valueOf(r.status()),
+                    head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(r.body()));
+            out.headers()
+                    .set(HttpHeaderNames.CONTENT_TYPE, r.contentType())
+                    .setInt(HttpHeaderNames.CONTENT_LENGTH, r.body().length);
+            if (keepAlive) {
+                out.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+                ctx.writeAndFlush(out);
+            } else {
+                ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+    }
+}
