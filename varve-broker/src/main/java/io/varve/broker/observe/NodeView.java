@@ -222,6 +222,9 @@ public final class NodeView implements BrokerView {
         Map<String, Integer> groupStates = new TreeMap<>();
         int groupShards = 0;
         Map<String, Integer> txnStates = new TreeMap<>();
+        for (io.varve.coordinator.txn.TxnState state : io.varve.coordinator.txn.TxnState.values()) {
+            txnStates.put(state.name(), 0); // every state has a series, so a dashboard sees zeros, not gaps
+        }
         int txnShards = 0;
         try {
             List<List<ListedGroup>> shards = groups.runOnAll(shard -> shard.listGroups(Set.of(), Set.of()))

@@ -90,6 +90,9 @@ public final class BrokerCollector implements MultiCollector {
             existing.add(p.topic());
         }
         traffic.retain(existing);
+        for (String name : existing) {
+            traffic.topic(name); // a series from the topic's creation on, as Kafka's topic metrics
+        }
         List<TopicTraffic.Topic> topics = new ArrayList<>();
         traffic.topics().forEach(topics::add);
         out.add(topicCounter(
