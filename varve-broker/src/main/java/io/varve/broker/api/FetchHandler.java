@@ -57,7 +57,7 @@ public final class FetchHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
-        return fetch(request).thenApply(traffic::sent);
+        return fetch(request).thenApply(response -> traffic.sent(request, response));
     }
 
     private CompletableFuture<ApiMessage> fetch(RequestContext request) {

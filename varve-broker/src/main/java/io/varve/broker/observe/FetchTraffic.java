@@ -3,7 +3,9 @@ package io.varve.broker.observe;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.protocol.RequestContext;
 import io.varve.http.metrics.TopicTraffic;
+import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse;
 import org.apache.kafka.common.message.FetchResponseData.PartitionData;
@@ -23,9 +25,12 @@ public final class FetchTraffic {
         this.traffic = traffic;
     }
 
-    /** Records {@code response} and returns it, to sit in a {@code thenApply}. */
-    public ApiMessage sent(ApiMessage response) {
-        if (!(response instanceof FetchResponseData fetch)) {
+    /**
+     * Records {@code response} and returns it, to sit in a {@code thenApply}. A follower's fetch is replication, not
+     * consumption (Kafka counts it apart, as ReplicationBytesOutPerSec): it is not counted.
+     */
+    public ApiMessage sent(RequestContext request, ApiMessage response) {
+        if (!(response instanceof FetchResponseData fetch) || fromFollower(request.body())) {
             return response;
         }
         MetadataSnapshot snapshot = null;
@@ -50,5 +55,10 @@ public final class FetchTraffic {
             }
         }
         return response;
+    }
+
+    private static boolean fromFollower(FetchRequestData request) {
+        return request.replicaId() >= 0
+                || (request.replicaState() != null && request.replicaState().replicaId() >= 0);
     }
 }
