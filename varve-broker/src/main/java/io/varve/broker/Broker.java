@@ -13,6 +13,7 @@ import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
+import io.varve.broker.api.admin.ListConfigResourcesHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
@@ -34,6 +35,7 @@ import io.varve.broker.observe.NodeView;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.telemetry.TelemetryApis;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.broker.txn.DescribeProducersHandler;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
@@ -244,7 +246,8 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
-                .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager));
+                .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager))
+                .register(ApiKeys.LIST_CONFIG_RESOURCES, 0, 1, new ListConfigResourcesHandler(loader::image));
         if (metadataLogs.raftRequests() != null || !config.processRoles().contains("controller")) {
             // kafka-metadata-quorum --bootstrap-server: the broker forwards to the active controller, the Raft leader,
             // which describes the whole quorum and makes voter changes (as Kafka's brokers do).
@@ -279,6 +282,7 @@ public final class Broker implements AutoCloseable {
                 new DescribeProducersHandler(metadataCache, replicaManager));
         GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
 
+        new TelemetryApis(loader::image, metrics.clientTelemetry(), System::currentTimeMillis).register(registry);
         for (ApiRegistry.Api api : registry.all()) {
             metrics.requests().register(api.key().id, api.key().name);
         }

@@ -6,6 +6,7 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.varve.http.HttpRequest;
 import io.varve.http.HttpResponse;
+import io.varve.http.clientmetrics.ClientTelemetryStore;
 import io.varve.http.view.BrokerView;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,8 +23,16 @@ public final class NodeMetrics {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final ExpositionFormats formats = ExpositionFormats.init();
 
+    private final ClientTelemetryStore clientTelemetry = new ClientTelemetryStore(System::currentTimeMillis);
+
     public NodeMetrics() {
         JvmMetrics.builder().register(registry);
+        registry.register(clientTelemetry);
+    }
+
+    /** What clients push (KIP-714), shown at each scrape. */
+    public ClientTelemetryStore clientTelemetry() {
+        return clientTelemetry;
     }
 
     public TopicTraffic traffic() {
