@@ -1,5 +1,6 @@
 package io.varve.http;
 
+import io.varve.http.console.ConsolePages;
 import io.varve.http.metrics.NodeMetrics;
 import io.varve.http.view.BrokerView;
 import io.varve.http.view.Readiness;
@@ -11,7 +12,11 @@ import java.util.function.Supplier;
  * /health/ready}. Live means the process serves HTTP; ready means {@link Readiness#ready()}, else 503 with the reasons.
  */
 public final class HttpListener implements AutoCloseable {
+    /** How often the console samples consumer lag for its chart (an hour is 240 samples). */
+    static final long LAG_SAMPLE_PERIOD_MS = 15_000;
+
     private final HttpServer server = new HttpServer();
+    private java.util.concurrent.ScheduledExecutorService sampler;
 
     private HttpListener() {}
 
@@ -29,9 +34,33 @@ public final class HttpListener implements AutoCloseable {
         return l;
     }
 
-    /** The same, with readiness read from the broker's view. */
+    /** The same with readiness read from the broker's view, and the console ({@code /console}) over it. */
     public static HttpListener start(List<HttpEndpoint> endpoints, NodeMetrics metrics, BrokerView view) {
-        return start(endpoints, metrics, view::readiness);
+        HttpListener l = new HttpListener();
+        ConsolePages console = new ConsolePages(view, System::currentTimeMillis);
+        l.server
+                .route("/metrics", metrics::scrape)
+                .route("/health/live", r -> HttpResponse.json(200, "{\"status\":\"UP\"}"))
+                .route("/health/ready", r -> ready(view.readiness()));
+        console.routes(l.server);
+        l.server.start(endpoints);
+        l.sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "varve-console-lag-sampler");
+            t.setDaemon(true);
+            return t;
+        });
+        l.sampler.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        console.sampleLag();
+                    } catch (Exception e) {
+                        // a coordinator loading or moving: the chart has a gap
+                    }
+                },
+                0,
+                LAG_SAMPLE_PERIOD_MS,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        return l;
     }
 
     static HttpResponse ready(Readiness r) {
@@ -59,6 +88,9 @@ public final class HttpListener implements AutoCloseable {
 
     @Override
     public void close() {
+        if (sampler != null) {
+            sampler.shutdownNow();
+        }
         server.close();
     }
 }

@@ -50,6 +50,9 @@ public final class HttpServer implements AutoCloseable {
     private static final int WORKER_QUEUE = 64;
 
     private final Map<String, HttpRoute> routes = new HashMap<>();
+    /** Routes for every path under a prefix (static assets), tried after the exact ones. */
+    private final Map<String, HttpRoute> prefixRoutes = new HashMap<>();
+
     private final List<Channel> channels = new ArrayList<>();
     private EventLoopGroup group;
     private ThreadPoolExecutor workers;
@@ -58,6 +61,26 @@ public final class HttpServer implements AutoCloseable {
     public HttpServer route(String path, HttpRoute route) {
         routes.put(path, route);
         return this;
+    }
+
+    /** Adds a route for every path that starts with {@code prefix}; call before {@link #start}. */
+    public HttpServer routePrefix(String prefix, HttpRoute route) {
+        prefixRoutes.put(prefix, route);
+        return this;
+    }
+
+    private HttpRoute find(String path) {
+        HttpRoute exact = routes.get(path);
+        if (exact != null) {
+            return exact;
+        }
+        String best = null;
+        for (String prefix : prefixRoutes.keySet()) {
+            if (path.startsWith(prefix) && (best == null || prefix.length() > best.length())) {
+                best = prefix;
+            }
+        }
+        return best == null ? null : prefixRoutes.get(best);
     }
 
     /**
@@ -155,7 +178,7 @@ public final class HttpServer implements AutoCloseable {
             }
             QueryStringDecoder uri = new QueryStringDecoder(request.uri());
             String path = uri.path();
-            HttpRoute route = routes.get(path);
+            HttpRoute route = find(path);
             if (route == null) {
                 write(ctx, HttpResponse.error(404, "No such path: " + path), keepAlive, head);
                 return;
