@@ -31,6 +31,7 @@ import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.observe.FetchTraffic;
+import io.varve.broker.observe.NodeActions;
 import io.varve.broker.observe.NodeView;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
@@ -374,7 +375,11 @@ public final class Broker implements AutoCloseable {
             return;
         }
         try {
-            httpListener = HttpListener.start(config.httpListeners(), metrics, metrics.view());
+            httpListener = HttpListener.start(
+                    config.httpListeners(),
+                    metrics,
+                    metrics.view(),
+                    new NodeActions(controllerWiring.calls, config.deleteTopicEnable()));
         } catch (HttpServer.BindFailure e) {
             if (config.httpListenersExplicit()) {
                 throw new ConfigException("varve.http.listeners: " + e.getMessage() + ".");

@@ -3,6 +3,7 @@ package io.varve.http;
 import io.varve.http.console.ConsolePages;
 import io.varve.http.metrics.NodeMetrics;
 import io.varve.http.view.BrokerView;
+import io.varve.http.view.ConsoleActions;
 import io.varve.http.view.Readiness;
 import java.util.List;
 import java.util.function.Supplier;
@@ -35,9 +36,10 @@ public final class HttpListener implements AutoCloseable {
     }
 
     /** The same with readiness read from the broker's view, and the console ({@code /console}) over it. */
-    public static HttpListener start(List<HttpEndpoint> endpoints, NodeMetrics metrics, BrokerView view) {
+    public static HttpListener start(
+            List<HttpEndpoint> endpoints, NodeMetrics metrics, BrokerView view, ConsoleActions actions) {
         HttpListener l = new HttpListener();
-        ConsolePages console = new ConsolePages(view, System::currentTimeMillis);
+        ConsolePages console = new ConsolePages(view, actions, System::currentTimeMillis);
         l.server
                 .route("/metrics", metrics::scrape)
                 .route("/health/live", r -> HttpResponse.json(200, "{\"status\":\"UP\"}"))

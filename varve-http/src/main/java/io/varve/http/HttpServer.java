@@ -50,6 +50,8 @@ public final class HttpServer implements AutoCloseable {
     private static final int WORKER_QUEUE = 64;
 
     private final Map<String, HttpRoute> routes = new HashMap<>();
+    /** Routes that take POSTed forms (the console's actions). */
+    private final Map<String, HttpRoute> postRoutes = new HashMap<>();
     /** Routes for every path under a prefix (static assets), tried after the exact ones. */
     private final Map<String, HttpRoute> prefixRoutes = new HashMap<>();
 
@@ -60,6 +62,15 @@ public final class HttpServer implements AutoCloseable {
     /** Adds a route for an exact path; call before {@link #start}. */
     public HttpServer route(String path, HttpRoute route) {
         routes.put(path, route);
+        return this;
+    }
+
+    /**
+     * Adds a route for POSTs of a form to {@code path}; call before {@link #start}. A POST whose Origin header names
+     * another host than the one it was sent to is refused with 403, so a page of another site cannot submit it.
+     */
+    public HttpServer routePost(String path, HttpRoute route) {
+        postRoutes.put(path, route);
         return this;
     }
 
@@ -178,19 +189,39 @@ public final class HttpServer implements AutoCloseable {
             }
             QueryStringDecoder uri = new QueryStringDecoder(request.uri());
             String path = uri.path();
-            HttpRoute route = find(path);
+            boolean post = request.method().equals(HttpMethod.POST);
+            HttpRoute route = post ? postRoutes.get(path) : find(path);
+            if (route == null && (post ? find(path) != null : postRoutes.containsKey(path))) {
+                write(ctx, HttpResponse.error(405, request.method() + " is not allowed on " + path), keepAlive, false);
+                return;
+            }
             if (route == null) {
                 write(ctx, HttpResponse.error(404, "No such path: " + path), keepAlive, head);
                 return;
             }
-            if (!head && !request.method().equals(HttpMethod.GET)) {
+            if (!post && !head && !request.method().equals(HttpMethod.GET)) {
                 write(ctx, HttpResponse.error(405, request.method() + " is not allowed on " + path), keepAlive, false);
                 return;
+            }
+            Map<String, String> form = Map.of();
+            if (post) {
+                if (!sameOrigin(request)) {
+                    write(ctx, HttpResponse.error(403, "A form from another origin may not post here."), false, false);
+                    return;
+                }
+                form = new HashMap<>();
+                QueryStringDecoder body = new QueryStringDecoder(
+                        request.content().toString(java.nio.charset.StandardCharsets.UTF_8), false);
+                for (Map.Entry<String, List<String>> e : body.parameters().entrySet()) {
+                    form.put(
+                            e.getKey(),
+                            e.getValue().isEmpty() ? "" : e.getValue().get(0));
+                }
             }
             Map<String, String> query = new HashMap<>();
             uri.parameters().forEach((k, v) -> query.put(k, v.isEmpty() ? "" : v.get(0)));
             HttpRequest r = new HttpRequest(
-                    request.method().name(), path, query, request.headers().get(HttpHeaderNames.ACCEPT, ""));
+                    request.method().name(), path, query, request.headers().get(HttpHeaderNames.ACCEPT, ""), form);
             try {
                 workers.execute(() -> {
                     HttpResponse response;
@@ -206,6 +237,16 @@ public final class HttpServer implements AutoCloseable {
             } catch (RejectedExecutionException e) {
                 write(ctx, HttpResponse.error(503, "Too many requests in progress; try again."), false, head);
             }
+        }
+
+        /** No Origin (not a browser), or an Origin whose host and port are the Host the request was sent to. */
+        private boolean sameOrigin(FullHttpRequest request) {
+            String origin = request.headers().get(HttpHeaderNames.ORIGIN);
+            if (origin == null) {
+                return true;
+            }
+            String host = request.headers().get(HttpHeaderNames.HOST, "");
+            return origin.equals("http://" + host);
         }
 
         @Override
@@ -227,6 +268,7 @@ public final class HttpServer implements AutoCloseable {
             out.headers()
                     .set(HttpHeaderNames.CONTENT_TYPE, r.contentType())
                     .setInt(HttpHeaderNames.CONTENT_LENGTH, r.body().length);
+            r.headers().forEach((name, value) -> out.headers().set(name, value));
             if (keepAlive) {
                 out.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
                 ctx.writeAndFlush(out);

@@ -8,6 +8,7 @@ import io.varve.http.HttpResponse;
 import io.varve.http.HttpServer;
 import io.varve.http.view.BrokerView;
 import io.varve.http.view.ClusterView;
+import io.varve.http.view.ConsoleActions;
 import io.varve.http.view.CoordinatorView;
 import io.varve.http.view.GroupLag;
 import io.varve.http.view.PartitionView;
@@ -31,14 +32,18 @@ import java.util.function.LongSupplier;
 public final class ConsolePages {
     private static final long LAG_TIMEOUT_MS = 2000;
 
+    private static final long ACTION_TIMEOUT_MS = 30_000;
+
     private final BrokerView view;
+    private final ConsoleActions actions;
     /** Samples at most every 15 s: an hour is {@link LagHistory#MAX_SAMPLES}. */
     private final LagHistory history = new LagHistory(14_000);
 
     private final LongSupplier clockMs;
 
-    public ConsolePages(BrokerView view, LongSupplier clockMs) {
+    public ConsolePages(BrokerView view, ConsoleActions actions, LongSupplier clockMs) {
         this.view = view;
+        this.actions = actions;
         this.clockMs = clockMs;
     }
 
@@ -49,6 +54,8 @@ public final class ConsolePages {
                 .route("/console/topics", this::topics)
                 .route("/console/topic", this::topic)
                 .route("/console/groups", this::groups)
+                .routePost("/console/topics/create", this::createTopic)
+                .routePost("/console/topics/delete", this::deleteTopic)
                 .routePrefix(Assets.PREFIX, Assets::serve);
     }
 
@@ -112,7 +119,7 @@ public final class ConsolePages {
         StringBuilder table = new StringBuilder(
                 "<div id=topics hx-get=\"/console/topics?fragment=1\" hx-trigger=\"every 5s\" hx-swap=outerHTML>");
         table.append(
-                "<table><thead><tr><th>Topic</th><th>Partitions here</th><th>Led here</th><th>Local size</th><th>Remote size</th><th>Records</th></tr></thead><tbody>");
+                "<table><thead><tr><th>Topic</th><th>Partitions here</th><th>Led here</th><th>Local size</th><th>Remote size</th><th>Records</th><th></th></tr></thead><tbody>");
         byTopic.forEach((name, t) -> table.append("<tr><td><a href=\"/console/topic?name=")
                 .append(esc(java.net.URLEncoder.encode(name, StandardCharsets.UTF_8)))
                 .append("\">")
@@ -127,9 +134,61 @@ public final class ConsolePages {
                 .append(bytes(t[3]))
                 .append("</td><td>")
                 .append(t[4])
+                .append("</td><td>")
+                .append(name.startsWith("__") ? "internal" : deleteButton(name))
                 .append("</td></tr>"));
         table.append("</tbody></table></div>");
-        return fragmentOrPage(r, "Topics", "<h1>Topics</h1>", table.toString());
+        String create = "<form id=create method=post action=\"/console/topics/create\">"
+                + "<input name=name placeholder=\"new topic\" required> <input name=partitions type=number min=1 placeholder=\"partitions\">"
+                + " <button type=submit>Create topic</button></form>";
+        return fragmentOrPage(r, "Topics", "<h1>Topics</h1>" + create, table.toString());
+    }
+
+    private static String deleteButton(String topic) {
+        return "<form method=post action=\"/console/topics/delete\""
+                + " onsubmit=\"return confirm('Delete topic ' + this.elements['name'].value + '?')\">"
+                + "<input type=hidden name=name value=\"" + esc(topic) + "\">"
+                + "<button type=submit class=delete>Delete</button></form>";
+    }
+
+    private HttpResponse createTopic(HttpRequest r) throws Exception {
+        String name = r.form().getOrDefault("name", "").trim();
+        if (name.isEmpty()) {
+            return page("Topics", "<h1>Topics</h1><p class=bad>A topic needs a name.</p>", 400);
+        }
+        int partitions;
+        try {
+            String p = r.form().getOrDefault("partitions", "").trim();
+            partitions = p.isEmpty() ? -1 : Integer.parseInt(p);
+        } catch (NumberFormatException e) {
+            partitions = 0;
+        }
+        if (partitions == 0 || partitions < -1 || partitions > 100_000) {
+            return page("Topics", "<h1>Topics</h1><p class=bad>Partitions must be a number from 1 to 100000.</p>", 400);
+        }
+        String error = actions.createTopic(name, partitions).get(ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        if (error != null) {
+            return page(
+                    "Topics",
+                    "<h1>Topics</h1><p class=bad>Topic " + esc(name) + " was not created: " + esc(error) + "</p>",
+                    400);
+        }
+        return HttpResponse.seeOther("/console/topics");
+    }
+
+    private HttpResponse deleteTopic(HttpRequest r) throws Exception {
+        String name = r.form().getOrDefault("name", "").trim();
+        if (name.isEmpty()) {
+            return page("Topics", "<h1>Topics</h1><p class=bad>Which topic? The form names none.</p>", 400);
+        }
+        String error = actions.deleteTopic(name).get(ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        if (error != null) {
+            return page(
+                    "Topics",
+                    "<h1>Topics</h1><p class=bad>Topic " + esc(name) + " was not deleted: " + esc(error) + "</p>",
+                    400);
+        }
+        return HttpResponse.seeOther("/console/topics");
     }
 
     private HttpResponse topic(HttpRequest r) {

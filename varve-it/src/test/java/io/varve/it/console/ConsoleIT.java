@@ -138,6 +138,30 @@ class ConsoleIT {
     }
 
     @Test
+    void aTopicCreatedInTheBrowserExistsForClientsAndOneDeletedThereIsGone() throws Exception {
+        visit("/console/topics", TOPIC, "topics-before-create");
+        browser.findElement(By.name("name")).sendKeys("made-in-console");
+        browser.findElement(By.name("partitions")).sendKeys("2");
+        browser.findElement(By.cssSelector("#create button")).click();
+        try (var admin = broker.admin()) {
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> admin.listTopics().names().get().contains("made-in-console"));
+            assertThat(admin.describeTopics(List.of("made-in-console"))
+                            .allTopicNames()
+                            .get()
+                            .get("made-in-console")
+                            .partitions())
+                    .hasSize(2);
+            visit("/console/topics", "made-in-console", "topics-after-create");
+            browser.findElement(By.xpath("//tr[td/a[text()='made-in-console']]//button[@class='delete']"))
+                    .click();
+            browser.switchTo().alert().accept();
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> !admin.listTopics().names().get().contains("made-in-console"));
+        }
+    }
+
+    @Test
     void theGroupsPageShowsLagPerPartitionAndDrawsTheLagChart() throws Exception {
         visit("/console/groups", GROUP, "groups");
         String text = browser.findElement(By.tagName("main")).getText();
@@ -155,6 +179,24 @@ class ConsoleIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(noName.statusCode()).isEqualTo(400);
         assertThat(noName.body()).contains("name parameter is required");
+        HttpResponse<String> foreignPost = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/console/topics/delete"))
+                        .header("Origin", "http://evil.example")
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString("name=" + TOPIC))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(foreignPost.statusCode())
+                .as("a form posted from another site")
+                .isEqualTo(403);
+        HttpResponse<String> badPartitions = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/console/topics/create"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString("name=x&partitions=many"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(badPartitions.statusCode()).isEqualTo(400);
+        assertThat(badPartitions.body()).contains("Partitions must be a number");
         HttpResponse<String> asset = client.send(
                 HttpRequest.newBuilder(URI.create(base + "/console/assets/../../etc/passwd"))
                         .build(),
