@@ -33,6 +33,7 @@ import io.varve.broker.network.SocketServer;
 import io.varve.broker.observe.FetchTraffic;
 import io.varve.broker.observe.NodeActions;
 import io.varve.broker.observe.NodeView;
+import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
@@ -99,6 +100,9 @@ public final class Broker implements AutoCloseable {
     /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
     private TieredReads tieredReads;
 
+    /** The schema registry (varve-registry) and its REST listener; null when it is off. */
+    private SchemaRegistryWiring schemaRegistry;
+
     private volatile boolean closed;
     private ReplicaManager replicaManager;
     /** Retries the partition logs that could not be opened or created. */
@@ -144,6 +148,7 @@ public final class Broker implements AutoCloseable {
         networkInit.setDaemon(true);
         networkInit.start();
         config.logWarnings();
+        SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
@@ -209,6 +214,7 @@ public final class Broker implements AutoCloseable {
                 blockSize -> controller.allocateProducerIds(
                         nodeId, lifecycle == null ? -1 : lifecycle.brokerEpoch(), blockSize),
                 config.producerIdBlockSize());
+        schemaRegistry = SchemaRegistryWiring.start(config, metadataCache, replicaManager, controller);
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
@@ -219,7 +225,11 @@ public final class Broker implements AutoCloseable {
                         3,
                         13,
                         DroppedResponseFault.wrap(
-                                new ProduceHandler(metadataCache, replicaManager, metrics.traffic()),
+                                new ProduceHandler(
+                                        metadataCache,
+                                        replicaManager,
+                                        metrics.traffic(),
+                                        schemaRegistry == null ? null : schemaRegistry.validation()),
                                 config.testProduceDropResponseEvery()))
                 .register(
                         ApiKeys.FETCH,
@@ -495,6 +505,11 @@ public final class Broker implements AutoCloseable {
         return socketServer.boundPort(listenerName);
     }
 
+    /** The schema registry's HTTP port, or -1 when it is off. */
+    public int schemaRegistryPort() {
+        return schemaRegistry == null ? -1 : schemaRegistry.port();
+    }
+
     public BrokerConfig config() {
         return config;
     }
@@ -537,6 +552,7 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("HTTP listener", httpListener);
         closeQuietly("network", socketServer);
+        closeQuietly("schema registry", schemaRegistry);
         closeQuietly("fetch purgatory", fetchPurgatory);
         if (requestExecutor != null) {
             requestExecutor.shutdown();

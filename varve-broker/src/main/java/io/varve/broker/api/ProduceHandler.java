@@ -36,11 +36,19 @@ public final class ProduceHandler implements ApiHandler {
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
     private final TopicTraffic traffic;
+    /** Broker-side schema validation; null when the schema registry is off. */
+    private final ProduceRecordCheck recordCheck;
 
-    public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager, TopicTraffic traffic) {
+    public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager) {
+        this(cache, replicaManager, new TopicTraffic(), null);
+    }
+
+    public ProduceHandler(
+            MetadataCache cache, ReplicaManager replicaManager, TopicTraffic traffic, ProduceRecordCheck recordCheck) {
         this.cache = cache;
         this.replicaManager = replicaManager;
         this.traffic = traffic;
+        this.recordCheck = recordCheck;
     }
 
     @Override
@@ -72,7 +80,7 @@ public final class ProduceHandler implements ApiHandler {
                     p.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code())
                             .setErrorMessage("Cannot append to internal topic " + topic.name());
                 } else {
-                    append(snapshot, new TopicPartition(topic.name(), partitionData.index()), partitionData, p);
+                    append(snapshot, topic, partitionData, p);
                 }
                 topicResponse.partitionResponses().add(p);
             }
@@ -82,7 +90,8 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     private void append(
-            MetadataSnapshot snapshot, TopicPartition tp, PartitionProduceData data, PartitionProduceResponse out) {
+            MetadataSnapshot snapshot, TopicInfo topic, PartitionProduceData data, PartitionProduceResponse out) {
+        TopicPartition tp = new TopicPartition(topic.name(), data.index());
         try {
             ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
             if (buffer == null) {
@@ -91,6 +100,9 @@ public final class ProduceHandler implements ApiHandler {
                 return;
             }
             PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
+            if (recordCheck != null && recordCheck.appliesTo(topic) && refused(topic, buffer, out)) {
+                return;
+            }
             int leaderEpoch = snapshot.topicsByName()
                     .get(tp.topic())
                     .partitions()
@@ -111,5 +123,22 @@ public final class ProduceHandler implements ApiHandler {
             traffic.topic(tp.topic()).produceFailed();
             out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
         }
+    }
+
+    /** Runs the record check; when it refuses records, answers INVALID_RECORD with one error per record. */
+    private boolean refused(TopicInfo topic, ByteBuffer buffer, PartitionProduceResponse out) {
+        java.util.List<ProduceRecordCheck.RecordError> errors = recordCheck.check(topic, buffer);
+        if (errors.isEmpty()) {
+            return false;
+        }
+        out.setErrorCode(Errors.INVALID_RECORD.code())
+                .setErrorMessage(errors.get(0).message());
+        for (ProduceRecordCheck.RecordError e : errors) {
+            out.recordErrors()
+                    .add(new ProduceResponseData.BatchIndexAndErrorMessage()
+                            .setBatchIndex(e.index())
+                            .setBatchIndexErrorMessage(e.message()));
+        }
+        return true;
     }
 }
