@@ -21,13 +21,26 @@ public final class NodeMetrics {
     private final ReplicaMetrics replicas = new ReplicaMetrics();
     private final Histogram logFlushTimeMs = new Histogram(Histogram.LATENCY_MS);
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final ExpositionFormats formats = ExpositionFormats.init();
+    private volatile ExpositionFormats formats;
 
     private final ClientTelemetryStore clientTelemetry = new ClientTelemetryStore(System::currentTimeMillis);
 
+    /** Registered at the first scrape: the JVM collectors take hundreds of milliseconds to set up, start-up must not. */
+    private volatile boolean jvmRegistered;
+
     public NodeMetrics() {
-        JvmMetrics.builder().register(registry);
         registry.register(clientTelemetry);
+    }
+
+    private void registerJvmCollectorsOnce() {
+        if (!jvmRegistered) {
+            synchronized (this) {
+                if (!jvmRegistered) {
+                    JvmMetrics.builder().register(registry);
+                    jvmRegistered = true;
+                }
+            }
+        }
     }
 
     /** What clients push (KIP-714), shown at each scrape. */
@@ -75,6 +88,11 @@ public final class NodeMetrics {
      * application/openmetrics-text}.
      */
     public HttpResponse scrape(HttpRequest request) throws IOException {
+        registerJvmCollectorsOnce();
+        ExpositionFormats formats = this.formats;
+        if (formats == null) {
+            formats = this.formats = ExpositionFormats.init();
+        }
         ExpositionFormatWriter writer = request.accept().contains("application/openmetrics-text")
                 ? formats.getOpenMetricsTextFormatWriter()
                 : formats.getPrometheusTextFormatWriter();
