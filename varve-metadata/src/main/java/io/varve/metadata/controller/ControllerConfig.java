@@ -1,5 +1,8 @@
 package io.varve.metadata.controller;
 
+import io.varve.metadata.controller.replication.ReplicationPolicy;
+import java.util.Objects;
+
 /**
  * Settings of the {@link QuorumController}.
  *
@@ -10,13 +13,18 @@ package io.varve.metadata.controller;
  *                                 is fenced
  * @param maxReplicationFactor     most replicas a partition may have: the broker sets 1 until it replicates
  *                                 partitions, so that nobody is told a record is on replicas that do not copy it
+ * @param replicationPolicy        the controller's {@code unclean.leader.election.enable} and
+ *                                 {@code min.insync.replicas}, below topic and cluster-wide dynamic settings
+ * @param leaderRebalance          {@code auto.leader.rebalance.enable} and {@code leader.imbalance.*}
  */
 public record ControllerConfig(
         int defaultNumPartitions,
         short defaultReplicationFactor,
         int maxPendingRequests,
         long brokerSessionTimeoutMs,
-        int maxReplicationFactor) {
+        int maxReplicationFactor,
+        ReplicationPolicy replicationPolicy,
+        LeaderRebalance leaderRebalance) {
 
     public static final int DEFAULT_MAX_PENDING_REQUESTS = 10_000;
     public static final long DEFAULT_BROKER_SESSION_TIMEOUT_MS = 9_000;
@@ -37,6 +45,24 @@ public record ControllerConfig(
         if (maxReplicationFactor <= 0) {
             throw new IllegalArgumentException("maxReplicationFactor must be > 0: " + maxReplicationFactor);
         }
+        Objects.requireNonNull(replicationPolicy, "replicationPolicy");
+        Objects.requireNonNull(leaderRebalance, "leaderRebalance");
+    }
+
+    public ControllerConfig(
+            int defaultNumPartitions,
+            short defaultReplicationFactor,
+            int maxPendingRequests,
+            long brokerSessionTimeoutMs,
+            int maxReplicationFactor) {
+        this(
+                defaultNumPartitions,
+                defaultReplicationFactor,
+                maxPendingRequests,
+                brokerSessionTimeoutMs,
+                maxReplicationFactor,
+                ReplicationPolicy.DEFAULTS,
+                LeaderRebalance.DEFAULTS);
     }
 
     public ControllerConfig(
@@ -62,16 +88,71 @@ public record ControllerConfig(
 
     public ControllerConfig withBrokerSessionTimeoutMs(long timeoutMs) {
         return new ControllerConfig(
-                defaultNumPartitions, defaultReplicationFactor, maxPendingRequests, timeoutMs, maxReplicationFactor);
+                defaultNumPartitions,
+                defaultReplicationFactor,
+                maxPendingRequests,
+                timeoutMs,
+                maxReplicationFactor,
+                replicationPolicy,
+                leaderRebalance);
     }
 
     public ControllerConfig withMaxReplicationFactor(int max) {
         return new ControllerConfig(
-                defaultNumPartitions, defaultReplicationFactor, maxPendingRequests, brokerSessionTimeoutMs, max);
+                defaultNumPartitions,
+                defaultReplicationFactor,
+                maxPendingRequests,
+                brokerSessionTimeoutMs,
+                max,
+                replicationPolicy,
+                leaderRebalance);
+    }
+
+    public ControllerConfig withReplicationPolicy(ReplicationPolicy policy) {
+        return new ControllerConfig(
+                defaultNumPartitions,
+                defaultReplicationFactor,
+                maxPendingRequests,
+                brokerSessionTimeoutMs,
+                maxReplicationFactor,
+                policy,
+                leaderRebalance);
+    }
+
+    public ControllerConfig withLeaderRebalance(LeaderRebalance rebalance) {
+        return new ControllerConfig(
+                defaultNumPartitions,
+                defaultReplicationFactor,
+                maxPendingRequests,
+                brokerSessionTimeoutMs,
+                maxReplicationFactor,
+                replicationPolicy,
+                rebalance);
     }
 
     /** Kafka's defaults: one partition, one replica. */
     public static ControllerConfig defaults() {
         return new ControllerConfig(1, (short) 1);
+    }
+
+    /**
+     * @param enabled                    {@code auto.leader.rebalance.enable} (true)
+     * @param checkIntervalMs            {@code leader.imbalance.check.interval.seconds} (300) in milliseconds
+     * @param imbalancePerBrokerPercentage {@code leader.imbalance.per.broker.percentage} (10)
+     */
+    public record LeaderRebalance(boolean enabled, long checkIntervalMs, int imbalancePerBrokerPercentage) {
+
+        public static final LeaderRebalance DEFAULTS = new LeaderRebalance(true, 300_000, 10);
+
+        public LeaderRebalance {
+            if (checkIntervalMs <= 0) {
+                throw new IllegalArgumentException(
+                        "leader.imbalance.check.interval.seconds must be > 0: " + checkIntervalMs + " ms");
+            }
+            if (imbalancePerBrokerPercentage < 0) {
+                throw new IllegalArgumentException(
+                        "leader.imbalance.per.broker.percentage must be >= 0: " + imbalancePerBrokerPercentage);
+            }
+        }
     }
 }

@@ -12,7 +12,14 @@ import io.varve.metadata.controller.feature.FeatureUpdate;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.controller.replication.AlterPartitionReply;
 import io.varve.metadata.controller.replication.AlterPartitionRequest;
+import io.varve.metadata.controller.replication.ElectionControl;
+import io.varve.metadata.controller.replication.OngoingReassignment;
+import io.varve.metadata.controller.replication.PartitionReassignment;
+import io.varve.metadata.controller.replication.PartitionResultError;
+import io.varve.metadata.controller.replication.ReassignmentControl;
 import io.varve.metadata.controller.replication.ReplicationControl;
+import io.varve.metadata.controller.replication.ReplicationControl.ElectionType;
+import io.varve.metadata.controller.replication.UncleanElections;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
@@ -72,7 +79,9 @@ public final class QuorumController implements AutoCloseable {
     private final MetadataLoader loader;
     private final TopicControl topicControl;
     private final ProducerIdControl producerIdControl = new ProducerIdControl();
-    private final ReplicationControl replicationControl = new ReplicationControl();
+    private final ReplicationControl replicationControl;
+    private final ElectionControl electionControl;
+    private final ReassignmentControl reassignmentControl;
     private final ClusterControl clusterControl;
     private final FeatureControl featureControl = new FeatureControl(SupportedFeatures.THIS_BUILD);
     private final ConfigControl configControl;
@@ -104,6 +113,9 @@ public final class QuorumController implements AutoCloseable {
             LongSupplier clockMs) {
         this.config = Objects.requireNonNull(config, "config");
         this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
+        this.replicationControl = new ReplicationControl(config.replicationPolicy());
+        this.electionControl = new ElectionControl(replicationControl);
+        this.reassignmentControl = new ReassignmentControl(replicationControl, config.maxReplicationFactor());
         this.clusterControl = new ClusterControl(
                 clusterId, new BrokerHeartbeats(config.brokerSessionTimeoutMs()), replicationControl);
         this.configControl = new ConfigControl(staticOnlyBrokerKey);
@@ -118,6 +130,18 @@ public final class QuorumController implements AutoCloseable {
         long checkIntervalMs = Math.max(1, Math.min(SESSION_CHECK_INTERVAL_MS, config.brokerSessionTimeoutMs() / 2));
         eventThread.scheduleWithFixedDelay(
                 this::checkBrokerSessions, checkIntervalMs, checkIntervalMs, TimeUnit.MILLISECONDS);
+        ControllerConfig.LeaderRebalance rebalance = config.leaderRebalance();
+        if (rebalance.enabled()) {
+            eventThread.scheduleWithFixedDelay(
+                    () -> {
+                        if (!closed && raft.leaderId() == raft.nodeId()) {
+                            rebalanceLeaders();
+                        }
+                    },
+                    rebalance.checkIntervalMs(),
+                    rebalance.checkIntervalMs(),
+                    TimeUnit.MILLISECONDS);
+        }
     }
 
     private static long monotonicMs() {
@@ -211,9 +235,13 @@ public final class QuorumController implements AutoCloseable {
                 .whenComplete((results, error) -> logAltered(results, validateOnly));
     }
 
-    private static void logAltered(List<AlterConfigResult> results, boolean validateOnly) {
+    private void logAltered(List<AlterConfigResult> results, boolean validateOnly) {
         if (results == null || validateOnly) {
             return;
+        }
+        if (results.stream().anyMatch(r -> r.error() == Errors.NONE)) {
+            // unclean.leader.election.enable may have been turned on: offline partitions may get a leader now.
+            electOfflineLeaders();
         }
         results.stream()
                 .filter(r -> r.error() == Errors.NONE)
@@ -264,6 +292,75 @@ public final class QuorumController implements AutoCloseable {
     /** AlterPartition: a leader's ISR changes, validated against leader and partition epochs. */
     public CompletableFuture<AlterPartitionReply> alterPartition(AlterPartitionRequest request) {
         return submit("alterPartition", image -> replicationControl.alterPartition(image, request));
+    }
+
+    /**
+     * ElectLeaders: PREFERRED or UNCLEAN elections of the listed partitions ({@code partitions} null: all of
+     * them, reporting only those that needed one). One result per partition.
+     */
+    public CompletableFuture<List<PartitionResultError>> electLeaders(
+            ElectionType type, Map<String, List<Integer>> partitions) {
+        Map<String, List<Integer>> copy = partitions == null ? null : new LinkedHashMap<>(partitions);
+        return submit("electLeaders", image -> electionControl.electLeaders(image, type, copy));
+    }
+
+    /**
+     * The automatic preferred-leader rebalance ({@code auto.leader.rebalance.enable}), run by the timer every
+     * {@code leader.imbalance.check.interval.seconds} on the active controller; the number of elections.
+     */
+    public CompletableFuture<Integer> rebalanceLeaders() {
+        int percentage = config.leaderRebalance().imbalancePerBrokerPercentage();
+        return submit("rebalanceLeaders", image -> {
+                    List<io.varve.metadata.record.MetadataRecord> records =
+                            electionControl.rebalance(image, percentage);
+                    return ControllerResult.of(records, records.size());
+                })
+                .whenComplete((elections, error) -> {
+                    if (elections != null && elections > 0) {
+                        LOG.info(
+                                "Moved {} leadership(s) back to their preferred replicas (auto.leader.rebalance)",
+                                elections);
+                    }
+                });
+    }
+
+    /** Elects leaders for offline partitions where the rules now allow it (after a config change). */
+    private void electOfflineLeaders() {
+        submit(
+                "electOfflineLeaders",
+                image -> ControllerResult.of(replicationControl.electOfflineLeaders(image), null));
+    }
+
+    /** AlterPartitionReassignments: starts, replaces or cancels (null target) reassignments; one result each. */
+    public CompletableFuture<List<PartitionResultError>> alterPartitionReassignments(
+            List<PartitionReassignment> reassignments) {
+        List<PartitionReassignment> copy = List.copyOf(reassignments);
+        return submit("alterPartitionReassignments", image -> reassignmentControl.alter(image, copy))
+                .whenComplete((results, error) -> {
+                    if (results != null) {
+                        results.stream()
+                                .filter(r -> r.error() == Errors.NONE)
+                                .forEach(r -> LOG.info(
+                                        "Reassignment of {}-{} {}",
+                                        r.topic(),
+                                        r.partitionId(),
+                                        copy.stream()
+                                                        .filter(q -> q.topic().equals(r.topic())
+                                                                && q.partitionId() == r.partitionId())
+                                                        .anyMatch(PartitionReassignment::cancels)
+                                                ? "cancelled"
+                                                : "accepted"));
+                    }
+                });
+    }
+
+    /** ListPartitionReassignments: the reassignments in progress, of the listed partitions or (null) all. */
+    public CompletableFuture<List<OngoingReassignment>> listPartitionReassignments(
+            Map<String, List<Integer>> partitions) {
+        Map<String, List<Integer>> copy = partitions == null ? null : new LinkedHashMap<>(partitions);
+        return submit(
+                "listPartitionReassignments",
+                image -> ControllerResult.withoutRecords(reassignmentControl.list(image, copy)));
     }
 
     /** UpdateFeatures: finalizes feature levels every registered broker supports; all or nothing. */
@@ -347,9 +444,13 @@ public final class QuorumController implements AutoCloseable {
             response.completeExceptionally(new UnknownServerException(name + " failed: " + e.getMessage(), e));
             return;
         }
+        List<String> uncleanElections = UncleanElections.describe(workingImage, result.records());
         workingImage = next;
         uncommittedAppends++;
         append.whenComplete((lastOffset, error) -> {
+            if (error == null) {
+                uncleanElections.forEach(line -> LOG.warn("Unclean leader election: {}", line));
+            }
             Runnable completion = () -> onAppendComplete(result.response(), lastOffset, error, response);
             try {
                 eventThread.execute(completion);
