@@ -1,0 +1,115 @@
+package io.varve.metadata.controller.replication;
+
+import static io.varve.metadata.controller.ClusterFixture.apply;
+import static io.varve.metadata.controller.ClusterFixture.cluster;
+import static io.varve.metadata.controller.ClusterFixture.epochOf;
+import static io.varve.metadata.controller.ClusterFixture.ids;
+import static io.varve.metadata.controller.ClusterFixture.partitionOf;
+import static io.varve.metadata.controller.ClusterFixture.topicId;
+import static io.varve.metadata.controller.replication.ReplicationTestSupport.elrOn;
+import static io.varve.metadata.controller.replication.ReplicationTestSupport.fence;
+import static io.varve.metadata.controller.replication.ReplicationTestSupport.topicConfig;
+import static io.varve.metadata.controller.replication.ReplicationTestSupport.unfence;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.varve.metadata.controller.replication.AlterPartitionRequest.IsrMember;
+import io.varve.metadata.controller.replication.AlterPartitionRequest.PartitionIsr;
+import io.varve.metadata.image.MetadataImage;
+import io.varve.metadata.image.PartitionImage;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** KIP-966: the ELR is kept below min.insync.replicas and elected from when no ISR member is left. */
+class EligibleLeaderReplicasTest {
+
+    private final ReplicationControl control = new ReplicationControl();
+
+    /** RF 3, min.insync.replicas 2, ISR = replicas, led by 1. */
+    private static MetadataImage rf3MinIsr2() {
+        return cluster()
+                .unfenced(1, 2, 3)
+                .record(elrOn())
+                .partition(ids(1, 2, 3), ids(1, 2, 3), 1)
+                .record(topicConfig("t0", "min.insync.replicas", "2"))
+                .image();
+    }
+
+    @Test
+    void membersLeavingAnIsrAtOrAboveMinIsrDoNotJoinTheElr() {
+        PartitionImage after = partitionOf(fence(control, rf3MinIsr2(), 3), 0);
+
+        assertThat(after.isr()).containsExactly(1, 2);
+        assertThat(after.elr()).isEmpty();
+    }
+
+    @Test
+    void membersLeavingAnIsrBelowMinIsrJoinTheElrAndTheLastMemberLeavesTheIsrToo() {
+        MetadataImage image = fence(control, fence(control, rf3MinIsr2(), 3), 2);
+        assertThat(partitionOf(image, 0).isr()).containsExactly(1);
+        assertThat(partitionOf(image, 0).elr()).containsExactly(2);
+
+        PartitionImage offline = partitionOf(fence(control, image, 1), 0);
+
+        assertThat(offline.leader()).isEqualTo(-1);
+        assertThat(offline.isr()).isEmpty();
+        assertThat(offline.elr()).containsExactly(1, 2);
+    }
+
+    @Test
+    void anElrMemberThatReturnsIsElectedCleanlyAndBecomesTheIsr() {
+        MetadataImage offline = fence(control, fence(control, fence(control, rf3MinIsr2(), 3), 2), 1);
+
+        PartitionImage after = partitionOf(unfence(control, offline, 2), 0);
+
+        assertThat(after.leader()).isEqualTo(2);
+        assertThat(after.isr()).containsExactly(2);
+        assertThat(after.elr()).containsExactly(1);
+    }
+
+    @Test
+    void aReplicaOutsideIsrAndElrIsNotElectedWhileUncleanElectionIsOff() {
+        MetadataImage offline = fence(control, fence(control, fence(control, rf3MinIsr2(), 3), 2), 1);
+
+        PartitionImage after = partitionOf(unfence(control, offline, 3), 0);
+
+        assertThat(after.leader()).isEqualTo(-1);
+        assertThat(after.elr()).containsExactly(1, 2);
+    }
+
+    @Test
+    void theElrEmptiesOnceTheIsrIsBackAtMinIsr() {
+        MetadataImage image = fence(control, fence(control, rf3MinIsr2(), 3), 2);
+        image = apply(image, List.of(io.varve.metadata.record.BrokerRegistrationChangeRecord.unfence(2, epochOf(2))));
+        AlterPartitionRequest expand = new AlterPartitionRequest(
+                1,
+                epochOf(1),
+                List.of(new PartitionIsr(
+                        topicId(0),
+                        0,
+                        partitionOf(image, 0).leaderEpoch(),
+                        IntStream.of(1, 2).mapToObj(IsrMember::of).toList(),
+                        partitionOf(image, 0).partitionEpoch())));
+
+        PartitionImage after =
+                partitionOf(apply(image, control.alterPartition(image, expand).records()), 0);
+
+        assertThat(after.isr()).containsExactly(1, 2);
+        assertThat(after.elr()).isEmpty();
+    }
+
+    @Test
+    void withoutTheFeatureTheLastIsrMemberStaysAndNoElrIsKept() {
+        MetadataImage image = cluster()
+                .unfenced(1, 2, 3)
+                .partition(ids(1, 2, 3), ids(1, 2, 3), 1)
+                .record(topicConfig("t0", "min.insync.replicas", "2"))
+                .image();
+
+        PartitionImage after = partitionOf(fence(control, fence(control, fence(control, image, 3), 2), 1), 0);
+
+        assertThat(after.isr()).containsExactly(1);
+        assertThat(after.elr()).isEmpty();
+        assertThat(after.leader()).isEqualTo(-1);
+    }
+}
