@@ -22,7 +22,9 @@ public final class UncleanElections {
         for (MetadataRecord record : records) {
             if (!(record instanceof PartitionChangeRecord change)
                     || change.leader() == PartitionChangeRecord.NO_LEADER
-                    || change.leader() == PartitionChangeRecord.NO_LEADER_CHANGE) {
+                    || change.leader() == PartitionChangeRecord.NO_LEADER_CHANGE
+                    || change.replicas() != null) {
+                // A change of replicas completes or cancels a reassignment: its leader comes from the ISR it writes.
                 continue;
             }
             TopicImage topic = before.topics().getTopic(change.topicId());
