@@ -333,9 +333,11 @@ public final class QuorumController implements AutoCloseable {
 
     /** AlterPartitionReassignments: starts, replaces or cancels (null target) reassignments; one result each. */
     public CompletableFuture<List<PartitionResultError>> alterPartitionReassignments(
-            List<PartitionReassignment> reassignments) {
+            List<PartitionReassignment> reassignments, boolean allowReplicationFactorChange) {
         List<PartitionReassignment> copy = List.copyOf(reassignments);
-        return submit("alterPartitionReassignments", image -> reassignmentControl.alter(image, copy))
+        return submit(
+                        "alterPartitionReassignments",
+                        image -> reassignmentControl.alter(image, copy, allowReplicationFactorChange))
                 .whenComplete((results, error) -> {
                     if (results != null) {
                         results.stream()

@@ -48,9 +48,19 @@ public final class ReassignmentControl {
         this.maxReplicationFactor = maxReplicationFactor;
     }
 
-    /** AlterPartitionReassignments: one result per requested partition, in order. */
+    /** AlterPartitionReassignments allowing replication factor changes. */
     public ControllerResult<List<PartitionResultError>> alter(
             MetadataImage image, List<PartitionReassignment> reassignments) {
+        return alter(image, reassignments, true);
+    }
+
+    /**
+     * AlterPartitionReassignments: one result per requested partition, in order. Without {@code
+     * allowReplicationFactorChange} (KIP-860) a target of another size than the original replicas is
+     * INVALID_REPLICATION_FACTOR.
+     */
+    public ControllerResult<List<PartitionResultError>> alter(
+            MetadataImage image, List<PartitionReassignment> reassignments, boolean allowReplicationFactorChange) {
         List<MetadataRecord> records = new ArrayList<>();
         List<PartitionResultError> results = new ArrayList<>(reassignments.size());
         Set<String> seen = new HashSet<>();
@@ -75,7 +85,13 @@ public final class ReassignmentControl {
             try {
                 Optional<PartitionChangeRecord> change = request.cancels()
                         ? cancel(image, topic, partitionId, partition)
-                        : start(image, topic, partitionId, partition, request.targetReplicas());
+                        : start(
+                                image,
+                                topic,
+                                partitionId,
+                                partition,
+                                request.targetReplicas(),
+                                allowReplicationFactorChange);
                 change.ifPresent(records::add);
                 results.add(PartitionResultError.ok(topicName, partitionId));
             } catch (ReassignmentException e) {
@@ -86,10 +102,21 @@ public final class ReassignmentControl {
     }
 
     private Optional<PartitionChangeRecord> start(
-            MetadataImage image, TopicImage topic, int partitionId, PartitionImage partition, List<Integer> target)
+            MetadataImage image,
+            TopicImage topic,
+            int partitionId,
+            PartitionImage partition,
+            List<Integer> target,
+            boolean allowReplicationFactorChange)
             throws ReassignmentException {
         validateTarget(image.cluster(), target);
         int[] original = originalReplicas(partition);
+        if (!allowReplicationFactorChange && target.size() != original.length) {
+            throw new ReassignmentException(
+                    Errors.INVALID_REPLICATION_FACTOR,
+                    "The replication factor is changed from " + original.length + " to " + target.size()
+                            + " but allowReplicationFactorChange is false.");
+        }
         int[] targetIds = target.stream().mapToInt(Integer::intValue).toArray();
         int[] adding =
                 IntStream.of(targetIds).filter(r -> !contains(original, r)).toArray();
