@@ -21,6 +21,9 @@ import org.apache.kafka.common.Uuid;
  *   <li>an eligible ISR member;
  *   <li>with ELR on, an eligible ELR member (clean: it holds every committed record), which becomes the
  *       whole ISR;
+ *   <li>with ELR on and both ISR and ELR empty, an eligible last known ELR member (one that was an ELR
+ *       member until it restarted without a clean shutdown), which becomes the whole ISR: the last known
+ *       leader, as Kafka elects it and as the last ISR member was elected before KIP-966;
  *   <li>with unclean election allowed, any eligible replica, last known ELR members first, which
  *       becomes the whole ISR ({@link #electedUncleanly()});
  *   <li>otherwise no leader (-1): the partition is offline until one of the above returns.
@@ -112,8 +115,10 @@ final class PartitionChangeBuilder {
     Optional<PartitionChangeRecord> build() {
         int[] replicas = targetReplicas;
         int[] isr = IntStream.of(targetIsr).filter(r -> contains(replicas, r)).toArray();
-        int[] elr =
-                IntStream.of(partition.elr()).filter(r -> contains(replicas, r)).toArray();
+        int[] elr = withElrUpkeep(
+                replicas,
+                isr,
+                IntStream.of(partition.elr()).filter(r -> contains(replicas, r)).toArray());
         int[] lastKnownElr = IntStream.of(partition.lastKnownElr())
                 .filter(r -> contains(replicas, r))
                 .toArray();
@@ -136,6 +141,13 @@ final class PartitionChangeBuilder {
                     isr = new int[] {leader};
                 }
             }
+            if (leader == PartitionChangeRecord.NO_LEADER && rules.elrEnabled() && isr.length == 0 && elr.length == 0) {
+                int[] lastKnown = lastKnownElr;
+                leader = firstOf(replicas, r -> contains(lastKnown, r) && eligible.test(r));
+                if (leader != PartitionChangeRecord.NO_LEADER) {
+                    isr = new int[] {leader};
+                }
+            }
             if (leader == PartitionChangeRecord.NO_LEADER && (rules.uncleanEnabled() || election == Election.UNCLEAN)) {
                 int[] hint = lastKnownElr;
                 leader = firstOf(replicas, r -> contains(hint, r) && eligible.test(r));
@@ -154,19 +166,30 @@ final class PartitionChangeBuilder {
             elr = new int[0];
             lastKnownElr = new int[0];
         } else if (!electedUncleanly) {
-            // Whoever leaves an ISR that is below min.insync.replicas still holds every committed record.
             int[] nextIsr = isr;
-            int[] previousElr = elr;
-            int[] previousIsr = partition.isr();
-            elr = IntStream.of(replicas)
-                    .filter(r -> !contains(nextIsr, r) && (contains(previousElr, r) || contains(previousIsr, r)))
-                    .toArray();
+            elr = withElrUpkeep(replicas, isr, elr);
             int[] nextElr = elr;
             lastKnownElr = IntStream.of(lastKnownElr)
                     .filter(r -> !contains(nextIsr, r) && !contains(nextElr, r))
                     .toArray();
         }
         return change(replicas, isr, leader, elr, lastKnownElr);
+    }
+
+    /**
+     * The ELR for this ISR: below {@code min.insync.replicas}, whoever leaves the ISR still holds every committed
+     * record (the high watermark cannot move) and joins the ELR; ELR members joining the ISR leave it. Computed
+     * before the election too, so that a member leaving now counts as an eligible leader replica (if it is one)
+     * rather than leaving the ISR and ELR empty.
+     */
+    private int[] withElrUpkeep(int[] replicas, int[] isr, int[] elr) {
+        if (!rules.elrEnabled() || isr.length >= rules.minIsr()) {
+            return elr;
+        }
+        int[] previousIsr = partition.isr();
+        return IntStream.of(replicas)
+                .filter(r -> !contains(isr, r) && (contains(elr, r) || contains(previousIsr, r)))
+                .toArray();
     }
 
     private Optional<PartitionChangeRecord> change(

@@ -73,6 +73,36 @@ public final class ReplicationControl {
     }
 
     /**
+     * The changes that take {@code brokerId} out of every ELR into the last known ELR: it restarted
+     * without showing a clean shutdown, so it may have lost records and cannot be elected as one holding
+     * every committed record (it may still lead as the last known leader, see {@link PartitionChangeBuilder}).
+     */
+    public List<MetadataRecord> removeFromElrs(MetadataImage image, int brokerId) {
+        return changes(image, (topic, partitionId) -> {
+            PartitionImage partition = topic.partition(partitionId);
+            if (!partition.isInElr(brokerId)) {
+                return Optional.empty();
+            }
+            int[] lastKnownElr = partition.lastKnownElr();
+            if (!PartitionChangeBuilder.contains(lastKnownElr, brokerId)) {
+                lastKnownElr = java.util.stream.IntStream.concat(
+                                java.util.Arrays.stream(lastKnownElr), java.util.stream.IntStream.of(brokerId))
+                        .toArray();
+            }
+            return Optional.of(new PartitionChangeRecord(
+                    topic.id(),
+                    partitionId,
+                    null,
+                    PartitionChangeRecord.NO_LEADER_CHANGE,
+                    null,
+                    null,
+                    null,
+                    PartitionChangeBuilder.without(partition.elr(), brokerId),
+                    lastKnownElr));
+        });
+    }
+
+    /**
      * The elections that {@code returning} (now active, being unfenced) makes possible: offline
      * partitions it is a replica of get a leader again if the rules allow one.
      */

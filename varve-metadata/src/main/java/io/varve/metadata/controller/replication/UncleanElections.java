@@ -16,6 +16,13 @@ public final class UncleanElections {
 
     private UncleanElections() {}
 
+    /** The last known ELR member elected when ISR and ELR are empty: the last known leader, not unclean. */
+    private static boolean lastKnownLeader(PartitionImage partition, int leader) {
+        return partition.isr().length == 0
+                && partition.elr().length == 0
+                && PartitionChangeBuilder.contains(partition.lastKnownElr(), leader);
+    }
+
     /** One line per unclean election in {@code records}, judged against {@code before}. */
     public static List<String> describe(MetadataImage before, List<MetadataRecord> records) {
         List<String> lines = new ArrayList<>();
@@ -29,7 +36,10 @@ public final class UncleanElections {
             }
             TopicImage topic = before.topics().getTopic(change.topicId());
             PartitionImage partition = topic == null ? null : topic.partition(change.partitionId());
-            if (partition != null && !partition.isInIsr(change.leader()) && !partition.isInElr(change.leader())) {
+            if (partition != null
+                    && !partition.isInIsr(change.leader())
+                    && !partition.isInElr(change.leader())
+                    && !lastKnownLeader(partition, change.leader())) {
                 lines.add("broker " + change.leader() + " now leads " + topic.name() + "-" + change.partitionId()
                         + " although it was not in the ISR " + java.util.Arrays.toString(partition.isr())
                         + " (unclean.leader.election.enable): records the ISR had committed may be lost");

@@ -12,12 +12,18 @@ import static io.varve.metadata.controller.replication.ReplicationTestSupport.to
 import static io.varve.metadata.controller.replication.ReplicationTestSupport.unfence;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.metadata.controller.cluster.BrokerHeartbeats;
+import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
+import io.varve.metadata.controller.cluster.ClusterControl;
+import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.controller.replication.AlterPartitionRequest.IsrMember;
 import io.varve.metadata.controller.replication.AlterPartitionRequest.PartitionIsr;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.image.PartitionImage;
+import io.varve.metadata.record.Endpoint;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 /** KIP-966: the ELR is kept below min.insync.replicas and elected from when no ISR member is left. */
@@ -111,5 +117,66 @@ class EligibleLeaderReplicasTest {
         assertThat(after.isr()).containsExactly(1);
         assertThat(after.elr()).isEmpty();
         assertThat(after.leader()).isEqualTo(-1);
+    }
+
+    /** All three fenced: ISR empty, ELR [1, 2] (broker 3 left while the ISR was still at min.insync.replicas). */
+    private MetadataImage allFenced() {
+        return fence(control, fence(control, fence(control, rf3MinIsr2(), 3), 2), 1);
+    }
+
+    private MetadataImage reregistered(MetadataImage image, int broker, long previousBrokerEpoch) {
+        ClusterControl cluster = new ClusterControl(ClusterFixtureIds.CLUSTER, new BrokerHeartbeats(9_000), control);
+        BrokerRegistrationRequest request = new BrokerRegistrationRequest(
+                broker,
+                ClusterFixtureIds.CLUSTER,
+                new Uuid(2, broker),
+                List.of(new Endpoint("PLAINTEXT", "b" + broker, 9092, "PLAINTEXT")),
+                null,
+                SupportedFeatures.THIS_BUILD,
+                previousBrokerEpoch);
+        return apply(image, cluster.register(image, request, 0).records());
+    }
+
+    @Test
+    void aBrokerRestartingWithoutACleanShutdownLeavesTheElrForTheLastKnownElr() {
+        PartitionImage after = partitionOf(reregistered(allFenced(), 2, -1), 0);
+
+        assertThat(after.elr()).containsExactly(1);
+        assertThat(after.lastKnownElr()).containsExactly(2);
+    }
+
+    @Test
+    void aBrokerShowingItsCleanShutdownEpochStaysInTheElr() {
+        PartitionImage after = partitionOf(reregistered(allFenced(), 2, epochOf(2)), 0);
+
+        assertThat(after.elr()).containsExactly(1, 2);
+        assertThat(after.lastKnownElr()).isEmpty();
+    }
+
+    @Test
+    void withIsrAndElrEmptyALastKnownElrMemberLeadsAsTheLastKnownLeader() {
+        MetadataImage image = reregistered(reregistered(allFenced(), 1, -1), 2, -1);
+        assertThat(partitionOf(image, 0).elr())
+                .as(partitionOf(image, 0).toString())
+                .isEmpty();
+        assertThat(partitionOf(image, 0).lastKnownElr())
+                .as(partitionOf(image, 0).toString())
+                .containsExactly(1, 2);
+
+        MetadataImage unfenced = apply(
+                image,
+                List.of(io.varve.metadata.record.BrokerRegistrationChangeRecord.unfence(
+                        2, image.cluster().broker(2).epoch())));
+        List<io.varve.metadata.record.MetadataRecord> election = control.electOfflineLeaders(unfenced, 2);
+        PartitionImage after = partitionOf(apply(unfenced, election), 0);
+
+        assertThat(after.leader()).isEqualTo(2);
+        assertThat(after.isr()).containsExactly(2);
+        assertThat(UncleanElections.describe(unfenced, election)).isEmpty();
+    }
+
+    /** The fixture's cluster id is whatever the cluster control is told; one constant for both sides. */
+    private static final class ClusterFixtureIds {
+        static final String CLUSTER = "c1";
     }
 }

@@ -2,7 +2,6 @@ package io.varve.metadata.controller.replication;
 
 import static io.varve.metadata.controller.ClusterFixture.apply;
 import static io.varve.metadata.controller.ClusterFixture.cluster;
-import static io.varve.metadata.controller.ClusterFixture.epochOf;
 import static io.varve.metadata.controller.replication.ReplicationTestSupport.elrOn;
 import static io.varve.metadata.controller.replication.ReplicationTestSupport.fence;
 import static io.varve.metadata.controller.replication.ReplicationTestSupport.topicConfig;
@@ -10,12 +9,17 @@ import static io.varve.metadata.controller.replication.ReplicationTestSupport.un
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.metadata.controller.ClusterFixture;
+import io.varve.metadata.controller.cluster.BrokerHeartbeats;
+import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
+import io.varve.metadata.controller.cluster.ClusterControl;
+import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.controller.replication.AlterPartitionRequest.IsrMember;
 import io.varve.metadata.controller.replication.AlterPartitionRequest.PartitionIsr;
 import io.varve.metadata.controller.replication.ReplicationControl.ElectionType;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.image.PartitionImage;
 import io.varve.metadata.image.TopicImage;
+import io.varve.metadata.record.Endpoint;
 import io.varve.metadata.record.MetadataRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -69,7 +74,23 @@ class ReplicationPropertyTest {
             int topic = random.nextInt(TOPICS);
             MetadataImage next;
             List<MetadataRecord> records;
-            switch (random.nextInt(6)) {
+            switch (random.nextInt(7)) {
+                case 6 -> {
+                    // A restart without a clean shutdown: a new incarnation, fenced, out of every ELR.
+                    ClusterControl clusterControl = new ClusterControl("c1", new BrokerHeartbeats(9_000), replication);
+                    BrokerRegistrationRequest request = new BrokerRegistrationRequest(
+                            broker,
+                            "c1",
+                            new Uuid(step + 2, broker),
+                            List.of(new Endpoint("PLAINTEXT", "b" + broker, 9092, "PLAINTEXT")),
+                            null,
+                            SupportedFeatures.THIS_BUILD,
+                            random.nextBoolean()
+                                    ? -1
+                                    : image.cluster().broker(broker).epoch());
+                    records = clusterControl.register(image, request, 0).records();
+                    next = apply(image, records);
+                }
                 case 0 -> {
                     if (image.cluster().isActive(broker)) {
                         records = replication.removeFromIsrsAndLeaderships(image, broker);
@@ -111,12 +132,22 @@ class ReplicationPropertyTest {
             }
             if (!unclean) {
                 assertThat(UncleanElections.describe(image, records))
-                        .as(where + ": no unclean election")
+                        .as(where + ": no unclean election; records " + records + " before " + before(image))
                         .isEmpty();
             }
             assertInvariants(image, next, where);
             image = next;
         }
+    }
+
+    private static String before(MetadataImage image) {
+        StringBuilder s = new StringBuilder();
+        image.topics()
+                .topicsByName()
+                .forEach((name, topic) ->
+                        s.append(name).append(' ').append(topic.partition(0)).append('\n'));
+        image.cluster().brokers().values().forEach(b -> s.append(b).append('\n'));
+        return s.toString();
     }
 
     /** The leader (if any) asks for a random ISR of active replicas holding itself. */
@@ -136,7 +167,7 @@ class ReplicationPropertyTest {
         }
         AlterPartitionRequest request = new AlterPartitionRequest(
                 p.leader(),
-                epochOf(p.leader()),
+                image.cluster().broker(p.leader()).epoch(),
                 List.of(new PartitionIsr(
                         t.id(),
                         0,

@@ -31,14 +31,17 @@ final class ReplicationTestSupport {
     /** The broker fenced, as the controller fences it: leaderships and ISR memberships move first. */
     static MetadataImage fence(ReplicationControl control, MetadataImage image, int broker) {
         List<MetadataRecord> records = new ArrayList<>(control.removeFromIsrsAndLeaderships(image, broker));
-        records.add(BrokerRegistrationChangeRecord.fence(broker, ClusterFixture.epochOf(broker)));
+        records.add(BrokerRegistrationChangeRecord.fence(
+                broker, image.cluster().broker(broker).epoch()));
         return ClusterFixture.apply(image, records);
     }
 
     /** The broker unfenced, with the elections its return allows. */
     static MetadataImage unfence(ReplicationControl control, MetadataImage image, int broker) {
         MetadataImage unfenced = ClusterFixture.apply(
-                image, List.of(BrokerRegistrationChangeRecord.unfence(broker, ClusterFixture.epochOf(broker))));
+                image,
+                List.of(BrokerRegistrationChangeRecord.unfence(
+                        broker, image.cluster().broker(broker).epoch())));
         return ClusterFixture.apply(unfenced, control.electOfflineLeaders(unfenced, broker));
     }
 }
