@@ -11,8 +11,6 @@ import java.util.Objects;
  * @param maxPendingRequests       bound of requests queued or waiting for commit; more are refused
  * @param brokerSessionTimeoutMs   {@code broker.session.timeout.ms}: a broker without a heartbeat for this long
  *                                 is fenced
- * @param maxReplicationFactor     most replicas a partition may have: the broker sets 1 until it replicates
- *                                 partitions, so that nobody is told a record is on replicas that do not copy it
  * @param replicationPolicy        the controller's {@code unclean.leader.election.enable} and
  *                                 {@code min.insync.replicas}, below topic and cluster-wide dynamic settings
  * @param leaderRebalance          {@code auto.leader.rebalance.enable} and {@code leader.imbalance.*}
@@ -22,7 +20,6 @@ public record ControllerConfig(
         short defaultReplicationFactor,
         int maxPendingRequests,
         long brokerSessionTimeoutMs,
-        int maxReplicationFactor,
         ReplicationPolicy replicationPolicy,
         LeaderRebalance leaderRebalance) {
 
@@ -42,27 +39,8 @@ public record ControllerConfig(
         if (brokerSessionTimeoutMs <= 0) {
             throw new IllegalArgumentException("broker.session.timeout.ms must be > 0: " + brokerSessionTimeoutMs);
         }
-        if (maxReplicationFactor <= 0) {
-            throw new IllegalArgumentException("maxReplicationFactor must be > 0: " + maxReplicationFactor);
-        }
         Objects.requireNonNull(replicationPolicy, "replicationPolicy");
         Objects.requireNonNull(leaderRebalance, "leaderRebalance");
-    }
-
-    public ControllerConfig(
-            int defaultNumPartitions,
-            short defaultReplicationFactor,
-            int maxPendingRequests,
-            long brokerSessionTimeoutMs,
-            int maxReplicationFactor) {
-        this(
-                defaultNumPartitions,
-                defaultReplicationFactor,
-                maxPendingRequests,
-                brokerSessionTimeoutMs,
-                maxReplicationFactor,
-                ReplicationPolicy.DEFAULTS,
-                LeaderRebalance.DEFAULTS);
     }
 
     public ControllerConfig(
@@ -75,7 +53,8 @@ public record ControllerConfig(
                 defaultReplicationFactor,
                 maxPendingRequests,
                 brokerSessionTimeoutMs,
-                Short.MAX_VALUE);
+                ReplicationPolicy.DEFAULTS,
+                LeaderRebalance.DEFAULTS);
     }
 
     public ControllerConfig(int defaultNumPartitions, short defaultReplicationFactor, int maxPendingRequests) {
@@ -92,18 +71,6 @@ public record ControllerConfig(
                 defaultReplicationFactor,
                 maxPendingRequests,
                 timeoutMs,
-                maxReplicationFactor,
-                replicationPolicy,
-                leaderRebalance);
-    }
-
-    public ControllerConfig withMaxReplicationFactor(int max) {
-        return new ControllerConfig(
-                defaultNumPartitions,
-                defaultReplicationFactor,
-                maxPendingRequests,
-                brokerSessionTimeoutMs,
-                max,
                 replicationPolicy,
                 leaderRebalance);
     }
@@ -114,7 +81,6 @@ public record ControllerConfig(
                 defaultReplicationFactor,
                 maxPendingRequests,
                 brokerSessionTimeoutMs,
-                maxReplicationFactor,
                 policy,
                 leaderRebalance);
     }
@@ -125,7 +91,6 @@ public record ControllerConfig(
                 defaultReplicationFactor,
                 maxPendingRequests,
                 brokerSessionTimeoutMs,
-                maxReplicationFactor,
                 replicationPolicy,
                 rebalance);
     }
@@ -136,8 +101,8 @@ public record ControllerConfig(
     }
 
     /**
-     * @param enabled                    {@code auto.leader.rebalance.enable} (true)
-     * @param checkIntervalMs            {@code leader.imbalance.check.interval.seconds} (300) in milliseconds
+     * @param enabled                      {@code auto.leader.rebalance.enable} (true)
+     * @param checkIntervalMs              {@code leader.imbalance.check.interval.seconds} (300) in milliseconds
      * @param imbalancePerBrokerPercentage {@code leader.imbalance.per.broker.percentage} (10)
      */
     public record LeaderRebalance(boolean enabled, long checkIntervalMs, int imbalancePerBrokerPercentage) {

@@ -41,11 +41,9 @@ import org.apache.kafka.common.protocol.Errors;
 public final class ReassignmentControl {
 
     private final ReplicationControl replication;
-    private final int maxReplicationFactor;
 
-    public ReassignmentControl(ReplicationControl replication, int maxReplicationFactor) {
+    public ReassignmentControl(ReplicationControl replication) {
         this.replication = replication;
-        this.maxReplicationFactor = maxReplicationFactor;
     }
 
     /** AlterPartitionReassignments allowing replication factor changes. */
@@ -240,12 +238,6 @@ public final class ReassignmentControl {
                         "The manual partition assignment includes broker " + broker
                                 + ", but no such broker is registered.");
             }
-        }
-        if (target.size() > maxReplicationFactor) {
-            throw new ReassignmentException(
-                    Errors.INVALID_REPLICATION_FACTOR,
-                    "Replication factor " + target.size() + " is more than this cluster keeps: at most "
-                            + maxReplicationFactor + " replica(s) per partition.");
         }
     }
 

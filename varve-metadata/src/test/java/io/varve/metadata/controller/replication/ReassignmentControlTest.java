@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class ReassignmentControlTest {
 
     private final ReplicationControl replication = new ReplicationControl();
-    private final ReassignmentControl control = new ReassignmentControl(replication, Short.MAX_VALUE);
+    private final ReassignmentControl control = new ReassignmentControl(replication);
 
     private static MetadataImage replicas123LedBy1() {
         return cluster()
@@ -163,11 +163,11 @@ class ReassignmentControlTest {
                         .get(0)
                         .error())
                 .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
-        assertThat(new ReassignmentControl(replication, 2)
-                        .alter(image, List.of(new PartitionReassignment("t0", 0, List.of(1, 2, 3))))
+        assertThat(control.alter(image, List.of(new PartitionReassignment("t0", 0, List.of(1, 2))), false)
                         .response()
                         .get(0)
                         .error())
+                .as("KIP-860: the replication factor may not change")
                 .isEqualTo(Errors.INVALID_REPLICATION_FACTOR);
     }
 

@@ -55,7 +55,7 @@ class ReplicationPropertyTest {
         boolean elr = random.nextBoolean();
         boolean unclean = random.nextInt(4) == 0;
         ReplicationControl replication = new ReplicationControl(new ReplicationPolicy(unclean, 1));
-        ReassignmentControl reassignments = new ReassignmentControl(replication, BROKERS);
+        ReassignmentControl reassignments = new ReassignmentControl(replication);
         ElectionControl elections = new ElectionControl(replication);
         ClusterFixture fixture =
                 cluster().unfenced(IntStream.rangeClosed(1, BROKERS).toArray());
