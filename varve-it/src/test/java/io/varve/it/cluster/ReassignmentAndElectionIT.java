@@ -97,6 +97,17 @@ class ReassignmentAndElectionIT {
         assertThat(results.get(onOne())).containsInstanceOf(ElectionNotNeededException.class);
         assertThat(results.get(new TopicPartition("nope", 0)))
                 .containsInstanceOf(UnknownTopicOrPartitionException.class);
+        ToolRun tool = runTool(
+                "org.apache.kafka.tools.LeaderElectionCommand",
+                "--bootstrap-server",
+                bootstrap(),
+                "--election-type",
+                "PREFERRED",
+                "--topic",
+                "on-1",
+                "--partition",
+                "0");
+        assertThat(tool.output()).contains("Valid replica already elected for partitions on-1-0");
     }
 
     @Test
