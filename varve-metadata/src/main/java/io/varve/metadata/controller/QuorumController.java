@@ -19,7 +19,7 @@ import io.varve.metadata.controller.replication.PartitionResultError;
 import io.varve.metadata.controller.replication.ReassignmentControl;
 import io.varve.metadata.controller.replication.ReplicationControl;
 import io.varve.metadata.controller.replication.ReplicationControl.ElectionType;
-import io.varve.metadata.controller.replication.UncleanElections;
+import io.varve.metadata.controller.replication.ReplicationEvents;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
@@ -365,24 +365,8 @@ public final class QuorumController implements AutoCloseable {
             List<PartitionReassignment> reassignments, boolean allowReplicationFactorChange) {
         List<PartitionReassignment> copy = List.copyOf(reassignments);
         return submit(
-                        "alterPartitionReassignments",
-                        image -> reassignmentControl.alter(image, copy, allowReplicationFactorChange))
-                .whenComplete((results, error) -> {
-                    if (results != null) {
-                        results.stream()
-                                .filter(r -> r.error() == Errors.NONE)
-                                .forEach(r -> LOG.info(
-                                        "Reassignment of {}-{} {}",
-                                        r.topic(),
-                                        r.partitionId(),
-                                        copy.stream()
-                                                        .filter(q -> q.topic().equals(r.topic())
-                                                                && q.partitionId() == r.partitionId())
-                                                        .anyMatch(PartitionReassignment::cancels)
-                                                ? "cancelled"
-                                                : "accepted"));
-                    }
-                });
+                "alterPartitionReassignments",
+                image -> reassignmentControl.alter(image, copy, allowReplicationFactorChange));
     }
 
     /** ListPartitionReassignments: the reassignments in progress, of the listed partitions or (null) all. */
@@ -475,12 +459,14 @@ public final class QuorumController implements AutoCloseable {
             response.completeExceptionally(new UnknownServerException(name + " failed: " + e.getMessage(), e));
             return;
         }
-        List<String> uncleanElections = UncleanElections.describe(workingImage, result.records());
+        List<String> uncleanElections = ReplicationEvents.uncleanElections(workingImage, result.records());
+        List<String> reassignments = ReplicationEvents.reassignments(workingImage, result.records());
         workingImage = next;
         uncommittedAppends++;
         append.whenComplete((lastOffset, error) -> {
             if (error == null) {
                 uncleanElections.forEach(line -> LOG.warn("Unclean leader election: {}", line));
+                reassignments.forEach(LOG::info);
             }
             Runnable completion = () -> onAppendComplete(result.response(), lastOffset, error, response);
             try {

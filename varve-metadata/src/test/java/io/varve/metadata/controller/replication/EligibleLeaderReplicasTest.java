@@ -172,7 +172,7 @@ class EligibleLeaderReplicasTest {
 
         assertThat(after.leader()).isEqualTo(2);
         assertThat(after.isr()).containsExactly(2);
-        assertThat(UncleanElections.describe(unfenced, election)).isEmpty();
+        assertThat(ReplicationEvents.uncleanElections(unfenced, election)).isEmpty();
     }
 
     /** The fixture's cluster id is whatever the cluster control is told; one constant for both sides. */

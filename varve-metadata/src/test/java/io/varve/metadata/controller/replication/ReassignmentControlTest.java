@@ -180,4 +180,36 @@ class ReassignmentControlTest {
         assertThat(control.list(during, Map.of("t0", List.of(1)))).isEmpty();
         assertThat(control.list(replicas123LedBy1(), null)).isEmpty();
     }
+
+    @Test
+    void theControllerLogsEachReassignmentStartedCompletedAndCancelled() {
+        MetadataImage image = replicas123LedBy1();
+        List<io.varve.metadata.record.MetadataRecord> start =
+                reassign(image, 4, 2, 3).records();
+        MetadataImage during = apply(image, start);
+        PartitionImage p = partitionOf(during, 0);
+        List<io.varve.metadata.record.MetadataRecord> complete = replication
+                .alterPartition(
+                        during,
+                        new AlterPartitionRequest(
+                                1,
+                                epochOf(1),
+                                List.of(new PartitionIsr(
+                                        topicId(0),
+                                        0,
+                                        p.leaderEpoch(),
+                                        IntStream.of(1, 2, 3, 4)
+                                                .mapToObj(IsrMember::of)
+                                                .toList(),
+                                        p.partitionEpoch()))))
+                .records();
+
+        assertThat(ReplicationEvents.reassignments(image, start))
+                .containsExactly("Reassignment of t0-0 started: replicas [4, 2, 3, 1], adding [4], removing [1]");
+        assertThat(ReplicationEvents.reassignments(during, complete))
+                .containsExactly("Reassignment of t0-0 completed: replicas [4, 2, 3], leader 4");
+        assertThat(ReplicationEvents.reassignments(
+                        during, reassign(during, (Integer[]) null).records()))
+                .containsExactly("Reassignment of t0-0 cancelled: replicas [2, 3, 1]");
+    }
 }

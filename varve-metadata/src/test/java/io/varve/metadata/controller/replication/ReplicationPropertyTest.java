@@ -131,7 +131,7 @@ class ReplicationPropertyTest {
                 }
             }
             if (!unclean) {
-                assertThat(UncleanElections.describe(image, records))
+                assertThat(ReplicationEvents.uncleanElections(image, records))
                         .as(where + ": no unclean election; records " + records + " before " + before(image))
                         .isEmpty();
             }

@@ -49,7 +49,7 @@ class UncleanLeaderElectionTest {
 
         assertThat(after.leader()).isEqualTo(2);
         assertThat(after.isr()).containsExactly(2);
-        assertThat(UncleanElections.describe(image, control.removeFromIsrsAndLeaderships(image, 1)))
+        assertThat(ReplicationEvents.uncleanElections(image, control.removeFromIsrsAndLeaderships(image, 1)))
                 .singleElement()
                 .asString()
                 .contains("broker 2 now leads t0-0");
