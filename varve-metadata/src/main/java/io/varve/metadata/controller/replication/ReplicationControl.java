@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
 
@@ -85,8 +86,7 @@ public final class ReplicationControl {
             }
             int[] lastKnownElr = partition.lastKnownElr();
             if (!PartitionChangeBuilder.contains(lastKnownElr, brokerId)) {
-                lastKnownElr = java.util.stream.IntStream.concat(
-                                java.util.Arrays.stream(lastKnownElr), java.util.stream.IntStream.of(brokerId))
+                lastKnownElr = IntStream.concat(Arrays.stream(lastKnownElr), IntStream.of(brokerId))
                         .toArray();
             }
             return Optional.of(new PartitionChangeRecord(

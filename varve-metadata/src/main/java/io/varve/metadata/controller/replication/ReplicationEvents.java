@@ -6,6 +6,7 @@ import io.varve.metadata.image.TopicImage;
 import io.varve.metadata.record.MetadataRecord;
 import io.varve.metadata.record.PartitionChangeRecord;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -43,7 +44,7 @@ public final class ReplicationEvents {
                     && !partition.isInElr(change.leader())
                     && !lastKnownLeader(partition, change.leader())) {
                 lines.add("broker " + change.leader() + " now leads " + topic.name() + "-" + change.partitionId()
-                        + " although it was not in the ISR " + java.util.Arrays.toString(partition.isr())
+                        + " although it was not in the ISR " + Arrays.toString(partition.isr())
                         + " (unclean.leader.election.enable): records the ISR had committed may be lost");
             }
         }
@@ -64,13 +65,13 @@ public final class ReplicationEvents {
             }
             PartitionImage after = partition.withChange(change);
             String name = topic.name() + "-" + change.partitionId();
-            String replicas = java.util.Arrays.toString(after.replicas());
+            String replicas = Arrays.toString(after.replicas());
             if (after.isReassigning()) {
                 lines.add("Reassignment of " + name + (partition.isReassigning() ? " replaced" : " started")
-                        + ": replicas " + replicas + ", adding " + java.util.Arrays.toString(after.addingReplicas())
-                        + ", removing " + java.util.Arrays.toString(after.removingReplicas()));
+                        + ": replicas " + replicas + ", adding " + Arrays.toString(after.addingReplicas())
+                        + ", removing " + Arrays.toString(after.removingReplicas()));
             } else if (partition.isReassigning()
-                    && java.util.Arrays.stream(partition.addingReplicas()).noneMatch(after::hasReplica)) {
+                    && Arrays.stream(partition.addingReplicas()).noneMatch(after::hasReplica)) {
                 lines.add("Reassignment of " + name + " cancelled: replicas " + replicas);
             } else {
                 lines.add(
