@@ -269,8 +269,8 @@ public final class QuorumController implements AutoCloseable {
             return;
         }
         if (results.stream().anyMatch(r -> r.error() == Errors.NONE)) {
-            // unclean.leader.election.enable may have been turned on: offline partitions may get a leader now.
-            electOfflineLeaders();
+            // unclean.leader.election.enable or min.insync.replicas may have changed.
+            applyElectionRules();
         }
         results.stream()
                 .filter(r -> r.error() == Errors.NONE)
@@ -353,11 +353,9 @@ public final class QuorumController implements AutoCloseable {
                 });
     }
 
-    /** Elects leaders for offline partitions where the rules now allow it (after a config change). */
-    private void electOfflineLeaders() {
-        submit(
-                "electOfflineLeaders",
-                image -> ControllerResult.of(replicationControl.electOfflineLeaders(image), null));
+    /** Brings every partition in line with the election rules after they changed (configs, the ELR feature). */
+    private void applyElectionRules() {
+        submit("applyElectionRules", image -> ControllerResult.of(replicationControl.applyElectionRules(image), null));
     }
 
     /** AlterPartitionReassignments: starts, replaces or cancels (null target) reassignments; one result each. */
@@ -381,7 +379,12 @@ public final class QuorumController implements AutoCloseable {
     /** UpdateFeatures: finalizes feature levels every registered broker supports; all or nothing. */
     public CompletableFuture<ErrorReply> updateFeatures(Map<String, FeatureUpdate> updates, boolean validateOnly) {
         Map<String, FeatureUpdate> copy = Map.copyOf(updates);
-        return submit("updateFeatures", image -> featureControl.updateFeatures(image, copy, validateOnly));
+        return submit("updateFeatures", image -> featureControl.updateFeatures(image, copy, validateOnly))
+                .whenComplete((reply, error) -> {
+                    if (!validateOnly && reply != null && reply.error() == Errors.NONE) {
+                        applyElectionRules(); // eligible.leader.replicas.version may have gone up or down
+                    }
+                });
     }
 
     private <T> CompletableFuture<T> submit(String name, Function<MetadataImage, ControllerResult<T>> operation) {

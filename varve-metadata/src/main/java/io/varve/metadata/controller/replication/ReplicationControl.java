@@ -129,6 +129,18 @@ public final class ReplicationControl {
                         : Optional.empty());
     }
 
+    /**
+     * Every partition brought in line with the election rules of this image, after they changed: offline
+     * partitions elected where {@code unclean.leader.election.enable} now allows it, ELRs emptied where the ISR
+     * now reaches {@code min.insync.replicas}, and all of them emptied when {@code eligible.leader.replicas.version}
+     * went down to 0 (KIP-966's downgrade). A partition already in line yields no record.
+     */
+    public List<MetadataRecord> applyElectionRules(MetadataImage image) {
+        IntPredicate eligible = image.cluster()::isActive;
+        return changes(image, (topic, partitionId) -> builder(image, topic, partitionId, eligible)
+                .build());
+    }
+
     /** Number of partitions the broker leads. */
     public int leaderships(MetadataImage image, int brokerId) {
         int count = 0;

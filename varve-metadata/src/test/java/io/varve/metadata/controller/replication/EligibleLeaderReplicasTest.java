@@ -179,4 +179,23 @@ class EligibleLeaderReplicasTest {
     private static final class ClusterFixtureIds {
         static final String CLUSTER = "c1";
     }
+
+    @Test
+    void loweringMinIsrOrTurningTheFeatureOffEmptiesTheElrAndPartitionsInLineYieldNoRecord() {
+        MetadataImage image = fence(control, fence(control, rf3MinIsr2(), 3), 2);
+        assertThat(partitionOf(image, 0).elr()).containsExactly(2);
+        assertThat(control.applyElectionRules(image)).as("already in line").isEmpty();
+
+        MetadataImage lowered = apply(image, List.of(topicConfig("t0", "min.insync.replicas", "1")));
+        MetadataImage off = apply(
+                image,
+                List.of(new io.varve.metadata.record.FeatureLevelRecord(
+                        SupportedFeatures.ELIGIBLE_LEADER_REPLICAS_VERSION, (short) 0)));
+
+        assertThat(partitionOf(apply(lowered, control.applyElectionRules(lowered)), 0)
+                        .elr())
+                .isEmpty();
+        assertThat(partitionOf(apply(off, control.applyElectionRules(off)), 0).elr())
+                .isEmpty();
+    }
 }

@@ -126,8 +126,13 @@ class ReplicationPropertyTest {
                     next = apply(image, records);
                 }
                 default -> {
-                    records = replication.electOfflineLeaders(image);
+                    records = random.nextBoolean()
+                            ? replication.electOfflineLeaders(image)
+                            : replication.applyElectionRules(image);
                     next = apply(image, records);
+                    assertThat(replication.applyElectionRules(apply(next, replication.applyElectionRules(next))))
+                            .as(where + ": the election rules reach a fixpoint")
+                            .isEmpty();
                 }
             }
             if (!unclean) {
