@@ -2,6 +2,7 @@ package io.varve.storage;
 
 import static io.varve.storage.LogTestSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
 import io.varve.storage.checkpoint.OffsetCheckpointFile;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -165,6 +167,86 @@ class PartitionLogTruncationTest {
         assertThat(reopened.logStartOffset()).isEqualTo(100);
         assertThat(readAll(reopened)).containsExactly("100:n-0", "101:n-1");
         assertThat(reopened.leaderEpochEntries()).containsExactly(new EpochEntry(7, 100));
+    }
+
+    @Test
+    void aTieredFollowerRestoresTheLeadersEpochsAndProducersAtItsLocalLogStart() throws Exception {
+        PartitionLog leader = replicatedLog(root.resolve("leader"));
+        List<EpochEntry> leaderEpochs = leader.leaderEpochEntries();
+        Map<Long, ProducerStateEntry> leaderProducers = leader.producerStates();
+        manager.close();
+
+        PartitionLog follower = open(root.resolve("follower"));
+        follower.truncateFullyAndStartAt(24);
+        follower.restoreFollowerStateFromRemote(leaderEpochs, leaderProducers);
+
+        assertThat(follower.leaderEpochEntries()).isEqualTo(leaderEpochs);
+        assertThat(follower.endOffsetForEpoch(2)).contains(new EpochEndOffset(2, 16));
+        assertThat(follower.endOffsetForEpoch(3)).contains(new EpochEndOffset(3, 24));
+        assertThat(follower.appendAsLeader(TestBatches.idempotent(PRODUCER, (short) 0, 6, 2), 4, NOW_MS)
+                        .duplicate())
+                .as("a retry of the producer's last batch, which only remote storage holds")
+                .isTrue();
+        manager.close();
+        LogTestSupport.forgetCleanShutdown(List.of(root.resolve("follower")));
+        PartitionLog reopened = open(root.resolve("follower"));
+        assertThat(reopened.leaderEpochEntries()).isEqualTo(leaderEpochs);
+        assertThat(reopened.producerStates()).containsKey(PRODUCER);
+        manager.close();
+        PartitionLog notEmpty = replicatedLog(root.resolve("other"));
+        assertThatThrownBy(() -> notEmpty.restoreFollowerStateFromRemote(leaderEpochs, leaderProducers))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void truncatingACompactedLogBringsTheCleanerCheckpointDownToTheNewEnd() {
+        LogConfig compacted = LogConfig.builder()
+                .cleanupPolicy(java.util.Set.of(CleanupPolicy.COMPACT))
+                .segmentBytes(200)
+                .build();
+        manager = new LogManager(
+                List.of(root), compacted, LogManagerConfig.defaults().withoutBackgroundTasks(), () -> NOW_MS);
+        PartitionLog log = manager.getOrCreateLog(TP, Uuid.ZERO_UUID, compacted);
+        String[][] segments = {{"a=1", "b=1"}, {"a=2", "c=1"}, {"b=2", "c=2"}, {"d=1", "a=3"}, {"e=1"}};
+        for (String[] records : segments) {
+            log.appendAsLeader(KeyedBatches.batch(NOW_MS, records), 0, NOW_MS);
+            log.updateHighWatermark(log.logEndOffset());
+            log.roll();
+        }
+        manager.runCleaner(NOW_MS).orElseThrow();
+        assertThat(manager.cleaner().checkpoint(log).getAsLong()).isGreaterThan(3);
+
+        log.truncateTo(3);
+
+        assertThat(manager.cleaner().checkpoint(log)).hasValue(log.logEndOffset());
+        for (String[] records : new String[][] {{"a=4", "b=3"}, {"a=5", "b=4"}, {"a=6"}}) {
+            log.appendAsLeader(KeyedBatches.batch(NOW_MS, records), 0, NOW_MS);
+            log.updateHighWatermark(log.logEndOffset());
+            log.roll();
+        }
+        assertThat(manager.runCleaner(NOW_MS)).as("cleaning is not left paused").isPresent();
+    }
+
+    @Test
+    void aTruncationThatRunsOutOfDescriptorsPartWayTakesTheLogOfflineAndTheNextLoadIsConsistent() throws Exception {
+        PartitionLog log = replicatedLog(root);
+        List<String> full = readAll(log);
+        log.injectStepFaults(step -> {
+            if (step.equals("truncate leader epochs")) {
+                throw new io.varve.storage.fs.FileHandlesExhaustedException("no descriptor left");
+            }
+        });
+
+        assertThat(catchFailure(() -> log.truncateTo(9))).isTrue();
+        assertThat(log.isOffline())
+                .as("half done: the files no longer match the log in memory")
+                .isTrue();
+        manager.close();
+
+        PartitionLog reloaded = open(root);
+        List<String> records = readAll(reloaded);
+        assertThat(records).isEqualTo(full.subList(0, records.size()));
+        assertConsistent(reloaded, "a lack of descriptors");
     }
 
     @Test
