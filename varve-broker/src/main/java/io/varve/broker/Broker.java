@@ -14,6 +14,7 @@ import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
+import io.varve.broker.api.admin.DescribeTopicPartitionsHandler;
 import io.varve.broker.api.admin.ListConfigResourcesHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
 import io.varve.broker.config.BrokerConfig;
@@ -274,6 +275,10 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
+                .register(ApiKeys.ELECT_LEADERS, 0, 2, forwarded)
+                .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 1, forwarded)
+                .register(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, forwarded)
+                .register(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, 0, 0, new DescribeTopicPartitionsHandler(loader::image))
                 .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager))
                 .register(ApiKeys.LIST_CONFIG_RESOURCES, 0, 1, new ListConfigResourcesHandler(loader::image));
         if (metadataLogs.raftRequests() != null || !config.processRoles().contains("controller")) {

@@ -70,7 +70,9 @@ final class ControllerWiring implements AutoCloseable {
         if (config.processRoles().contains("controller")) {
             controller = new QuorumController(
                     new ControllerConfig(config.numPartitions(), config.defaultReplicationFactor())
-                            .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs()),
+                            .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs())
+                            .withReplicationPolicy(config.replicationPolicy())
+                            .withLeaderRebalance(config.leaderRebalance()),
                     clusterId,
                     raft,
                     loader,
@@ -185,7 +187,11 @@ final class ControllerWiring implements AutoCloseable {
 
     private static Map<String, io.varve.metadata.controller.feature.FeatureUpdate> initialLevels() {
         Map<String, io.varve.metadata.controller.feature.FeatureUpdate> levels = new java.util.TreeMap<>();
-        for (String feature : List.of(SupportedFeatures.METADATA_VERSION, SupportedFeatures.GROUP_VERSION)) {
+        // A new cluster keeps eligible leader replicas (KIP-966), as Kafka 4.1+ does by default.
+        for (String feature : List.of(
+                SupportedFeatures.METADATA_VERSION,
+                SupportedFeatures.GROUP_VERSION,
+                SupportedFeatures.ELIGIBLE_LEADER_REPLICAS_VERSION)) {
             levels.put(
                     feature,
                     new io.varve.metadata.controller.feature.FeatureUpdate(

@@ -189,7 +189,11 @@ public final class BrokerConfig {
             // Kafka keys Varve accepts today and applies in a later release.
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
             .defineAccepted("compression.type", STRING)
-            .defineAccepted("unclean.leader.election.enable", BOOLEAN)
+            .define("unclean.leader.election.enable", BOOLEAN, false)
+            // The active controller's leader balancing (Kafka's keys and defaults).
+            .define("auto.leader.rebalance.enable", BOOLEAN, true)
+            .define("leader.imbalance.check.interval.seconds", LONG, 300L, 1, Long.MAX_VALUE / 1000)
+            .define("leader.imbalance.per.broker.percentage", INT, 10, 0, Integer.MAX_VALUE)
             .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
             .defineAccepted("share.coordinator.state.topic.min.isr", INT)
             .defineAccepted("authorizer.class.name", CLASS)
@@ -582,6 +586,20 @@ public final class BrokerConfig {
 
     public int brokerHeartbeatIntervalMs() {
         return intValue("broker.heartbeat.interval.ms");
+    }
+
+    /** {@code unclean.leader.election.enable} and {@code min.insync.replicas}: the controller's own defaults. */
+    public io.varve.metadata.controller.replication.ReplicationPolicy replicationPolicy() {
+        return new io.varve.metadata.controller.replication.ReplicationPolicy(
+                (Boolean) values.get("unclean.leader.election.enable"), intValue("min.insync.replicas"));
+    }
+
+    /** {@code auto.leader.rebalance.enable} and {@code leader.imbalance.*}. */
+    public io.varve.metadata.controller.ControllerConfig.LeaderRebalance leaderRebalance() {
+        return new io.varve.metadata.controller.ControllerConfig.LeaderRebalance(
+                (Boolean) values.get("auto.leader.rebalance.enable"),
+                1000L * (Long) values.get("leader.imbalance.check.interval.seconds"),
+                intValue("leader.imbalance.per.broker.percentage"));
     }
 
     public int brokerSessionTimeoutMs() {

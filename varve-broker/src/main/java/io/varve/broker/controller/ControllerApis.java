@@ -6,8 +6,11 @@ import io.varve.broker.api.ApiVersionsHandler;
 import io.varve.broker.api.CreateTopicsHandler;
 import io.varve.broker.api.DeleteTopicsHandler;
 import io.varve.broker.api.admin.AlterConfigsHandler;
+import io.varve.broker.api.admin.AlterPartitionReassignmentsHandler;
 import io.varve.broker.api.admin.CreatePartitionsHandler;
+import io.varve.broker.api.admin.ElectLeadersHandler;
 import io.varve.broker.api.admin.IncrementalAlterConfigsHandler;
+import io.varve.broker.api.admin.ListPartitionReassignmentsHandler;
 import io.varve.broker.api.admin.UpdateFeaturesHandler;
 import io.varve.broker.api.controller.AllocateProducerIdsHandler;
 import io.varve.broker.api.controller.AlterPartitionHandler;
@@ -91,6 +94,17 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                         activeOnly(new IncrementalAlterConfigsHandler(controller, anyBroker)))
                 .register(ApiKeys.ALTER_CONFIGS, 0, 2, activeOnly(new AlterConfigsHandler(controller, anyBroker)))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, activeOnly(new UpdateFeaturesHandler(controller)))
+                .register(ApiKeys.ELECT_LEADERS, 0, 2, activeOnly(new ElectLeadersHandler(controller)))
+                .register(
+                        ApiKeys.ALTER_PARTITION_REASSIGNMENTS,
+                        0,
+                        1,
+                        activeOnly(new AlterPartitionReassignmentsHandler(controller)))
+                .register(
+                        ApiKeys.LIST_PARTITION_REASSIGNMENTS,
+                        0,
+                        0,
+                        activeOnly(new ListPartitionReassignmentsHandler(controller)))
                 .register(ApiKeys.BROKER_REGISTRATION, 0, 4, activeOnly(new BrokerRegistrationHandler(controller)))
                 .register(ApiKeys.BROKER_HEARTBEAT, 0, 2, activeOnly(request -> {
                     BrokerHeartbeatRequestData heartbeat = request.body();

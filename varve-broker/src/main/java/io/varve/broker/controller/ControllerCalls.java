@@ -134,7 +134,8 @@ public final class ControllerCalls {
                 .setBrokerId(registration.brokerId())
                 .setClusterId(registration.clusterId())
                 .setIncarnationId(registration.incarnationId())
-                .setRack(registration.rack());
+                .setRack(registration.rack())
+                .setPreviousBrokerEpoch(registration.previousBrokerEpoch());
         for (Endpoint e : registration.listeners()) {
             request.listeners()
                     .add(new BrokerRegistrationRequestData.Listener()

@@ -143,6 +143,24 @@ public final class DynamicBrokerConfigDef {
                 "15000",
                 atLeast(0),
                 "Sleep of a cleaner thread when there is nothing to clean.");
+        // Replication throttles (kafka-reassign-partitions --throttle sets them per broker): stored and described;
+        // the replica fetchers are what honour them.
+        for (String throttle : List.of(
+                "leader.replication.throttled.rate",
+                "follower.replication.throttled.rate",
+                "replica.alter.log.dirs.io.max.bytes.per.second")) {
+            put(
+                    keys,
+                    new Key(
+                            throttle,
+                            ConfigType.LONG,
+                            LONG_MAX,
+                            atLeast(0),
+                            "Replication throttle in bytes per second (" + throttle + ").",
+                            true,
+                            null,
+                            1));
+        }
         return Collections.unmodifiableMap(keys);
     }
 

@@ -12,7 +12,14 @@ import io.varve.metadata.controller.feature.FeatureUpdate;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.controller.replication.AlterPartitionReply;
 import io.varve.metadata.controller.replication.AlterPartitionRequest;
+import io.varve.metadata.controller.replication.ElectionControl;
+import io.varve.metadata.controller.replication.OngoingReassignment;
+import io.varve.metadata.controller.replication.PartitionReassignment;
+import io.varve.metadata.controller.replication.PartitionResultError;
+import io.varve.metadata.controller.replication.ReassignmentControl;
 import io.varve.metadata.controller.replication.ReplicationControl;
+import io.varve.metadata.controller.replication.ReplicationControl.ElectionType;
+import io.varve.metadata.controller.replication.ReplicationEvents;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
@@ -72,7 +79,9 @@ public final class QuorumController implements AutoCloseable {
     private final MetadataLoader loader;
     private final TopicControl topicControl;
     private final ProducerIdControl producerIdControl = new ProducerIdControl();
-    private final ReplicationControl replicationControl = new ReplicationControl();
+    private final ReplicationControl replicationControl;
+    private final ElectionControl electionControl;
+    private final ReassignmentControl reassignmentControl;
     private final ClusterControl clusterControl;
     private final FeatureControl featureControl = new FeatureControl(SupportedFeatures.THIS_BUILD);
     private final ConfigControl configControl;
@@ -104,6 +113,9 @@ public final class QuorumController implements AutoCloseable {
             LongSupplier clockMs) {
         this.config = Objects.requireNonNull(config, "config");
         this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
+        this.replicationControl = new ReplicationControl(config.replicationPolicy());
+        this.electionControl = new ElectionControl(replicationControl);
+        this.reassignmentControl = new ReassignmentControl(replicationControl);
         this.clusterControl = new ClusterControl(
                 clusterId, new BrokerHeartbeats(config.brokerSessionTimeoutMs()), replicationControl);
         this.configControl = new ConfigControl(staticOnlyBrokerKey);
@@ -118,6 +130,18 @@ public final class QuorumController implements AutoCloseable {
         long checkIntervalMs = Math.max(1, Math.min(SESSION_CHECK_INTERVAL_MS, config.brokerSessionTimeoutMs() / 2));
         eventThread.scheduleWithFixedDelay(
                 this::checkBrokerSessions, checkIntervalMs, checkIntervalMs, TimeUnit.MILLISECONDS);
+        ControllerConfig.LeaderRebalance rebalance = config.leaderRebalance();
+        if (rebalance.enabled()) {
+            eventThread.scheduleWithFixedDelay(
+                    () -> {
+                        if (!closed && raft.leaderId() == raft.nodeId()) {
+                            rebalanceLeaders();
+                        }
+                    },
+                    rebalance.checkIntervalMs(),
+                    rebalance.checkIntervalMs(),
+                    TimeUnit.MILLISECONDS);
+        }
     }
 
     private static long monotonicMs() {
@@ -240,9 +264,13 @@ public final class QuorumController implements AutoCloseable {
                 .whenComplete((results, error) -> logAltered(results, validateOnly));
     }
 
-    private static void logAltered(List<AlterConfigResult> results, boolean validateOnly) {
+    private void logAltered(List<AlterConfigResult> results, boolean validateOnly) {
         if (results == null || validateOnly) {
             return;
+        }
+        if (results.stream().anyMatch(r -> r.error() == Errors.NONE)) {
+            // unclean.leader.election.enable or min.insync.replicas may have changed.
+            applyElectionRules();
         }
         results.stream()
                 .filter(r -> r.error() == Errors.NONE)
@@ -295,10 +323,68 @@ public final class QuorumController implements AutoCloseable {
         return submit("alterPartition", image -> replicationControl.alterPartition(image, request));
     }
 
+    /**
+     * ElectLeaders: PREFERRED or UNCLEAN elections of the listed partitions ({@code partitions} null: all of
+     * them, reporting only those that needed one). One result per partition.
+     */
+    public CompletableFuture<List<PartitionResultError>> electLeaders(
+            ElectionType type, Map<String, List<Integer>> partitions) {
+        Map<String, List<Integer>> copy = partitions == null ? null : new LinkedHashMap<>(partitions);
+        return submit("electLeaders", image -> electionControl.electLeaders(image, type, copy));
+    }
+
+    /**
+     * The automatic preferred-leader rebalance ({@code auto.leader.rebalance.enable}), run by the timer every
+     * {@code leader.imbalance.check.interval.seconds} on the active controller; the number of elections.
+     */
+    public CompletableFuture<Integer> rebalanceLeaders() {
+        int percentage = config.leaderRebalance().imbalancePerBrokerPercentage();
+        return submit("rebalanceLeaders", image -> {
+                    List<io.varve.metadata.record.MetadataRecord> records =
+                            electionControl.rebalance(image, percentage);
+                    return ControllerResult.of(records, records.size());
+                })
+                .whenComplete((elections, error) -> {
+                    if (elections != null && elections > 0) {
+                        LOG.info(
+                                "Moved {} leadership(s) back to their preferred replicas (auto.leader.rebalance)",
+                                elections);
+                    }
+                });
+    }
+
+    /** Brings every partition in line with the election rules after they changed (configs, the ELR feature). */
+    private void applyElectionRules() {
+        submit("applyElectionRules", image -> ControllerResult.of(replicationControl.applyElectionRules(image), null));
+    }
+
+    /** AlterPartitionReassignments: starts, replaces or cancels (null target) reassignments; one result each. */
+    public CompletableFuture<List<PartitionResultError>> alterPartitionReassignments(
+            List<PartitionReassignment> reassignments, boolean allowReplicationFactorChange) {
+        List<PartitionReassignment> copy = List.copyOf(reassignments);
+        return submit(
+                "alterPartitionReassignments",
+                image -> reassignmentControl.alter(image, copy, allowReplicationFactorChange));
+    }
+
+    /** ListPartitionReassignments: the reassignments in progress, of the listed partitions or (null) all. */
+    public CompletableFuture<List<OngoingReassignment>> listPartitionReassignments(
+            Map<String, List<Integer>> partitions) {
+        Map<String, List<Integer>> copy = partitions == null ? null : new LinkedHashMap<>(partitions);
+        return submit(
+                "listPartitionReassignments",
+                image -> ControllerResult.withoutRecords(reassignmentControl.list(image, copy)));
+    }
+
     /** UpdateFeatures: finalizes feature levels every registered broker supports; all or nothing. */
     public CompletableFuture<ErrorReply> updateFeatures(Map<String, FeatureUpdate> updates, boolean validateOnly) {
         Map<String, FeatureUpdate> copy = Map.copyOf(updates);
-        return submit("updateFeatures", image -> featureControl.updateFeatures(image, copy, validateOnly));
+        return submit("updateFeatures", image -> featureControl.updateFeatures(image, copy, validateOnly))
+                .whenComplete((reply, error) -> {
+                    if (!validateOnly && reply != null && reply.error() == Errors.NONE) {
+                        applyElectionRules(); // eligible.leader.replicas.version may have gone up or down
+                    }
+                });
     }
 
     private <T> CompletableFuture<T> submit(String name, Function<MetadataImage, ControllerResult<T>> operation) {
@@ -376,9 +462,15 @@ public final class QuorumController implements AutoCloseable {
             response.completeExceptionally(new UnknownServerException(name + " failed: " + e.getMessage(), e));
             return;
         }
+        List<String> uncleanElections = ReplicationEvents.uncleanElections(workingImage, result.records());
+        List<String> reassignments = ReplicationEvents.reassignments(workingImage, result.records());
         workingImage = next;
         uncommittedAppends++;
         append.whenComplete((lastOffset, error) -> {
+            if (error == null) {
+                uncleanElections.forEach(line -> LOG.warn("Unclean leader election: {}", line));
+                reassignments.forEach(LOG::info);
+            }
             Runnable completion = () -> onAppendComplete(result.response(), lastOffset, error, response);
             try {
                 eventThread.execute(completion);

@@ -1,6 +1,7 @@
 package io.varve.metadata.controller;
 
 import io.varve.metadata.config.TopicConfigDef;
+import io.varve.metadata.controller.replication.ReassignmentControl;
 import io.varve.metadata.image.ClusterImage;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.image.TopicImage;
@@ -303,6 +304,11 @@ public final class TopicControl {
             TopicImage topic, CreatePartitionsRequest request, ClusterImage brokers, int placementCursor)
             throws TopicRequestException {
         int current = topic.numPartitions();
+        if (ReassignmentControl.isReassigning(topic)) {
+            throw new TopicRequestException(
+                    Errors.REASSIGNMENT_IN_PROGRESS,
+                    "A partition reassignment is in progress for the topic '" + topic.name() + "'.");
+        }
         if (request.count() < current) {
             throw new TopicRequestException(
                     Errors.INVALID_PARTITIONS,

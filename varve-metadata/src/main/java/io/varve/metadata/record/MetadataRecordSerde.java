@@ -42,7 +42,8 @@ public final class MetadataRecordSerde {
     static void write(MetadataRecord record, ByteWriter out) {
         MetadataRecordType type = record.type();
         out.writeUnsignedVarInt(type.id());
-        out.writeUnsignedVarInt(type.currentVersion());
+        int version = versionOf(record);
+        out.writeUnsignedVarInt(version);
         switch (type) {
             case TOPIC -> {
                 TopicRecord topic = (TopicRecord) record;
@@ -58,6 +59,12 @@ public final class MetadataRecordSerde {
                 out.writeVarInt(partition.leader());
                 out.writeVarInt(partition.leaderEpoch());
                 out.writeVarInt(partition.partitionEpoch());
+                if (version >= 1) {
+                    out.writeIntArray(partition.addingReplicas());
+                    out.writeIntArray(partition.removingReplicas());
+                    out.writeIntArray(partition.elr());
+                    out.writeIntArray(partition.lastKnownElr());
+                }
             }
             case REMOVE_TOPIC -> out.writeUuid(((RemoveTopicRecord) record).topicId());
             case CONFIG -> {
@@ -92,6 +99,12 @@ public final class MetadataRecordSerde {
                 out.writeNullableIntArray(change.isr());
                 out.writeVarInt(change.leader());
                 out.writeNullableIntArray(change.replicas());
+                if (version >= 1) {
+                    out.writeNullableIntArray(change.addingReplicas());
+                    out.writeNullableIntArray(change.removingReplicas());
+                    out.writeNullableIntArray(change.elr());
+                    out.writeNullableIntArray(change.lastKnownElr());
+                }
             }
             case FEATURE_LEVEL -> {
                 FeatureLevelRecord feature = (FeatureLevelRecord) record;
@@ -100,6 +113,21 @@ public final class MetadataRecordSerde {
             }
             default -> throw new IllegalStateException("no encoder for " + type);
         }
+    }
+
+    /**
+     * The layout version a record is written in: the current one, except that partition records without
+     * reassignment or ELR state keep version 0, so that a log that never used them stays readable by builds
+     * that predate version 1.
+     */
+    static int versionOf(MetadataRecord record) {
+        if (record instanceof PartitionRecord partition) {
+            return partition.hasVersion1Fields() ? 1 : 0;
+        }
+        if (record instanceof PartitionChangeRecord change) {
+            return change.hasVersion1Fields() ? 1 : 0;
+        }
+        return record.type().currentVersion();
     }
 
     /**
@@ -131,15 +159,7 @@ public final class MetadataRecordSerde {
     private static MetadataRecord decodeBody(MetadataRecordType type, int version, ByteReader in) {
         return switch (type) {
             case TOPIC -> new TopicRecord(in.readString(), in.readUuid());
-            case PARTITION ->
-                new PartitionRecord(
-                        in.readUuid(),
-                        in.readVarInt(),
-                        in.readIntArray(),
-                        in.readIntArray(),
-                        in.readVarInt(),
-                        in.readVarInt(),
-                        in.readVarInt());
+            case PARTITION -> readPartition(in, version);
             case REMOVE_TOPIC -> new RemoveTopicRecord(in.readUuid());
             case CONFIG ->
                 new ConfigRecord(
@@ -156,15 +176,57 @@ public final class MetadataRecordSerde {
                         BrokerFlagChange.fromCode(in.readByte()),
                         BrokerFlagChange.fromCode(in.readByte()));
             case UNREGISTER_BROKER -> new UnregisterBrokerRecord(in.readVarInt(), in.readVarLong());
-            case PARTITION_CHANGE ->
-                new PartitionChangeRecord(
-                        in.readUuid(),
-                        in.readVarInt(),
-                        in.readNullableIntArray(),
-                        in.readVarInt(),
-                        in.readNullableIntArray());
+            case PARTITION_CHANGE -> readPartitionChange(in, version);
             case FEATURE_LEVEL -> new FeatureLevelRecord(in.readString(), in.readShort());
         };
+    }
+
+    /** Version 1 appends adding replicas, removing replicas, ELR and last known ELR to version 0's fields. */
+    private static PartitionRecord readPartition(ByteReader in, int version) {
+        Uuid topicId = in.readUuid();
+        int partitionId = in.readVarInt();
+        int[] replicas = in.readIntArray();
+        int[] isr = in.readIntArray();
+        int leader = in.readVarInt();
+        int leaderEpoch = in.readVarInt();
+        int partitionEpoch = in.readVarInt();
+        if (version == 0) {
+            return new PartitionRecord(topicId, partitionId, replicas, isr, leader, leaderEpoch, partitionEpoch);
+        }
+        return new PartitionRecord(
+                topicId,
+                partitionId,
+                replicas,
+                isr,
+                leader,
+                leaderEpoch,
+                partitionEpoch,
+                in.readIntArray(),
+                in.readIntArray(),
+                in.readIntArray(),
+                in.readIntArray());
+    }
+
+    /** Version 1 appends the nullable adding replicas, removing replicas, ELR and last known ELR. */
+    private static PartitionChangeRecord readPartitionChange(ByteReader in, int version) {
+        Uuid topicId = in.readUuid();
+        int partitionId = in.readVarInt();
+        int[] isr = in.readNullableIntArray();
+        int leader = in.readVarInt();
+        int[] replicas = in.readNullableIntArray();
+        if (version == 0) {
+            return new PartitionChangeRecord(topicId, partitionId, isr, leader, replicas);
+        }
+        return new PartitionChangeRecord(
+                topicId,
+                partitionId,
+                isr,
+                leader,
+                replicas,
+                in.readNullableIntArray(),
+                in.readNullableIntArray(),
+                in.readNullableIntArray(),
+                in.readNullableIntArray());
     }
 
     /** Version 0: id, incarnation, endpoints, rack. Version 1 puts the epoch after the incarnation and appends

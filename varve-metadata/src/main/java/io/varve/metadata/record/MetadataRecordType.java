@@ -7,7 +7,8 @@ package io.varve.metadata.record;
  */
 public enum MetadataRecordType {
     TOPIC(1, 0),
-    PARTITION(2, 0),
+    /** Version 1 adds adding/removing replicas, ELR and last known ELR (written only when any is set). */
+    PARTITION(2, 1),
     REMOVE_TOPIC(3, 0),
     CONFIG(4, 0),
     PRODUCER_IDS(5, 0),
@@ -15,7 +16,8 @@ public enum MetadataRecordType {
     REGISTER_BROKER(6, 1),
     BROKER_REGISTRATION_CHANGE(7, 0),
     UNREGISTER_BROKER(8, 0),
-    PARTITION_CHANGE(9, 0),
+    /** Version 1 adds adding/removing replicas, ELR and last known ELR (written only when any is set). */
+    PARTITION_CHANGE(9, 1),
     FEATURE_LEVEL(10, 0);
 
     private final int id;

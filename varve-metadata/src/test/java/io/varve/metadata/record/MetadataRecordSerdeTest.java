@@ -21,6 +21,21 @@ class MetadataRecordSerdeTest {
                 new TopicRecord("__consumer_offsets", new Uuid(Long.MIN_VALUE, -1)),
                 new PartitionRecord(id, 7, new int[] {1, 2, 3}, new int[] {1, 3}, 1, 12, 40),
                 new PartitionRecord(id, 0, new int[0], new int[0], -1, 0, 0),
+                new PartitionRecord(
+                        id,
+                        2,
+                        new int[] {4, 2, 3, 1},
+                        new int[] {1},
+                        1,
+                        3,
+                        9,
+                        new int[] {4},
+                        new int[] {1},
+                        new int[] {2, 3},
+                        new int[0]),
+                new PartitionRecord(
+                        id, 3, new int[] {1, 2}, new int[0], -1, 3, 9, new int[0], new int[0], new int[0], new int[] {2
+                        }),
                 new RemoveTopicRecord(id),
                 new ConfigRecord(ConfigResourceType.TOPIC, "orders", "retention.ms", "86400000"),
                 new ConfigRecord(ConfigResourceType.BROKER, "", "log.retention.ms", null),
@@ -54,6 +69,10 @@ class MetadataRecordSerdeTest {
                 new PartitionChangeRecord(
                         id, 1, new int[] {4}, PartitionChangeRecord.NO_LEADER_CHANGE, new int[] {4, 5}),
                 new PartitionChangeRecord(id, 1, new int[0], PartitionChangeRecord.NO_LEADER_CHANGE, null),
+                new PartitionChangeRecord(
+                        id, 1, null, PartitionChangeRecord.NO_LEADER_CHANGE, null, null, null, new int[] {2}, null),
+                new PartitionChangeRecord(
+                        id, 1, new int[] {4}, 4, new int[] {4, 5}, new int[0], new int[0], new int[0], new int[] {1}),
                 new FeatureLevelRecord("metadata.version", (short) 27),
                 new FeatureLevelRecord("transaction.version", (short) 0));
     }
@@ -193,5 +212,33 @@ class MetadataRecordSerdeTest {
         assertThatThrownBy(() -> new PartitionChangeRecord(
                         Uuid.randomUuid(), 0, null, PartitionChangeRecord.NO_LEADER_CHANGE, null))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void partitionRecordsWithoutReassignmentOrElrAreStillWrittenAtVersion0AndOthersAtVersion1() {
+        Uuid id = Uuid.randomUuid();
+        byte[] plain = MetadataRecordSerde.serialize(new PartitionRecord(id, 0, new int[] {1}, new int[] {1}, 1, 0, 0));
+        byte[] withElr = MetadataRecordSerde.serialize(new PartitionRecord(
+                id, 0, new int[] {1, 2}, new int[] {1}, 1, 0, 0, new int[0], new int[0], new int[] {2}, new int[0]));
+        byte[] change = MetadataRecordSerde.serialize(new PartitionChangeRecord(id, 0, new int[] {1}, 1, null));
+        byte[] changeWithElr = MetadataRecordSerde.serialize(new PartitionChangeRecord(
+                id, 0, null, PartitionChangeRecord.NO_LEADER_CHANGE, null, null, null, new int[] {2}, null));
+
+        assertThat(plain[1]).isEqualTo((byte) 0);
+        assertThat(withElr[1]).isEqualTo((byte) 1);
+        assertThat(change[1]).isEqualTo((byte) 0);
+        assertThat(changeWithElr[1]).isEqualTo((byte) 1);
+    }
+
+    @Test
+    void aVersion0PartitionRecordReadsWithoutReassignmentOrElr() {
+        Uuid id = Uuid.randomUuid();
+        PartitionRecord v0 = new PartitionRecord(id, 4, new int[] {1, 2}, new int[] {2}, 2, 7, 8);
+
+        PartitionRecord read = (PartitionRecord) MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(v0));
+
+        assertThat(read.elr()).isEmpty();
+        assertThat(read.addingReplicas()).isEmpty();
+        assertThat(read).isEqualTo(v0);
     }
 }

@@ -116,7 +116,22 @@ final class RandomMetadata {
         for (int p = 0; p < partitions; p++) {
             int[] replicas = replicas();
             int[] isr = Arrays.copyOf(replicas, 1 + random.nextInt(replicas.length));
-            records.add(new PartitionRecord(id, p, replicas, isr, isr[0], random.nextInt(3), random.nextInt(3)));
+            // Replicas outside the ISR may be eligible leaders (KIP-966) or the last known ones: snapshots keep both.
+            int[] outside = Arrays.copyOfRange(replicas, isr.length, replicas.length);
+            int[] elr = random.nextBoolean() ? outside : new int[0];
+            int[] lastKnownElr = elr.length == 0 && random.nextBoolean() ? outside : new int[0];
+            records.add(new PartitionRecord(
+                    id,
+                    p,
+                    replicas,
+                    isr,
+                    isr[0],
+                    random.nextInt(3),
+                    random.nextInt(3),
+                    new int[0],
+                    new int[0],
+                    elr,
+                    lastKnownElr));
         }
         return records;
     }
@@ -137,7 +152,9 @@ final class RandomMetadata {
         int[] replicas = partition.replicas();
         int[] isr = Arrays.copyOf(replicas, 1 + random.nextInt(replicas.length));
         int leader = random.nextInt(5) == 0 ? PartitionChangeRecord.NO_LEADER : isr[random.nextInt(isr.length)];
-        return new PartitionChangeRecord(topic.id(), partitionId, isr, leader, null);
+        int[] outside = Arrays.copyOfRange(replicas, isr.length, replicas.length);
+        int[] elr = random.nextBoolean() ? outside : new int[0];
+        return new PartitionChangeRecord(topic.id(), partitionId, isr, leader, null, null, null, elr, null);
     }
 
     private MetadataRecord config(List<TopicImage> topics) {

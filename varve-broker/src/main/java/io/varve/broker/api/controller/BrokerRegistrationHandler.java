@@ -44,6 +44,12 @@ public final class BrokerRegistrationHandler implements ApiHandler {
             features.put(f.name(), VersionRange.of(f.minSupportedVersion(), f.maxSupportedVersion()));
         }
         return new BrokerRegistrationRequest(
-                data.brokerId(), data.clusterId(), data.incarnationId(), listeners, data.rack(), features);
+                data.brokerId(),
+                data.clusterId(),
+                data.incarnationId(),
+                listeners,
+                data.rack(),
+                features,
+                data.previousBrokerEpoch());
     }
 }

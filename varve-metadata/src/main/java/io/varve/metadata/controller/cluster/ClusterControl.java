@@ -97,6 +97,10 @@ public final class ClusterControl {
         if (existing != null) {
             // The new incarnation starts fenced: nothing may stay led by (or wait in an ISR for) the old one.
             records.addAll(replication.removeFromIsrsAndLeaderships(image, brokerId));
+            if (request.previousBrokerEpoch() != existing.epoch()) {
+                // Not shown to have shut down cleanly: its log may lack records it had acknowledged (KIP-966).
+                records.addAll(replication.removeFromElrs(replayed(image, records), brokerId));
+            }
         }
         long brokerEpoch = Math.max(image.offset() + 1, image.cluster().highestBrokerEpoch() + 1);
         records.add(new RegisterBrokerRecord(

@@ -15,48 +15,130 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
  * Leaders and ISRs across the cluster. Pure: every method reads an image and returns the
- * {@link PartitionChangeRecord}s to write (and a reply); nothing is remembered between calls.
+ * {@link PartitionChangeRecord}s to write (and a reply); nothing is remembered between calls. Each
+ * partition's next state comes from a {@link PartitionChangeBuilder} (elections, ELR upkeep);
+ * reassignments and ElectLeaders are {@link ReassignmentControl}'s and {@link ElectionControl}'s.
  *
  * <p>Scans every partition on each broker event: fine for thousands of partitions; an index of
  * partitions by ISR member belongs in the image when clusters grow.
  */
 public final class ReplicationControl {
 
+    private final ReplicationPolicy policy;
+
+    public ReplicationControl() {
+        this(ReplicationPolicy.DEFAULTS);
+    }
+
+    public ReplicationControl(ReplicationPolicy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+    }
+
+    public ReplicationPolicy policy() {
+        return policy;
+    }
+
+    PartitionChangeBuilder builder(MetadataImage image, TopicImage topic, int partitionId, IntPredicate eligible) {
+        return new PartitionChangeBuilder(
+                topic.id(), partitionId, topic.partition(partitionId), eligible, policy.rulesFor(image, topic.name()));
+    }
+
     /**
      * The changes that take {@code brokerId} out of every ISR and leadership (it is being fenced, is
-     * shutting down, or is unregistered): each partition it leads elects a new leader from the rest
-     * of its ISR among active brokers, or goes offline; it stays only where it is the last ISR member.
+     * shutting down, or is unregistered): each partition it leads elects a new leader (see {@link
+     * PartitionChangeBuilder}) among the other active brokers, or goes offline.
      */
     public List<MetadataRecord> removeFromIsrsAndLeaderships(MetadataImage image, int brokerId) {
-        IntPredicate acceptable = id -> id != brokerId && image.cluster().isActive(id);
-        return changes(
-                image,
-                (topic, partitionId) -> PartitionLeadership.withoutBroker(
-                        topic.id(), partitionId, topic.partition(partitionId), brokerId, acceptable));
+        IntPredicate eligible = id -> id != brokerId && image.cluster().isActive(id);
+        return changes(image, (topic, partitionId) -> {
+            PartitionImage partition = topic.partition(partitionId);
+            if (!partition.isInIsr(brokerId) && partition.leader() != brokerId) {
+                return Optional.empty();
+            }
+            return builder(image, topic, partitionId, eligible)
+                    .withoutBroker(brokerId)
+                    .build();
+        });
+    }
+
+    /**
+     * The changes that take {@code brokerId} out of every ELR into the last known ELR: it restarted
+     * without showing a clean shutdown, so it may have lost records and cannot be elected as one holding
+     * every committed record (it may still lead as the last known leader, see {@link PartitionChangeBuilder}).
+     */
+    public List<MetadataRecord> removeFromElrs(MetadataImage image, int brokerId) {
+        return changes(image, (topic, partitionId) -> {
+            PartitionImage partition = topic.partition(partitionId);
+            if (!partition.isInElr(brokerId)) {
+                return Optional.empty();
+            }
+            int[] lastKnownElr = partition.lastKnownElr();
+            if (!PartitionChangeBuilder.contains(lastKnownElr, brokerId)) {
+                lastKnownElr = IntStream.concat(Arrays.stream(lastKnownElr), IntStream.of(brokerId))
+                        .toArray();
+            }
+            return Optional.of(new PartitionChangeRecord(
+                    topic.id(),
+                    partitionId,
+                    null,
+                    PartitionChangeRecord.NO_LEADER_CHANGE,
+                    null,
+                    null,
+                    null,
+                    PartitionChangeBuilder.without(partition.elr(), brokerId),
+                    lastKnownElr));
+        });
     }
 
     /**
      * The elections that {@code returning} (now active, being unfenced) makes possible: offline
-     * partitions whose ISR holds it get a leader again.
+     * partitions it is a replica of get a leader again if the rules allow one.
      */
     public List<MetadataRecord> electOfflineLeaders(MetadataImage image, int returning) {
-        IntPredicate acceptable = id -> id == returning || image.cluster().isActive(id);
+        IntPredicate eligible = id -> id == returning || image.cluster().isActive(id);
         return changes(image, (topic, partitionId) -> {
             PartitionImage partition = topic.partition(partitionId);
-            return partition.isInIsr(returning)
-                    ? PartitionLeadership.electIfOffline(topic.id(), partitionId, partition, acceptable)
+            return partition.leader() == PartitionChangeRecord.NO_LEADER && partition.hasReplica(returning)
+                    ? builder(image, topic, partitionId, eligible).build()
                     : Optional.empty();
         });
+    }
+
+    /**
+     * Elections for every offline partition that can get a leader now: after
+     * {@code unclean.leader.election.enable} was turned on, and periodically.
+     */
+    public List<MetadataRecord> electOfflineLeaders(MetadataImage image) {
+        IntPredicate eligible = image.cluster()::isActive;
+        return changes(
+                image,
+                (topic, partitionId) -> topic.partition(partitionId).leader() == PartitionChangeRecord.NO_LEADER
+                        ? builder(image, topic, partitionId, eligible).build()
+                        : Optional.empty());
+    }
+
+    /**
+     * Every partition brought in line with the election rules of this image, after they changed: offline
+     * partitions elected where {@code unclean.leader.election.enable} now allows it, ELRs emptied where the ISR
+     * now reaches {@code min.insync.replicas}, and all of them emptied when {@code eligible.leader.replicas.version}
+     * went down to 0 (KIP-966's downgrade). A partition already in line yields no record.
+     */
+    public List<MetadataRecord> applyElectionRules(MetadataImage image) {
+        IntPredicate eligible = image.cluster()::isActive;
+        return changes(image, (topic, partitionId) -> builder(image, topic, partitionId, eligible)
+                .build());
     }
 
     /** Number of partitions the broker leads. */
@@ -73,7 +155,7 @@ public final class ReplicationControl {
     }
 
     /** Topics in name order, partitions in id order, so the records are deterministic. */
-    private static List<MetadataRecord> changes(
+    static List<MetadataRecord> changes(
             MetadataImage image, BiFunction<TopicImage, Integer, Optional<PartitionChangeRecord>> change) {
         List<MetadataRecord> records = new ArrayList<>();
         new TreeMap<>(image.topics().topicsByName()).values().forEach(topic -> new TreeMap<>(topic.partitions())
@@ -88,7 +170,9 @@ public final class ReplicationControl {
      * FENCED_LEADER_EPOCH, a request from a broker that does not lead is INVALID_REQUEST, a stale
      * partition epoch is INVALID_UPDATE_VERSION (unless the request asks for exactly the current ISR:
      * a retry whose answer was lost succeeds), and members that are fenced, shutting down or of another
-     * incarnation are INELIGIBLE_REPLICA.
+     * incarnation are INELIGIBLE_REPLICA. An accepted ISR also updates the ELR, and completes a
+     * reassignment once every added replica is in it; if that moves the leadership away from the
+     * sender, its result is NEW_LEADER_ELECTED.
      */
     public ControllerResult<AlterPartitionReply> alterPartition(MetadataImage image, AlterPartitionRequest request) {
         BrokerRegistration sender = image.cluster().broker(request.brokerId());
@@ -118,16 +202,14 @@ public final class ReplicationControl {
                 } else if (Arrays.equals(newIsr, partition.isr())) {
                     results.add(result(topicId, partitionId, Errors.NONE, partition));
                 } else {
-                    records.add(new PartitionChangeRecord(
-                            topicId, partitionId, newIsr, PartitionChangeRecord.NO_LEADER_CHANGE, null));
-                    results.add(new PartitionResult(
-                            topicId,
-                            partitionId,
-                            Errors.NONE,
-                            partition.leader(),
-                            partition.leaderEpoch(),
-                            Arrays.stream(newIsr).boxed().toList(),
-                            partition.partitionEpoch() + 1));
+                    PartitionChangeBuilder builder = builder(image, topic, partitionId, image.cluster()::isActive)
+                            .withTargetIsr(newIsr);
+                    ReassignmentControl.completeIfCaughtUp(partition, newIsr, builder);
+                    Optional<PartitionChangeRecord> record = builder.build();
+                    PartitionImage next = record.map(partition::withChange).orElse(partition);
+                    record.ifPresent(records::add);
+                    Errors outcome = next.leader() == request.brokerId() ? Errors.NONE : Errors.NEW_LEADER_ELECTED;
+                    results.add(result(topicId, partitionId, outcome, next));
                 }
             }
         }
@@ -147,7 +229,7 @@ public final class ReplicationControl {
         }
         if (newIsr.length == 0
                 || Arrays.stream(newIsr).distinct().count() != newIsr.length
-                || !PartitionLeadership.contains(newIsr, sender)
+                || !PartitionChangeBuilder.contains(newIsr, sender)
                 || Arrays.stream(newIsr).anyMatch(member -> !partition.hasReplica(member))) {
             return Errors.INVALID_REQUEST;
         }
@@ -172,5 +254,30 @@ public final class ReplicationControl {
                 partition.leaderEpoch(),
                 Arrays.stream(partition.isr()).boxed().toList(),
                 partition.partitionEpoch());
+    }
+
+    /** The election kinds of ElectLeaders, with Kafka's wire values. */
+    public enum ElectionType {
+        PREFERRED((byte) 0),
+        UNCLEAN((byte) 1);
+
+        private final byte value;
+
+        ElectionType(byte value) {
+            this.value = value;
+        }
+
+        public byte value() {
+            return value;
+        }
+
+        public static ElectionType fromValue(byte value) {
+            for (ElectionType type : values()) {
+                if (type.value == value) {
+                    return type;
+                }
+            }
+            throw new IllegalArgumentException("unknown election type " + value);
+        }
     }
 }
