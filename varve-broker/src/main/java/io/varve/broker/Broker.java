@@ -29,6 +29,7 @@ import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
+import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
@@ -91,6 +92,9 @@ public final class Broker implements AutoCloseable {
     /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
     private TieredReads tieredReads;
 
+    /** The schema registry (varve-registry) and its REST listener; null when it is off. */
+    private SchemaRegistryWiring schemaRegistry;
+
     private volatile boolean closed;
     private ReplicaManager replicaManager;
     private io.varve.broker.replica.fetcher.ReplicaFetcherManager replicaFetchers;
@@ -133,6 +137,7 @@ public final class Broker implements AutoCloseable {
         networkInit.setDaemon(true);
         networkInit.start();
         config.logWarnings();
+        SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
@@ -204,6 +209,7 @@ public final class Broker implements AutoCloseable {
                 blockSize -> controller.allocateProducerIds(
                         nodeId, lifecycle == null ? -1 : lifecycle.brokerEpoch(), blockSize),
                 config.producerIdBlockSize());
+        schemaRegistry = SchemaRegistryWiring.start(config, metadataCache, replicaManager, controller);
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
@@ -214,7 +220,10 @@ public final class Broker implements AutoCloseable {
                         3,
                         13,
                         DroppedResponseFault.wrap(
-                                new ProduceHandler(metadataCache, replicaManager),
+                                new ProduceHandler(
+                                        metadataCache,
+                                        replicaManager,
+                                        schemaRegistry == null ? null : schemaRegistry.validation()),
                                 config.testProduceDropResponseEvery()))
                 .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
@@ -433,6 +442,11 @@ public final class Broker implements AutoCloseable {
         return socketServer.boundPort(listenerName);
     }
 
+    /** The schema registry's HTTP port, or -1 when it is off. */
+    public int schemaRegistryPort() {
+        return schemaRegistry == null ? -1 : schemaRegistry.port();
+    }
+
     public BrokerConfig config() {
         return config;
     }
@@ -500,6 +514,7 @@ public final class Broker implements AutoCloseable {
             raft.handOverLeadership(config.quorumTimeouts().electionTimeoutMs() * 4L);
         }
         closeQuietly("network", socketServer);
+        closeQuietly("schema registry", schemaRegistry);
         closeQuietly("replica fetchers", replicaFetchers);
         if (replicaManager != null) {
             replicaManager.close();

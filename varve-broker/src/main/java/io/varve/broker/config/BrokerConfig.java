@@ -77,6 +77,8 @@ public final class BrokerConfig {
             .define("num.partitions", INT, 1, 1, Integer.MAX_VALUE)
             .define("default.replication.factor", INT, 1, 1, Short.MAX_VALUE)
             .define("auto.create.topics.enable", BOOLEAN, true)
+            // The schema registry's REST listener (Confluent's port); empty turns the registry off.
+            .define("varve.schema.registry.listeners", STRING, "http://localhost:8081")
             .define("delete.topic.enable", BOOLEAN, true)
             .define("message.max.bytes", INT, 1048588, 0, Integer.MAX_VALUE)
             .define("log.segment.bytes", LONG, 1073741824L, 14, Integer.MAX_VALUE)
@@ -581,6 +583,17 @@ public final class BrokerConfig {
 
     public short defaultReplicationFactor() {
         return (short) intValue("default.replication.factor");
+    }
+
+    /** {@code varve.schema.registry.listeners}: the registry's URL, or empty when it is off. */
+    public String schemaRegistryListeners() {
+        String value = (String) values.get("varve.schema.registry.listeners");
+        return value == null ? "" : value.trim();
+    }
+
+    /** True when the registry's listener was configured rather than left at its default. */
+    public boolean schemaRegistryListenersConfigured() {
+        return originals().containsKey("varve.schema.registry.listeners");
     }
 
     public boolean autoCreateTopicsEnable() {
