@@ -29,12 +29,15 @@ import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
+import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.tiered.TieredReads;
+import io.varve.broker.txn.ClusterTransactionVerifier;
 import io.varve.broker.txn.DescribeProducersHandler;
+import io.varve.broker.txn.NodeMarkerChannel;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
 import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
@@ -87,6 +90,7 @@ public final class Broker implements AutoCloseable {
     private MetadataCache metadataCache;
     private GroupCoordinatorRuntime groupCoordinator;
     private TransactionCoordinatorRuntime txnCoordinator;
+    private NodeMarkerChannel txnMarkerChannel;
     /** Null when remote.log.storage.system.enable=false. */
     private RemoteLogManager remoteLogManager;
     /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
@@ -269,6 +273,9 @@ public final class Broker implements AutoCloseable {
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
         groupCoordinator.startup();
+        // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
+        NodeClient txnPeers = new NodeClient(
+                "varve-broker-" + nodeId + "-txn", "varve-txn-peer-client", config.socketRequestMaxBytes(), 64, 5_000);
         txnCoordinator = new TransactionCoordinatorRuntime(
                 nodeId,
                 TxnCoordinatorSettings.from(config),
@@ -276,7 +283,8 @@ public final class Broker implements AutoCloseable {
                 replicaManager,
                 controller,
                 producerIds,
-                groupCoordinator::onTransactionCompleted);
+                groupCoordinator::onTransactionCompleted,
+                txnMarkerChannel = new NodeMarkerChannel(metadataCache, interBrokerListenerName(), txnPeers));
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
         TxnApis.register(
@@ -284,7 +292,13 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
-        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
+        GroupApis.register(
+                registry,
+                groupCoordinator,
+                metadataCache,
+                txnCoordinator,
+                new ClusterTransactionVerifier(
+                        nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
@@ -415,6 +429,20 @@ public final class Broker implements AutoCloseable {
                 : Long.MAX_VALUE;
     }
 
+    /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */
+    private String interBrokerListenerName() {
+        String named = config.originals().get("inter.broker.listener.name");
+        if (named != null) {
+            return named;
+        }
+        List<String> controllerNames = config.controllerListenerNames();
+        return config.listeners().stream()
+                .map(ListenerConfig::name)
+                .filter(n -> !controllerNames.contains(n))
+                .findFirst()
+                .orElse("PLAINTEXT");
+    }
+
     private List<Endpoint> advertisedEndpoints() {
         List<String> controllerNames = config.controllerListenerNames();
         List<Endpoint> endpoints = new ArrayList<>();
@@ -532,6 +560,7 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
+        closeQuietly("transaction marker channel", txnMarkerChannel);
         closeQuietly("controller", controllerWiring);
         closeQuietly("metadata snapshots", metadataSnapshots);
         closeQuietly("metadata log", raft);

@@ -53,6 +53,9 @@ public final class SchemaRegistryWiring implements AutoCloseable {
         RestServer.parseListener(listener);
     }
 
+    /** Replicas of {@code _schemas}, capped to the brokers registered when it is created (Confluent's default). */
+    static final short SCHEMAS_REPLICATION_FACTOR = 3;
+
     /** The registry of this node, or null when {@code varve.schema.registry.listeners} is empty or its port taken. */
     public static SchemaRegistryWiring start(
             BrokerConfig config, MetadataCache cache, ReplicaManager replicaManager, ControllerCalls controller) {
@@ -65,7 +68,9 @@ public final class SchemaRegistryWiring implements AutoCloseable {
                 SchemasTopicLog.TOPIC,
                 config.nodeId(),
                 1,
-                (short) -1,
+                SCHEMAS_REPLICATION_FACTOR,
+                "the registry's own setting (3, as Confluent's kafkastore.topic.replication.factor)",
+                2,
                 Map.of("cleanup.policy", "compact"),
                 cache,
                 replicaManager,

@@ -3,6 +3,7 @@ package io.varve.broker.registry;
 import io.varve.broker.group.CoordinatorTopic;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.runtime.Outbox;
 import io.varve.registry.RegistryException;
 import io.varve.registry.store.SchemaLog;
 import io.varve.storage.LogReadResult;
@@ -45,13 +46,28 @@ final class SchemasTopicLog implements SchemaLog {
         for (Entry e : entries) {
             records.add(new CoordinatorRecord(e.key(), e.value()));
         }
-        try {
-            awaitPartition();
-            topic.requireLeader(0);
-            topic.append(0, records);
-        } catch (org.apache.kafka.common.errors.NotCoordinatorException e) {
+        awaitPartition();
+        int leaderEpoch = leaderEpochIfLeading();
+        if (leaderEpoch < 0) {
             throw RegistryException.notWriter(
-                    "This broker does not lead " + TOPIC + "-0, which takes the registry's writes: " + e.getMessage());
+                    "This broker does not lead " + TOPIC + "-0, which takes the registry's writes");
+        }
+        try {
+            // Completes once the records are committed (below the high watermark): the registry applies only those.
+            topic.write(0, leaderEpoch, List.of(new Outbox.Write(Outbox.NO_PRODUCER_ID, (short) -1, records)))
+                    .get(CREATE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw RegistryException.storeError("Interrupted while writing to " + TOPIC);
+        } catch (TimeoutException e) {
+            throw RegistryException.storeError(
+                    "Writing to " + TOPIC + " was not committed within " + CREATE_TIMEOUT_MS + " ms");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof org.apache.kafka.common.errors.NotLeaderOrFollowerException) {
+                throw RegistryException.notWriter("This broker no longer leads " + TOPIC + "-0: " + cause.getMessage());
+            }
+            throw RegistryException.storeError("Writing to " + TOPIC + " failed: " + cause.getMessage());
         } catch (ApiException e) {
             throw RegistryException.storeError("Writing to " + TOPIC + " failed: " + e.getMessage());
         }
@@ -67,7 +83,7 @@ final class SchemasTopicLog implements SchemaLog {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CREATE_TIMEOUT_MS);
         try {
-            topic.ensureExists(() -> {}).get(CREATE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            topic.ensureExists().get(CREATE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             // The metadata names the new partition's leader a moment after the creation returns: poll for it.
             while (leaderLogOrNull() == null && System.nanoTime() < deadline) {
                 Thread.sleep(20);
@@ -78,6 +94,15 @@ final class SchemasTopicLog implements SchemaLog {
         } catch (ExecutionException | TimeoutException e) {
             throw RegistryException.storeError("Creating " + TOPIC + " failed: " + e.getMessage());
         }
+    }
+
+    /** The leader epoch of partition 0 when the current metadata names this node its leader, else -1. */
+    private int leaderEpochIfLeading() {
+        if (!topic.leads(0)) {
+            return -1;
+        }
+        var partition = topic.info().partitions().get(0);
+        return partition == null ? -1 : partition.leaderEpoch();
     }
 
     private PartitionLog leaderLogOrNull() {
