@@ -88,14 +88,7 @@ public final class ProduceHandler implements ApiHandler {
                     p.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code())
                             .setErrorMessage("Cannot append to internal topic " + topic.name());
                 } else {
-                    CompletableFuture<Void> wait = append(
-                            snapshot,
-                            topic,
-                            new TopicPartition(topic.name(), partitionData.index()),
-                            partitionData,
-                            p,
-                            acks,
-                            data.timeoutMs());
+                    CompletableFuture<Void> wait = append(snapshot, topic, partitionData, p, acks, data.timeoutMs());
                     if (wait != null) {
                         waits.add(wait);
                     }
@@ -150,11 +143,11 @@ public final class ProduceHandler implements ApiHandler {
     private CompletableFuture<Void> append(
             MetadataSnapshot snapshot,
             TopicInfo topic,
-            TopicPartition tp,
             PartitionProduceData data,
             PartitionProduceResponse out,
             short acks,
             int timeoutMs) {
+        TopicPartition tp = new TopicPartition(topic.name(), data.index());
         try {
             ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
             if (buffer == null) {
