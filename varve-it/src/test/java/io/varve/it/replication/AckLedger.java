@@ -164,7 +164,9 @@ final class AckLedger implements AutoCloseable {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, bound);
             long deadline = System.nanoTime() + bound.toNanos();
             while (!reachedEnds(consumer, ends)) {
-                assertThat(System.nanoTime()).as("read %s up to %s within %s", topic, ends, bound).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("read %s up to %s within %s", topic, ends, bound)
+                        .isLessThan(deadline);
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     String[] parts = new String(record.value(), StandardCharsets.UTF_8).split(":");
                     int producer = Integer.parseInt(parts[0]);
@@ -179,15 +181,21 @@ final class AckLedger implements AutoCloseable {
             Set<Long> seen = new TreeSet<>();
             long previous = -1;
             for (long sequence : sequences) {
-                assertThat(seen.add(sequence)).as("producer %d's record %d is in the log once", producer, sequence)
+                assertThat(seen.add(sequence))
+                        .as("producer %d's record %d is in the log once", producer, sequence)
                         .isTrue();
-                assertThat(sequence).as("producer %d's records are in send order", producer).isGreaterThan(previous);
+                assertThat(sequence)
+                        .as("producer %d's records are in send order", producer)
+                        .isGreaterThan(previous);
                 previous = sequence;
             }
             Set<Long> missing = new TreeSet<>(acked.get(producer));
             missing.removeAll(seen);
-            assertThat(missing).as("producer %d's acknowledged records missing from the log (%d acknowledged, %d read)",
-                    producer, acked.get(producer).size(), sequences.size()).isEmpty();
+            assertThat(missing)
+                    .as(
+                            "producer %d's acknowledged records missing from the log (%d acknowledged, %d read)",
+                            producer, acked.get(producer).size(), sequences.size())
+                    .isEmpty();
         }
         return total;
     }

@@ -75,15 +75,19 @@ final class ReplicatedTopic {
     }
 
     List<TopicPartitionInfo> describe() throws Exception {
-        TopicDescription description =
-                admin().describeTopics(List.of(name)).allTopicNames().get(10, TimeUnit.SECONDS).get(name);
+        TopicDescription description = admin().describeTopics(List.of(name))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(name);
         return description.partitions();
     }
 
     /** The leader of {@code partition} now, or -1. */
     int leader(int partition) throws Exception {
         TopicPartitionInfo info = describe().get(partition);
-        return info.leader() == null || info.leader().isEmpty() ? -1 : info.leader().id();
+        return info.leader() == null || info.leader().isEmpty()
+                ? -1
+                : info.leader().id();
     }
 
     void awaitIsrSize(int size) {
@@ -92,7 +96,9 @@ final class ReplicatedTopic {
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
                 .until(() -> describe().stream()
-                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty() && p.isr().size() == size));
+                        .allMatch(p -> p.leader() != null
+                                && !p.leader().isEmpty()
+                                && p.isr().size() == size));
     }
 
     /** Waits until {@code partition} is led by a broker other than {@code formerLeader}; returns the new leader. */

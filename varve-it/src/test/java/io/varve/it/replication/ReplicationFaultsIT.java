@@ -71,7 +71,8 @@ class ReplicationFaultsIT {
     private ReplicatedTopic startWithLedger(String testName, ClusterProcesses.Builder builder, int partitions)
             throws IOException {
         cluster = builder.start(ClusterProcesses.workDir(testName));
-        ReplicatedTopic topic = ReplicatedTopic.create(cluster, "acked", partitions, Map.of("min.insync.replicas", "2"));
+        ReplicatedTopic topic =
+                ReplicatedTopic.create(cluster, "acked", partitions, Map.of("min.insync.replicas", "2"));
         ledger = AckLedger.start(topic.bootstrap(), topic.name(), partitions);
         awaitProgress("before the fault");
         return topic;
@@ -83,7 +84,8 @@ class ReplicationFaultsIT {
         await("the producers get " + PROGRESS + " more acknowledgements " + when + " (from " + from + ")")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(100))
-                .failFast(() -> ledger.lastFailure() instanceof org.apache.kafka.common.errors.OutOfOrderSequenceException)
+                .failFast(() ->
+                        ledger.lastFailure() instanceof org.apache.kafka.common.errors.OutOfOrderSequenceException)
                 .until(() -> ledger.acknowledged() >= from + PROGRESS);
     }
 
@@ -92,8 +94,9 @@ class ReplicationFaultsIT {
         awaitProgress("with the whole ISR back");
         ledger.stop(Duration.ofMinutes(3));
         long read = ledger.verify(topic.bootstrap(), BOUND);
-        System.out.printf("%s: %d acknowledged, %d failed sends, %d records read%n", getClass().getSimpleName(),
-                ledger.acknowledged(), ledger.failures(), read);
+        System.out.printf(
+                "%s: %d acknowledged, %d failed sends, %d records read%n",
+                getClass().getSimpleName(), ledger.acknowledged(), ledger.failures(), read);
         assertThat(read).isGreaterThanOrEqualTo(ledger.acknowledged());
     }
 
@@ -175,8 +178,9 @@ class ReplicationFaultsIT {
         int divergent = 50;
         try (KafkaProducer<byte[], byte[]> acksOne = new KafkaProducer<>(acksOneProps(leader.bootstrap()))) {
             for (int i = 0; i < divergent; i++) {
-                acksOne.send(new ProducerRecord<>(topic.name(), 0, null, ("divergent:" + i).getBytes(
-                        StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
+                acksOne.send(new ProducerRecord<>(
+                                topic.name(), 0, null, ("divergent:" + i).getBytes(StandardCharsets.UTF_8)))
+                        .get(30, TimeUnit.SECONDS);
             }
         }
         leader.kill();
@@ -187,10 +191,14 @@ class ReplicationFaultsIT {
         awaitProgress("after the leader holding a divergent suffix was killed");
         leader.start();
         finishAndVerify(topic);
-        assertThat(readValues(topic)).as("records only the killed leader held").noneMatch(v -> v.startsWith("divergent:"));
+        assertThat(readValues(topic))
+                .as("records only the killed leader held")
+                .noneMatch(v -> v.startsWith("divergent:"));
 
         for (ClusterNode node : cluster.nodes()) {
-            assertThat(node.stop(Duration.ofSeconds(60))).as("%s stopped cleanly", node).isTrue();
+            assertThat(node.stop(Duration.ofSeconds(60)))
+                    .as("%s stopped cleanly", node)
+                    .isTrue();
         }
         List<String> digests = new ArrayList<>();
         for (ClusterNode node : cluster.nodes()) {
@@ -225,7 +233,9 @@ class ReplicationFaultsIT {
             long end = consumer.endOffsets(List.of(tp), BOUND).get(tp);
             long deadline = System.nanoTime() + BOUND.toNanos();
             while (consumer.position(tp) < end) {
-                assertThat(System.nanoTime()).as("read up to %d within %s", end, BOUND).isLessThan(deadline);
+                assertThat(System.nanoTime())
+                        .as("read up to %d within %s", end, BOUND)
+                        .isLessThan(deadline);
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     values.add(new String(record.value(), StandardCharsets.UTF_8));
                 }
