@@ -8,6 +8,7 @@ import io.varve.broker.api.FetchHandler;
 import io.varve.broker.api.KafkaRequestDispatcher;
 import io.varve.broker.api.ListOffsetsHandler;
 import io.varve.broker.api.MetadataHandler;
+import io.varve.broker.api.OffsetsForLeaderEpochHandler;
 import io.varve.broker.api.ProduceHandler;
 import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
@@ -92,10 +93,11 @@ public final class Broker implements AutoCloseable {
 
     private volatile boolean closed;
     private ReplicaManager replicaManager;
+    private io.varve.broker.replica.fetcher.ReplicaFetcherManager replicaFetchers;
     /** Retries the partition logs that could not be opened or created. */
     private java.util.concurrent.ScheduledExecutorService logRetry;
 
-    private BrokerLifecycle lifecycle;
+    private volatile BrokerLifecycle lifecycle;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -159,7 +161,12 @@ public final class Broker implements AutoCloseable {
                 fetchPurgatory,
                 (snapshot, overrides) -> logConfigs.forTopic(brokerConfigLayers
                         .layers(snapshot.dynamicBrokerConfigs(), snapshot.dynamicDefaultBrokerConfigs())
-                        .topicValues(overrides)));
+                        .topicValues(overrides)),
+                (snapshot, overrides) -> Integer.parseInt(brokerConfigLayers
+                        .layers(snapshot.dynamicBrokerConfigs(), snapshot.dynamicDefaultBrokerConfigs())
+                        .topicValues(overrides)
+                        .getOrDefault("min.insync.replicas", "1")),
+                System::currentTimeMillis);
         metadataCache = new MetadataCache(nodeId, clusterId);
 
         metadataLogs = MetadataLogs.open(config, clusterId);
@@ -191,6 +198,7 @@ public final class Broker implements AutoCloseable {
             startControllerOnly(startNanos);
             return;
         }
+        startReplication(replicaManager, controller);
         ForwardingHandler forwarded = new ForwardingHandler(controllerWiring.router);
         ProducerIdManager producerIds = new ProducerIdManager(
                 blockSize -> controller.allocateProducerIds(
@@ -210,6 +218,11 @@ public final class Broker implements AutoCloseable {
                                 config.testProduceDropResponseEvery()))
                 .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
+                .register(
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH.oldestVersion(),
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH.latestVersion(),
+                        new OffsetsForLeaderEpochHandler(metadataCache, replicaManager))
                 .register(
                         ApiKeys.METADATA,
                         0,
@@ -439,6 +452,32 @@ public final class Broker implements AutoCloseable {
         return groupCoordinator;
     }
 
+    /**
+     * Followers fetch from their leaders over the inter-broker listener (addresses from the metadata image), and
+     * leaders send ISR changes to the controller, both quoting this broker's epoch once it registered.
+     */
+    private void startReplication(ReplicaManager replicaManager, ControllerCalls controller) {
+        String listener = config.interBrokerListenerName();
+        replicaFetchers = new io.varve.broker.replica.fetcher.ReplicaFetcherManager(
+                config.nodeId(),
+                config.replicaFetcherSettings(),
+                Integer.MAX_VALUE,
+                brokerId -> metadataCache.snapshot().brokers().stream()
+                        .filter(b -> b.nodeId() == brokerId)
+                        .findFirst()
+                        .flatMap(b -> b.endpoint(listener))
+                        .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
+                this::brokerEpoch,
+                System::currentTimeMillis);
+        replicaManager.startReplication(
+                controller::alterPartition, this::brokerEpoch, replicaFetchers, config.replicaLagTimeMaxMs());
+    }
+
+    private long brokerEpoch() {
+        BrokerLifecycle current = lifecycle;
+        return current == null ? -1 : current.brokerEpoch();
+    }
+
     /** Stops accepting requests, then closes the metadata log and flushes and closes every partition log. */
     @Override
     public synchronized void close() {
@@ -461,6 +500,10 @@ public final class Broker implements AutoCloseable {
             raft.handOverLeadership(config.quorumTimeouts().electionTimeoutMs() * 4L);
         }
         closeQuietly("network", socketServer);
+        closeQuietly("replica fetchers", replicaFetchers);
+        if (replicaManager != null) {
+            replicaManager.close();
+        }
         closeQuietly("fetch purgatory", fetchPurgatory);
         if (requestExecutor != null) {
             requestExecutor.shutdown();

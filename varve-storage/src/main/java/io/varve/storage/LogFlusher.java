@@ -7,7 +7,7 @@ import java.io.IOException;
  * When a partition log fsyncs and what it knows is durable: flush.messages and flush.ms checked at
  * append, flush.ms from the flush scheduler, explicit flushes, and the recovery point (every offset
  * below it is fsynced) those and rolls advance. Flushes take only this object's lock, so an fsync never
- * blocks appends; the recovery point only grows.
+ * blocks appends; the recovery point only grows, but for a truncation, which takes it down to the new log end.
  */
 final class LogFlusher {
 
@@ -28,6 +28,20 @@ final class LogFlusher {
     void advanceRecoveryPoint(long offset) {
         synchronized (lock) {
             recoveryPoint = Math.max(recoveryPoint, offset);
+        }
+    }
+
+    /** The log was truncated (durably) to {@code logEndOffset}: nothing at or above it is flushed data any more. */
+    void truncateTo(long logEndOffset) {
+        synchronized (lock) {
+            recoveryPoint = Math.min(recoveryPoint, logEndOffset);
+        }
+    }
+
+    /** The log starts afresh at {@code offset} with an empty, durable segment. */
+    void resetTo(long offset) {
+        synchronized (lock) {
+            recoveryPoint = offset;
         }
     }
 

@@ -769,6 +769,15 @@ public final class LogManager implements AutoCloseable {
         }
 
         @Override
+        public void logTruncated(PartitionLog partitionLog) {
+            Path dir = partitionLog.dir().getParent();
+            LogDirCheckpoints dirCheckpoints = checkpoints.get(dir);
+            if (dirCheckpoints != null && !failures.isOffline(dir)) {
+                dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir));
+            }
+        }
+
+        @Override
         public void logDirFailed(PartitionLog partitionLog, Exception cause) {
             markDirOffline(partitionLog.dir().getParent(), cause);
         }

@@ -3,8 +3,10 @@ package io.varve.storage;
 import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.batch.ProduceBatchValidator;
 import io.varve.storage.batch.RecordBatchV2;
+import io.varve.storage.batch.ReplicatedBatchValidator;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
 import io.varve.storage.checkpoint.PartitionMetadataFile;
+import io.varve.storage.epoch.EpochEndOffset;
 import io.varve.storage.epoch.LeaderEpochCache;
 import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.fs.IoErrors;
@@ -326,6 +328,29 @@ public final class PartitionLog {
         return epochCache.latestEpoch();
     }
 
+    /**
+     * Where {@code leaderEpoch} ends in this log ({@link LeaderEpochCache#endOffsetFor}, KIP-101/KIP-279): the answer
+     * of OffsetsForLeaderEpoch and of the diverging-epoch check in Fetch; empty when it is undefined (an undefined
+     * or unknown future epoch, or no epoch cached yet), which the wire says as epoch -1 and end offset -1.
+     */
+    public Optional<EpochEndOffset> endOffsetForEpoch(int leaderEpoch) {
+        // the log end offset before the entries: an epoch appended meanwhile makes the answer for the older one
+        // that epoch's start, which is at or below this end
+        long endOffset = logEndOffset;
+        EpochEndOffset found = epochCache.endOffsetFor(leaderEpoch, endOffset);
+        return found.isUndefined() ? Optional.empty() : Optional.of(found);
+    }
+
+    /**
+     * A new leader records its epoch at the log end offset before it appends (Kafka does so on becoming leader), so
+     * followers asking where their older epoch ends learn the new epoch's start even before its first record.
+     * Older or equal epochs change nothing.
+     */
+    public synchronized void assignLeaderEpochAtLogEnd(int leaderEpoch) {
+        ensureUsable();
+        epochCache.assign(leaderEpoch, logEndOffset);
+    }
+
     /** The epoch lineage: each epoch and the first offset written in it. */
     public List<LeaderEpochCheckpointFile.EpochEntry> leaderEpochEntries() {
         return epochCache.entries();
@@ -467,6 +492,216 @@ public final class PartitionLog {
                 false);
     }
 
+    /**
+     * Appends as follower the batches of the leader's Fetch response (position to limit of {@code records}), keeping
+     * the offsets, partition leader epochs, producer ids, epochs and sequences the leader gave them; control batches
+     * (transaction markers) included. Only whole batches are appended: a last batch cut short by the fetch's byte
+     * limit is left for the next fetch ({@link FollowerAppendResult#validBytes()}). A batch whose partition leader
+     * epoch is newer than the latest known starts that epoch at its base offset; producer state is rebuilt as on
+     * recovery (no sequence checks: the leader made them), so this replica de-duplicates retries and knows the open
+     * transactions if it becomes leader; an ABORT marker fills the aborted-transaction index. Segments roll by
+     * segment.bytes, segment.ms, full indexes and int32 offset overflow. The high watermark does not move: the
+     * replica layer sets it from the leader's. Nothing is written when a check fails.
+     *
+     * @throws io.varve.storage.batch.OffsetOverlapException the first batch starts below the log end offset, or the
+     *     offsets of the set do not grow (gaps are allowed)
+     * @throws org.apache.kafka.common.InvalidRecordException magic other than v2, an inconsistent header, or an
+     *     undecodable transaction marker
+     * @throws org.apache.kafka.common.errors.CorruptRecordException a CRC mismatch
+     */
+    public synchronized FollowerAppendResult appendAsFollower(ByteBuffer records) {
+        ensureUsable();
+        LogConfig cfg = config;
+        ByteBuffer batches = records.slice();
+        ReplicatedBatchValidator.Validated validated = ReplicatedBatchValidator.validate(batches, logEndOffset);
+        if (validated.isEmpty()) {
+            return FollowerAppendResult.nothing(logEndOffset);
+        }
+        List<BatchHeader> headers = validated.headers();
+        TxnMarker[] markers = new TxnMarker[headers.size()];
+        for (int i = 0; i < headers.size(); i++) {
+            BatchHeader header = headers.get(i);
+            if (header.isControl() && header.hasProducerId()) {
+                markers[i] = TxnMarker.readOrNull(batches.duplicate()
+                        .position(header.position())
+                        .limit(header.endPosition())
+                        .slice());
+            }
+        }
+        long nowMs = clockMs.getAsLong();
+        long firstOffset = headers.get(0).baseOffset();
+        // Every check passed: from here on the append happens or the log goes offline.
+        try {
+            int from = 0;
+            while (from < headers.size()) {
+                BatchHeader first = headers.get(from);
+                LogSegment segment = maybeRollForFollower(first, cfg, nowMs);
+                int to = from + 1;
+                long runBytes = first.sizeBytes();
+                while (to < headers.size()
+                        && segment.sizeBytes() + runBytes + headers.get(to).sizeBytes() <= cfg.segmentBytes()
+                        && segment.canHoldOffsetsUpTo(headers.get(to).lastOffset())) {
+                    runBytes += headers.get(to).sizeBytes();
+                    to++;
+                }
+                for (int i = from; i < to; i++) {
+                    BatchHeader header = headers.get(i);
+                    if (header.partitionLeaderEpoch() >= 0) {
+                        epochCache.assign(header.partitionLeaderEpoch(), header.baseOffset());
+                    }
+                }
+                segment.append(
+                        batches.duplicate()
+                                .position(first.position())
+                                .limit(first.position() + (int) runBytes)
+                                .slice(),
+                        cfg.indexIntervalBytes(),
+                        cfg.maxIndexSizeBytes());
+                segment.startRollClock(nowMs);
+                for (int i = from; i < to; i++) {
+                    producers.applyReplicated(headers.get(i), markers[i], segment);
+                }
+                producers.publishFirstUnstableOffset();
+                logEndOffset = headers.get(to - 1).nextOffset();
+                from = to;
+            }
+        } catch (IOException | RuntimeException e) {
+            throw goOffline("follower append at offset " + firstOffset, e);
+        }
+        if (flusher.dueAfterAppend(logEndOffset, cfg, nowMs)) {
+            flush(nowMs);
+        }
+        return new FollowerAppendResult(
+                firstOffset,
+                headers.get(headers.size() - 1).lastOffset(),
+                headers.size(),
+                validated.validBytes(),
+                logEndOffset);
+    }
+
+    /**
+     * The active segment for a follower's batch, after rolling when it should not go into the current one. The new
+     * segment starts at the batch when a gap before it would not fit the indexes' int32 relative offsets.
+     */
+    private LogSegment maybeRollForFollower(BatchHeader batch, LogConfig cfg, long nowMs) throws IOException {
+        LogSegment active = segments.active();
+        boolean sizeFull = active.sizeBytes() > cfg.segmentBytes() - batch.sizeBytes();
+        boolean indexFull = active.indexesFull(cfg.maxIndexSizeBytes());
+        boolean offsetsOverflow = !active.canHoldOffsetsUpTo(batch.lastOffset());
+        boolean timeElapsed = segmentMsElapsed(active, cfg, nowMs);
+        // an empty segment takes any batch its indexes can address; one they cannot is left behind empty
+        if ((active.isEmpty() && !offsetsOverflow) || !(sizeFull || indexFull || offsetsOverflow || timeElapsed)) {
+            return active;
+        }
+        long newBaseOffset = batch.lastOffset() - logEndOffset > Integer.MAX_VALUE ? batch.baseOffset() : logEndOffset;
+        return roll(
+                (sizeFull ? "size full " : "")
+                        + (indexFull ? "index full " : "")
+                        + (offsetsOverflow ? "offsets overflow " : "")
+                        + (timeElapsed ? "segment.ms elapsed" : ""),
+                newBaseOffset);
+    }
+
+    /**
+     * Drops every record at and above {@code offset}, as a follower does before fetching on from a leader whose log
+     * diverges there (a batch straddling the offset goes whole, so the log end offset afterwards may be lower). A
+     * no-op when {@code offset} is at or past the log end offset; below the first segment it is
+     * {@link #truncateFullyAndStartAt}. Segments above go (newest first), the one holding the offset is cut and its
+     * indexes rebuilt, the cut is made durable, then the leader epochs starting at or past the new end are dropped,
+     * the producer state is rebuilt from the newest snapshot at or below it plus a replay (later snapshots deleted),
+     * and the high watermark, log start offset and recovery point are clamped to the new end. A crash at any step
+     * loads as a log ending between the new and the old end whose epochs and producer state match its batches.
+     *
+     * @return whether anything was dropped
+     */
+    public synchronized boolean truncateTo(long offset) {
+        ensureUsable();
+        if (offset < 0) {
+            throw new IllegalArgumentException(name + ": cannot truncate to negative offset " + offset);
+        }
+        long oldEnd = logEndOffset;
+        if (offset >= oldEnd) {
+            return false;
+        }
+        if (offset < segments.map().firstKey()) {
+            truncateFullyAndStartAt(offset);
+            return true;
+        }
+        LogConfig cfg = config;
+        // new reads stop at the offset before any byte goes
+        highWatermark = Math.min(highWatermark, offset);
+        logEndOffset = offset;
+        int retired;
+        long newEnd;
+        try {
+            retired = segments.retireAbove(offset, clockMs.getAsLong() + cfg.fileDeleteDelayMs());
+            segments.beforeStep("cut segment " + segments.active().baseOffset());
+            newEnd = segments.active().truncateTo(offset, cfg.indexIntervalBytes(), cfg.maxIndexSizeBytes());
+            logEndOffset = newEnd;
+            segments.beforeStep("truncate leader epochs");
+            epochCache.truncateFromEnd(newEnd);
+            segments.beforeStep("rebuild producer state");
+            producers.rebuildTo(segments.map(), newEnd);
+        } catch (IOException | RuntimeException e) {
+            throw goOffline("truncation to offset " + offset, e);
+        }
+        flusher.truncateTo(newEnd);
+        highWatermark = Math.min(highWatermark, newEnd);
+        logStartOffset = Math.min(logStartOffset, newEnd);
+        if (retired > 0) {
+            events.segmentsRetired(this, cfg.fileDeleteDelayMs());
+        }
+        events.logTruncated(this);
+        log.info(
+                "{}: truncated to offset {} (log end offset {} before, {} now), {} segments deleted",
+                name,
+                offset,
+                oldEnd,
+                newEnd,
+                retired);
+        return true;
+    }
+
+    /**
+     * Empties the log and starts it at {@code offset}: a follower whose fetch offset is out of its leader's range
+     * (or that builds its state from remote storage, for a tiered topic). Every segment, producer snapshot and
+     * leader epoch goes; the log start offset, log end offset, high watermark and recovery point all become
+     * {@code offset}, and the log start offset is persisted before returning. A crash part way loads as a shorter
+     * log or an empty one, never as the old lineage beside the new start.
+     */
+    public synchronized void truncateFullyAndStartAt(long offset) {
+        ensureUsable();
+        if (offset < 0) {
+            throw new IllegalArgumentException(name + ": cannot start the log at negative offset " + offset);
+        }
+        LogConfig cfg = config;
+        long oldStart = logStartOffset;
+        long oldEnd = logEndOffset;
+        highWatermark = Math.min(highWatermark, offset);
+        logEndOffset = Math.min(logEndOffset, offset);
+        try {
+            segments.retireAllAndStartAt(offset, clockMs.getAsLong() + cfg.fileDeleteDelayMs(), () -> {
+                // before the new segment exists: a crash then loads an empty log, with no epoch or producer of the
+                // old lineage left to be taken for the new one's
+                segments.beforeStep("clear leader epochs and producer snapshots");
+                epochCache.clear();
+                producers.clear();
+            });
+        } catch (IOException | RuntimeException e) {
+            throw goOffline("truncation to start at offset " + offset, e);
+        }
+        logStartOffset = offset;
+        logEndOffset = offset;
+        highWatermark = offset;
+        pendingRemoteLogStart = NO_PENDING_REMOTE_START;
+        flusher.resetTo(offset);
+        events.segmentsRetired(this, cfg.fileDeleteDelayMs());
+        events.logStartOffsetMoved(this, true);
+        events.logTruncated(this);
+        log.info(
+                "{}: truncated fully and started at offset {} (offsets were [{}, {}))", name, offset, oldStart, oldEnd);
+    }
+
     /** The active segment, after rolling a new one when this append should not go into the current one. */
     private LogSegment maybeRoll(int appendBytes, long lastOffset, LogConfig cfg, long nowMs) throws IOException {
         LogSegment active = segments.active();
@@ -499,11 +734,19 @@ public final class PartitionLog {
      * producer snapshot is taken at the new base offset. Caller holds this.
      */
     private LogSegment roll(String reason) throws IOException {
+        return roll(reason, logEndOffset);
+    }
+
+    /**
+     * {@link #roll(String)} at {@code newBaseOffset}, at or above the log end offset: a follower whose next batch
+     * starts past a gap (compaction on the leader) may start the segment at that batch. No batch lies in between,
+     * so the producer snapshot describes the state at the new base offset, and is named after it.
+     */
+    private LogSegment roll(String reason, long newBaseOffset) throws IOException {
         LogSegment old = segments.active();
-        long newBaseOffset = logEndOffset;
         LogSegment rolled = segments.roll(newBaseOffset);
         flusher.advanceRecoveryPoint(newBaseOffset);
-        producers.takeSnapshot(logEndOffset, rolled, snapshotPruneLimit());
+        producers.takeSnapshot(newBaseOffset, rolled, snapshotPruneLimit());
         log.info(
                 "{}: rolled segment {} ({} bytes; {}), new active segment starts at offset {}",
                 name,
@@ -692,9 +935,9 @@ public final class PartitionLog {
                 cleaned.stream().map(LogSegment::baseOffset).toList());
     }
 
-    /** Test seam: {@code faults} runs before each durable step of later segment swaps (see {@link SwapFaults}). */
-    void injectSwapFaults(SwapFaults faults) {
-        segments.injectSwapFaults(faults);
+    /** Test seam: {@code faults} runs before each durable step of later segment swaps and truncations. */
+    void injectStepFaults(StepFaults faults) {
+        segments.injectStepFaults(faults);
     }
 
     /** Fsyncs everything appended so far. Segments before the active one were fsynced when rolled. */

@@ -69,7 +69,7 @@ class CleanerSwapCrashTest {
         List<Rec> before = KeyedBatches.readAll(dryRun);
         List<Long> segmentsBefore = dryRun.segmentBaseOffsets();
         List<String> steps = new ArrayList<>();
-        dryRun.injectSwapFaults(steps::add);
+        dryRun.injectStepFaults(steps::add);
         manager.runCleaner(NOW_MS).orElseThrow();
         List<Rec> after = KeyedBatches.readAll(dryRun);
         List<Long> segmentsAfter = dryRun.segmentBaseOffsets();
@@ -82,7 +82,7 @@ class CleanerSwapCrashTest {
             boolean committed = i > steps.indexOf(COMMIT_STEP);
             Path dir = root.resolve("crash-" + i);
             PartitionLog log = logToClean(dir);
-            log.injectSwapFaults(reached -> {
+            log.injectStepFaults(reached -> {
                 if (reached.equals(step)) {
                     throw new IOException("crash before " + step);
                 }

@@ -5,10 +5,13 @@ import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.WireRecords;
+import io.varve.broker.replica.Partition;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.storage.AppendOrigin;
 import io.varve.storage.AppendResult;
-import io.varve.storage.PartitionLog;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -24,8 +27,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Produce: validates and appends each partition's batches as sent (v2 only, compression untouched).
- * On a single node every acks mode is satisfied when the append returns; acks=0 gets no response.
+ * Produce: validates and appends each partition's batches as sent (v2 only, compression untouched). acks=1 is
+ * answered after the leader's append, acks=0 not at all; acks=all first needs an ISR of at least
+ * {@code min.insync.replicas} (NOT_ENOUGH_REPLICAS) and is answered once the high watermark passes the records, the
+ * request times out, or leadership moves (the produce purgatory).
  */
 public final class ProduceHandler implements ApiHandler {
     private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
@@ -47,6 +52,7 @@ public final class ProduceHandler implements ApiHandler {
         MetadataSnapshot snapshot = cache.snapshot();
         short acks = data.acks();
         ProduceResponseData response = new ProduceResponseData();
+        List<CompletableFuture<Void>> waits = new ArrayList<>();
         for (TopicProduceData topicData : data.topicData()) {
             TopicInfo topic = byId
                     ? snapshot.topicsById().get(topicData.topicId())
@@ -69,39 +75,74 @@ public final class ProduceHandler implements ApiHandler {
                     p.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code())
                             .setErrorMessage("Cannot append to internal topic " + topic.name());
                 } else {
-                    append(snapshot, new TopicPartition(topic.name(), partitionData.index()), partitionData, p);
+                    CompletableFuture<Void> wait = append(
+                            snapshot,
+                            new TopicPartition(topic.name(), partitionData.index()),
+                            partitionData,
+                            p,
+                            acks,
+                            data.timeoutMs());
+                    if (wait != null) {
+                        waits.add(wait);
+                    }
                 }
                 topicResponse.partitionResponses().add(p);
             }
             response.responses().add(topicResponse);
         }
-        return CompletableFuture.completedFuture(acks == 0 ? null : response);
+        if (waits.isEmpty()) {
+            return CompletableFuture.completedFuture(acks == 0 ? null : response);
+        }
+        return CompletableFuture.allOf(waits.toArray(new CompletableFuture<?>[0]))
+                .thenApply(v -> response);
     }
 
-    private void append(
-            MetadataSnapshot snapshot, TopicPartition tp, PartitionProduceData data, PartitionProduceResponse out) {
+    /** Appends one partition's batches; with acks=all, what completes once they are committed (never failing). */
+    private CompletableFuture<Void> append(
+            MetadataSnapshot snapshot,
+            TopicPartition tp,
+            PartitionProduceData data,
+            PartitionProduceResponse out,
+            short acks,
+            int timeoutMs) {
         try {
             ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
             if (buffer == null) {
                 out.setErrorCode(Errors.INVALID_RECORD.code())
                         .setErrorMessage("The produce request carries no record batch.");
-                return;
+                return null;
             }
-            PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
-            int leaderEpoch = snapshot.topicsByName()
-                    .get(tp.topic())
-                    .partitions()
-                    .get(tp.partition())
-                    .leaderEpoch();
-            AppendResult result = replicaManager.appendAsLeader(partitionLog, buffer, leaderEpoch);
+            Partition partition = replicaManager.leaderPartition(snapshot, tp);
+            Partition.LeaderAppend append = replicaManager.append(partition, buffer, AppendOrigin.CLIENT, acks);
+            AppendResult result = append.result();
             out.setErrorCode(Errors.NONE.code())
                     .setBaseOffset(result.baseOffset())
                     .setLogAppendTimeMs(result.logAppendTimeMs())
                     .setLogStartOffset(result.logStartOffset());
+            if (acks != -1) {
+                return null;
+            }
+            return replicaManager
+                    .producePurgatory()
+                    .await(partition, result.lastOffset() + 1, append.leaderEpoch(), true, timeoutMs)
+                    .handle((v, failure) -> {
+                        if (failure != null) {
+                            Throwable cause = failure instanceof java.util.concurrent.CompletionException
+                                    ? failure.getCause()
+                                    : failure;
+                            Errors error = Errors.forException(cause);
+                            log.debug("Produce to {} was not committed: {}", tp, error);
+                            synchronized (out) {
+                                out.setErrorCode(error.code()).setErrorMessage(cause.getMessage());
+                            }
+                        }
+                        return null;
+                    });
         } catch (ApiException e) {
             Errors error = Errors.forException(e);
             log.debug("Produce to {} failed: {}", tp, error);
             out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
+            return null;
         }
     }
 }

@@ -168,13 +168,21 @@ public final class BrokerConfig {
             // Test-only fault hook of the remote log manager (see RemoteLogManagerConfig.TestPause).
             .define("varve.test.remote.log.pause.at", STRING, null)
             .define("varve.test.remote.log.pause.marker", STRING, null)
+            // Replication: Kafka's keys and defaults.
+            .define("min.insync.replicas", INT, 1, 1, Integer.MAX_VALUE)
+            .define("replica.lag.time.max.ms", LONG, 30000L, 1, Long.MAX_VALUE)
+            .define("num.replica.fetchers", INT, 1, 1, Integer.MAX_VALUE)
+            .define("replica.fetch.max.bytes", INT, 1048576, 0, Integer.MAX_VALUE)
+            .define("replica.fetch.response.max.bytes", INT, 10485760, 0, Integer.MAX_VALUE)
+            .define("replica.fetch.wait.max.ms", INT, 500, 0, Integer.MAX_VALUE)
+            .define("replica.fetch.min.bytes", INT, 1, 1, Integer.MAX_VALUE)
+            .define("replica.fetch.backoff.ms", INT, 1000, 0, Integer.MAX_VALUE)
+            .define("replica.socket.timeout.ms", INT, 30000, 1, Integer.MAX_VALUE)
             // Kafka keys Varve accepts today and applies in a later release.
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
             .defineAccepted("transaction.state.log.min.isr", INT)
-            .defineAccepted("min.insync.replicas", INT)
             .defineAccepted("compression.type", STRING)
             .defineAccepted("unclean.leader.election.enable", BOOLEAN)
-            .defineAccepted("replica.lag.time.max.ms", LONG)
             .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
             .defineAccepted("share.coordinator.state.topic.min.isr", INT)
             .defineAccepted("authorizer.class.name", CLASS)
@@ -213,16 +221,41 @@ public final class BrokerConfig {
         if (logDirs().isEmpty()) {
             throw new ConfigException("log.dirs must name at least one directory.");
         }
-        for (String key : List.of(
-                "default.replication.factor",
-                "offsets.topic.replication.factor",
-                "transaction.state.log.replication.factor")) {
-            if (intValue(key) > MAX_REPLICATION_FACTOR) {
-                throw new ConfigException(key + "=" + intValue(key) + " asks for replicas this release cannot keep:"
-                        + " Varve does not replicate partitions between brokers yet, so use 1.");
-            }
+        if (intValue("replica.fetch.wait.max.ms") >= longValue("replica.lag.time.max.ms")) {
+            throw new ConfigException("replica.fetch.wait.max.ms must be less than replica.lag.time.max.ms, or every"
+                    + " follower that waits at its leader for data falls out of the ISR.");
+        }
+        if (intValue("replica.socket.timeout.ms") < intValue("replica.fetch.wait.max.ms")) {
+            throw new ConfigException("replica.socket.timeout.ms must be at least replica.fetch.wait.max.ms, or"
+                    + " every fetch that waits at its leader for data times out.");
         }
         checkQuorumSettings();
+    }
+
+    /** {@code replica.lag.time.max.ms}: a follower not caught up for this long leaves the ISR. */
+    public long replicaLagTimeMaxMs() {
+        return longValue("replica.lag.time.max.ms");
+    }
+
+    /** The replica fetchers' keys. */
+    public io.varve.broker.replica.fetcher.ReplicaFetcherSettings replicaFetcherSettings() {
+        return new io.varve.broker.replica.fetcher.ReplicaFetcherSettings(
+                intValue("num.replica.fetchers"),
+                intValue("replica.fetch.max.bytes"),
+                intValue("replica.fetch.response.max.bytes"),
+                intValue("replica.fetch.wait.max.ms"),
+                intValue("replica.fetch.min.bytes"),
+                intValue("replica.fetch.backoff.ms"),
+                intValue("replica.socket.timeout.ms"));
+    }
+
+    /**
+     * {@code inter.broker.listener.name}: the listener brokers reach each other on (followers fetch there); by
+     * default the first listener that is not a controller listener, as in Kafka.
+     */
+    public String interBrokerListenerName() {
+        String name = (String) values.get("inter.broker.listener.name");
+        return name != null ? name : clientListeners().get(0).name();
     }
 
     /**
@@ -517,12 +550,6 @@ public final class BrokerConfig {
         Object internal = values.get("internal.metadata.log.segment.bytes");
         return internal != null ? (Integer) internal : intValue("metadata.log.segment.bytes");
     }
-
-    /**
-     * Most replicas a partition may have. One until Varve replicates partitions: a topic of several replicas that
-     * nobody copies would tell producers with acks=all that a record is safe when it is on one disk.
-     */
-    public static final int MAX_REPLICATION_FACTOR = 1;
 
     /** The {@code controller.quorum.*.ms} timings of the metadata log's Raft. */
     public io.varve.raft.node.QuorumTimeouts quorumTimeouts() {

@@ -115,9 +115,6 @@ class BrokerConfigTest {
                 .hasMessageStartingWith("controller.quorum.voters names 3 voters, so listeners needs a listener");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.request.timeout.ms", "400")))
                 .hasMessageStartingWith("controller.quorum.request.timeout.ms must be more than the 500 ms");
-        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("offsets.topic.replication.factor", "3")))
-                .hasMessageStartingWith(
-                        "offsets.topic.replication.factor=3 asks for replicas this release cannot keep");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.metadata.raft.core.enable", "false")))
                 .hasMessageStartingWith("varve.metadata.raft.core.enable=false asks for the single-voter Raft node");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "2@localhost:9093")))
