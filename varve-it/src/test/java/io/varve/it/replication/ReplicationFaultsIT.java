@@ -61,8 +61,11 @@ class ReplicationFaultsIT {
     }
 
     private static ClusterProcesses.Builder threeNodes() {
-        return ClusterProcesses.combined(3)
-                .override("broker.heartbeat.interval.ms", "500")
+        return withTimeouts(ClusterProcesses.combined(3));
+    }
+
+    private static ClusterProcesses.Builder withTimeouts(ClusterProcesses.Builder builder) {
+        return builder.override("broker.heartbeat.interval.ms", "500")
                 .override("broker.session.timeout.ms", Long.toString(SESSION_TIMEOUT_MS))
                 .override("default.replication.factor", "3")
                 .override("min.insync.replicas", "2");
@@ -116,6 +119,58 @@ class ReplicationFaultsIT {
         topic.awaitIsrSize(2);
         awaitProgress("with node " + first.id() + " back and node " + second.id() + " still down");
         second.start();
+        finishAndVerify(topic);
+    }
+
+    /** Separate controllers (three voters) and three broker processes: the broker leading a partition is killed. */
+    @Test
+    void acknowledgedRecordsSurviveTheLeadingBrokerKilledWithSeparateControllers() throws Exception {
+        ReplicatedTopic topic = startWithLedger("SplitRolesLeaderKillIT", withTimeouts(ClusterProcesses.split(3, 3)),
+                PARTITIONS);
+        ClusterNode leader = cluster.node(topic.leader(0));
+        assertThat(leader.role()).isEqualTo(ClusterNode.Role.BROKER);
+        leader.kill();
+        topic.awaitLeaderOtherThan(0, leader.id());
+        awaitProgress("after broker " + leader.id() + " was killed");
+        leader.start();
+        finishAndVerify(topic);
+    }
+
+    /**
+     * With unclean leader election off (the default), a partition whose last in-sync replica died stays offline while
+     * only a replica that had left the ISR earlier is back: it is not elected, and nothing is acknowledged, until the
+     * last in-sync replica returns; then every acknowledged record is there. Separate controllers, so that the quorum
+     * outlives two dead brokers.
+     */
+    @Test
+    void withUncleanElectionOffAPartitionStaysOfflineUntilItsLastInSyncReplicaReturns() throws Exception {
+        ReplicatedTopic topic = startWithLedger("UncleanOffIT", withTimeouts(ClusterProcesses.split(3, 3)), 1);
+        ClusterNode last = cluster.node(topic.leader(0));
+        List<ClusterNode> followers = cluster.brokers().stream().filter(n -> n.id() != last.id()).toList();
+        ClusterNode leftEarly = followers.get(0);
+        ClusterNode leftLater = followers.get(1);
+        leftEarly.kill();
+        topic.awaitIsrSize(2);
+        leftLater.kill();
+        topic.awaitIsrSize(1);
+        last.kill();
+        await("partition 0 offline once its last in-sync replica " + last.id() + " is fenced")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
+                .until(() -> topic.leader(0) == -1);
+        long acknowledgedWhileOffline = ledger.acknowledged();
+        leftEarly.start();
+        long window = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3 * SESSION_TIMEOUT_MS);
+        while (System.nanoTime() < window) {
+            assertThat(topic.leader(0)).as("leader of partition 0 while only %d (out of the ISR) is back", leftEarly.id())
+                    .isEqualTo(-1);
+            Thread.sleep(200); // polling a condition that must hold throughout the window
+        }
+        assertThat(ledger.acknowledged()).as("acknowledgements while offline").isEqualTo(acknowledgedWhileOffline);
+        last.start();
+        topic.awaitLeaderOtherThan(0, -1);
+        leftLater.start();
         finishAndVerify(topic);
     }
 
