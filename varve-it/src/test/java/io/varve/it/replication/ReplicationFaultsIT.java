@@ -125,8 +125,8 @@ class ReplicationFaultsIT {
     /** Separate controllers (three voters) and three broker processes: the broker leading a partition is killed. */
     @Test
     void acknowledgedRecordsSurviveTheLeadingBrokerKilledWithSeparateControllers() throws Exception {
-        ReplicatedTopic topic = startWithLedger("SplitRolesLeaderKillIT", withTimeouts(ClusterProcesses.split(3, 3)),
-                PARTITIONS);
+        ReplicatedTopic topic =
+                startWithLedger("SplitRolesLeaderKillIT", withTimeouts(ClusterProcesses.split(3, 3)), PARTITIONS);
         ClusterNode leader = cluster.node(topic.leader(0));
         assertThat(leader.role()).isEqualTo(ClusterNode.Role.BROKER);
         leader.kill();
@@ -146,7 +146,8 @@ class ReplicationFaultsIT {
     void withUncleanElectionOffAPartitionStaysOfflineUntilItsLastInSyncReplicaReturns() throws Exception {
         ReplicatedTopic topic = startWithLedger("UncleanOffIT", withTimeouts(ClusterProcesses.split(3, 3)), 1);
         ClusterNode last = cluster.node(topic.leader(0));
-        List<ClusterNode> followers = cluster.brokers().stream().filter(n -> n.id() != last.id()).toList();
+        List<ClusterNode> followers =
+                cluster.brokers().stream().filter(n -> n.id() != last.id()).toList();
         ClusterNode leftEarly = followers.get(0);
         ClusterNode leftLater = followers.get(1);
         leftEarly.kill();
@@ -154,16 +155,19 @@ class ReplicationFaultsIT {
         leftLater.kill();
         topic.awaitIsrSize(1);
         last.kill();
-        await("partition 0 offline once its last in-sync replica " + last.id() + " is fenced")
+        long acknowledgedWhileOffline = ledger.acknowledged();
+        // No broker is up to answer Metadata until one returns: bring back the replica that left the ISR first.
+        leftEarly.start();
+        await("partition 0 offline (asked of " + leftEarly.id() + ") once its last in-sync replica " + last.id()
+                        + " is fenced")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
                 .until(() -> topic.leader(0) == -1);
-        long acknowledgedWhileOffline = ledger.acknowledged();
-        leftEarly.start();
         long window = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3 * SESSION_TIMEOUT_MS);
         while (System.nanoTime() < window) {
-            assertThat(topic.leader(0)).as("leader of partition 0 while only %d (out of the ISR) is back", leftEarly.id())
+            assertThat(topic.leader(0))
+                    .as("leader of partition 0 while only %d (out of the ISR) is back", leftEarly.id())
                     .isEqualTo(-1);
             Thread.sleep(200); // polling a condition that must hold throughout the window
         }
