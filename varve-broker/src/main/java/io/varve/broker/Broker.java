@@ -29,11 +29,13 @@ import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
+import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.broker.txn.DescribeProducersHandler;
+import io.varve.broker.txn.NodeMarkerChannel;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
 import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
@@ -86,6 +88,7 @@ public final class Broker implements AutoCloseable {
     private MetadataCache metadataCache;
     private GroupCoordinatorRuntime groupCoordinator;
     private TransactionCoordinatorRuntime txnCoordinator;
+    private NodeMarkerChannel txnMarkerChannel;
     /** Null when remote.log.storage.system.enable=false. */
     private RemoteLogManager remoteLogManager;
     /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
@@ -267,7 +270,16 @@ public final class Broker implements AutoCloseable {
                 replicaManager,
                 controller,
                 producerIds,
-                groupCoordinator::onTransactionCompleted);
+                groupCoordinator::onTransactionCompleted,
+                txnMarkerChannel = new NodeMarkerChannel(
+                        metadataCache,
+                        interBrokerListenerName(),
+                        new NodeClient(
+                                "varve-broker-" + nodeId + "-txn-markers",
+                                "varve-txn-marker-client",
+                                config.socketRequestMaxBytes(),
+                                64,
+                                5_000)));
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
         TxnApis.register(
@@ -406,6 +418,20 @@ public final class Broker implements AutoCloseable {
                 : Long.MAX_VALUE;
     }
 
+    /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */
+    private String interBrokerListenerName() {
+        String named = config.originals().get("inter.broker.listener.name");
+        if (named != null) {
+            return named;
+        }
+        List<String> controllerNames = config.controllerListenerNames();
+        return config.listeners().stream()
+                .map(ListenerConfig::name)
+                .filter(n -> !controllerNames.contains(n))
+                .findFirst()
+                .orElse("PLAINTEXT");
+    }
+
     private List<Endpoint> advertisedEndpoints() {
         List<String> controllerNames = config.controllerListenerNames();
         List<Endpoint> endpoints = new ArrayList<>();
@@ -517,6 +543,7 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
+        closeQuietly("transaction marker channel", txnMarkerChannel);
         closeQuietly("controller", controllerWiring);
         closeQuietly("metadata snapshots", metadataSnapshots);
         closeQuietly("metadata log", raft);

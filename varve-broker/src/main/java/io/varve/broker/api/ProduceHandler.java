@@ -36,6 +36,8 @@ public final class ProduceHandler implements ApiHandler {
     private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
     /** Topic ids identify topics from this version on (KIP-516). */
     private static final short FIRST_TOPIC_ID_VERSION = 13;
+    /** KIP-951: the current leader and its endpoint beside NOT_LEADER_OR_FOLLOWER from this version on. */
+    private static final short FIRST_CURRENT_LEADER_VERSION = 10;
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
@@ -91,10 +93,45 @@ public final class ProduceHandler implements ApiHandler {
             response.responses().add(topicResponse);
         }
         if (waits.isEmpty()) {
-            return CompletableFuture.completedFuture(acks == 0 ? null : response);
+            return CompletableFuture.completedFuture(acks == 0 ? null : withLeaders(request, snapshot, response));
         }
         return CompletableFuture.allOf(waits.toArray(new CompletableFuture<?>[0]))
-                .thenApply(v -> response);
+                .thenApply(v -> withLeaders(request, snapshot, response));
+    }
+
+    /** Names the current leader of every partition answered NOT_LEADER_OR_FOLLOWER, and its endpoint (KIP-951). */
+    private static ProduceResponseData withLeaders(
+            RequestContext request, MetadataSnapshot snapshot, ProduceResponseData response) {
+        if (request.apiVersion() < FIRST_CURRENT_LEADER_VERSION) {
+            return response;
+        }
+        java.util.Map<Integer, CurrentLeaders.NodeAddress> leaders = new java.util.TreeMap<>();
+        for (TopicProduceResponse topic : response.responses()) {
+            String name = topic.name().isEmpty()
+                    ? snapshot.topic(topic.topicId()).map(TopicInfo::name).orElse(null)
+                    : topic.name();
+            if (name == null) {
+                continue;
+            }
+            for (PartitionProduceResponse p : topic.partitionResponses()) {
+                if (p.errorCode() != Errors.NOT_LEADER_OR_FOLLOWER.code()) {
+                    continue;
+                }
+                int[] leader = CurrentLeaders.leaderAndEpoch(snapshot, new TopicPartition(name, p.index()));
+                if (leader != null) {
+                    p.currentLeader().setLeaderId(leader[0]).setLeaderEpoch(leader[1]);
+                    CurrentLeaders.address(snapshot, leader[0], request.listenerName())
+                            .ifPresent(a -> leaders.put(leader[0], a));
+                }
+            }
+        }
+        leaders.forEach((id, a) -> response.nodeEndpoints()
+                .add(new ProduceResponseData.NodeEndpoint()
+                        .setNodeId(id)
+                        .setHost(a.host())
+                        .setPort(a.port())
+                        .setRack(a.rack())));
+        return response;
     }
 
     /** Appends one partition's batches; with acks=all, what completes once they are committed (never failing). */

@@ -59,13 +59,7 @@ public final class ReplicaManager implements Partition.Events {
     private final int nodeId;
     private final LogManager logManager;
     private final FetchPurgatory fetchPurgatory;
-    private final BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs;
-    /**
-     * Partitions this broker should hold whose log could not be opened or created (no descriptor free, a failed log
-     * dir): they answer the stored retriable error and are retried by {@link #retryUnavailableLogs()}.
-     */
-    private final java.util.concurrent.ConcurrentHashMap<TopicPartition, KafkaStorageException> unavailable =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final LocalLogs localLogs;
     /** The newest snapshot reconciled, for retries and coordinator appends. */
     private volatile MetadataSnapshot reconciled;
 
@@ -119,7 +113,7 @@ public final class ReplicaManager implements Partition.Events {
         this.nodeId = nodeId;
         this.logManager = logManager;
         this.fetchPurgatory = fetchPurgatory;
-        this.logConfigs = logConfigs;
+        this.localLogs = new LocalLogs(logManager, logConfigs);
         this.minInsyncReplicas = minInsyncReplicas;
         this.clockMs = clockMs;
         this.isrChanges = new IsrChangeSender(nodeId, timer, 100);
@@ -140,7 +134,7 @@ public final class ReplicaManager implements Partition.Events {
         synchronized (this) {
             replicating = true;
             for (Partition p : partitions.values()) {
-                if (!p.isLeader()) {
+                if (!p.isLeader() && p.leaderId() >= 0) {
                     fetching.follow(p, p.leaderId(), p.leaderEpoch());
                 }
             }
@@ -180,33 +174,7 @@ public final class ReplicaManager implements Partition.Events {
         }
         Map<TopicPartition, Integer> leading = leading(snapshot);
         leadership.resignAllBut(leading); // before a log goes away, its coordinators let go of it
-        for (PartitionLog existing : logManager.openLogs()) {
-            Uuid id = wanted.get(existing.topicPartition());
-            if (id == null || !id.equals(existing.topicId())) {
-                log.info(
-                        "Deleting log of {} (topic id {}): no longer in the metadata image",
-                        existing.topicPartition(),
-                        existing.topicId());
-                deleteQuietly(existing.topicPartition());
-            }
-        }
-        // A log start-up has not opened yet is checked against its topic id when it opens.
-        for (TopicPartition notOpened : logManager.deferredPartitions()) {
-            if (!wanted.containsKey(notOpened)) {
-                log.info("Deleting log of {}: no longer in the metadata image", notOpened);
-                deleteQuietly(notOpened);
-            }
-        }
-        Map<String, LogConfig> configByTopic = new HashMap<>();
-        Map<TopicPartition, LogManager.LogSpec> specs = new HashMap<>();
-        for (Map.Entry<TopicPartition, Uuid> e : wanted.entrySet()) {
-            TopicInfo topic = snapshot.topicsByName().get(e.getKey().topic());
-            LogConfig config =
-                    configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
-            specs.put(e.getKey(), new LogManager.LogSpec(e.getValue(), config));
-        }
-        unavailable.keySet().retainAll(specs.keySet());
-        createLogs(specs);
+        localLogs.reconcile(snapshot, wanted);
         Map<TopicPartition, Hosted> nowHosted = new HashMap<>();
         for (Map.Entry<TopicPartition, Uuid> e : wanted.entrySet()) {
             TopicInfo topic = snapshot.topicsByName().get(e.getKey().topic());
@@ -246,7 +214,17 @@ public final class ReplicaManager implements Partition.Events {
             if (existing == null && logManager.getLog(tp).isEmpty()) {
                 continue; // unavailable: retried
             }
-            apply(existing != null ? existing : materialise(tp, h), h);
+            try {
+                apply(existing != null ? existing : materialise(tp, h), h);
+            } catch (RuntimeException failure) {
+                // one partition's failure must not stop the image reaching the others
+                log.error(
+                        "Could not apply the metadata of {} (leader {}, epoch {})",
+                        tp,
+                        h.info().leader(),
+                        h.info().leaderEpoch(),
+                        failure);
+            }
         }
     }
 
@@ -265,7 +243,9 @@ public final class ReplicaManager implements Partition.Events {
             } else {
                 producePurgatory.leadershipLost(tp);
                 fetchPurgatory.onAppend(tp, Integer.MAX_VALUE); // waiting consumer fetches learn of the new leader
-                if (replicating) {
+                if (h.info().leader() < 0) {
+                    followers.stopFollowing(tp); // offline: nobody to fetch from until a leader is elected
+                } else if (replicating) {
                     followers.follow(p, h.info().leader(), h.info().leaderEpoch());
                 }
             }
@@ -307,7 +287,7 @@ public final class ReplicaManager implements Partition.Events {
         }
         Optional<Partition> p = partition(tp);
         if (p.isEmpty()) {
-            KafkaStorageException failure = unavailable.get(tp);
+            KafkaStorageException failure = localLogs.failure(tp);
             if (failure != null) {
                 throw new KafkaStorageException(
                         "The log of " + tp + " could not be opened (" + failure.getMessage() + "); it is retried");
@@ -367,75 +347,18 @@ public final class ReplicaManager implements Partition.Events {
         leadership.add(listener);
     }
 
-    /** Creates the missing logs and applies the topic id and config to the others (deferred ones when they open). */
-    private void createLogs(Map<TopicPartition, LogManager.LogSpec> specs) {
-        Map<TopicPartition, KafkaStorageException> failed;
-        try {
-            failed = logManager.getOrCreateLogs(specs);
-        } catch (RuntimeException e) {
-            failed = new HashMap<>();
-            for (TopicPartition tp : specs.keySet()) {
-                if (logManager.openLogIfPresent(tp).isEmpty()) {
-                    failed.put(tp, e instanceof KafkaStorageException kse ? kse : new KafkaStorageException(e));
-                }
-            }
-        }
-        int before = unavailable.size();
-        for (TopicPartition tp : specs.keySet()) {
-            if (!failed.containsKey(tp)) {
-                unavailable.remove(tp);
-            }
-        }
-        unavailable.putAll(failed);
-        if (!failed.isEmpty() && unavailable.size() != before) {
-            Map.Entry<TopicPartition, KafkaStorageException> first =
-                    failed.entrySet().iterator().next();
-            log.warn(
-                    "{} partition logs could not be opened or created (for example {}: {}); they answer"
-                            + " KAFKA_STORAGE_ERROR and are retried",
-                    unavailable.size(),
-                    first.getKey(),
-                    first.getValue().getMessage());
-        } else if (failed.isEmpty() && before > 0 && unavailable.isEmpty()) {
-            log.info("Every partition log that could not be opened or created before is open now");
-        }
-    }
-
     /** Tries again to open or create the logs that failed; called periodically. */
     public synchronized void retryUnavailableLogs() {
         MetadataSnapshot snapshot = reconciled;
-        if (snapshot == null || unavailable.isEmpty()) {
-            return;
-        }
-        Map<String, LogConfig> configByTopic = new HashMap<>();
-        Map<TopicPartition, LogManager.LogSpec> specs = new HashMap<>();
-        for (TopicPartition tp : List.copyOf(unavailable.keySet())) {
-            TopicInfo topic = snapshot.topicsByName().get(tp.topic());
-            if (topic == null || !topic.partitions().containsKey(tp.partition())) {
-                unavailable.remove(tp);
-                continue;
-            }
-            LogConfig config =
-                    configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
-            specs.put(tp, new LogManager.LogSpec(topic.id(), config));
-        }
-        if (!specs.isEmpty()) {
-            createLogs(specs);
+        if (snapshot != null && localLogs.retry(snapshot)) {
+            applyPartitions(hosted);
             announceLeadership(leading(snapshot));
         }
     }
 
     /** How many partitions this broker should hold have no usable log now. */
     public int unavailableLogCount() {
-        return unavailable.size();
-    }
-
-    private void deleteQuietly(TopicPartition tp) {
-        try {
-            logManager.deleteLog(tp);
-        } catch (RuntimeException e) {
-            log.warn("Could not delete the log of {} yet: {}", tp, e.getMessage());
-        }
+        return localLogs.unavailableCount();
     }
 
     private static boolean contains(int[] ids, int id) {
