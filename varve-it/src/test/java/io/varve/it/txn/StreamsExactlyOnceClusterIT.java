@@ -63,7 +63,8 @@ class StreamsExactlyOnceClusterIT {
     }
 
     private String bootstrap() {
-        return String.join(",", cluster.brokers().stream().map(ClusterNode::bootstrap).toList());
+        return String.join(
+                ",", cluster.brokers().stream().map(ClusterNode::bootstrap).toList());
     }
 
     private Admin admin() {
@@ -77,7 +78,10 @@ class StreamsExactlyOnceClusterIT {
             String bucket = StreamsEosApp.bucketOf(amount);
             expectedCounts.merge(bucket, 1, Integer::sum);
             expectedSums.merge(bucket, amount, Long::sum);
-            producer.send(new ProducerRecord<>(INPUT, user.getBytes(), ByteBuffer.allocate(8).putLong(amount).array()));
+            producer.send(new ProducerRecord<>(
+                    INPUT,
+                    user.getBytes(),
+                    ByteBuffer.allocate(8).putLong(amount).array()));
         }
         producer.flush();
     }
@@ -143,11 +147,14 @@ class StreamsExactlyOnceClusterIT {
                 });
         Properties config = StreamsEosApp.config(bootstrap(), APPLICATION_ID, workDir.resolve("state"));
         config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 3);
-        try (KafkaProducer<byte[], byte[]> producer = inputProducer();
-                KafkaStreams streams = new KafkaStreams(StreamsEosApp.topology(INPUT, OUTPUT), config)) {
+        KafkaStreams streams = new KafkaStreams(StreamsEosApp.topology(INPUT, OUTPUT), config);
+        try (KafkaProducer<byte[], byte[]> producer = inputProducer()) {
             produce(producer, RECORDS_PER_PHASE);
             streams.start();
-            await("first committed output").atMost(BOUND).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+            await("first committed output")
+                    .atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
                     .until(() -> !committedOutput().isEmpty());
             int coordinator = admin.describeConsumerGroups(List.of(APPLICATION_ID))
                     .all()
@@ -167,13 +174,19 @@ class StreamsExactlyOnceClusterIT {
                     .ignoreExceptions()
                     .until(() -> updateCounts(committedOutput()).equals(expectedCounts));
             assertThat(streams.state().isRunningOrRebalancing()).isTrue();
+        } finally {
+            streams.close(Duration.ofSeconds(30)); // bounded: a close without a timeout may wait for ever
         }
         Map<String, List<Long>> output = committedOutput();
-        assertThat(updateCounts(output)).as("one update per input record: nothing lost, nothing twice")
+        assertThat(updateCounts(output))
+                .as("one update per input record: nothing lost, nothing twice")
                 .isEqualTo(expectedCounts);
         Map<String, Long> finalSums = new HashMap<>();
         output.forEach((bucket, updates) -> {
-            assertThat(updates).as("the sum of %s only rises", bucket).isSorted().doesNotHaveDuplicates();
+            assertThat(updates)
+                    .as("the sum of %s only rises", bucket)
+                    .isSorted()
+                    .doesNotHaveDuplicates();
             finalSums.put(bucket, updates.get(updates.size() - 1));
         });
         assertThat(finalSums).isEqualTo(expectedSums);
