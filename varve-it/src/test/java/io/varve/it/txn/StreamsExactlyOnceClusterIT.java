@@ -147,6 +147,8 @@ class StreamsExactlyOnceClusterIT {
                 });
         Properties config = StreamsEosApp.config(bootstrap(), APPLICATION_ID, workDir.resolve("state"));
         config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 3);
+        // Every commit waits for two replicas; on a busy two-core machine 4 s is too tight for a transaction.
+        config.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 15000);
         KafkaStreams streams = new KafkaStreams(StreamsEosApp.topology(INPUT, OUTPUT), config);
         try (KafkaProducer<byte[], byte[]> producer = inputProducer()) {
             produce(producer, RECORDS_PER_PHASE);
