@@ -341,7 +341,12 @@ public final class ClusterProcesses implements AutoCloseable {
         requireNetwork().isolate(networkIndex.get(node.id()));
     }
 
-    /** Undoes every {@link #isolate}. */
+    /** Cuts {@code node} off from every other node and from this test's clients (needs {@link Builder#inNetworkNamespaces}). */
+    public void isolateCompletely(ClusterNode node) throws IOException {
+        requireNetwork().isolateCompletely(networkIndex.get(node.id()));
+    }
+
+    /** Undoes every {@link #isolate} and {@link #isolateCompletely}. */
     public void heal() throws IOException {
         requireNetwork().heal();
     }

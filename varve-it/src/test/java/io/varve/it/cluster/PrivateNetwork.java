@@ -129,7 +129,16 @@ public final class PrivateNetwork implements AutoCloseable {
         }
     }
 
-    /** Removes every cut made by {@link #isolate}. */
+    /**
+     * Cuts node {@code index} off from every other node and from the test's own namespace too (its clients), both
+     * ways: the node is alone, as a machine whose network link failed.
+     */
+    public synchronized void isolateCompletely(int index) throws IOException {
+        isolate(index);
+        blackhole(index, PREFIX + subnet + ".1");
+    }
+
+    /** Removes every cut made by {@link #isolate} and {@link #isolateCompletely}. */
     public synchronized void heal() throws IOException {
         List<String> routes = new ArrayList<>(blackholes);
         for (String route : routes) {
