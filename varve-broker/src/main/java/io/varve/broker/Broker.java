@@ -190,6 +190,13 @@ public final class Broker implements AutoCloseable {
                         .topicValues(overrides)
                         .getOrDefault("min.insync.replicas", "1")),
                 System::currentTimeMillis);
+        replicaManager.onIsrChange(shrank -> {
+            if (shrank) {
+                metrics.replicas().isrShrunk();
+            } else {
+                metrics.replicas().isrExpanded();
+            }
+        });
         metadataCache = new MetadataCache(nodeId, clusterId);
 
         metadataLogs = MetadataLogs.open(config, clusterId);

@@ -31,6 +31,8 @@ final class IsrChangeSender {
     private final long retryBackoffMs;
     private volatile Function<AlterPartitionRequest, CompletableFuture<AlterPartitionReply>> controller;
     private volatile LongSupplier brokerEpoch = () -> -1L;
+    /** Told of every ISR change the controller made: true when the ISR shrank, false when it grew (metrics). */
+    private volatile java.util.function.Consumer<Boolean> committedChanges = shrank -> {};
 
     IsrChangeSender(int brokerId, ScheduledExecutorService timer, long retryBackoffMs) {
         this.brokerId = brokerId;
@@ -43,6 +45,10 @@ final class IsrChangeSender {
             LongSupplier brokerEpoch) {
         this.brokerEpoch = brokerEpoch;
         this.controller = controller;
+    }
+
+    void onCommittedChange(java.util.function.Consumer<Boolean> observer) {
+        this.committedChanges = observer;
     }
 
     void send(Partition partition, IsrChange change) {
@@ -77,7 +83,11 @@ final class IsrChangeSender {
                 retryLater(partition, "the controller answered " + result.error());
                 return;
             }
+            int before = partition.isr().size();
             partition.isrChangeCommitted(result.leaderEpoch(), result.partitionEpoch(), Set.copyOf(result.isr()));
+            if (result.isr().size() != before) {
+                committedChanges.accept(result.isr().size() < before);
+            }
         });
     }
 

@@ -119,6 +119,11 @@ public final class ReplicaManager implements Partition.Events {
         this.isrChanges = new IsrChangeSender(nodeId, timer, 100);
     }
 
+    /** {@code observer} is told of each ISR change the controller made for a partition led here (true: it shrank). */
+    public void onIsrChange(java.util.function.Consumer<Boolean> observer) {
+        isrChanges.onCommittedChange(observer);
+    }
+
     /**
      * Starts replication: ISR changes go to {@code alterPartition} (the controller) quoting {@code brokerEpoch},
      * followers to {@code fetching}, and the ISR is checked for laggards every half {@code replicaLagTimeMaxMs}.
