@@ -32,6 +32,7 @@ import io.varve.broker.network.SocketServer;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.tiered.TieredLeadership;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.broker.txn.DescribeProducersHandler;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
@@ -186,6 +187,9 @@ public final class Broker implements AutoCloseable {
         raft.start();
         publisher.replayComplete(loader.image());
         startRemoteLogManager();
+        if (remoteLogManager != null && metadataLogs.sharedWithOtherNodes(config)) {
+            replicaManager.addLeadershipListener(new TieredLeadership(remoteLogManager));
+        }
         if (remoteLogManager != null) {
             tieredReads = TieredReads.start(
                     remoteLogManager, config.originals(), config.logDirs().get(0));
@@ -396,7 +400,12 @@ public final class Broker implements AutoCloseable {
                 logs::isDeferred,
                 this::cleanedUpTo,
                 System::currentTimeMillis,
-                true);
+                true,
+                // in a cluster only leaders upload, and a topic is deleted when the metadata says so
+                metadataLogs.sharedWithOtherNodes(config)
+                        ? new RemoteLogManager.ClusterMode(
+                                id -> metadataCache.snapshot().topic(id).isPresent())
+                        : null);
     }
 
     /** A compacted log's cleaner checkpoint (offsets below it are deduplicated), for uploads of compacted topics. */
