@@ -2,6 +2,7 @@ package io.varve.storage;
 
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
+import java.util.function.LongSupplier;
 
 /**
  * When a partition log fsyncs and what it knows is durable: flush.messages and flush.ms checked at
@@ -12,12 +13,16 @@ import java.io.IOException;
 final class LogFlusher {
 
     private final Object lock = new Object();
+    /** The log's current end: a flush that read the end before a truncation must not move the point past it. */
+    private final LongSupplier currentLogEndOffset;
+
     private volatile long recoveryPoint;
     /** -1 until the first append or scheduler check starts the flush.ms clock. */
     private volatile long lastFlushMs = -1;
 
-    LogFlusher(long recoveryPoint) {
+    LogFlusher(long recoveryPoint, LongSupplier currentLogEndOffset) {
         this.recoveryPoint = recoveryPoint;
+        this.currentLogEndOffset = currentLogEndOffset;
     }
 
     long recoveryPoint() {
@@ -71,7 +76,8 @@ final class LogFlusher {
         synchronized (lock) {
             if (logEndOffset > recoveryPoint) {
                 active.flush();
-                recoveryPoint = Math.max(recoveryPoint, logEndOffset);
+                // a truncation lowers the end before it takes this lock to lower the point: the one or the other wins
+                recoveryPoint = Math.max(recoveryPoint, Math.min(logEndOffset, currentLogEndOffset.getAsLong()));
             }
             if (nowMs >= 0) {
                 lastFlushMs = nowMs;

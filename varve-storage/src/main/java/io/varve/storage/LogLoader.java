@@ -1,9 +1,13 @@
 package io.varve.storage;
 
+import io.varve.storage.batch.BatchHeader;
+import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
+import io.varve.storage.epoch.LeaderEpochCache;
 import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.producer.ProducerSnapshot;
 import io.varve.storage.producer.ProducerSnapshotFiles;
 import io.varve.storage.producer.ProducerStateManager;
+import io.varve.storage.segment.BatchHeaderScanner;
 import io.varve.storage.segment.LogSegment;
 import io.varve.storage.segment.ScanResult;
 import io.varve.storage.segment.SegmentFiles;
@@ -48,11 +52,14 @@ final class LogLoader {
      *
      * @param recoveryPoint  checkpointed recovery point, or -1 when the checkpoint has none
      * @param logStartOffset checkpointed log start offset, or -1 when the checkpoint has none
+     * @param highWatermark  checkpointed high watermark ({@code replication-offset-checkpoint}), or -1 when the
+     *                       checkpoint has none
      * @param nowMs          load time: the segment.ms clock of a non-empty active segment starts here
      */
-    record LoadParams(boolean hadCleanShutdown, long recoveryPoint, long logStartOffset, long nowMs) {
+    record LoadParams(
+            boolean hadCleanShutdown, long recoveryPoint, long logStartOffset, long highWatermark, long nowMs) {
         static LoadParams newLog(long nowMs) {
-            return new LoadParams(true, -1, -1, nowMs);
+            return new LoadParams(true, -1, -1, -1, nowMs);
         }
     }
 
@@ -148,6 +155,35 @@ final class LogLoader {
             closeQuietly(e);
             throw e;
         }
+    }
+
+    /**
+     * The leader-epoch lineage of a loaded log: the checkpoint, less the epochs starting at or past the log end (a
+     * truncation or a recovery cut them off). After a crash, epochs are fsynced only with the log, so those starting
+     * past the recovery point may be missing from the checkpoint; every batch carries its leader epoch, so the
+     * recovered tail tells them again.
+     */
+    static LeaderEpochCache loadLeaderEpochs(Path dir, String name, LoadedLog loaded, LoadParams params)
+            throws IOException {
+        LeaderEpochCache epochCache = LeaderEpochCache.load(name, new LeaderEpochCheckpointFile(dir));
+        epochCache.truncateFromEnd(loaded.logEndOffset());
+        if (params.hadCleanShutdown()) {
+            return epochCache;
+        }
+        long from = Math.max(params.recoveryPoint(), 0L);
+        Long first = loaded.segments().floorKey(from);
+        for (LogSegment segment : loaded.segments()
+                .tailMap(first == null ? loaded.segments().firstKey() : first, true)
+                .values()) {
+            BatchHeaderScanner scanner = segment.scanner(0, false);
+            for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
+                if (header.lastOffset() >= from) {
+                    epochCache.assign(header.partitionLeaderEpoch(), header.baseOffset());
+                }
+            }
+        }
+        epochCache.flush();
+        return epochCache;
     }
 
     /** Deletes leftover files; returns the base offsets of the live log files. */

@@ -3,7 +3,6 @@ package io.varve.storage;
 import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.batch.ProduceBatchValidator;
 import io.varve.storage.batch.RecordBatchV2;
-import io.varve.storage.batch.ReplicatedBatchValidator;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
 import io.varve.storage.checkpoint.PartitionMetadataFile;
 import io.varve.storage.epoch.EpochEndOffset;
@@ -63,6 +62,11 @@ public final class PartitionLog {
     private final ProducerStateStore producers;
 
     private final LogReader reader;
+    /** Appends of a leader's batches and truncations; guarded by this. */
+    private final FollowerWrites followerWrites;
+    /** When and how the active segment rolls; guarded by this. */
+    private final SegmentRoller roller;
+
     private final LogFlusher flusher;
     private final LogEvents events;
     private final LongSupplier clockMs;
@@ -95,6 +99,7 @@ public final class PartitionLog {
             LogConfig config,
             PartitionMetadataFile metadataFile,
             LogLoader.LoadedLog loaded,
+            long checkpointedHighWatermark,
             LeaderEpochCache epochCache,
             LogEvents events,
             LongSupplier clockMs) {
@@ -115,10 +120,13 @@ public final class PartitionLog {
                 ? Math.max(-1, loaded.checkpointedLogStartOffset())
                 : NO_PENDING_REMOTE_START;
         this.logEndOffset = loaded.logEndOffset();
-        // No high-watermark checkpoint yet: on a single node everything in the log was acknowledged.
-        this.highWatermark = logEndOffset;
+        // Only what was known committed: a follower must not expose records its leader may never have committed.
+        // Without a checkpoint that is nothing (Kafka's rule); the replica layer moves it on from there.
+        this.highWatermark = Math.max(logStartOffset, Math.min(checkpointedHighWatermark, logEndOffset));
         // Loading fsynced whatever it recovered, and a clean shutdown flushed everything.
-        this.flusher = new LogFlusher(logEndOffset);
+        this.flusher = new LogFlusher(logEndOffset, this::logEndOffset);
+        this.roller = new SegmentRoller(name, segments, flusher, producers);
+        this.followerWrites = new FollowerWrites(this, segments, roller, epochCache, producers, events, clockMs);
     }
 
     /**
@@ -151,13 +159,18 @@ public final class PartitionLog {
                 metadataFile.write(effectiveTopicId, !created);
             }
             LogLoader.LoadedLog loaded = LogLoader.load(dir, name, config, params, !created);
-            LeaderEpochCache epochCache = LeaderEpochCache.load(name, new LeaderEpochCheckpointFile(dir));
-            epochCache.truncateFromEnd(loaded.logEndOffset());
-            if (!params.hadCleanShutdown()) {
-                rebuildEpochsPastRecoveryPoint(loaded, params.recoveryPoint(), epochCache);
-            }
+            LeaderEpochCache epochCache = LogLoader.loadLeaderEpochs(dir, name, loaded, params);
             PartitionLog opened = new PartitionLog(
-                    topicPartition, dir, effectiveTopicId, config, metadataFile, loaded, epochCache, events, clockMs);
+                    topicPartition,
+                    dir,
+                    effectiveTopicId,
+                    config,
+                    metadataFile,
+                    loaded,
+                    params.highWatermark(),
+                    epochCache,
+                    events,
+                    clockMs);
             opened.creationUnsynced = created;
             return opened;
         } catch (IOException e) {
@@ -299,9 +312,15 @@ public final class PartitionLog {
         return highWatermark;
     }
 
-    /** Sets the high watermark, clamped to [log start offset, log end offset]. */
-    public void updateHighWatermark(long offset) {
-        highWatermark = Math.max(logStartOffset, Math.min(offset, logEndOffset));
+    /**
+     * Moves the high watermark up to {@code offset}, clamped to [log start offset, log end offset]; never down (only a
+     * truncation lowers it). Readers for consumers bound themselves by it (or by the last stable offset below it).
+     */
+    public synchronized void updateHighWatermark(long offset) {
+        long clamped = Math.max(logStartOffset, Math.min(offset, logEndOffset));
+        if (clamped > highWatermark) {
+            highWatermark = clamped;
+        }
     }
 
     /**
@@ -501,7 +520,7 @@ public final class PartitionLog {
      * recovery (no sequence checks: the leader made them), so this replica de-duplicates retries and knows the open
      * transactions if it becomes leader; an ABORT marker fills the aborted-transaction index. Segments roll by
      * segment.bytes, segment.ms, full indexes and int32 offset overflow. The high watermark does not move: the
-     * replica layer sets it from the leader's. Nothing is written when a check fails.
+     * replica layer sets it from the leader's. Nothing is written when a check fails. See {@link FollowerWrites}.
      *
      * @throws io.varve.storage.batch.OffsetOverlapException the first batch starts below the log end offset, or the
      *     offsets of the set do not grow (gaps are allowed)
@@ -511,106 +530,17 @@ public final class PartitionLog {
      */
     public synchronized FollowerAppendResult appendAsFollower(ByteBuffer records) {
         ensureUsable();
-        LogConfig cfg = config;
-        ByteBuffer batches = records.slice();
-        ReplicatedBatchValidator.Validated validated = ReplicatedBatchValidator.validate(batches, logEndOffset);
-        if (validated.isEmpty()) {
-            return FollowerAppendResult.nothing(logEndOffset);
-        }
-        List<BatchHeader> headers = validated.headers();
-        TxnMarker[] markers = new TxnMarker[headers.size()];
-        for (int i = 0; i < headers.size(); i++) {
-            BatchHeader header = headers.get(i);
-            if (header.isControl() && header.hasProducerId()) {
-                markers[i] = TxnMarker.readOrNull(batches.duplicate()
-                        .position(header.position())
-                        .limit(header.endPosition())
-                        .slice());
-            }
-        }
-        long nowMs = clockMs.getAsLong();
-        long firstOffset = headers.get(0).baseOffset();
-        // Every check passed: from here on the append happens or the log goes offline.
-        try {
-            int from = 0;
-            while (from < headers.size()) {
-                BatchHeader first = headers.get(from);
-                LogSegment segment = maybeRollForFollower(first, cfg, nowMs);
-                int to = from + 1;
-                long runBytes = first.sizeBytes();
-                while (to < headers.size()
-                        && segment.sizeBytes() + runBytes + headers.get(to).sizeBytes() <= cfg.segmentBytes()
-                        && segment.canHoldOffsetsUpTo(headers.get(to).lastOffset())) {
-                    runBytes += headers.get(to).sizeBytes();
-                    to++;
-                }
-                for (int i = from; i < to; i++) {
-                    BatchHeader header = headers.get(i);
-                    if (header.partitionLeaderEpoch() >= 0) {
-                        epochCache.assign(header.partitionLeaderEpoch(), header.baseOffset());
-                    }
-                }
-                segment.append(
-                        batches.duplicate()
-                                .position(first.position())
-                                .limit(first.position() + (int) runBytes)
-                                .slice(),
-                        cfg.indexIntervalBytes(),
-                        cfg.maxIndexSizeBytes());
-                segment.startRollClock(nowMs);
-                for (int i = from; i < to; i++) {
-                    producers.applyReplicated(headers.get(i), markers[i], segment);
-                }
-                producers.publishFirstUnstableOffset();
-                logEndOffset = headers.get(to - 1).nextOffset();
-                from = to;
-            }
-        } catch (IOException | RuntimeException e) {
-            throw goOffline("follower append at offset " + firstOffset, e);
-        }
-        if (flusher.dueAfterAppend(logEndOffset, cfg, nowMs)) {
-            flush(nowMs);
-        }
-        return new FollowerAppendResult(
-                firstOffset,
-                headers.get(headers.size() - 1).lastOffset(),
-                headers.size(),
-                validated.validBytes(),
-                logEndOffset);
-    }
-
-    /**
-     * The active segment for a follower's batch, after rolling when it should not go into the current one. The new
-     * segment starts at the batch when a gap before it would not fit the indexes' int32 relative offsets.
-     */
-    private LogSegment maybeRollForFollower(BatchHeader batch, LogConfig cfg, long nowMs) throws IOException {
-        LogSegment active = segments.active();
-        boolean sizeFull = active.sizeBytes() > cfg.segmentBytes() - batch.sizeBytes();
-        boolean indexFull = active.indexesFull(cfg.maxIndexSizeBytes());
-        boolean offsetsOverflow = !active.canHoldOffsetsUpTo(batch.lastOffset());
-        boolean timeElapsed = segmentMsElapsed(active, cfg, nowMs);
-        // an empty segment takes any batch its indexes can address; one they cannot is left behind empty
-        if ((active.isEmpty() && !offsetsOverflow) || !(sizeFull || indexFull || offsetsOverflow || timeElapsed)) {
-            return active;
-        }
-        long newBaseOffset = batch.lastOffset() - logEndOffset > Integer.MAX_VALUE ? batch.baseOffset() : logEndOffset;
-        return roll(
-                (sizeFull ? "size full " : "")
-                        + (indexFull ? "index full " : "")
-                        + (offsetsOverflow ? "offsets overflow " : "")
-                        + (timeElapsed ? "segment.ms elapsed" : ""),
-                newBaseOffset);
+        return followerWrites.append(records);
     }
 
     /**
      * Drops every record at and above {@code offset}, as a follower does before fetching on from a leader whose log
      * diverges there (a batch straddling the offset goes whole, so the log end offset afterwards may be lower). A
      * no-op when {@code offset} is at or past the log end offset; below the first segment it is
-     * {@link #truncateFullyAndStartAt}. Segments above go (newest first), the one holding the offset is cut and its
-     * indexes rebuilt, the cut is made durable, then the leader epochs starting at or past the new end are dropped,
-     * the producer state is rebuilt from the newest snapshot at or below it plus a replay (later snapshots deleted),
-     * and the high watermark, log start offset and recovery point are clamped to the new end. A crash at any step
-     * loads as a log ending between the new and the old end whose epochs and producer state match its batches.
+     * {@link #truncateFullyAndStartAt}. Segments above go, the one holding the offset is cut, the leader epochs past
+     * the new end are dropped, the producer state is rebuilt, and the high watermark, log start offset and recovery
+     * point are clamped to the new end. A crash at any step loads as a log ending between the new and the old end
+     * whose epochs and producer state match its batches. See {@link FollowerWrites#truncateTo}.
      *
      * @return whether anything was dropped
      */
@@ -619,46 +549,14 @@ public final class PartitionLog {
         if (offset < 0) {
             throw new IllegalArgumentException(name + ": cannot truncate to negative offset " + offset);
         }
-        long oldEnd = logEndOffset;
-        if (offset >= oldEnd) {
+        if (offset >= logEndOffset) {
             return false;
         }
         if (offset < segments.map().firstKey()) {
             truncateFullyAndStartAt(offset);
-            return true;
+        } else {
+            followerWrites.truncateTo(offset);
         }
-        LogConfig cfg = config;
-        // new reads stop at the offset before any byte goes
-        highWatermark = Math.min(highWatermark, offset);
-        logEndOffset = offset;
-        int retired;
-        long newEnd;
-        try {
-            retired = segments.retireAbove(offset, clockMs.getAsLong() + cfg.fileDeleteDelayMs());
-            segments.beforeStep("cut segment " + segments.active().baseOffset());
-            newEnd = segments.active().truncateTo(offset, cfg.indexIntervalBytes(), cfg.maxIndexSizeBytes());
-            logEndOffset = newEnd;
-            segments.beforeStep("truncate leader epochs");
-            epochCache.truncateFromEnd(newEnd);
-            segments.beforeStep("rebuild producer state");
-            producers.rebuildTo(segments.map(), newEnd);
-        } catch (IOException | RuntimeException e) {
-            throw goOffline("truncation to offset " + offset, e);
-        }
-        flusher.truncateTo(newEnd);
-        highWatermark = Math.min(highWatermark, newEnd);
-        logStartOffset = Math.min(logStartOffset, newEnd);
-        if (retired > 0) {
-            events.segmentsRetired(this, cfg.fileDeleteDelayMs());
-        }
-        events.logTruncated(this);
-        log.info(
-                "{}: truncated to offset {} (log end offset {} before, {} now), {} segments deleted",
-                name,
-                offset,
-                oldEnd,
-                newEnd,
-                retired);
         return true;
     }
 
@@ -674,93 +572,78 @@ public final class PartitionLog {
         if (offset < 0) {
             throw new IllegalArgumentException(name + ": cannot start the log at negative offset " + offset);
         }
-        LogConfig cfg = config;
-        long oldStart = logStartOffset;
-        long oldEnd = logEndOffset;
-        highWatermark = Math.min(highWatermark, offset);
-        logEndOffset = Math.min(logEndOffset, offset);
-        try {
-            segments.retireAllAndStartAt(offset, clockMs.getAsLong() + cfg.fileDeleteDelayMs(), () -> {
-                // before the new segment exists: a crash then loads an empty log, with no epoch or producer of the
-                // old lineage left to be taken for the new one's
-                segments.beforeStep("clear leader epochs and producer snapshots");
-                epochCache.clear();
-                producers.clear();
-            });
-        } catch (IOException | RuntimeException e) {
-            throw goOffline("truncation to start at offset " + offset, e);
+        followerWrites.truncateFullyAndStartAt(offset);
+    }
+
+    /**
+     * Tiered follower path (KIP-405): a follower whose fetch offset is below its leader's local log start empties its
+     * log there ({@link #truncateFullyAndStartAt}) and installs what the leader's remote segment ending there carries:
+     * the leader-epoch lineage up to that offset and the producer state at it. The follower then answers
+     * {@link #endOffsetForEpoch} as its leader would and, promoted, de-duplicates retries and knows the open
+     * transactions. Both are made durable before returning (a producer snapshot at the log end). Only on an empty
+     * log; epochs starting past its end are ignored.
+     *
+     * @throws IllegalStateException the log is not empty
+     */
+    public synchronized void restoreFollowerStateFromRemote(
+            List<LeaderEpochCheckpointFile.EpochEntry> leaderEpochs, Map<Long, ProducerStateEntry> producerStates) {
+        ensureUsable();
+        if (!segments.active().isEmpty() || segments.count() != 1) {
+            throw new IllegalStateException(name + ": remote state is restored only into an empty log, after "
+                    + "truncateFullyAndStartAt; this one ends at " + logEndOffset);
         }
+        try {
+            followerWrites.restoreFromRemote(leaderEpochs, producerStates);
+        } catch (IOException | RuntimeException e) {
+            throw goOffline("restore of the follower state from remote storage", e);
+        }
+    }
+
+    // FollowerWrites' access to the offsets and the roll; the caller holds this.
+
+    /** Publishes the log end offset after a follower append (after the segment's size) or a truncation. */
+    void publishLogEndOffset(long offset) {
+        logEndOffset = offset;
+    }
+
+    /** A truncation to {@code newEnd}: the high watermark, log start offset and recovery point come down to it. */
+    void clampOffsetsTo(long newEnd) {
+        highWatermark = Math.min(highWatermark, newEnd);
+        logStartOffset = Math.min(logStartOffset, newEnd);
+        logEndOffset = Math.min(logEndOffset, newEnd);
+        flusher.truncateTo(newEnd);
+    }
+
+    /** A full truncation: the log now starts and ends at {@code offset}, with nothing pending from remote storage. */
+    void resetOffsetsTo(long offset) {
         logStartOffset = offset;
         logEndOffset = offset;
         highWatermark = offset;
         pendingRemoteLogStart = NO_PENDING_REMOTE_START;
         flusher.resetTo(offset);
-        events.segmentsRetired(this, cfg.fileDeleteDelayMs());
-        events.logStartOffsetMoved(this, true);
-        events.logTruncated(this);
-        log.info(
-                "{}: truncated fully and started at offset {} (offsets were [{}, {}))", name, offset, oldStart, oldEnd);
+    }
+
+    /** After a follower append at {@code nowMs}: fsyncs when flush.messages or flush.ms says so. */
+    void flushIfDueAfterAppend(LogConfig cfg, long nowMs) {
+        if (flusher.dueAfterAppend(logEndOffset, cfg, nowMs)) {
+            flush(nowMs);
+        }
     }
 
     /** The active segment, after rolling a new one when this append should not go into the current one. */
     private LogSegment maybeRoll(int appendBytes, long lastOffset, LogConfig cfg, long nowMs) throws IOException {
         LogSegment active = segments.active();
-        boolean sizeFull = active.sizeBytes() > cfg.segmentBytes() - appendBytes;
-        boolean indexFull = active.indexesFull(cfg.maxIndexSizeBytes());
-        boolean offsetsOverflow = !active.canHoldOffsetsUpTo(lastOffset);
-        boolean timeElapsed = segmentMsElapsed(active, cfg, nowMs);
-        if (active.isEmpty() || !(sizeFull || indexFull || offsetsOverflow || timeElapsed)) {
-            return active;
-        }
-        return roll((sizeFull ? "size full " : "")
-                + (indexFull ? "index full " : "")
-                + (offsetsOverflow ? "offsets overflow " : "")
-                + (timeElapsed ? "segment.ms elapsed" : ""));
+        String reason = roller.reasonToRoll(active, appendBytes, lastOffset, cfg, nowMs);
+        return active.isEmpty() || reason == null ? active : roll(reason, logEndOffset);
     }
 
-    /** {@link LogConfig#rollMs} less this partition's share of segment.jitter.ms since the segment's first append. */
-    private boolean segmentMsElapsed(LogSegment active, LogConfig cfg, long nowMs) {
-        long rollMs = cfg.rollMs();
-        long jitterMs = cfg.segmentJitterMs() == 0
-                ? 0
-                : Math.floorMod(name.hashCode(), Math.min(cfg.segmentJitterMs(), rollMs));
-        long startMs = active.rollBaseMs();
-        return startMs >= 0 && nowMs - startMs > rollMs - jitterMs;
-    }
-
-    /**
-     * Makes a new empty active segment at the log end offset. The old one gets its final time-index entry
-     * and is fsynced before the new one exists, so recovery after a crash never needs to scan it; then a
-     * producer snapshot is taken at the new base offset. Caller holds this.
-     */
-    private LogSegment roll(String reason) throws IOException {
-        return roll(reason, logEndOffset);
-    }
-
-    /**
-     * {@link #roll(String)} at {@code newBaseOffset}, at or above the log end offset: a follower whose next batch
-     * starts past a gap (compaction on the leader) may start the segment at that batch. No batch lies in between,
-     * so the producer snapshot describes the state at the new base offset, and is named after it.
-     */
-    private LogSegment roll(String reason, long newBaseOffset) throws IOException {
-        LogSegment old = segments.active();
-        LogSegment rolled = segments.roll(newBaseOffset);
-        flusher.advanceRecoveryPoint(newBaseOffset);
-        producers.takeSnapshot(newBaseOffset, rolled, snapshotPruneLimit());
-        log.info(
-                "{}: rolled segment {} ({} bytes; {}), new active segment starts at offset {}",
-                name,
-                old.baseOffset(),
-                old.sizeBytes(),
-                reason.trim(),
-                newBaseOffset);
-        return rolled;
-    }
-
-    /** Snapshots above it are kept: on a tiered log, those of segments not uploaded yet. */
-    private long snapshotPruneLimit() {
+    /** {@link SegmentRoller#roll} at {@code newBaseOffset}, at or above the log end offset. Caller holds this. */
+    LogSegment roll(String reason, long newBaseOffset) throws IOException {
         LogConfig cfg = config;
-        return cfg.remoteStorageEnable() && !cfg.remoteLogCopyDisable() ? highestUploadedOffset + 1 : Long.MAX_VALUE;
+        // snapshots above it are kept: on a tiered log, those of segments not uploaded yet
+        long pruneLimit =
+                cfg.remoteStorageEnable() && !cfg.remoteLogCopyDisable() ? highestUploadedOffset + 1 : Long.MAX_VALUE;
+        return roller.roll(reason, newBaseOffset, pruneLimit);
     }
 
     /** Rolls a non-empty active segment now (tests and tools; appends and retention roll by themselves). */
@@ -773,7 +656,7 @@ public final class PartitionLog {
     public synchronized boolean rollIfSegmentMsElapsed(long nowMs) {
         return !closed
                 && !offline
-                && segmentMsElapsed(segments.active(), config, nowMs)
+                && roller.segmentMsElapsed(segments.active(), config, nowMs)
                 && rollUnlessEmpty("segment.ms");
     }
 
@@ -782,7 +665,7 @@ public final class PartitionLog {
             return false;
         }
         try {
-            roll(reason);
+            roll(reason, logEndOffset);
             return true;
         } catch (IOException e) {
             throw goOffline("roll", e);
@@ -868,7 +751,7 @@ public final class PartitionLog {
      */
     void retire(List<LogSegment> doomed, String reason, boolean movesLogStartOffset, long nowMs) throws IOException {
         if (doomed.contains(segments.active())) {
-            roll(reason + " deletes every segment");
+            roll(reason + " deletes every segment", logEndOffset);
         }
         long firstKept = segments.map().higherKey(doomed.get(doomed.size() - 1).baseOffset());
         if (movesLogStartOffset && firstKept > logStartOffset) {
@@ -1014,27 +897,6 @@ public final class PartitionLog {
         if (closed) {
             throw new KafkaStorageException(name + " is closed");
         }
-    }
-
-    /**
-     * After a crash: epochs are fsynced only with the log, so those starting past the recovery point may be missing
-     * from the checkpoint; every batch carries its leader epoch, so the recovered tail tells them again.
-     */
-    private static void rebuildEpochsPastRecoveryPoint(
-            LogLoader.LoadedLog loaded, long recoveryPoint, LeaderEpochCache epochCache) throws IOException {
-        long from = Math.max(recoveryPoint, 0L);
-        Long first = loaded.segments().floorKey(from);
-        for (LogSegment segment : loaded.segments()
-                .tailMap(first == null ? loaded.segments().firstKey() : first, true)
-                .values()) {
-            io.varve.storage.segment.BatchHeaderScanner scanner = segment.scanner(0, false);
-            for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
-                if (header.lastOffset() >= from) {
-                    epochCache.assign(header.partitionLeaderEpoch(), header.baseOffset());
-                }
-            }
-        }
-        epochCache.flush();
     }
 
     /** Takes the log offline (every later operation fails) and returns the exception to throw. */

@@ -2,6 +2,7 @@ package io.varve.storage;
 
 import static io.varve.storage.LogTestSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
 import io.varve.storage.checkpoint.OffsetCheckpointFile;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -165,6 +167,35 @@ class PartitionLogTruncationTest {
         assertThat(reopened.logStartOffset()).isEqualTo(100);
         assertThat(readAll(reopened)).containsExactly("100:n-0", "101:n-1");
         assertThat(reopened.leaderEpochEntries()).containsExactly(new EpochEntry(7, 100));
+    }
+
+    @Test
+    void aTieredFollowerRestoresTheLeadersEpochsAndProducersAtItsLocalLogStart() throws Exception {
+        PartitionLog leader = replicatedLog(root.resolve("leader"));
+        List<EpochEntry> leaderEpochs = leader.leaderEpochEntries();
+        Map<Long, ProducerStateEntry> leaderProducers = leader.producerStates();
+        manager.close();
+
+        PartitionLog follower = open(root.resolve("follower"));
+        follower.truncateFullyAndStartAt(24);
+        follower.restoreFollowerStateFromRemote(leaderEpochs, leaderProducers);
+
+        assertThat(follower.leaderEpochEntries()).isEqualTo(leaderEpochs);
+        assertThat(follower.endOffsetForEpoch(2)).contains(new EpochEndOffset(2, 16));
+        assertThat(follower.endOffsetForEpoch(3)).contains(new EpochEndOffset(3, 24));
+        assertThat(follower.appendAsLeader(TestBatches.idempotent(PRODUCER, (short) 0, 6, 2), 4, NOW_MS)
+                        .duplicate())
+                .as("a retry of the producer's last batch, which only remote storage holds")
+                .isTrue();
+        manager.close();
+        LogTestSupport.forgetCleanShutdown(List.of(root.resolve("follower")));
+        PartitionLog reopened = open(root.resolve("follower"));
+        assertThat(reopened.leaderEpochEntries()).isEqualTo(leaderEpochs);
+        assertThat(reopened.producerStates()).containsKey(PRODUCER);
+        manager.close();
+        PartitionLog notEmpty = replicatedLog(root.resolve("other"));
+        assertThatThrownBy(() -> notEmpty.restoreFollowerStateFromRemote(leaderEpochs, leaderProducers))
+                .isInstanceOf(IllegalStateException.class);
     }
 
     @Test

@@ -131,7 +131,8 @@ public final class FetchHandler implements ApiHandler {
                             } catch (RuntimeException e) {
                                 result.completeExceptionally(e);
                             }
-                        });
+                        },
+                        replicaId < 0);
         return result;
     }
 

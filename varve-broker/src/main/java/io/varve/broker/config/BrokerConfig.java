@@ -106,6 +106,7 @@ public final class BrokerConfig {
             .define("log.message.timestamp.before.max.ms", LONG, Long.MAX_VALUE, 0, Long.MAX_VALUE)
             .define("log.message.timestamp.after.max.ms", LONG, 3600000L, 0, Long.MAX_VALUE)
             .define("log.flush.offset.checkpoint.interval.ms", INT, 60000, 0, Integer.MAX_VALUE)
+            .define("replica.high.watermark.checkpoint.interval.ms", LONG, 5000L, 1, Long.MAX_VALUE)
             .define("log.flush.scheduler.interval.ms", LONG, Long.MAX_VALUE)
             .define("producer.id.expiration.ms", INT, 86400000, 1, Integer.MAX_VALUE)
             .define("socket.request.max.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
@@ -695,6 +696,10 @@ public final class BrokerConfig {
 
     public long logFlushOffsetCheckpointIntervalMs() {
         return intValue("log.flush.offset.checkpoint.interval.ms");
+    }
+
+    public long replicaHighWatermarkCheckpointIntervalMs() {
+        return longValue("replica.high.watermark.checkpoint.interval.ms");
     }
 
     public long logFlushSchedulerIntervalMs() {

@@ -273,7 +273,8 @@ public final class Partition {
      * Appends what the leader sent, at the offsets and epochs it wrote them with, and takes the leader's high
      * watermark (bounded by this log's end). Dropped when this broker no longer follows at {@code leaderEpoch}.
      */
-    public boolean appendAsFollower(int leaderEpoch, ByteBuffer records, long leaderHighWatermark) {
+    public boolean appendAsFollower(
+            int leaderEpoch, ByteBuffer records, long leaderHighWatermark, long leaderLogStartOffset) {
         synchronized (this) {
             if (state.isLeader() || state.leaderEpoch() != leaderEpoch) {
                 return false;
@@ -283,6 +284,10 @@ public final class Partition {
             }
             state.followerLogUpdated(partitionLog.logEndOffset(), leaderHighWatermark);
             publishHighWatermark();
+            if (leaderLogStartOffset > partitionLog.logStartOffset()) {
+                // records the leader deleted (retention, DeleteRecords) go here too; bounded by the high watermark
+                partitionLog.advanceLogStartOffset(leaderLogStartOffset, "the leader's log start offset");
+            }
         }
         return true;
     }

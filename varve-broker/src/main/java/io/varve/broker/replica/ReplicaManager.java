@@ -278,6 +278,20 @@ public final class ReplicaManager implements Partition.Events {
         }
     }
 
+    /**
+     * Whether this broker leads the partition of {@code partitionLog} (with that very log): background work only a
+     * leader does (tiered uploads and remote retention) skips the others.
+     */
+    public boolean leads(PartitionLog partitionLog) {
+        TopicPartition tp = partitionLog.topicPartition();
+        Partition p = partitions.get(tp);
+        if (p != null) {
+            return p.log() == partitionLog && p.isLeader();
+        }
+        Hosted h = hosted.get(tp);
+        return h != null && h.info().leader() == nodeId;
+    }
+
     /** The partition of {@code tp} when this broker leads it; Kafka's errors otherwise. */
     public Partition leaderPartition(MetadataSnapshot snapshot, TopicPartition tp) {
         TopicInfo topic = snapshot.topicsByName().get(tp.topic());
@@ -304,7 +318,7 @@ public final class ReplicaManager implements Partition.Events {
     public void highWatermarkMoved(Partition partition) {
         TopicPartition tp = partition.topicPartition();
         producePurgatory.check(tp);
-        fetchPurgatory.onAppend(tp, Integer.MAX_VALUE); // consumers waiting for committed data read again
+        fetchPurgatory.onHighWatermark(tp); // consumers waiting for committed data read again
     }
 
     @Override

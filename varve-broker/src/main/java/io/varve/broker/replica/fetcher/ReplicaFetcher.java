@@ -236,7 +236,10 @@ final class ReplicaFetcher implements Runnable {
                 }
                 ByteBuffer records = WireRecords.bytesOrNull(p.records());
                 partition.appendAsFollower(
-                        f.leaderEpoch(), records == null ? ByteBuffer.allocate(0) : records, p.highWatermark());
+                        f.leaderEpoch(),
+                        records == null ? ByteBuffer.allocate(0) : records,
+                        p.highWatermark(),
+                        p.logStartOffset());
             }
             case OFFSET_OUT_OF_RANGE -> {
                 long leaderStart = p.logStartOffset();
