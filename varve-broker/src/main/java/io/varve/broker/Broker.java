@@ -32,6 +32,7 @@ import io.varve.broker.network.SocketServer;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.tiered.TieredFollowerBootstrap;
 import io.varve.broker.tiered.TieredLeadership;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.broker.txn.DescribeProducersHandler;
@@ -478,6 +479,9 @@ public final class Broker implements AutoCloseable {
                         .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
                 this::brokerEpoch,
                 System::currentTimeMillis);
+        if (remoteLogManager != null) {
+            replicaFetchers.useTieredFollowerStart(new TieredFollowerBootstrap(remoteLogManager));
+        }
         replicaManager.startReplication(
                 controller::alterPartition, this::brokerEpoch, replicaFetchers, config.replicaLagTimeMaxMs());
     }

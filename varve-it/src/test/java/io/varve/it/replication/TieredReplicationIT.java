@@ -135,6 +135,11 @@ class TieredReplicationIT {
         assertThat(new HashSet<>(read)).as("no duplicates").hasSize(read.size());
         assertThat(read).as("every acknowledged record, from offset 0").containsAll(acknowledged);
 
+        ClusterNode newLeader = cluster.node(partition().leader().id());
+        await("the new leader's local log starts past everything the killed broker holds")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> firstLocalSegment(newLeader) > 4000);
         leader.start();
         await("broker " + leader.id() + " back in the ISR")
                 .atMost(BOUND)
@@ -144,10 +149,28 @@ class TieredReplicationIT {
                         .map(Node::id)
                         .collect(Collectors.toSet())
                         .contains(leader.id()));
-        await("broker " + leader.id() + " frees the local copies of uploaded segments again")
+        assertThat(leader.logTail(5000))
+                .as("the restarted broker built its state from the remote tier (OFFSET_MOVED_TO_TIERED_STORAGE)")
+                .contains("state below offset");
+        assertThat(firstLocalSegment(leader))
+                .as("it did not copy what the remote tier holds")
+                .isGreaterThan(4000);
+
+        // the restarted broker now leads: it serves every offset from 0, the old ones from the remote tier
+        newLeader.kill();
+        await("a leader other than broker " + newLeader.id())
                 .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(300))
-                .until(() -> firstLocalSegment(leader) > uploadedBefore);
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> partition().leader().id() != newLeader.id());
+        List<String> again = readAll();
+        assertThat(new HashSet<>(again))
+                .as("no duplicates after the second fail-over")
+                .hasSize(again.size());
+        assertThat(again)
+                .as("every acknowledged record after the second fail-over")
+                .containsAll(acknowledged);
+        newLeader.start();
     }
 
     private static void produce(int from, int count, List<String> acknowledged) throws Exception {

@@ -378,6 +378,35 @@ public final class RemoteLogManager implements AutoCloseable {
         }
     }
 
+    /**
+     * KIP-405's follower path: the leader answered OFFSET_MOVED_TO_TIERED_STORAGE because its local log starts at
+     * {@code leaderLocalLogStartOffset}, above this replica's fetch offset. Brings this broker's metadata of the
+     * partition up to the journal's, then reads the state the follower starts from out of the remote segment holding
+     * the offset right below the leader's local start. Empty when no copied segment holds it yet (ask again later).
+     * Blocking I/O: call it on the fetcher's thread, not the metadata thread.
+     */
+    public Optional<FollowerStart> followerStart(
+            PartitionLog partitionLog, TopicIdPartition partition, long leaderLocalLogStartOffset)
+            throws RemoteStorageException, IOException {
+        RemoteLogMetadataStore store =
+                stores.get(partitionLog.dir().getParent().toAbsolutePath().normalize());
+        if (store == null || leaderLocalLogStartOffset <= 0) {
+            return Optional.empty();
+        }
+        if (context.clustered()) {
+            context.journal().sync(store, partition);
+        }
+        Optional<RemoteSegmentMetadata> below =
+                store.read(c -> c.segmentForOffset(partition, leaderLocalLogStartOffset - 1));
+        if (below.isEmpty() || below.get().endOffset() + 1 < leaderLocalLogStartOffset) {
+            return Optional.empty();
+        }
+        long startOffset = below.get().endOffset() + 1;
+        long remoteStart =
+                PartitionTask.contiguousRemoteStart(store.read(c -> c.copiedSegments(partition)), startOffset);
+        return Optional.of(FollowerStart.read(storage, below.get(), remoteStart));
+    }
+
     private RemoteLogMetadataStore storeHolding(TopicIdPartition tip) {
         for (RemoteLogMetadataStore store : stores.values()) {
             if (store.read(c -> c.partitions().contains(tip))) {
