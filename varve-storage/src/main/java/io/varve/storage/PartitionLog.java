@@ -631,41 +631,26 @@ public final class PartitionLog {
     }
 
     /**
-     * Tiered follower path (KIP-405), right after {@link #truncateFullyAndStartAt}: the offsets below this log's start
-     * live only in the remote tier. Installs what the leader's remote segment ending there carries — its leader epochs
-     * up to that point and its producer state at that point — and lowers the log start offset to
-     * {@code remoteLogStartOffset} (where the leader's remote data starts), so this replica answers epoch queries,
-     * de-duplicates producers and serves old offsets as its leader does. Epoch entries past the log end are ignored.
+     * Tiered follower path (KIP-405), after {@link #restoreFollowerStateFromRemote}: the offsets from
+     * {@code remoteLogStartOffset} up to this emptied log's start are held by the remote tier, so the log start offset
+     * comes down to it (persisted) and this replica serves them, as its leader does, once it leads. Only on an empty
+     * log; never moves the start up.
      */
-    public synchronized void restoreStateBelowStart(
-            long remoteLogStartOffset,
-            List<LeaderEpochCheckpointFile.EpochEntry> leaderEpochs,
-            Map<Long, ProducerStateEntry> producerState) {
+    public synchronized void extendLogStartIntoRemote(long remoteLogStartOffset) {
         ensureUsable();
-        if (logEndOffset != segments.active().baseOffset() || segments.map().size() != 1) {
-            throw new IllegalStateException(name + ": state from remote storage is installed only into an emptied log");
-        }
-        for (LeaderEpochCheckpointFile.EpochEntry entry : leaderEpochs) {
-            if (entry.startOffset() <= logEndOffset) {
-                epochCache.assign(entry.epoch(), entry.startOffset());
-            }
-        }
-        try {
-            producers.restoreAt(producerState, logEndOffset, segments.active());
-        } catch (IOException e) {
-            throw goOffline("installing the producer state from remote storage", e);
+        if (!segments.active().isEmpty() || segments.count() != 1) {
+            throw new IllegalStateException(name + ": the log start moves into remote storage only on an empty log");
         }
         if (remoteLogStartOffset >= 0 && remoteLogStartOffset < logStartOffset) {
             logStartOffset = remoteLogStartOffset;
+            pendingRemoteLogStart = NO_PENDING_REMOTE_START;
             events.logStartOffsetMoved(this, true);
+            log.info(
+                    "{}: log start offset {} in remote storage (first local offset {})",
+                    name,
+                    remoteLogStartOffset,
+                    localLogStartOffset());
         }
-        log.info(
-                "{}: state below offset {} restored from remote storage ({} leader epochs, {} producers, log start {})",
-                name,
-                logEndOffset,
-                leaderEpochs.size(),
-                producerState.size(),
-                logStartOffset);
     }
 
     /** The active segment, after rolling a new one when this append should not go into the current one. */

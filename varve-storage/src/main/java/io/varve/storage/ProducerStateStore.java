@@ -3,7 +3,6 @@ package io.varve.storage;
 import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.producer.ProducerSnapshot;
 import io.varve.storage.producer.ProducerSnapshotFiles;
-import io.varve.storage.producer.ProducerStateEntry;
 import io.varve.storage.producer.ProducerStateManager;
 import io.varve.storage.records.TxnMarker;
 import io.varve.storage.segment.AbortedTxn;
@@ -157,13 +156,6 @@ final class ProducerStateStore {
         ProducerStateReplay.replay(name, segments, state, from, logEndOffset, Long.MAX_VALUE);
         newestSnapshot = restored;
         expiredSinceSnapshot = true; // the restored snapshot may not match the active segment: take a new one at close
-        firstUnstableOffset = state.firstUnstableOffset();
-    }
-
-    /** An emptied log takes {@code entries} as its producer state at {@code logEndOffset}, snapshotted at once. */
-    void restoreAt(Map<Long, ProducerStateEntry> entries, long logEndOffset, LogSegment active) throws IOException {
-        state.restore(entries);
-        takeSnapshot(logEndOffset, active);
         firstUnstableOffset = state.firstUnstableOffset();
     }
 

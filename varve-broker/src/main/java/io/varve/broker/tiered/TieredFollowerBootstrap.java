@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * KIP-405's follower path on this broker: the remote log manager reads, from the remote segment ending right below
  * the leader's local log start, the leader epochs and producer state there; the partition then empties its log,
- * starts it at that segment's end and installs that state ({@code PartitionLog.restoreStateBelowStart}). The
+ * starts it at that segment's end and installs that state ({@code PartitionLog.restoreFollowerStateFromRemote},
+ * {@code PartitionLog.extendLogStartIntoRemote}). The
  * follower then fetches on from the leader's local log instead of copying what the remote tier already holds.
  */
 public final class TieredFollowerBootstrap implements TieredFollowerStart {
@@ -43,10 +44,9 @@ public final class TieredFollowerBootstrap implements TieredFollowerStart {
             return false;
         }
         FollowerStart s = start.get();
-        return partition.startFromRemote(
-                leaderEpoch,
-                s.startOffset(),
-                partitionLog ->
-                        partitionLog.restoreStateBelowStart(s.remoteLogStartOffset(), s.leaderEpochs(), s.producers()));
+        return partition.startFromRemote(leaderEpoch, s.startOffset(), partitionLog -> {
+            partitionLog.restoreFollowerStateFromRemote(s.leaderEpochs(), s.producers());
+            partitionLog.extendLogStartIntoRemote(s.remoteLogStartOffset());
+        });
     }
 }

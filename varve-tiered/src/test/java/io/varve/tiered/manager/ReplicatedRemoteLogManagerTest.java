@@ -238,6 +238,27 @@ class ReplicatedRemoteLogManagerTest {
     }
 
     @Test
+    void aFollowerStartsFromTheRemoteSegmentBelowTheLeadersLocalStartWithItsEpochsAndProducers() throws Exception {
+        a = new Broker("a");
+        b = new Broker("b");
+        a.manager.onBecomingLeader(TP, 1);
+        appendSegments(3);
+        a.manager.runOnce();
+
+        assertThat(b.manager.followerStart(b.log, tip(), 15))
+                .as("a leader's local start inside a remote segment: the follower starts at that segment's end")
+                .hasValueSatisfying(s -> assertThat(s.startOffset()).isEqualTo(20));
+        FollowerStart start = b.manager.followerStart(b.log, tip(), 20).orElseThrow();
+
+        assertThat(start.startOffset()).isEqualTo(20);
+        assertThat(start.remoteLogStartOffset()).isZero();
+        assertThat(start.leaderEpochs()).isEqualTo(a.log.leaderEpochEntries());
+        assertThat(b.manager.followerStart(b.log, tip(), 40))
+                .as("nothing copied holds offset 39")
+                .isEmpty();
+    }
+
+    @Test
     void journalMarkersGroupBySegmentAndTheFurthestStateWins() {
         var groups = RemoteMetadataJournal.group(List.of(
                 "00000000000000000000-x.copy_finished",
