@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.metadata.controller.replication.AlterPartitionReply;
+import io.varve.metadata.controller.replication.AlterPartitionRequest;
+import io.varve.metadata.controller.replication.AlterPartitionRequest.PartitionIsr;
 import io.varve.storage.AppendOrigin;
 import io.varve.storage.LogConfig;
 import io.varve.storage.LogManager;
@@ -158,6 +161,56 @@ class ReplicaManagerReplicationTest {
         replicas.producePurgatory()
                 .await(p, 1, append.leaderEpoch(), false, 30_000)
                 .get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aFollowerThatStopsFetchingLeavesTheIsrThroughAlterPartitionAndRejoinsOnceCaughtUp() throws Exception {
+        List<AlterPartitionRequest> sent = java.util.Collections.synchronizedList(new ArrayList<>());
+        replicas.startReplication(
+                request -> {
+                    sent.add(request);
+                    PartitionIsr change = request.partitions().get(0);
+                    List<Integer> isr = change.newIsr().stream()
+                            .map(AlterPartitionRequest.IsrMember::brokerId)
+                            .toList();
+                    return CompletableFuture.completedFuture(new AlterPartitionReply(
+                            org.apache.kafka.common.protocol.Errors.NONE,
+                            List.of(new AlterPartitionReply.PartitionResult(
+                                    change.topicId(),
+                                    change.partitionId(),
+                                    org.apache.kafka.common.protocol.Errors.NONE,
+                                    1,
+                                    change.leaderEpoch(),
+                                    isr,
+                                    change.partitionEpoch() + 1))));
+                },
+                () -> 42L,
+                new ReplicaManager.FollowerFetching() {
+                    @Override
+                    public void follow(Partition partition, int leaderId, int leaderEpoch) {}
+
+                    @Override
+                    public void stopFollowing(TopicPartition tp) {}
+                },
+                100);
+        image(1, 0, 1, 2, 3);
+        Partition p = replicas.partition(TP).orElseThrow();
+        replicas.append(p, batch("a"), AppendOrigin.CLIENT, (short) 1);
+        p.followerFetched(2, 1);
+        p.followerFetched(3, 1);
+        clock.addAndGet(50);
+        p.followerFetched(2, 1); // 2 keeps fetching, 3 stopped
+        clock.addAndGet(120);
+        p.followerFetched(2, 1);
+        org.awaitility.Awaitility.await("3 leaves the ISR")
+                .atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> p.isr().equals(java.util.Set.of(1, 2)));
+        assertThat(sent.get(0).brokerEpoch()).isEqualTo(42);
+        assertThat(sent.get(0).partitions().get(0).topicId()).isEqualTo(TOPIC_ID);
+        p.followerFetched(3, 1); // back, caught up with the high watermark
+        org.awaitility.Awaitility.await("3 rejoins the ISR")
+                .atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> p.isr().equals(java.util.Set.of(1, 2, 3)));
     }
 
     private void image(int leader, int leaderEpoch, int... replicaIds) {

@@ -56,6 +56,7 @@ final class ReplicaFetcher implements Runnable {
     private final Map<TopicPartition, Fetching> partitions = new LinkedHashMap<>();
 
     private volatile boolean running = true;
+    private volatile java.util.concurrent.CompletableFuture<ClientFrames.Response> inFlight;
     private Thread thread;
     private String lastFailure;
 
@@ -99,13 +100,19 @@ final class ReplicaFetcher implements Runnable {
         return partitions.isEmpty();
     }
 
+    /**
+     * Stops after the current round. Never interrupts the thread: an interrupt during a log write would close the
+     * segment's file channel (NIO channels are interruptible) and take the log offline. A fetch in flight is failed
+     * instead, so the thread does not wait for its answer.
+     */
     void shutdown() {
         running = false;
         synchronized (this) {
             notifyAll();
         }
-        if (thread != null) {
-            thread.interrupt();
+        java.util.concurrent.CompletableFuture<ClientFrames.Response> current = inFlight;
+        if (current != null) {
+            current.cancel(false);
         }
     }
 
@@ -141,14 +148,21 @@ final class ReplicaFetcher implements Runnable {
         FetchRequestData request = request(ready, sent);
         FetchResponseData response;
         try {
-            ClientFrames.Response answer = client.send(
-                            address.get(),
-                            ApiKeys.FETCH,
-                            FETCH_VERSION,
-                            request,
-                            settings.waitMaxMs() + settings.requestTimeoutMs())
-                    .get(settings.waitMaxMs() + settings.requestTimeoutMs() + 1_000, TimeUnit.MILLISECONDS);
+            java.util.concurrent.CompletableFuture<ClientFrames.Response> sentFetch = client.send(
+                    address.get(),
+                    ApiKeys.FETCH,
+                    FETCH_VERSION,
+                    request,
+                    settings.waitMaxMs() + settings.requestTimeoutMs());
+            inFlight = sentFetch;
+            if (!running) {
+                return;
+            }
+            ClientFrames.Response answer =
+                    sentFetch.get(settings.waitMaxMs() + settings.requestTimeoutMs() + 1_000, TimeUnit.MILLISECONDS);
             response = (FetchResponseData) answer.body();
+        } catch (java.util.concurrent.CancellationException e) {
+            return; // shut down
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             failed("fetching from " + address.get() + " failed: " + (e.getCause() != null ? e.getCause() : e));
             backOffAll();
@@ -232,6 +246,19 @@ final class ReplicaFetcher implements Runnable {
     }
 
     private void handle(Fetching f, FetchResponseData.PartitionData p) {
+        synchronized (this) {
+            if (partitions.get(f.partition().topicPartition()) != f) {
+                return; // moved to another leader or epoch while the fetch was out
+            }
+        }
+        try {
+            apply(f, p);
+        } catch (org.apache.kafka.common.errors.ApiException e) { // OffsetOverlapException included
+            delay(f, "applying what leader " + leaderId + " sent failed: " + e);
+        }
+    }
+
+    private void apply(Fetching f, FetchResponseData.PartitionData p) {
         Partition partition = f.partition();
         Errors error = Errors.forCode(p.errorCode());
         switch (error) {
