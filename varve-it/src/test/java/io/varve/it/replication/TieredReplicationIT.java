@@ -151,7 +151,7 @@ class TieredReplicationIT {
                         .contains(leader.id()));
         assertThat(leader.logTail(5000))
                 .as("the restarted broker built its state from the remote tier (OFFSET_MOVED_TO_TIERED_STORAGE)")
-                .contains("state below offset");
+                .contains("below which the remote tier holds its data");
         assertThat(firstLocalSegment(leader))
                 .as("it did not copy what the remote tier holds")
                 .isGreaterThan(4000);
