@@ -44,7 +44,9 @@ import org.junit.jupiter.api.Test;
  * with {@code remote.storage.enable=true}, 1 MiB segments and a tiny {@code local.retention.bytes}. Only the leader
  * uploads; followers free their local copies of what it uploaded; after SIGKILL of the leader the new leader keeps
  * uploading from where it stopped (no offset range uploaded twice, no orphaned objects), every acknowledged record
- * is read back from offset 0 exactly once, and the killed broker catches up and rejoins the ISR.
+ * is read back from offset 0 exactly once, and the killed broker catches up by the KIP-405 follower path (state from
+ * the remote tier, nothing copied back) and rejoins the ISR, then leads with every offset readable; deleting the
+ * topic deletes its remote data.
  */
 class TieredReplicationIT {
     private static final Duration BOUND = Duration.ofSeconds(90);
@@ -171,6 +173,13 @@ class TieredReplicationIT {
                 .as("every acknowledged record after the second fail-over")
                 .containsAll(acknowledged);
         newLeader.start();
+
+        // deleting the topic (seen in the metadata, not from a missing log) deletes its remote data and journal
+        admin().deleteTopics(List.of(TOPIC)).all().get(30, TimeUnit.SECONDS);
+        await("the deleted topic's remote segments and metadata are gone")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> segmentObjectIds().isEmpty() && journalStates().isEmpty());
     }
 
     private static void produce(int from, int count, List<String> acknowledged) throws Exception {

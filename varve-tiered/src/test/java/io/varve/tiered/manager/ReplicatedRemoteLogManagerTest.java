@@ -62,6 +62,10 @@ class ReplicatedRemoteLogManagerTest {
         final PartitionLog log;
 
         Broker(String name) throws IOException {
+            this(name, id -> true);
+        }
+
+        Broker(String name, java.util.function.Predicate<Uuid> topicExists) throws IOException {
             Path dir = root.resolve(name);
             logs = new LogManager(
                     List.of(dir),
@@ -78,7 +82,7 @@ class ReplicatedRemoteLogManagerTest {
                     l -> Long.MAX_VALUE,
                     clock::get,
                     false,
-                    new RemoteLogManager.ClusterMode(id -> true));
+                    new RemoteLogManager.ClusterMode(topicExists));
         }
 
         @Override
@@ -255,6 +259,28 @@ class ReplicatedRemoteLogManagerTest {
         assertThat(start.leaderEpochs()).isEqualTo(a.log.leaderEpochEntries());
         assertThat(b.manager.followerStart(b.log, tip(), 40))
                 .as("nothing copied holds offset 39")
+                .isEmpty();
+    }
+
+    @Test
+    void aGoneLogKeepsItsRemoteDataWhileTheMetadataStillHasTheTopicAndLosesItOnceItIsDeleted() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean exists = new java.util.concurrent.atomic.AtomicBoolean(true);
+        a = new Broker("a", id -> exists.get());
+        b = new Broker("b");
+        a.manager.onBecomingLeader(TP, 1);
+        appendSegments(2);
+        a.manager.runOnce();
+        assertThat(segmentObjects()).hasSize(2);
+
+        a.manager.onResigning(TP, 1);
+        a.logs.deleteLog(TP); // reassigned away: the topic still exists
+        a.manager.runOnce();
+        assertThat(segmentObjects()).as("a reassignment is not a deletion").hasSize(2);
+
+        exists.set(false);
+        a.manager.runOnce();
+        assertThat(segmentObjects()).isEmpty();
+        assertThat(new FileSystemRemoteStorage(root.resolve("bucket"), "").listMetadata(tip()))
                 .isEmpty();
     }
 
