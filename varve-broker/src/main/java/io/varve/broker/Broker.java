@@ -393,6 +393,9 @@ public final class Broker implements AutoCloseable {
             return;
         }
         LogManager logs = logManager;
+        if (metadataLogs.sharedWithOtherNodes(config)) {
+            RemoteLogSettings.clusterWarning(config).ifPresent(log::warn);
+        }
         remoteLogManager = RemoteLogManager.start(
                 RemoteLogSettings.managerConfig(config),
                 RemoteStorageFactory.create(RemoteLogSettings.storageConfig(config)),
