@@ -29,13 +29,17 @@ import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
+import io.varve.broker.network.client.NodeClient;
+import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.tiered.TieredFollowerBootstrap;
 import io.varve.broker.tiered.TieredLeadership;
 import io.varve.broker.tiered.TieredReads;
+import io.varve.broker.txn.ClusterTransactionVerifier;
 import io.varve.broker.txn.DescribeProducersHandler;
+import io.varve.broker.txn.NodeMarkerChannel;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
 import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
@@ -88,10 +92,14 @@ public final class Broker implements AutoCloseable {
     private MetadataCache metadataCache;
     private GroupCoordinatorRuntime groupCoordinator;
     private TransactionCoordinatorRuntime txnCoordinator;
+    private NodeMarkerChannel txnMarkerChannel;
     /** Null when remote.log.storage.system.enable=false. */
     private RemoteLogManager remoteLogManager;
     /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
     private TieredReads tieredReads;
+
+    /** The schema registry (varve-registry) and its REST listener; null when it is off. */
+    private SchemaRegistryWiring schemaRegistry;
 
     private volatile boolean closed;
     private ReplicaManager replicaManager;
@@ -135,6 +143,7 @@ public final class Broker implements AutoCloseable {
         networkInit.setDaemon(true);
         networkInit.start();
         config.logWarnings();
+        SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
@@ -209,6 +218,7 @@ public final class Broker implements AutoCloseable {
                 blockSize -> controller.allocateProducerIds(
                         nodeId, lifecycle == null ? -1 : lifecycle.brokerEpoch(), blockSize),
                 config.producerIdBlockSize());
+        schemaRegistry = SchemaRegistryWiring.start(config, metadataCache, replicaManager, controller);
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
@@ -219,7 +229,10 @@ public final class Broker implements AutoCloseable {
                         3,
                         13,
                         DroppedResponseFault.wrap(
-                                new ProduceHandler(metadataCache, replicaManager),
+                                new ProduceHandler(
+                                        metadataCache,
+                                        replicaManager,
+                                        schemaRegistry == null ? null : schemaRegistry.validation()),
                                 config.testProduceDropResponseEvery()))
                 .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
@@ -265,6 +278,9 @@ public final class Broker implements AutoCloseable {
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
         groupCoordinator.startup();
+        // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
+        NodeClient txnPeers = new NodeClient(
+                "varve-broker-" + nodeId + "-txn", "varve-txn-peer-client", config.socketRequestMaxBytes(), 64, 5_000);
         txnCoordinator = new TransactionCoordinatorRuntime(
                 nodeId,
                 TxnCoordinatorSettings.from(config),
@@ -272,7 +288,8 @@ public final class Broker implements AutoCloseable {
                 replicaManager,
                 controller,
                 producerIds,
-                groupCoordinator::onTransactionCompleted);
+                groupCoordinator::onTransactionCompleted,
+                txnMarkerChannel = new NodeMarkerChannel(metadataCache, interBrokerListenerName(), txnPeers));
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
         TxnApis.register(
@@ -280,7 +297,13 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
-        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
+        GroupApis.register(
+                registry,
+                groupCoordinator,
+                metadataCache,
+                txnCoordinator,
+                new ClusterTransactionVerifier(
+                        nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
@@ -419,6 +442,20 @@ public final class Broker implements AutoCloseable {
                 : Long.MAX_VALUE;
     }
 
+    /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */
+    private String interBrokerListenerName() {
+        String named = config.originals().get("inter.broker.listener.name");
+        if (named != null) {
+            return named;
+        }
+        List<String> controllerNames = config.controllerListenerNames();
+        return config.listeners().stream()
+                .map(ListenerConfig::name)
+                .filter(n -> !controllerNames.contains(n))
+                .findFirst()
+                .orElse("PLAINTEXT");
+    }
+
     private List<Endpoint> advertisedEndpoints() {
         List<String> controllerNames = config.controllerListenerNames();
         List<Endpoint> endpoints = new ArrayList<>();
@@ -444,6 +481,11 @@ public final class Broker implements AutoCloseable {
     /** The port a listener is bound to (tests configure port 0). */
     public int boundPort(String listenerName) {
         return socketServer.boundPort(listenerName);
+    }
+
+    /** The schema registry's HTTP port, or -1 when it is off. */
+    public int schemaRegistryPort() {
+        return schemaRegistry == null ? -1 : schemaRegistry.port();
     }
 
     public BrokerConfig config() {
@@ -516,6 +558,7 @@ public final class Broker implements AutoCloseable {
             raft.handOverLeadership(config.quorumTimeouts().electionTimeoutMs() * 4L);
         }
         closeQuietly("network", socketServer);
+        closeQuietly("schema registry", schemaRegistry);
         closeQuietly("replica fetchers", replicaFetchers);
         if (replicaManager != null) {
             replicaManager.close();
@@ -533,6 +576,7 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
+        closeQuietly("transaction marker channel", txnMarkerChannel);
         closeQuietly("controller", controllerWiring);
         closeQuietly("metadata snapshots", metadataSnapshots);
         closeQuietly("metadata log", raft);

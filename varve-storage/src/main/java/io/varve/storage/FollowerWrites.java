@@ -167,7 +167,7 @@ final class FollowerWrites {
             segments.beforeStep("rebuild producer state");
             producers.rebuildTo(segments.map(), newEnd);
         } catch (IOException | RuntimeException e) {
-            throw partitionLog.goOffline("truncation to offset " + offset, e);
+            throw partitionLog.goOffline("truncation to offset " + offset, e, true);
         }
         partitionLog.clampOffsetsTo(newEnd);
         if (retired > 0) {
@@ -202,7 +202,7 @@ final class FollowerWrites {
                 producers.clear();
             });
         } catch (IOException | RuntimeException e) {
-            throw partitionLog.goOffline("truncation to start at offset " + offset, e);
+            throw partitionLog.goOffline("truncation to start at offset " + offset, e, true);
         }
         partitionLog.resetOffsetsTo(offset);
         events.segmentsRetired(partitionLog, cfg.fileDeleteDelayMs());

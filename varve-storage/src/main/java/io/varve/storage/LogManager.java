@@ -786,6 +786,21 @@ public final class LogManager implements AutoCloseable {
         }
 
         @Override
+        public void truncationStarting(PartitionLog partitionLog) {
+            if (cleaner != null) {
+                cleaner.abortAndPause(partitionLog.topicPartition());
+            }
+        }
+
+        @Override
+        public void truncationEnded(PartitionLog partitionLog) {
+            if (cleaner != null) {
+                cleaner.truncateCheckpoint(partitionLog, partitionLog.logEndOffset());
+                cleaner.resume(partitionLog.topicPartition());
+            }
+        }
+
+        @Override
         public void logTruncated(PartitionLog partitionLog) {
             Path dir = partitionLog.dir().getParent();
             LogDirCheckpoints dirCheckpoints = checkpoints.get(dir);

@@ -544,16 +544,29 @@ public final class PartitionLog {
      *
      * @return whether anything was dropped
      */
-    public synchronized boolean truncateTo(long offset) {
+    public boolean truncateTo(long offset) {
         ensureUsable();
         if (offset < 0) {
             throw new IllegalArgumentException(name + ": cannot truncate to negative offset " + offset);
         }
         if (offset >= logEndOffset) {
+            return false; // checked again under the lock
+        }
+        events.truncationStarting(this);
+        try {
+            return truncateToLocked(offset);
+        } finally {
+            events.truncationEnded(this);
+        }
+    }
+
+    private synchronized boolean truncateToLocked(long offset) {
+        ensureUsable();
+        if (offset >= logEndOffset) {
             return false;
         }
         if (offset < segments.map().firstKey()) {
-            truncateFullyAndStartAt(offset);
+            followerWrites.truncateFullyAndStartAt(offset);
         } else {
             followerWrites.truncateTo(offset);
         }
@@ -567,12 +580,20 @@ public final class PartitionLog {
      * {@code offset}, and the log start offset is persisted before returning. A crash part way loads as a shorter
      * log or an empty one, never as the old lineage beside the new start.
      */
-    public synchronized void truncateFullyAndStartAt(long offset) {
+    public void truncateFullyAndStartAt(long offset) {
         ensureUsable();
         if (offset < 0) {
             throw new IllegalArgumentException(name + ": cannot start the log at negative offset " + offset);
         }
-        followerWrites.truncateFullyAndStartAt(offset);
+        events.truncationStarting(this);
+        try {
+            synchronized (this) {
+                ensureUsable();
+                followerWrites.truncateFullyAndStartAt(offset);
+            }
+        } finally {
+            events.truncationEnded(this);
+        }
     }
 
     /**
@@ -595,7 +616,7 @@ public final class PartitionLog {
         try {
             followerWrites.restoreFromRemote(leaderEpochs, producerStates);
         } catch (IOException | RuntimeException e) {
-            throw goOffline("restore of the follower state from remote storage", e);
+            throw goOffline("restore of the follower state from remote storage", e, true);
         }
     }
 
@@ -924,7 +945,16 @@ public final class PartitionLog {
 
     /** Takes the log offline (every later operation fails) and returns the exception to throw. */
     KafkaStorageException goOffline(String what, Exception cause) {
-        if (IoErrors.isResourceExhaustion(cause)) {
+        return goOffline(what, cause, false);
+    }
+
+    /**
+     * {@link #goOffline(String, Exception)}; with {@code halfDone} (a truncation failed part way, so the files no
+     * longer match what the log holds in memory) even a lack of descriptors takes the log offline: the next load
+     * makes it consistent again.
+     */
+    KafkaStorageException goOffline(String what, Exception cause, boolean halfDone) {
+        if (!halfDone && IoErrors.isResourceExhaustion(cause)) {
             // Out of descriptors is not damage: nothing was changed (a failed append is cut back), so the log stays
             // online and the client retries; the budget logs the condition once.
             log.debug("{}: {} failed for lack of a resource; the client will retry", name, what, cause);

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Seeded random operations on a follower's log, checked after each step against a model that is the list of
  * batches the follower holds plus its offsets: follower appends of batch sets built as a leader would (plain,
  * idempotent, transactional batches and COMMIT/ABORT markers, leader epochs that grow, gaps left by compaction,
- * sets cut short by a fetch's byte limit), high-watermark moves, truncations to random offsets, full truncations,
- * endOffsetForEpoch queries, rolls, clean restarts and crashes (some with a torn tail, some without a
+ * sets cut short by a fetch's byte limit), high-watermark moves, truncations to random offsets (some crashing before
+ * one of their durable steps: the reloaded log is a prefix of the old one whose epochs match its batches, and the
+ * follower truncates again), full truncations, endOffsetForEpoch queries, rolls, clean restarts and crashes (some with a torn tail, some without a
  * recovery-point checkpoint). The model derives the epoch lineage, the last stable offset, the aborted
  * transactions and each idempotent producer's last sequence from its batches; a promoted follower must answer a
  * retry of a producer's last batch as a duplicate. A failure names its seed; run one seed alone with
@@ -118,8 +119,10 @@ class FollowerLogPropertyTest {
                     followerAppend();
                 } else if (dice < 50) {
                     moveHighWatermark();
-                } else if (dice < 62) {
+                } else if (dice < 58) {
                     truncate();
+                } else if (dice < 62) {
+                    truncateThroughACrash();
                 } else if (dice < 65) {
                     truncateFully();
                 } else if (dice < 75) {
@@ -251,6 +254,11 @@ class FollowerLogPropertyTest {
             where += " truncateTo(" + offset + ") of [" + logStartOffset + ", " + logEndOffset + ")";
             boolean changed = log.truncateTo(offset);
             assertThat(changed).as("truncated").isEqualTo(offset < logEndOffset);
+            applyTruncation(offset);
+        }
+
+        /** The model's side of {@code truncateTo(offset)}. */
+        private void applyTruncation(long offset) {
             if (offset >= logEndOffset) {
                 return;
             }
@@ -264,6 +272,67 @@ class FollowerLogPropertyTest {
                     : Math.max(firstSegmentBase, batches.get(batches.size() - 1).lastOffset() + 1);
             highWatermark = Math.min(highWatermark, logEndOffset);
             logStartOffset = Math.min(logStartOffset, logEndOffset);
+        }
+
+        /**
+         * A truncation that crashes before one of its durable steps (or completes, when it has fewer): the reloaded
+         * log must be a prefix of the old one no shorter than the truncation's end, and the follower truncates again.
+         */
+        private void truncateThroughACrash() throws Exception {
+            long offset = random.nextLong(logEndOffset + 1);
+            int crashAtStep = random.nextInt(6);
+            where += " truncateTo(" + offset + ") crashing before step " + crashAtStep;
+            List<List<Long>> before = readBatches();
+            int[] steps = {0};
+            log.injectStepFaults(step -> {
+                if (steps[0]++ == crashAtStep) {
+                    throw new java.io.IOException("crash before " + step);
+                }
+            });
+            boolean crashed = false;
+            try {
+                log.truncateTo(offset);
+            } catch (RuntimeException e) {
+                crashed = true;
+            }
+            log.injectStepFaults(StepFaults.NONE);
+            if (crashed) {
+                manager.close(); // the dir failed: not marked clean, so the next start recovers it
+                open();
+                List<List<Long>> reloaded = readBatches();
+                assertThat(reloaded).as("a prefix of the log before").isEqualTo(before.subList(0, reloaded.size()));
+                assertThat(log.leaderEpochEntries())
+                        .as("epochs of the reloaded batches")
+                        .isEqualTo(epochsOf(reloaded));
+                assertThat(log.highWatermark()).isLessThanOrEqualTo(log.logEndOffset());
+                if (offset < firstSegmentBase) {
+                    // it was a full truncation, which may have loaded as an empty log at 0: the follower's next
+                    // fetch is out of its leader's range and it starts afresh again
+                    log.truncateFullyAndStartAt(offset);
+                } else {
+                    log.truncateTo(offset);
+                }
+            }
+            applyTruncation(offset);
+            if (crashed) {
+                // the failed dir was not checkpointed at close: the high watermark is the last checkpoint's, which a
+                // truncation rewrites, so it is never above the model's
+                assertThat(log.highWatermark())
+                        .as("high watermark after the crash")
+                        .isLessThanOrEqualTo(highWatermark);
+                highWatermark = log.highWatermark();
+            }
+        }
+
+        private static List<EpochEntry> epochsOf(List<List<Long>> read) {
+            List<EpochEntry> entries = new ArrayList<>();
+            for (List<Long> batch : read) {
+                int epoch = batch.get(2).intValue();
+                if (entries.isEmpty() || entries.get(entries.size() - 1).epoch() < epoch) {
+                    entries.add(new EpochEntry(epoch, batch.get(0)));
+                }
+            }
+            return entries;
         }
 
         private void truncateFully() {

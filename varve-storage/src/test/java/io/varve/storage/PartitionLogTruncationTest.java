@@ -218,6 +218,57 @@ class PartitionLogTruncationTest {
     }
 
     @Test
+    void truncatingACompactedLogBringsTheCleanerCheckpointDownToTheNewEnd() {
+        LogConfig compacted = LogConfig.builder()
+                .cleanupPolicy(java.util.Set.of(CleanupPolicy.COMPACT))
+                .segmentBytes(200)
+                .build();
+        manager = new LogManager(
+                List.of(root), compacted, LogManagerConfig.defaults().withoutBackgroundTasks(), () -> NOW_MS);
+        PartitionLog log = manager.getOrCreateLog(TP, Uuid.ZERO_UUID, compacted);
+        String[][] segments = {{"a=1", "b=1"}, {"a=2", "c=1"}, {"b=2", "c=2"}, {"d=1", "a=3"}, {"e=1"}};
+        for (String[] records : segments) {
+            log.appendAsLeader(KeyedBatches.batch(NOW_MS, records), 0, NOW_MS);
+            log.updateHighWatermark(log.logEndOffset());
+            log.roll();
+        }
+        manager.runCleaner(NOW_MS).orElseThrow();
+        assertThat(manager.cleaner().checkpoint(log).getAsLong()).isGreaterThan(3);
+
+        log.truncateTo(3);
+
+        assertThat(manager.cleaner().checkpoint(log)).hasValue(log.logEndOffset());
+        for (String[] records : new String[][] {{"a=4", "b=3"}, {"a=5", "b=4"}, {"a=6"}}) {
+            log.appendAsLeader(KeyedBatches.batch(NOW_MS, records), 0, NOW_MS);
+            log.updateHighWatermark(log.logEndOffset());
+            log.roll();
+        }
+        assertThat(manager.runCleaner(NOW_MS)).as("cleaning is not left paused").isPresent();
+    }
+
+    @Test
+    void aTruncationThatRunsOutOfDescriptorsPartWayTakesTheLogOfflineAndTheNextLoadIsConsistent() throws Exception {
+        PartitionLog log = replicatedLog(root);
+        List<String> full = readAll(log);
+        log.injectStepFaults(step -> {
+            if (step.equals("truncate leader epochs")) {
+                throw new io.varve.storage.fs.FileHandlesExhaustedException("no descriptor left");
+            }
+        });
+
+        assertThat(catchFailure(() -> log.truncateTo(9))).isTrue();
+        assertThat(log.isOffline())
+                .as("half done: the files no longer match the log in memory")
+                .isTrue();
+        manager.close();
+
+        PartitionLog reloaded = open(root);
+        List<String> records = readAll(reloaded);
+        assertThat(records).isEqualTo(full.subList(0, records.size()));
+        assertConsistent(reloaded, "a lack of descriptors");
+    }
+
+    @Test
     void truncateToBelowTheFirstSegmentStartsTheLogAfreshThere() {
         PartitionLog log = replicatedLog(root);
         log.truncateFullyAndStartAt(50);

@@ -41,10 +41,17 @@ public final class ProduceHandler implements ApiHandler {
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
+    /** Broker-side schema validation; null when the schema registry is off. */
+    private final ProduceRecordCheck recordCheck;
 
     public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager) {
+        this(cache, replicaManager, null);
+    }
+
+    public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager, ProduceRecordCheck recordCheck) {
         this.cache = cache;
         this.replicaManager = replicaManager;
+        this.recordCheck = recordCheck;
     }
 
     @Override
@@ -77,13 +84,7 @@ public final class ProduceHandler implements ApiHandler {
                     p.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code())
                             .setErrorMessage("Cannot append to internal topic " + topic.name());
                 } else {
-                    CompletableFuture<Void> wait = append(
-                            snapshot,
-                            new TopicPartition(topic.name(), partitionData.index()),
-                            partitionData,
-                            p,
-                            acks,
-                            data.timeoutMs());
+                    CompletableFuture<Void> wait = append(snapshot, topic, partitionData, p, acks, data.timeoutMs());
                     if (wait != null) {
                         waits.add(wait);
                     }
@@ -137,11 +138,12 @@ public final class ProduceHandler implements ApiHandler {
     /** Appends one partition's batches; with acks=all, what completes once they are committed (never failing). */
     private CompletableFuture<Void> append(
             MetadataSnapshot snapshot,
-            TopicPartition tp,
+            TopicInfo topic,
             PartitionProduceData data,
             PartitionProduceResponse out,
             short acks,
             int timeoutMs) {
+        TopicPartition tp = new TopicPartition(topic.name(), data.index());
         try {
             ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
             if (buffer == null) {
@@ -150,6 +152,9 @@ public final class ProduceHandler implements ApiHandler {
                 return null;
             }
             Partition partition = replicaManager.leaderPartition(snapshot, tp);
+            if (recordCheck != null && recordCheck.appliesTo(topic) && refused(topic, buffer, out)) {
+                return null;
+            }
             Partition.LeaderAppend append = replicaManager.append(partition, buffer, AppendOrigin.CLIENT, acks);
             AppendResult result = append.result();
             out.setErrorCode(Errors.NONE.code())
@@ -181,5 +186,22 @@ public final class ProduceHandler implements ApiHandler {
             out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
             return null;
         }
+    }
+
+    /** Runs the record check; when it refuses records, answers INVALID_RECORD with one error per record. */
+    private boolean refused(TopicInfo topic, ByteBuffer buffer, PartitionProduceResponse out) {
+        java.util.List<ProduceRecordCheck.RecordError> errors = recordCheck.check(topic, buffer);
+        if (errors.isEmpty()) {
+            return false;
+        }
+        out.setErrorCode(Errors.INVALID_RECORD.code())
+                .setErrorMessage(errors.get(0).message());
+        for (ProduceRecordCheck.RecordError e : errors) {
+            out.recordErrors()
+                    .add(new ProduceResponseData.BatchIndexAndErrorMessage()
+                            .setBatchIndex(e.index())
+                            .setBatchIndexErrorMessage(e.message()));
+        }
+        return true;
     }
 }

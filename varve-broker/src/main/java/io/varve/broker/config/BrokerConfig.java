@@ -77,6 +77,8 @@ public final class BrokerConfig {
             .define("num.partitions", INT, 1, 1, Integer.MAX_VALUE)
             .define("default.replication.factor", INT, 1, 1, Short.MAX_VALUE)
             .define("auto.create.topics.enable", BOOLEAN, true)
+            // The schema registry's REST listener (Confluent's port); empty turns the registry off.
+            .define("varve.schema.registry.listeners", STRING, "http://localhost:8081")
             .define("delete.topic.enable", BOOLEAN, true)
             .define("message.max.bytes", INT, 1048588, 0, Integer.MAX_VALUE)
             .define("log.segment.bytes", LONG, 1073741824L, 14, Integer.MAX_VALUE)
@@ -121,7 +123,7 @@ public final class BrokerConfig {
             .define("varve.test.produce.drop.response.every", INT, 0, 0, Integer.MAX_VALUE)
             // Group coordinator (consumer groups and committed offsets).
             .define("offsets.topic.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
-            .define("offsets.topic.replication.factor", INT, 1, 1, Short.MAX_VALUE)
+            .define("offsets.topic.replication.factor", INT, 3, 1, Short.MAX_VALUE)
             .define("offsets.topic.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
             .define("offsets.retention.minutes", INT, 10080, 1, Integer.MAX_VALUE)
             .define("offsets.retention.check.interval.ms", LONG, 600000L, 1, Long.MAX_VALUE)
@@ -140,8 +142,9 @@ public final class BrokerConfig {
             .define("group.consumer.assignors", LIST, List.of("uniform", "range"))
             .define("group.coordinator.threads", INT, 4, 1, 64)
             .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
-            .define("transaction.state.log.replication.factor", INT, 1, 1, Short.MAX_VALUE)
+            .define("transaction.state.log.replication.factor", INT, 3, 1, Short.MAX_VALUE)
             .define("transaction.state.log.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
+            .define("transaction.state.log.min.isr", INT, 2, 1, Short.MAX_VALUE)
             .define("transaction.max.timeout.ms", INT, 900000, 1, Integer.MAX_VALUE)
             .define("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, 1, Integer.MAX_VALUE)
             // Tiered storage (remote log manager, write side). Varve default: on (Kafka: off), with the filesystem
@@ -181,7 +184,6 @@ public final class BrokerConfig {
             .define("replica.socket.timeout.ms", INT, 30000, 1, Integer.MAX_VALUE)
             // Kafka keys Varve accepts today and applies in a later release.
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
-            .defineAccepted("transaction.state.log.min.isr", INT)
             .defineAccepted("compression.type", STRING)
             .defineAccepted("unclean.leader.election.enable", BOOLEAN)
             .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
@@ -581,6 +583,17 @@ public final class BrokerConfig {
 
     public short defaultReplicationFactor() {
         return (short) intValue("default.replication.factor");
+    }
+
+    /** {@code varve.schema.registry.listeners}: the registry's URL, or empty when it is off. */
+    public String schemaRegistryListeners() {
+        String value = (String) values.get("varve.schema.registry.listeners");
+        return value == null ? "" : value.trim();
+    }
+
+    /** True when the registry's listener was configured rather than left at its default. */
+    public boolean schemaRegistryListenersConfigured() {
+        return originals().containsKey("varve.schema.registry.listeners");
     }
 
     public boolean autoCreateTopicsEnable() {

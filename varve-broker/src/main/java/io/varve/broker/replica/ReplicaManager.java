@@ -235,6 +235,12 @@ public final class ReplicaManager implements Partition.Events {
 
     private void apply(Partition p, Hosted h) {
         p.setMinInsyncReplicas(h.minInsyncReplicas());
+        if (p.hasRole()
+                && p.leaderId() == h.info().leader()
+                && p.leaderEpoch() == h.info().leaderEpoch()
+                && p.partitionEpoch() >= h.info().partitionEpoch()) {
+            return; // nothing new for this partition in the image (most partitions of most images)
+        }
         boolean changed = p.applyImage(h.topicId(), h.info());
         TopicPartition tp = p.topicPartition();
         if (changed) {
