@@ -14,9 +14,11 @@ import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
+import io.varve.broker.api.admin.ListConfigResourcesHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
+import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
 import io.varve.broker.config.LogConfigs;
 import io.varve.broker.config.RemoteLogSettings;
@@ -30,10 +32,14 @@ import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.network.client.NodeClient;
+import io.varve.broker.observe.FetchTraffic;
+import io.varve.broker.observe.NodeActions;
+import io.varve.broker.observe.NodeView;
 import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.telemetry.TelemetryApis;
 import io.varve.broker.tiered.TieredFollowerBootstrap;
 import io.varve.broker.tiered.TieredLeadership;
 import io.varve.broker.tiered.TieredReads;
@@ -44,6 +50,9 @@ import io.varve.broker.txn.TransactionCoordinatorRuntime;
 import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
 import io.varve.broker.txn.TxnHandlers;
+import io.varve.http.HttpListener;
+import io.varve.http.HttpServer;
+import io.varve.http.metrics.NodeMetrics;
 import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
@@ -108,6 +117,10 @@ public final class Broker implements AutoCloseable {
     private java.util.concurrent.ScheduledExecutorService logRetry;
 
     private volatile BrokerLifecycle lifecycle;
+    /** The node's metrics: recorded by the request paths, read by the HTTP listener. */
+    private final NodeMetrics metrics = new NodeMetrics();
+    /** The HTTP listener (/metrics, /health); null when varve.http.listeners is empty or could not be bound. */
+    private HttpListener httpListener;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -232,9 +245,15 @@ public final class Broker implements AutoCloseable {
                                 new ProduceHandler(
                                         metadataCache,
                                         replicaManager,
+                                        metrics.traffic(),
                                         schemaRegistry == null ? null : schemaRegistry.validation()),
                                 config.testProduceDropResponseEvery()))
-                .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
+                .register(
+                        ApiKeys.FETCH,
+                        4,
+                        17,
+                        new FetchHandler(
+                                metadataCache, replicaManager, new FetchTraffic(metadataCache, metrics.traffic())))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
                 .register(
                         ApiKeys.OFFSET_FOR_LEADER_EPOCH,
@@ -260,7 +279,8 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
-                .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager));
+                .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager))
+                .register(ApiKeys.LIST_CONFIG_RESOURCES, 0, 1, new ListConfigResourcesHandler(loader::image));
         if (metadataLogs.raftRequests() != null || !config.processRoles().contains("controller")) {
             // kafka-metadata-quorum --bootstrap-server: the broker forwards to the active controller, the Raft leader,
             // which describes the whole quorum and makes voter changes (as Kafka's brokers do).
@@ -305,11 +325,15 @@ public final class Broker implements AutoCloseable {
                 new ClusterTransactionVerifier(
                         nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
 
+        new TelemetryApis(loader::image, metrics.clientTelemetry(), System::currentTimeMillis).register(registry);
+        for (ApiRegistry.Api api : registry.all()) {
+            metrics.requests().register(api.key().id, api.key().name);
+        }
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
-                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
+                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor, metrics.requests()));
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
         lifecycle = new BrokerLifecycle(
@@ -335,6 +359,7 @@ public final class Broker implements AutoCloseable {
             lifecycle.start(TimeUnit.SECONDS.toMillis(30));
             controllerWiring.finalizeInitialFeatures(config, loader);
         }
+        startHttpListener(nodeId, clusterId);
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
         logManager.openDeferredLogsInBackground();
@@ -365,6 +390,57 @@ public final class Broker implements AutoCloseable {
                 millis(coordinatorsReadyNanos - metadataReadyNanos),
                 millis(networkReadyNanos - coordinatorsReadyNanos),
                 millis(doneNanos - networkReadyNanos));
+    }
+
+    /**
+     * Binds {@code varve.http.listeners}. A listener that was configured and cannot be bound stops the start with one
+     * sentence naming the key; the default one only warns, so several nodes on one host start as before.
+     */
+    private void startHttpListener(int nodeId, String clusterId) {
+        metrics.attach(
+                new NodeView(
+                        nodeId,
+                        clusterId,
+                        config.processRoles().contains("controller"),
+                        metadataCache,
+                        raft,
+                        logManager,
+                        replicaManager,
+                        groupCoordinator,
+                        txnCoordinator,
+                        remoteLogManager,
+                        () -> lifecycle,
+                        System::currentTimeMillis),
+                config.numIoThreads(),
+                HTTP_LAG_TIMEOUT_MS);
+        if (config.httpListeners().isEmpty()) {
+            return;
+        }
+        try {
+            httpListener = HttpListener.start(
+                    config.httpListeners(),
+                    metrics,
+                    metrics.view(),
+                    new NodeActions(controllerWiring.calls, config.deleteTopicEnable()));
+        } catch (HttpServer.BindFailure e) {
+            if (config.httpListenersExplicit()) {
+                throw new ConfigException("varve.http.listeners: " + e.getMessage() + ".");
+            }
+            log.warn(
+                    "The default HTTP listener {} is not served: {}. Set varve.http.listeners (empty turns it off)",
+                    e.endpoint(),
+                    e.getMessage());
+        }
+    }
+
+    /** The metrics of this node (tests, and the replica layer's ISR counters). */
+    public NodeMetrics metrics() {
+        return metrics;
+    }
+
+    /** The port of the {@code index}th entry of varve.http.listeners (tests configure port 0). */
+    public int httpPort(int index) {
+        return httpListener.boundPort(index);
     }
 
     /**
@@ -557,6 +633,7 @@ public final class Broker implements AutoCloseable {
             // Before the listeners close: clients' writes reach the successor through this node meanwhile.
             raft.handOverLeadership(config.quorumTimeouts().electionTimeoutMs() * 4L);
         }
+        closeQuietly("HTTP listener", httpListener);
         closeQuietly("network", socketServer);
         closeQuietly("schema registry", schemaRegistry);
         closeQuietly("replica fetchers", replicaFetchers);
@@ -589,6 +666,9 @@ public final class Broker implements AutoCloseable {
                 config.nodeId(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     }
+
+    /** How long a scrape waits for the coordinators' consumer lag before it leaves the lag out. */
+    private static final long HTTP_LAG_TIMEOUT_MS = 2000;
 
     private static long millis(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(nanos);

@@ -3,6 +3,7 @@ package io.varve.broker.api;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.observe.FetchTraffic;
 import io.varve.broker.protocol.FileSliceRecords;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.WireRecords;
@@ -53,10 +54,12 @@ public final class FetchHandler implements ApiHandler {
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
+    private final FetchTraffic traffic;
 
-    public FetchHandler(MetadataCache cache, ReplicaManager replicaManager) {
+    public FetchHandler(MetadataCache cache, ReplicaManager replicaManager, FetchTraffic traffic) {
         this.cache = cache;
         this.replicaManager = replicaManager;
+        this.traffic = traffic;
     }
 
     /** One requested partition, resolved against the metadata. */
@@ -64,6 +67,10 @@ public final class FetchHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        return fetch(request).thenApply(response -> traffic.sent(request, response));
+    }
+
+    private CompletableFuture<ApiMessage> fetch(RequestContext request) {
         FetchRequestData data = request.body();
         if (data.sessionId() != NO_SESSION) {
             return CompletableFuture.completedFuture(new FetchResponseData()

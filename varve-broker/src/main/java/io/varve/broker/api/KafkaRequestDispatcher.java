@@ -3,10 +3,12 @@ package io.varve.broker.api;
 import io.varve.broker.network.ConnectionInfo;
 import io.varve.broker.network.RequestDispatcher;
 import io.varve.broker.network.ResponseFrame;
+import io.varve.broker.observe.RequestTimer;
 import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.RequestParser;
 import io.varve.broker.protocol.ResponseWriter;
+import io.varve.http.metrics.RequestMetrics;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -29,15 +31,24 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
     private final ApiRegistry registry;
     private final ApiVersionsHandler apiVersions;
     private final Executor requestExecutor;
+    /** Where request times and sizes go; null records nothing (the controller listener). */
+    private final RequestMetrics metrics;
 
     public KafkaRequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, Executor requestExecutor) {
+        this(registry, apiVersions, requestExecutor, null);
+    }
+
+    public KafkaRequestDispatcher(
+            ApiRegistry registry, ApiVersionsHandler apiVersions, Executor requestExecutor, RequestMetrics metrics) {
         this.registry = registry;
         this.apiVersions = apiVersions;
         this.requestExecutor = requestExecutor;
+        this.metrics = metrics;
     }
 
     @Override
     public CompletableFuture<ResponseFrame> dispatch(ByteBuffer frame, ConnectionInfo connection) {
+        int frameBytes = frame.remaining();
         RequestParser.Parsed parsed = RequestParser.parseHeader(frame);
         ApiKeys apiKey = parsed.apiKey();
         short version = parsed.apiVersion();
@@ -65,7 +76,21 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                 connection.listenerName(),
                 connection.remoteAddress(),
                 System.nanoTime());
-        return CompletableFuture.supplyAsync(() -> api.handler().handle(request), requestExecutor)
+        RequestTimer timer = RequestTimer.of(metrics, apiKey.id, version, frameBytes, request.receivedNanos());
+        boolean[] failed = {false};
+        CompletableFuture<ResponseFrame> answer = CompletableFuture.supplyAsync(
+                        () -> {
+                            if (timer == null) {
+                                return api.handler().handle(request);
+                            }
+                            timer.handlerStarted(System.nanoTime());
+                            try {
+                                return api.handler().handle(request);
+                            } finally {
+                                timer.handlerReturned(System.nanoTime());
+                            }
+                        },
+                        requestExecutor)
                 .thenCompose(f -> f)
                 .exceptionally(e -> {
                     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
@@ -73,9 +98,16 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                         throw new CompletionException(cause);
                     }
                     log.error("{} v{} from client {} failed", apiKey, version, request.clientId(), cause);
+                    failed[0] = true;
                     return request.errorResponse(cause);
                 })
                 .thenApply(response ->
                         response == null ? null : ResponseWriter.write(apiKey, version, correlationId, response));
+        return timer == null
+                ? answer
+                : answer.thenApply(out -> {
+                    timer.answered(out, failed[0], System.nanoTime());
+                    return out;
+                });
     }
 }

@@ -7,6 +7,7 @@ import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.WireRecords;
 import io.varve.broker.replica.Partition;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.http.metrics.TopicTraffic;
 import io.varve.storage.AppendOrigin;
 import io.varve.storage.AppendResult;
 import java.nio.ByteBuffer;
@@ -41,16 +42,19 @@ public final class ProduceHandler implements ApiHandler {
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
+    private final TopicTraffic traffic;
     /** Broker-side schema validation; null when the schema registry is off. */
     private final ProduceRecordCheck recordCheck;
 
     public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager) {
-        this(cache, replicaManager, null);
+        this(cache, replicaManager, new TopicTraffic(), null);
     }
 
-    public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager, ProduceRecordCheck recordCheck) {
+    public ProduceHandler(
+            MetadataCache cache, ReplicaManager replicaManager, TopicTraffic traffic, ProduceRecordCheck recordCheck) {
         this.cache = cache;
         this.replicaManager = replicaManager;
+        this.traffic = traffic;
         this.recordCheck = recordCheck;
     }
 
@@ -155,8 +159,12 @@ public final class ProduceHandler implements ApiHandler {
             if (recordCheck != null && recordCheck.appliesTo(topic) && refused(topic, buffer, out)) {
                 return null;
             }
+            int bytes = buffer.remaining();
             Partition.LeaderAppend append = replicaManager.append(partition, buffer, AppendOrigin.CLIENT, acks);
             AppendResult result = append.result();
+            if (!result.duplicate()) {
+                traffic.topic(tp.topic()).produced(bytes, result.lastOffset() - result.baseOffset() + 1);
+            }
             out.setErrorCode(Errors.NONE.code())
                     .setBaseOffset(result.baseOffset())
                     .setLogAppendTimeMs(result.logAppendTimeMs())
@@ -183,6 +191,7 @@ public final class ProduceHandler implements ApiHandler {
         } catch (ApiException e) {
             Errors error = Errors.forException(e);
             log.debug("Produce to {} failed: {}", tp, error);
+            traffic.topic(tp.topic()).produceFailed();
             out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
             return null;
         }

@@ -31,11 +31,15 @@ import org.slf4j.LoggerFactory;
 public final class BrokerConfig {
     private static final Logger log = LoggerFactory.getLogger(BrokerConfig.class);
 
+    public static final String DEFAULT_HTTP_LISTENER = "http://localhost:9644";
+
     public static final ConfigDef DEF = new ConfigDef()
             .define("node.id", INT, 1, 0, Integer.MAX_VALUE)
             .define("process.roles", LIST, List.of("broker", "controller"))
             .define("listeners", LIST, List.of("PLAINTEXT://localhost:9092"))
             .define("advertised.listeners", LIST, null)
+            // The HTTP listener (/metrics, /health): the syntax of listeners; empty turns it off.
+            .define("varve.http.listeners", LIST, List.of(DEFAULT_HTTP_LISTENER))
             .define(
                     "listener.security.protocol.map",
                     LIST,
@@ -195,6 +199,7 @@ public final class BrokerConfig {
     private final Map<String, Object> values;
     private final List<ListenerConfig> listeners;
     private final List<ListenerConfig> advertisedListeners;
+    private final List<io.varve.http.HttpEndpoint> httpListeners;
     private final List<String> unknownKeys;
 
     private BrokerConfig(Map<String, String> originals) {
@@ -210,6 +215,12 @@ public final class BrokerConfig {
         if (listeners.isEmpty()) {
             throw new ConfigException(
                     "listeners must name at least one listener, for example PLAINTEXT://localhost:9092.");
+        }
+        try {
+            this.httpListeners =
+                    io.varve.http.HttpEndpoint.parseList("varve.http.listeners", list("varve.http.listeners"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
         }
         List<String> advertised = list("advertised.listeners");
         this.advertisedListeners = advertised == null
@@ -741,6 +752,19 @@ public final class BrokerConfig {
 
     public int numNetworkThreads() {
         return intValue("num.network.threads");
+    }
+
+    /** {@code varve.http.listeners}: where /metrics and /health are served; empty when off. */
+    public List<io.varve.http.HttpEndpoint> httpListeners() {
+        return httpListeners;
+    }
+
+    /**
+     * Whether {@code varve.http.listeners} was set: a listener that was asked for and cannot be bound stops the start,
+     * while the default one only warns (so several nodes on one host start without each naming a port).
+     */
+    public boolean httpListenersExplicit() {
+        return originals.containsKey("varve.http.listeners");
     }
 
     public int numIoThreads() {

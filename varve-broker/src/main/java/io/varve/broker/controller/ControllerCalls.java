@@ -87,6 +87,26 @@ public final class ControllerCalls {
         });
     }
 
+    /** Deletes topics by name (the console); the error of each, in request order. */
+    public CompletableFuture<List<Errors>> deleteTopics(List<String> names) {
+        org.apache.kafka.common.message.DeleteTopicsRequestData request =
+                new org.apache.kafka.common.message.DeleteTopicsRequestData().setTimeoutMs(CREATE_TOPICS_TIMEOUT_MS);
+        for (String name : names) {
+            request.topics()
+                    .add(new org.apache.kafka.common.message.DeleteTopicsRequestData.DeleteTopicState()
+                            .setName(name)
+                            .setTopicId(Uuid.ZERO_UUID));
+            request.topicNames().add(name);
+        }
+        return channel.send(ApiKeys.DELETE_TOPICS, request).thenApply(answer -> {
+            List<Errors> results = new ArrayList<>();
+            for (var r : ((org.apache.kafka.common.message.DeleteTopicsResponseData) answer).responses()) {
+                results.add(Errors.forCode(r.errorCode()));
+            }
+            return results;
+        });
+    }
+
     /**
      * A block of producer ids for this broker; its first id. The controller decides the block's size: one smaller than
      * {@code blockSize} (what this broker hands out from it) fails, since ids past it are not reserved.

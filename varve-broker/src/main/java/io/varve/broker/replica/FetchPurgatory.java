@@ -141,6 +141,15 @@ public final class FetchPurgatory implements AutoCloseable {
         }
     }
 
+    /** Fetches waiting, counted once per partition they watch (as Kafka's PurgatorySize counts watchers). */
+    public int size() {
+        int n = 0;
+        for (Set<DelayedFetch> set : watchers.values()) {
+            n += set.size();
+        }
+        return n;
+    }
+
     /** Completes every waiting fetch, for shutdown or a partition that went away. */
     public void completeAll() {
         for (Set<DelayedFetch> set : watchers.values()) {

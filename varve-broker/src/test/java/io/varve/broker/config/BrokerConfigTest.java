@@ -91,6 +91,19 @@ class BrokerConfigTest {
     }
 
     @Test
+    void httpListenersDefaultToLocalhost9644AndEmptyTurnsThemOff() {
+        BrokerConfig defaults = BrokerConfig.fromMap(Map.of());
+        assertThat(defaults.httpListeners()).containsExactly(new io.varve.http.HttpEndpoint("localhost", 9644));
+        assertThat(defaults.httpListenersExplicit()).isFalse();
+        BrokerConfig off = BrokerConfig.fromMap(Map.of("varve.http.listeners", ""));
+        assertThat(off.httpListeners()).isEmpty();
+        assertThat(off.httpListenersExplicit()).isTrue();
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.http.listeners", "localhost:9644")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid entry 'localhost:9644' in varve.http.listeners: expected http://host:port.");
+    }
+
+    @Test
     void listenersParseHostsPortsAndNames() {
         BrokerConfig config = BrokerConfig.fromMap(Map.of(
                 "listeners", "PLAINTEXT://:9092,CONTROLLER://127.0.0.1:9093",
