@@ -41,6 +41,8 @@ import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.telemetry.TelemetryApis;
+import io.varve.broker.tiered.TieredFollowerBootstrap;
+import io.varve.broker.tiered.TieredLeadership;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.broker.txn.ClusterTransactionVerifier;
 import io.varve.broker.txn.DescribeProducersHandler;
@@ -216,6 +218,9 @@ public final class Broker implements AutoCloseable {
         raft.start();
         publisher.replayComplete(loader.image());
         startRemoteLogManager();
+        if (remoteLogManager != null && metadataLogs.sharedWithOtherNodes(config)) {
+            replicaManager.addLeadershipListener(new TieredLeadership(remoteLogManager));
+        }
         if (remoteLogManager != null) {
             tieredReads = TieredReads.start(
                     remoteLogManager, config.originals(), config.logDirs().get(0));
@@ -499,6 +504,9 @@ public final class Broker implements AutoCloseable {
             return;
         }
         LogManager logs = logManager;
+        if (metadataLogs.sharedWithOtherNodes(config)) {
+            RemoteLogSettings.clusterWarning(config).ifPresent(log::warn);
+        }
         remoteLogManager = RemoteLogManager.start(
                 RemoteLogSettings.managerConfig(config),
                 RemoteStorageFactory.create(RemoteLogSettings.storageConfig(config)),
@@ -507,7 +515,12 @@ public final class Broker implements AutoCloseable {
                 logs::isDeferred,
                 this::cleanedUpTo,
                 System::currentTimeMillis,
-                true);
+                true,
+                // in a cluster only leaders upload, and a topic is deleted when the metadata says so
+                metadataLogs.sharedWithOtherNodes(config)
+                        ? new RemoteLogManager.ClusterMode(
+                                id -> metadataCache.snapshot().topic(id).isPresent())
+                        : null);
     }
 
     /** A compacted log's cleaner checkpoint (offsets below it are deduplicated), for uploads of compacted topics. */
@@ -599,6 +612,9 @@ public final class Broker implements AutoCloseable {
                         .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
                 this::brokerEpoch,
                 System::currentTimeMillis);
+        if (remoteLogManager != null) {
+            replicaFetchers.useTieredFollowerStart(new TieredFollowerBootstrap(remoteLogManager));
+        }
         replicaManager.startReplication(
                 controller::alterPartition, this::brokerEpoch, replicaFetchers, config.replicaLagTimeMaxMs());
     }

@@ -651,6 +651,29 @@ public final class PartitionLog {
         }
     }
 
+    /**
+     * Tiered follower path (KIP-405), after {@link #restoreFollowerStateFromRemote}: the offsets from
+     * {@code remoteLogStartOffset} up to this emptied log's start are held by the remote tier, so the log start offset
+     * comes down to it (persisted) and this replica serves them, as its leader does, once it leads. Only on an empty
+     * log; never moves the start up.
+     */
+    public synchronized void extendLogStartIntoRemote(long remoteLogStartOffset) {
+        ensureUsable();
+        if (!segments.active().isEmpty() || segments.count() != 1) {
+            throw new IllegalStateException(name + ": the log start moves into remote storage only on an empty log");
+        }
+        if (remoteLogStartOffset >= 0 && remoteLogStartOffset < logStartOffset) {
+            logStartOffset = remoteLogStartOffset;
+            pendingRemoteLogStart = NO_PENDING_REMOTE_START;
+            events.logStartOffsetMoved(this, true);
+            log.info(
+                    "{}: log start offset {} in remote storage (first local offset {})",
+                    name,
+                    remoteLogStartOffset,
+                    localLogStartOffset());
+        }
+    }
+
     /** The active segment, after rolling a new one when this append should not go into the current one. */
     private LogSegment maybeRoll(int appendBytes, long lastOffset, LogConfig cfg, long nowMs) throws IOException {
         LogSegment active = segments.active();

@@ -170,6 +170,25 @@ class PartitionLogTruncationTest {
     }
 
     @Test
+    void aFollowerStartedFromTheRemoteTierTakesItsLogStartFromThereDurablyAndOnlyDownwards() throws Exception {
+        PartitionLog follower = open(root.resolve("follower"));
+        follower.truncateFullyAndStartAt(24);
+
+        follower.extendLogStartIntoRemote(30);
+        assertThat(follower.logStartOffset()).as("never up").isEqualTo(24);
+        follower.extendLogStartIntoRemote(0);
+        assertThat(follower.logStartOffset()).isZero();
+        assertThat(follower.localLogStartOffset()).isEqualTo(24);
+        manager.close();
+        LogTestSupport.forgetCleanShutdown(List.of(root.resolve("follower")));
+        PartitionLog reopened = open(root.resolve("follower"));
+        assertThat(reopened.localLogStartOffset()).isEqualTo(24);
+        manager.close();
+        PartitionLog notEmpty = replicatedLog(root.resolve("other"));
+        assertThatThrownBy(() -> notEmpty.extendLogStartIntoRemote(0)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void aTieredFollowerRestoresTheLeadersEpochsAndProducersAtItsLocalLogStart() throws Exception {
         PartitionLog leader = replicatedLog(root.resolve("leader"));
         List<EpochEntry> leaderEpochs = leader.leaderEpochEntries();

@@ -246,6 +246,15 @@ public final class FetchHandler implements ApiHandler {
                         read.hasError = true; // answered at once: the follower truncates before fetching on
                         continue;
                     }
+                    if (replicaManager.tieredReads().servesRemotely(log, fetchOffset)) {
+                        // KIP-405: a follower builds what lies below the local start from the remote tier itself
+                        out.setErrorCode(Errors.OFFSET_MOVED_TO_TIERED_STORAGE.code())
+                                .setHighWatermark(log.highWatermark())
+                                .setLastStableOffset(log.lastStableOffset())
+                                .setLogStartOffset(log.logStartOffset());
+                        read.hasError = true;
+                        continue;
+                    }
                     partition.followerFetched(replicaId, fetchOffset);
                 }
                 // the last stable offset first: it never passes the high watermark read after it

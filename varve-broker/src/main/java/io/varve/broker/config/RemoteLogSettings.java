@@ -38,6 +38,22 @@ public final class RemoteLogSettings {
                 pause);
     }
 
+    /**
+     * In a cluster the remote tier must be one store shared by every broker (the leader's uploads and the metadata
+     * journal are read by the others): the filesystem backend's default root is a per-node directory, so say so.
+     */
+    public static java.util.Optional<String> clusterWarning(BrokerConfig config) {
+        String prefix = (String) config.remoteLogValue(RemoteStorageFactory.IMPL_PREFIX_CONFIG);
+        String backend = config.originals().getOrDefault(RemoteStorageFactory.CLASS_NAME_CONFIG, (String)
+                config.remoteLogValue(RemoteStorageFactory.CLASS_NAME_CONFIG));
+        if ("filesystem".equals(backend) && !config.originals().containsKey(prefix + "fs.root.dir")) {
+            return java.util.Optional.of(prefix + "fs.root.dir is not set: in a cluster every broker must use the same"
+                    + " remote tier (a directory they all share, or S3), or tiered topics with several replicas"
+                    + " re-upload on every leader change and followers never free their local segments");
+        }
+        return java.util.Optional.empty();
+    }
+
     /** What {@link RemoteStorageFactory#create} gets: the broker's keys plus the default filesystem root. */
     public static Map<String, String> storageConfig(BrokerConfig config) {
         Map<String, String> result = new HashMap<>(config.originals());

@@ -327,6 +327,25 @@ public final class Partition {
         return true;
     }
 
+    /**
+     * KIP-405's follower path: empties the log, starts it at {@code offset} (where the leader's remote tier ends, at
+     * or past its local log start), then lets {@code restore} install the state the remote tier holds for the offsets
+     * below (leader epochs, producer state, the log start offset), all under the partition's lock.
+     */
+    public boolean startFromRemote(int leaderEpoch, long offset, java.util.function.Consumer<PartitionLog> restore) {
+        synchronized (this) {
+            if (state.isLeader() || state.leaderEpoch() != leaderEpoch) {
+                return false;
+            }
+            log.info("Emptying {} to start at offset {}, below which the remote tier holds its data", tp, offset);
+            FollowerWrites.truncateFullyAndStartAt(partitionLog, offset);
+            restore.accept(partitionLog);
+            state.followerLogUpdated(partitionLog.logEndOffset(), offset);
+            publishHighWatermark();
+        }
+        return true;
+    }
+
     // ---- reads of the state ----
 
     /** False until the first image applied to it. */

@@ -30,6 +30,18 @@ class RemoteLogSettingsTest {
     }
 
     @Test
+    void aClusterIsWarnedWhenTheFilesystemBackendFallsBackToAPerNodeDirectory() {
+        assertThat(RemoteLogSettings.clusterWarning(BrokerConfig.fromMap(Map.of("log.dirs", "/data/varve"))))
+                .hasValueSatisfying(w -> assertThat(w).startsWith("rsm.config.fs.root.dir is not set"));
+        assertThat(RemoteLogSettings.clusterWarning(
+                        BrokerConfig.fromMap(Map.of("rsm.config.fs.root.dir", "/shared/tier"))))
+                .isEmpty();
+        assertThat(RemoteLogSettings.clusterWarning(BrokerConfig.fromMap(
+                        Map.of("remote.log.storage.manager.class.name", "s3", "rsm.config.s3.bucket.name", "b"))))
+                .isEmpty();
+    }
+
+    @Test
     void backendKeysUnderTheImplPrefixAreNotReportedUnknown() {
         BrokerConfig config = BrokerConfig.fromMap(
                 Map.of("rsm.config.s3.bucket.name", "b", "remote.log.manager.copier.thread.pool.size", "2"));

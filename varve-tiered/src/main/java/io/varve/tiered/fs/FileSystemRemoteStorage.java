@@ -1,6 +1,7 @@
 package io.varve.tiered.fs;
 
 import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import io.varve.tiered.metadata.TopicIdPartition;
 import io.varve.tiered.spi.BoundedInputStream;
 import io.varve.tiered.spi.IndexType;
 import io.varve.tiered.spi.ObjectKeys;
@@ -19,6 +20,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -146,6 +149,59 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
                     "deleting segment " + metadata.segmentId() + " from " + dir + " failed: " + e, e, true);
         }
         log.info("Deleted remote segment {} ({} files)", metadata.segmentId(), deleted);
+    }
+
+    @Override
+    public void putMetadata(TopicIdPartition partition, String name, byte[] content) throws RemoteStorageException {
+        Path target = path(keys.metadataKey(partition, name));
+        try {
+            Files.createDirectories(target.getParent());
+            writeAtomically(target, ByteBuffer.wrap(content));
+        } catch (IOException e) {
+            throw new RemoteStorageException("writing " + target + " failed: " + e, e, true);
+        }
+    }
+
+    @Override
+    public Optional<byte[]> getMetadata(TopicIdPartition partition, String name) throws RemoteStorageException {
+        Path file = path(keys.metadataKey(partition, name));
+        try {
+            return Optional.of(Files.readAllBytes(file));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new RemoteStorageException("reading " + file + " failed: " + e, e, true);
+        }
+    }
+
+    @Override
+    public List<String> listMetadata(TopicIdPartition partition) throws RemoteStorageException {
+        Path dir = path(keys.metadataPrefix(partition));
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (!name.contains(TEMP_MARKER)) {
+                    names.add(name);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new RemoteStorageException("listing " + dir + " failed: " + e, e, true);
+        }
+        names.sort(null);
+        return names;
+    }
+
+    @Override
+    public void deleteMetadata(TopicIdPartition partition, String name) throws RemoteStorageException {
+        Path file = path(keys.metadataKey(partition, name));
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new RemoteStorageException("deleting " + file + " failed: " + e, e, true);
+        }
     }
 
     @Override

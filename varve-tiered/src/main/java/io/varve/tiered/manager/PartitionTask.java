@@ -34,6 +34,8 @@ final class PartitionTask {
     private volatile UploadLag lag = UploadLag.NONE;
     /** True once a run found nothing left to do for a deleted partition: the manager drops the task. */
     private volatile boolean finished;
+    /** In a cluster: the leader epoch whose first run synced the metadata and cleaned up (runs are serial). */
+    private Integer preparedEpoch;
 
     PartitionTask(TopicIdPartition partition, RemoteLogManager.Context context) {
         this.partition = partition;
@@ -63,12 +65,34 @@ final class PartitionTask {
      */
     void run(PartitionLog partitionLog, RemoteLogMetadataStore store) {
         try {
+            Integer epoch = context.leaderEpoch(partition.topicPartition());
+            if (context.clustered()
+                    && partitionLog != null
+                    && partitionLog.config().remoteStorageEnable()) {
+                if (epoch == null) {
+                    followerRun(partitionLog, store);
+                    preparedEpoch = null;
+                    succeeded();
+                    return;
+                }
+                if (!epoch.equals(preparedEpoch)) {
+                    // a new leader continues from the journal, where the previous one stopped
+                    context.journal().removeStrays(partition, context.journal().sync(store, partition));
+                    preparedEpoch = epoch;
+                }
+            } else if (context.clustered()) {
+                context.journal().sync(store, partition);
+                if (epoch == null && partitionLog != null) {
+                    succeeded(); // a follower of a plain topic: remote.log.delete.on.disable is its leader's work
+                    return;
+                }
+            }
             cleanUpUnfinished(store);
             if (partitionLog == null) {
                 deleteAll(store, "its topic was deleted");
                 finished = true;
             } else if (partitionLog.config().remoteStorageEnable()) {
-                runTiered(partitionLog, store);
+                runTiered(partitionLog, store, epoch);
             } else if (partitionLog.config().remoteLogDeleteOnDisable()) {
                 disable(partitionLog, store);
             }
@@ -85,18 +109,41 @@ final class PartitionTask {
         }
     }
 
-    private void runTiered(PartitionLog partitionLog, RemoteLogMetadataStore store)
+    /**
+     * A follower uploads and deletes nothing: it learns from the journal what the leader has uploaded, so its local
+     * retention may free exactly the local segments the remote tier holds.
+     */
+    private void followerRun(PartitionLog partitionLog, RemoteLogMetadataStore store)
+            throws RemoteStorageException, IOException {
+        context.journal().sync(store, partition);
+        takeOver(partitionLog, store, partition);
+    }
+
+    private void runTiered(PartitionLog partitionLog, RemoteLogMetadataStore store, Integer epoch)
             throws RemoteStorageException, IOException, InterruptedException {
         long highestCopied = takeOver(partitionLog, store, partition);
         LogConfig config = partitionLog.config();
+        java.util.function.BooleanSupplier stillLeader =
+                () -> epoch.equals(context.leaderEpoch(partition.topicPartition()));
         if (!config.remoteLogCopyDisable()) {
-            copySegments(partitionLog, store, config, Math.max(highestCopied, partitionLog.logStartOffset() - 1));
+            copySegments(
+                    partitionLog,
+                    store,
+                    config,
+                    Math.max(highestCopied, partitionLog.logStartOffset() - 1),
+                    stillLeader);
         }
-        expire(partitionLog, store, config);
+        if (stillLeader.getAsBoolean()) {
+            expire(partitionLog, store, config);
+        }
     }
 
     private void copySegments(
-            PartitionLog partitionLog, RemoteLogMetadataStore store, LogConfig config, long alreadyCovered)
+            PartitionLog partitionLog,
+            RemoteLogMetadataStore store,
+            LogConfig config,
+            long alreadyCovered,
+            java.util.function.BooleanSupplier stillLeader)
             throws RemoteStorageException, IOException, InterruptedException {
         // Below the last stable offset too: a segment with an open transaction's data is not final yet.
         long uploadLimit = Math.min(partitionLog.highWatermark(), partitionLog.lastStableOffset());
@@ -109,11 +156,11 @@ final class PartitionTask {
                 config,
                 context.clockMs().getAsLong());
         for (RolledSegment segment : toUpload) {
-            if (context.closing()) {
+            if (context.closing() || !stillLeader.getAsBoolean()) {
                 return;
             }
             RemoteSegmentMetadata copied =
-                    context.lifecycle().copy(store, partition, segment, partitionLog.leaderEpochEntries());
+                    context.lifecycle().copy(store, partition, segment, partitionLog.leaderEpochEntries(), stillLeader);
             partitionLog.updateHighestUploadedOffset(copied.endOffset());
             context.stats().copied(segment.sizeBytes());
             log.info(

@@ -55,6 +55,14 @@ public final class RemoteLogManager implements AutoCloseable {
     /** Counters since start-up. */
     public record Stats(long segmentsCopied, long bytesCopied, long segmentsDeleted, long failedRuns) {}
 
+    /**
+     * The manager runs in a cluster: only the leader of a partition uploads and deletes its remote segments (told by
+     * {@link #onBecomingLeader} / {@link #onResigning}), the metadata is journaled in the remote tier
+     * ({@link RemoteMetadataJournal}) and synced from it, and a partition's remote data is deleted only when
+     * {@code topicExists} says its topic id is gone from the cluster metadata (a log can also go by reassignment).
+     */
+    public record ClusterMode(java.util.function.Predicate<Uuid> topicExists) {}
+
     /** What partition tasks share. */
     record Context(
             RemoteSegmentLifecycle lifecycle,
@@ -62,9 +70,21 @@ public final class RemoteLogManager implements AutoCloseable {
             LongSupplier clockMs,
             StatsCounters stats,
             Function<PartitionLog, Long> cleanedUpTo,
-            Supplier<Boolean> isClosing) {
+            Supplier<Boolean> isClosing,
+            RemoteMetadataJournal journal,
+            Function<TopicPartition, Integer> leaderEpochs) {
         boolean closing() {
             return isClosing.get();
+        }
+
+        /** In a cluster: whether this broker leads the partition. */
+        boolean clustered() {
+            return journal != null;
+        }
+
+        /** The epoch this broker leads {@code tp} in, or null (a follower; always -1 on a lone node). */
+        Integer leaderEpoch(TopicPartition tp) {
+            return journal == null ? Integer.valueOf(-1) : leaderEpochs.apply(tp);
         }
 
         long cleanedUpToOffset(PartitionLog partitionLog) {
@@ -109,6 +129,10 @@ public final class RemoteLogManager implements AutoCloseable {
     private final StatsCounters stats = new StatsCounters();
     private final Context context;
     private final Map<TopicIdPartition, PartitionTask> tasks = new ConcurrentHashMap<>();
+    /** In a cluster: the partitions this broker leads, with their leader epochs. */
+    private final Map<TopicPartition, Integer> leaderEpochs = new ConcurrentHashMap<>();
+
+    private final ClusterMode cluster;
     private final ExecutorService copiers;
     private final ScheduledExecutorService scheduler;
     private final Path emptySnapshot;
@@ -124,8 +148,10 @@ public final class RemoteLogManager implements AutoCloseable {
             LongSupplier clockMs,
             ToLongFunction<PartitionLog> cleanedUpTo,
             boolean background,
-            Path emptySnapshot) {
+            Path emptySnapshot,
+            ClusterMode cluster) {
         this.config = config;
+        this.cluster = cluster;
         this.notYetOpened = notYetOpened;
         this.storage = storage;
         this.stores = stores;
@@ -134,13 +160,16 @@ public final class RemoteLogManager implements AutoCloseable {
         this.emptySnapshot = emptySnapshot;
         this.faults = new FaultPoints(config.pause());
         CopyThrottle throttle = new CopyThrottle(config.copyMaxBytesPerSecond(), System::nanoTime);
+        RemoteMetadataJournal journal = cluster == null ? null : new RemoteMetadataJournal(storage, clockMs);
         this.context = new Context(
-                new RemoteSegmentLifecycle(storage, throttle, faults, clockMs, emptySnapshot),
+                new RemoteSegmentLifecycle(storage, throttle, faults, clockMs, emptySnapshot, journal),
                 config.backoff(),
                 clockMs,
                 stats,
                 cleanedUpTo::applyAsLong,
-                () -> closing);
+                () -> closing,
+                journal,
+                leaderEpochs::get);
         this.copiers =
                 background ? Executors.newFixedThreadPool(config.copierThreads(), daemon("varve-rlm-copier")) : null;
         this.scheduler = background ? Executors.newSingleThreadScheduledExecutor(daemon("varve-rlm-scheduler")) : null;
@@ -182,6 +211,25 @@ public final class RemoteLogManager implements AutoCloseable {
             LongSupplier clockMs,
             boolean background)
             throws IOException {
+        return start(config, storage, logDirs, logs, notYetOpened, cleanedUpTo, clockMs, background, null);
+    }
+
+    /**
+     * {@link #start(RemoteLogManagerConfig, RemoteStorage, List, Supplier, java.util.function.Predicate,
+     * ToLongFunction, LongSupplier, boolean)} in a cluster ({@code cluster} non-null): nothing is uploaded or deleted
+     * for a partition until {@link #onBecomingLeader} names it.
+     */
+    public static RemoteLogManager start(
+            RemoteLogManagerConfig config,
+            RemoteStorage storage,
+            List<Path> logDirs,
+            Supplier<Collection<PartitionLog>> logs,
+            java.util.function.Predicate<TopicPartition> notYetOpened,
+            ToLongFunction<PartitionLog> cleanedUpTo,
+            LongSupplier clockMs,
+            boolean background,
+            ClusterMode cluster)
+            throws IOException {
         Map<Path, RemoteLogMetadataStore> stores = new LinkedHashMap<>();
         try {
             for (Path dir : logDirs) {
@@ -197,7 +245,7 @@ public final class RemoteLogManager implements AutoCloseable {
         Path emptySnapshot = Files.createTempFile("varve-empty-producer-snapshot", ".snapshot");
         emptySnapshot.toFile().deleteOnExit();
         RemoteLogManager manager = new RemoteLogManager(
-                config, storage, stores, logs, notYetOpened, clockMs, cleanedUpTo, background, emptySnapshot);
+                config, storage, stores, logs, notYetOpened, clockMs, cleanedUpTo, background, emptySnapshot, cluster);
         manager.takeOverTieredLogs();
         if (background) {
             manager.scheduler.scheduleWithFixedDelay(
@@ -261,7 +309,9 @@ public final class RemoteLogManager implements AutoCloseable {
             return;
         }
         if (!startupCleanupDone) {
-            startupCleanupDone = cleanUpAfterCrash();
+            // In a cluster the local store may hold another leader's copy in flight (synced from the journal): only a
+            // leader cleans up, after its sync, partition by partition.
+            startupCleanupDone = cluster != null || cleanUpAfterCrash();
         }
         Map<TopicIdPartition, PartitionLog> live = new HashMap<>();
         for (PartitionLog partitionLog : logs.get()) {
@@ -277,7 +327,7 @@ public final class RemoteLogManager implements AutoCloseable {
             }
         }
         for (TopicIdPartition gone : known) {
-            if (!live.containsKey(gone) && !notYetOpened.test(gone.topicPartition())) {
+            if (!live.containsKey(gone) && !notYetOpened.test(gone.topicPartition()) && deleted(gone)) {
                 tasks.computeIfAbsent(gone, tip -> new PartitionTask(tip, context));
             }
         }
@@ -287,7 +337,8 @@ public final class RemoteLogManager implements AutoCloseable {
             PartitionLog partitionLog = live.get(tip);
             if (task.finished()
                     || (partitionLog == null && !known.contains(tip))
-                    || (partitionLog == null && notYetOpened.test(tip.topicPartition()))) {
+                    || (partitionLog == null && notYetOpened.test(tip.topicPartition()))
+                    || (partitionLog == null && !deleted(tip))) {
                 tasks.remove(tip);
                 continue;
             }
@@ -298,6 +349,62 @@ public final class RemoteLogManager implements AutoCloseable {
                 executor.accept(() -> task.run(partitionLog, store));
             }
         }
+    }
+
+    /**
+     * Whether the partition's remote data is to go with its log: on a lone node a log is gone only with its topic; in
+     * a cluster also by reassignment, so there the cluster metadata decides.
+     */
+    private boolean deleted(TopicIdPartition tip) {
+        return cluster == null || !cluster.topicExists().test(tip.topicId());
+    }
+
+    /**
+     * In a cluster: this broker now leads {@code tp} in {@code leaderEpoch}. Its next run syncs the metadata from the
+     * remote tier, cleans up what an earlier leader left half done, and uploads from where that leader stopped.
+     * Returns at once (called on the metadata thread).
+     */
+    public void onBecomingLeader(TopicPartition tp, int leaderEpoch) {
+        Integer before = leaderEpochs.put(tp, leaderEpoch);
+        if (before == null || before != leaderEpoch) {
+            log.info("{}: remote log uploads and deletions are this broker's from leader epoch {}", tp, leaderEpoch);
+        }
+    }
+
+    /** In a cluster: this broker no longer leads {@code tp}; a run in flight stops before its next upload. */
+    public void onResigning(TopicPartition tp, int leaderEpoch) {
+        if (leaderEpochs.remove(tp, leaderEpoch)) {
+            log.info("{}: resigned leader epoch {}: remote log uploads stop on this broker", tp, leaderEpoch);
+        }
+    }
+
+    /**
+     * KIP-405's follower path: the leader answered OFFSET_MOVED_TO_TIERED_STORAGE because its local log starts at
+     * {@code leaderLocalLogStartOffset}, above this replica's fetch offset. Brings this broker's metadata of the
+     * partition up to the journal's, then reads the state the follower starts from out of the remote segment holding
+     * the offset right below the leader's local start. Empty when no copied segment holds it yet (ask again later).
+     * Blocking I/O: call it on the fetcher's thread, not the metadata thread.
+     */
+    public Optional<FollowerStart> followerStart(
+            PartitionLog partitionLog, TopicIdPartition partition, long leaderLocalLogStartOffset)
+            throws RemoteStorageException, IOException {
+        RemoteLogMetadataStore store =
+                stores.get(partitionLog.dir().getParent().toAbsolutePath().normalize());
+        if (store == null || leaderLocalLogStartOffset <= 0) {
+            return Optional.empty();
+        }
+        if (context.clustered()) {
+            context.journal().sync(store, partition);
+        }
+        Optional<RemoteSegmentMetadata> below =
+                store.read(c -> c.segmentForOffset(partition, leaderLocalLogStartOffset - 1));
+        if (below.isEmpty() || below.get().endOffset() + 1 < leaderLocalLogStartOffset) {
+            return Optional.empty();
+        }
+        long startOffset = below.get().endOffset() + 1;
+        long remoteStart =
+                PartitionTask.contiguousRemoteStart(store.read(c -> c.copiedSegments(partition)), startOffset);
+        return Optional.of(FollowerStart.read(storage, below.get(), remoteStart));
     }
 
     private RemoteLogMetadataStore storeHolding(TopicIdPartition tip) {

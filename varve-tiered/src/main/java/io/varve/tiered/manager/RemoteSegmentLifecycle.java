@@ -3,6 +3,7 @@ package io.varve.tiered.manager;
 import io.varve.storage.RolledSegment;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
+import io.varve.tiered.metadata.RemoteLogMetadataEvent;
 import io.varve.tiered.metadata.RemoteLogMetadataEvent.SegmentAdded;
 import io.varve.tiered.metadata.RemoteLogMetadataEvent.SegmentStateChanged;
 import io.varve.tiered.metadata.RemoteLogMetadataStore;
@@ -43,13 +44,17 @@ final class RemoteSegmentLifecycle {
     private final LongSupplier clockMs;
     /** Uploaded in place of a producer snapshot that does not exist (a segment rolled before the log was tiered). */
     private final Path emptySnapshot;
+    /** In a cluster, where every event is journaled before the store records it; null on a lone node. */
+    private final RemoteMetadataJournal journal;
 
     RemoteSegmentLifecycle(
             RemoteStorage storage,
             CopyThrottle throttle,
             FaultPoints faults,
             LongSupplier clockMs,
-            Path emptySnapshot) {
+            Path emptySnapshot,
+            RemoteMetadataJournal journal) {
+        this.journal = journal;
         this.storage = storage;
         this.throttle = throttle;
         this.faults = faults;
@@ -64,15 +69,31 @@ final class RemoteSegmentLifecycle {
             RolledSegment segment,
             List<EpochEntry> leaderEpochs)
             throws RemoteStorageException, IOException, InterruptedException {
+        return copy(store, partition, segment, leaderEpochs, () -> true);
+    }
+
+    /**
+     * {@link #copy(RemoteLogMetadataStore, TopicIdPartition, RolledSegment, List)}, kept only while
+     * {@code stillLeader} holds when the objects are written: a leader that lost the partition during the upload
+     * abandons it rather than finishing a copy its successor may already have made.
+     */
+    RemoteSegmentMetadata copy(
+            RemoteLogMetadataStore store,
+            TopicIdPartition partition,
+            RolledSegment segment,
+            List<EpochEntry> leaderEpochs,
+            java.util.function.BooleanSupplier stillLeader)
+            throws RemoteStorageException, IOException, InterruptedException {
         List<EpochEntry> epochsUpToEnd = entriesUpTo(leaderEpochs, segment.endOffset());
-        RemoteSegmentMetadata started = store.append(new SegmentAdded(RemoteSegmentMetadata.copyStarted(
+        RemoteSegmentMetadata fresh = RemoteSegmentMetadata.copyStarted(
                 RemoteSegmentId.generate(partition),
                 segment.baseOffset(),
                 segment.endOffset(),
                 segment.maxTimestampMs(),
                 segmentEpochs(epochsUpToEnd, segment.baseOffset()),
                 segment.sizeBytes(),
-                clockMs.getAsLong())));
+                clockMs.getAsLong());
+        RemoteSegmentMetadata started = record(store, fresh, new SegmentAdded(fresh));
         Path snapshot = Files.exists(segment.producerSnapshotFile()) ? segment.producerSnapshotFile() : emptySnapshot;
         SegmentFiles files = new SegmentFiles(
                 segment.logFile(),
@@ -86,13 +107,22 @@ final class RemoteSegmentLifecycle {
             Object fileBefore = unchangedFile(segment, null);
             storage.copySegment(started, files);
             unchangedFile(segment, fileBefore);
+            if (!stillLeader.getAsBoolean()) {
+                throw new RemoteStorageException(
+                        "no longer the leader of " + partition + "; the upload of " + started.segmentId()
+                                + " is abandoned",
+                        false);
+            }
         } catch (RemoteStorageException | RuntimeException | InterruptedException e) {
             abandon(store, started, e);
             throw e;
         }
         faults.reached(RemoteLogManagerConfig.TestPause.AFTER_COPY, started.segmentId());
-        return store.append(new SegmentStateChanged(
-                started.segmentId(), RemoteSegmentState.COPY_SEGMENT_FINISHED, clockMs.getAsLong()));
+        return record(
+                store,
+                started,
+                new SegmentStateChanged(
+                        started.segmentId(), RemoteSegmentState.COPY_SEGMENT_FINISHED, clockMs.getAsLong()));
     }
 
     /**
@@ -136,15 +166,31 @@ final class RemoteSegmentLifecycle {
     private void delete(RemoteLogMetadataStore store, RemoteSegmentMetadata segment, boolean pausable)
             throws RemoteStorageException, IOException {
         if (segment.state() != RemoteSegmentState.DELETE_SEGMENT_STARTED) {
-            store.append(new SegmentStateChanged(
-                    segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_STARTED, clockMs.getAsLong()));
+            record(
+                    store,
+                    segment,
+                    new SegmentStateChanged(
+                            segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_STARTED, clockMs.getAsLong()));
         }
         if (pausable) {
             faults.reached(RemoteLogManagerConfig.TestPause.AFTER_DELETE_STARTED, segment.segmentId());
         }
         storage.deleteSegment(segment);
-        store.append(new SegmentStateChanged(
-                segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_FINISHED, clockMs.getAsLong()));
+        record(
+                store,
+                segment,
+                new SegmentStateChanged(
+                        segment.segmentId(), RemoteSegmentState.DELETE_SEGMENT_FINISHED, clockMs.getAsLong()));
+    }
+
+    /** Journals the event (in a cluster: the remote tier is the truth), then records it in the local store. */
+    private RemoteSegmentMetadata record(
+            RemoteLogMetadataStore store, RemoteSegmentMetadata segment, RemoteLogMetadataEvent event)
+            throws RemoteStorageException, IOException {
+        if (journal != null) {
+            journal.publish(segment, event);
+        }
+        return store.append(event);
     }
 
     private static long uploadBytes(RolledSegment segment) throws IOException {

@@ -20,7 +20,7 @@ import org.apache.kafka.common.Uuid;
  *   SegmentStateChanged: state:int8 eventTimestampMs:int64
  * </pre>
  */
-final class RemoteLogMetadataCodec {
+public final class RemoteLogMetadataCodec {
     private static final byte TYPE_SEGMENT_ADDED = 0;
     private static final byte TYPE_STATE_CHANGED = 1;
     /** Far above any real event (thousands of leader epochs); guards against allocating from a corrupt count. */
@@ -28,7 +28,7 @@ final class RemoteLogMetadataCodec {
 
     private RemoteLogMetadataCodec() {}
 
-    static byte[] encode(RemoteLogMetadataEvent event) {
+    public static byte[] encode(RemoteLogMetadataEvent event) {
         RemoteSegmentId id = event.segmentId();
         byte[] topic = id.topicIdPartition().topic().getBytes(StandardCharsets.UTF_8);
         int idBytes = 16 + 2 + topic.length + 4 + 16;
@@ -68,7 +68,7 @@ final class RemoteLogMetadataCodec {
     }
 
     /** @throws IllegalArgumentException if the bytes are not a well-formed event */
-    static RemoteLogMetadataEvent decode(ByteBuffer buf) {
+    public static RemoteLogMetadataEvent decode(ByteBuffer buf) {
         try {
             byte type = buf.get();
             RemoteSegmentId id = getId(buf);

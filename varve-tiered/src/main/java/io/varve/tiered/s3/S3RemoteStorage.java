@@ -1,6 +1,7 @@
 package io.varve.tiered.s3;
 
 import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import io.varve.tiered.metadata.TopicIdPartition;
 import io.varve.tiered.spi.BoundedInputStream;
 import io.varve.tiered.spi.IndexType;
 import io.varve.tiered.spi.ObjectKeys;
@@ -286,6 +287,60 @@ public final class S3RemoteStorage implements RemoteStorage {
         }
         boolean retriable = e instanceof SdkClientException || e.retryable();
         return new RemoteStorageException(what + " failed: " + e.getMessage(), e, retriable);
+    }
+
+    @Override
+    public void putMetadata(TopicIdPartition partition, String name, byte[] content) throws RemoteStorageException {
+        String key = keys.metadataKey(partition, name);
+        try {
+            s3.putObject(r -> r.bucket(config.bucket()).key(key), RequestBody.fromBytes(content));
+        } catch (SdkException e) {
+            throw translate("writing s3://" + config.bucket() + "/" + key, e);
+        }
+    }
+
+    @Override
+    public Optional<byte[]> getMetadata(TopicIdPartition partition, String name) throws RemoteStorageException {
+        String key = keys.metadataKey(partition, name);
+        try {
+            return Optional.of(
+                    s3.getObjectAsBytes(r -> r.bucket(config.bucket()).key(key)).asByteArray());
+        } catch (SdkException e) {
+            RemoteStorageException translated = translate("reading s3://" + config.bucket() + "/" + key, e);
+            if (translated instanceof RemoteResourceNotFoundException) {
+                return Optional.empty();
+            }
+            throw translated;
+        }
+    }
+
+    @Override
+    public List<String> listMetadata(TopicIdPartition partition) throws RemoteStorageException {
+        String prefix = keys.metadataPrefix(partition);
+        List<String> names = new ArrayList<>();
+        try {
+            // S3 lists keys in UTF-8 binary order, pages of at most 1000: the paginator follows the continuation
+            s3.listObjectsV2Paginator(r -> r.bucket(config.bucket()).prefix(prefix))
+                    .contents()
+                    .forEach(o -> names.add(o.key().substring(prefix.length())));
+        } catch (SdkException e) {
+            throw translate("listing s3://" + config.bucket() + "/" + prefix, e);
+        }
+        names.sort(null);
+        return names;
+    }
+
+    @Override
+    public void deleteMetadata(TopicIdPartition partition, String name) throws RemoteStorageException {
+        String key = keys.metadataKey(partition, name);
+        try {
+            s3.deleteObject(r -> r.bucket(config.bucket()).key(key));
+        } catch (SdkException e) {
+            RemoteStorageException translated = translate("deleting s3://" + config.bucket() + "/" + key, e);
+            if (!(translated instanceof RemoteResourceNotFoundException)) {
+                throw translated;
+            }
+        }
     }
 
     @Override

@@ -13,6 +13,8 @@ import io.varve.tiered.metadata.TopicIdPartition;
  */
 public final class ObjectKeys {
     public static final String LOG_SUFFIX = "log";
+    /** Sub-"directory" of a partition holding its metadata objects. */
+    public static final String METADATA_DIR = "metadata";
 
     private final String prefix;
 
@@ -36,6 +38,26 @@ public final class ObjectKeys {
     public String partitionPrefix(TopicIdPartition partition) {
         String path = partition.topic() + "-" + partition.topicId() + "/" + partition.partition() + "/";
         return prefix.isEmpty() ? path : prefix + "/" + path;
+    }
+
+    /**
+     * The key of the partition's metadata object {@code name}: {@code <partition prefix>metadata/<name>}, apart from
+     * the segments' keys so that deleting a segment's objects never touches its metadata.
+     */
+    public String metadataKey(TopicIdPartition partition, String name) {
+        return metadataPrefix(partition) + checkedName(name);
+    }
+
+    /** The directory-like part common to the partition's metadata objects, ending with a slash. */
+    public String metadataPrefix(TopicIdPartition partition) {
+        return partitionPrefix(partition) + METADATA_DIR + "/";
+    }
+
+    private static String checkedName(String name) {
+        if (name.isEmpty() || name.indexOf('/') >= 0 || name.startsWith(".")) {
+            throw new IllegalArgumentException("bad remote metadata object name: " + name);
+        }
+        return name;
     }
 
     public String logKey(RemoteSegmentMetadata metadata) {

@@ -1,8 +1,11 @@
 package io.varve.tiered.spi;
 
 import io.varve.tiered.metadata.RemoteSegmentMetadata;
+import io.varve.tiered.metadata.TopicIdPartition;
 import java.io.Closeable;
 import java.io.InputStream;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * An object store for rolled log segments. Every method is safe to call from several threads at once, and every
@@ -41,6 +44,30 @@ public interface RemoteStorage extends Closeable {
 
     /** Deletes every object of the segment; succeeds if some or all are already gone. */
     void deleteSegment(RemoteSegmentMetadata metadata) throws RemoteStorageException;
+
+    /**
+     * Writes a small metadata object of the partition (the replicated remote log metadata, see
+     * {@code RemoteMetadataJournal}) under {@link ObjectKeys#metadataKey}; atomic: readers see all of it or nothing.
+     * {@code name} has no slash.
+     */
+    default void putMetadata(TopicIdPartition partition, String name, byte[] content) throws RemoteStorageException {
+        throw new RemoteStorageException(getClass().getName() + " keeps no remote log metadata objects", false);
+    }
+
+    /** The metadata object {@code name} of the partition, or empty when there is none. */
+    default Optional<byte[]> getMetadata(TopicIdPartition partition, String name) throws RemoteStorageException {
+        throw new RemoteStorageException(getClass().getName() + " keeps no remote log metadata objects", false);
+    }
+
+    /** Names of the partition's metadata objects in lexicographic order (empty when there are none). */
+    default List<String> listMetadata(TopicIdPartition partition) throws RemoteStorageException {
+        throw new RemoteStorageException(getClass().getName() + " keeps no remote log metadata objects", false);
+    }
+
+    /** Deletes one metadata object; succeeds when it is already gone. */
+    default void deleteMetadata(TopicIdPartition partition, String name) throws RemoteStorageException {
+        throw new RemoteStorageException(getClass().getName() + " keeps no remote log metadata objects", false);
+    }
 
     /** Releases clients and connections; idempotent. */
     @Override

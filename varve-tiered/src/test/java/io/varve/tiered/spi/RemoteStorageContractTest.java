@@ -136,6 +136,31 @@ public abstract class RemoteStorageContractTest {
     }
 
     @Test
+    void metadataObjectsAreListedInNameOrderReadBackAndSurviveTheirSegmentsDeletion() throws Exception {
+        RemoteSegmentMetadata m = segment(0, 99);
+        var partition = m.topicIdPartition();
+        assertThat(storage.listMetadata(partition)).isEmpty();
+        assertThat(storage.getMetadata(partition, "absent")).isEmpty();
+        storage.putMetadata(partition, "00000000000000000100-b.copy_started", new byte[] {2});
+        storage.putMetadata(partition, "00000000000000000000-a.copy_started", new byte[] {1});
+        storage.putMetadata(partition, "00000000000000000000-a.copy_finished", new byte[0]);
+        storage.copySegment(m, localSegment("with-metadata", 1000, false));
+        storage.deleteSegment(m);
+
+        assertThat(storage.listMetadata(partition))
+                .containsExactly(
+                        "00000000000000000000-a.copy_finished",
+                        "00000000000000000000-a.copy_started",
+                        "00000000000000000100-b.copy_started");
+        assertThat(storage.getMetadata(partition, "00000000000000000100-b.copy_started"))
+                .hasValueSatisfying(b -> assertThat(b).containsExactly(2));
+        storage.deleteMetadata(partition, "00000000000000000000-a.copy_started");
+        storage.deleteMetadata(partition, "00000000000000000000-a.copy_started");
+        assertThat(storage.listMetadata(partition))
+                .containsExactly("00000000000000000000-a.copy_finished", "00000000000000000100-b.copy_started");
+    }
+
+    @Test
     void deleteRemovesEveryObjectAndIsIdempotent() throws Exception {
         RemoteSegmentMetadata m = segment(0, 99);
         RemoteSegmentMetadata neighbour = segment(100, 199);

@@ -36,6 +36,10 @@ final class ReplicaFetcher implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(ReplicaFetcher.class);
     /** The Fetch version this broker's leaders serve (ReplicaState, topic ids, diverging epochs). */
     static final short FETCH_VERSION = 17;
+    /** ListOffsets v8 introduced EARLIEST_LOCAL (KIP-405); v9 is the first without the old replica-id rules. */
+    private static final short LIST_OFFSETS_VERSION = 9;
+    /** ListOffsets' EARLIEST_LOCAL timestamp: the leader's local log start offset. */
+    private static final long EARLIEST_LOCAL_TIMESTAMP = -4L;
 
     private record Fetching(Partition partition, int leaderEpoch, long notBeforeMs) {}
 
@@ -47,6 +51,7 @@ final class ReplicaFetcher implements Runnable {
     private final LongSupplier brokerEpoch;
     private final LongSupplier clockMs;
     private final String name;
+    private final java.util.function.Supplier<TieredFollowerStart> tieredStart;
     /** Guarded by this object's monitor. */
     private final Map<TopicPartition, Fetching> partitions = new LinkedHashMap<>();
 
@@ -63,7 +68,9 @@ final class ReplicaFetcher implements Runnable {
             NodeClient client,
             IntFunction<Optional<InetSocketAddress>> addresses,
             LongSupplier brokerEpoch,
-            LongSupplier clockMs) {
+            LongSupplier clockMs,
+            java.util.function.Supplier<TieredFollowerStart> tieredStart) {
+        this.tieredStart = tieredStart;
         this.localId = localId;
         this.leaderId = leaderId;
         this.settings = settings;
@@ -279,8 +286,71 @@ final class ReplicaFetcher implements Runnable {
                     delay(f, "leader " + leaderId + " answered " + error + " at offset " + fetchOffset);
                 }
             }
+            case OFFSET_MOVED_TO_TIERED_STORAGE -> startFromRemote(f);
             default -> delay(f, "leader " + leaderId + " answered " + error + " for " + partition.topicPartition());
         }
+    }
+
+    /**
+     * The leader's local log starts above this replica's fetch offset and what lies below is in the remote tier: ask
+     * the leader where its local log starts (ListOffsets EARLIEST_LOCAL, KIP-1005), then let the tiered layer rebuild
+     * the partition from the remote tier up to there.
+     */
+    private void startFromRemote(Fetching f) {
+        Partition partition = f.partition();
+        try {
+            long localStart = leaderLocalLogStart(f);
+            if (localStart >= 0 && tieredStart.get().startFromRemote(partition, f.leaderEpoch(), localStart)) {
+                return;
+            }
+            delay(
+                    f,
+                    "the remote tier does not reach leader " + leaderId + "'s local log start " + localStart + " of "
+                            + partition.topicPartition() + " yet");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.warn(
+                    "Replica fetcher {}: building {} from the remote tier failed; retrying",
+                    name,
+                    partition.topicPartition(),
+                    e);
+            delay(f, "building from the remote tier failed: " + e);
+        }
+    }
+
+    private long leaderLocalLogStart(Fetching f)
+            throws InterruptedException, java.util.concurrent.ExecutionException,
+                    java.util.concurrent.TimeoutException {
+        TopicPartition tp = f.partition().topicPartition();
+        Optional<InetSocketAddress> address = addresses.apply(leaderId);
+        if (address.isEmpty()) {
+            return -1;
+        }
+        org.apache.kafka.common.message.ListOffsetsRequestData request =
+                new org.apache.kafka.common.message.ListOffsetsRequestData()
+                        .setReplicaId(-1)
+                        .setIsolationLevel((byte) 0);
+        request.topics()
+                .add(new org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic()
+                        .setName(tp.topic())
+                        .setPartitions(List.of(
+                                new org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition()
+                                        .setPartitionIndex(tp.partition())
+                                        .setCurrentLeaderEpoch(f.leaderEpoch())
+                                        .setTimestamp(EARLIEST_LOCAL_TIMESTAMP))));
+        ClientFrames.Response answer = client.send(
+                        address.get(), ApiKeys.LIST_OFFSETS, LIST_OFFSETS_VERSION, request, settings.requestTimeoutMs())
+                .get(settings.requestTimeoutMs() + 1_000L, TimeUnit.MILLISECONDS);
+        var response = (org.apache.kafka.common.message.ListOffsetsResponseData) answer.body();
+        for (var topic : response.topics()) {
+            for (var p : topic.partitions()) {
+                if (topic.name().equals(tp.topic()) && p.partitionIndex() == tp.partition()) {
+                    return p.errorCode() == Errors.NONE.code() ? p.offset() : -1;
+                }
+            }
+        }
+        return -1;
     }
 
     /**

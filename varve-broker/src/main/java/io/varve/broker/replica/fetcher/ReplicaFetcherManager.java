@@ -29,6 +29,7 @@ public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetch
 
     private final Map<TopicPartition, Key> placement = new HashMap<>();
     private boolean closed;
+    private volatile TieredFollowerStart tieredStart = TieredFollowerStart.NONE;
 
     /**
      * @param addresses   a broker's address on the inter-broker listener, from the metadata image
@@ -64,12 +65,25 @@ public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetch
         Key key = new Key(leaderId, Math.floorMod(31 * tp.topic().hashCode() + tp.partition(), settings.numFetchers()));
         ReplicaFetcher fetcher = fetchers.computeIfAbsent(key, k -> {
             ReplicaFetcher f = new ReplicaFetcher(
-                    localId, k.leaderId(), k.fetcherId(), settings, client, addresses, brokerEpoch, clockMs);
+                    localId,
+                    k.leaderId(),
+                    k.fetcherId(),
+                    settings,
+                    client,
+                    addresses,
+                    brokerEpoch,
+                    clockMs,
+                    () -> tieredStart);
             f.start();
             return f;
         });
         fetcher.add(partition, leaderEpoch);
         placement.put(tp, key);
+    }
+
+    /** How followers build a partition from the remote tier when the leader says OFFSET_MOVED_TO_TIERED_STORAGE. */
+    public void useTieredFollowerStart(TieredFollowerStart start) {
+        this.tieredStart = start;
     }
 
     @Override
