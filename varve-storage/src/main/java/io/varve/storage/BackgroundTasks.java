@@ -70,8 +70,21 @@ final class BackgroundTasks {
             try {
                 task.run();
             } catch (RuntimeException e) {
-                log.error("Log manager task {} failed", name, e);
+                if (io.varve.storage.fs.IoErrors.isResourceExhaustion(e)) {
+                    // no descriptor free: the next run tries again; a stack trace every few seconds helps nobody
+                    log.warn("Log manager task {} could not run now: {}", name, rootMessage(e));
+                } else {
+                    log.error("Log manager task {} failed", name, e);
+                }
             }
         };
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return String.valueOf(root.getMessage());
     }
 }

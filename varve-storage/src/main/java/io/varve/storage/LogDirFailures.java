@@ -16,6 +16,14 @@ import java.util.function.Consumer;
  */
 final class LogDirFailures {
 
+    static {
+        // Load the classes that judge a failure now, while files can be opened: when a class is first needed only
+        // once descriptors have run out, loading it fails (a class path of directories opens a file per class) and
+        // the failure would escape as an Error instead of being judged retriable.
+        isDiskFault(new IOException("class preload"));
+        isDiskFault(new CorruptSegmentException("class preload"));
+    }
+
     private final List<Path> logDirs;
     private final Set<Path> offline = ConcurrentHashMap.newKeySet();
     private volatile Consumer<Path> listener = dir -> {};
