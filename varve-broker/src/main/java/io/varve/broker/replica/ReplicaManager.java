@@ -433,7 +433,8 @@ public final class ReplicaManager implements Partition.Events {
      * Appends a coordinator's records (control batches allowed) as leader at {@code leaderEpoch}; the future completes
      * with the last offset appended once the high watermark has passed it, that is once the write is committed, and
      * fails with {@link NotLeaderOrFollowerException} when this broker does not lead the partition at that epoch or
-     * loses the leadership before the write is committed. Never blocks on replication.
+     * loses the leadership before the write is committed, and with NOT_ENOUGH_REPLICAS(_AFTER_APPEND) when the ISR is
+     * below the topic's {@code min.insync.replicas} (acks=all). Never blocks on replication.
      */
     public CompletableFuture<Long> appendAsCoordinator(TopicPartition tp, ByteBuffer records, int leaderEpoch) {
         try {
@@ -447,10 +448,11 @@ public final class ReplicaManager implements Partition.Events {
                 throw new NotLeaderOrFollowerException(
                         "The leader epoch of " + tp + " is " + current + ", not " + leaderEpoch + ".");
             }
-            Partition.LeaderAppend append = append(p, records, AppendOrigin.COORDINATOR, (short) 1);
+            // acks=all, as Kafka writes coordinator records: refused below min.insync.replicas, before and after
+            Partition.LeaderAppend append = append(p, records, AppendOrigin.COORDINATOR, (short) -1);
             long last = append.result().lastOffset();
             return producePurgatory
-                    .await(p, last + 1, append.leaderEpoch(), false, COORDINATOR_COMMIT_TIMEOUT_MS)
+                    .await(p, last + 1, append.leaderEpoch(), true, COORDINATOR_COMMIT_TIMEOUT_MS)
                     .thenApply(v -> last);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);

@@ -32,15 +32,21 @@ final class ReplicatedTopic {
 
     /** Creates the topic (retrying while the cluster forms) and waits until every partition's ISR is whole. */
     static ReplicatedTopic create(ClusterProcesses cluster, String name, int partitions, Map<String, String> configs) {
+        return create(cluster, name, partitions, (short) 3, configs);
+    }
+
+    /** As {@link #create(ClusterProcesses, String, int, Map)} with {@code replicationFactor} replicas. */
+    static ReplicatedTopic create(
+            ClusterProcesses cluster, String name, int partitions, short replicationFactor, Map<String, String> configs) {
         ReplicatedTopic topic = new ReplicatedTopic(cluster, name, partitions);
-        await("topic " + name + " created at replication factor 3")
+        await("topic " + name + " created at replication factor " + replicationFactor)
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
                 .until(() -> {
                     try {
                         topic.admin()
-                                .createTopics(List.of(new NewTopic(name, partitions, (short) 3).configs(configs)))
+                                .createTopics(List.of(new NewTopic(name, partitions, replicationFactor).configs(configs)))
                                 .all()
                                 .get(10, TimeUnit.SECONDS);
                     } catch (ExecutionException e) {
@@ -50,7 +56,7 @@ final class ReplicatedTopic {
                     }
                     return true;
                 });
-        topic.awaitIsrSize(3);
+        topic.awaitIsrSize(replicationFactor);
         return topic;
     }
 
