@@ -27,10 +27,14 @@ import io.varve.broker.group.GroupCoordinatorSettings;
 import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
+import io.varve.broker.network.ListenerFront;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.security.SaslApis;
+import io.varve.broker.security.SaslAuthenticator;
+import io.varve.broker.security.TlsContexts;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.broker.txn.DescribeProducersHandler;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
@@ -43,6 +47,7 @@ import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
 import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.raft.MetadataRaft;
+import io.varve.security.sasl.AuthenticationFailureDelay;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
 import io.varve.tiered.RemoteStorageFactory;
@@ -55,6 +60,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
@@ -131,6 +137,8 @@ public final class Broker implements AutoCloseable {
         networkInit.setDaemon(true);
         networkInit.start();
         config.logWarnings();
+        // TLS contexts first: a keystore that cannot be read stops the start before anything else is done
+        Function<String, ListenerFront> listenerFronts = TlsContexts.fronts(config.security(), config.listeners());
         int nodeId = config.nodeId();
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
@@ -263,12 +271,14 @@ public final class Broker implements AutoCloseable {
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
         GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
+        SaslApis.register(registry);
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
-                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor));
+                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor, saslAuthenticator()),
+                listenerFronts);
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
         lifecycle = new BrokerLifecycle(
@@ -391,6 +401,23 @@ public final class Broker implements AutoCloseable {
         return partitionLog.config().compacts()
                 ? logManager.cleaner().checkpoint(partitionLog).orElse(0L)
                 : Long.MAX_VALUE;
+    }
+
+    /** The SASL exchanges of the SASL listeners; null when there is none. */
+    private SaslAuthenticator saslAuthenticator() {
+        boolean anySasl = config.listeners().stream()
+                .anyMatch(
+                        l -> config.security().forListener(l.name()).protocol().sasl());
+        if (!anySasl) {
+            return null;
+        }
+        return new SaslAuthenticator(
+                config.security(),
+                (user, mechanism) -> java.util.Optional.empty(),
+                new AuthenticationFailureDelay(
+                        config.security().failedAuthenticationDelayMs(),
+                        10_000,
+                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime())));
     }
 
     private List<Endpoint> advertisedEndpoints() {

@@ -6,9 +6,9 @@ import static io.varve.broker.config.ConfigDef.Type.DOUBLE;
 import static io.varve.broker.config.ConfigDef.Type.INT;
 import static io.varve.broker.config.ConfigDef.Type.LIST;
 import static io.varve.broker.config.ConfigDef.Type.LONG;
-import static io.varve.broker.config.ConfigDef.Type.PASSWORD;
 import static io.varve.broker.config.ConfigDef.Type.STRING;
 
+import io.varve.broker.security.SecurityConfig;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.InetSocketAddress;
@@ -176,15 +176,14 @@ public final class BrokerConfig {
             .defineAccepted("unclean.leader.election.enable", BOOLEAN)
             .defineAccepted("replica.lag.time.max.ms", LONG)
             .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
-            .defineAccepted("share.coordinator.state.topic.min.isr", INT)
-            .defineAccepted("authorizer.class.name", CLASS)
-            .defineAccepted("ssl.keystore.password", PASSWORD);
+            .defineAccepted("share.coordinator.state.topic.min.isr", INT);
 
     private final Map<String, String> originals;
     private final Map<String, Object> values;
     private final List<ListenerConfig> listeners;
     private final List<ListenerConfig> advertisedListeners;
     private final List<String> unknownKeys;
+    private final SecurityConfig security;
 
     private BrokerConfig(Map<String, String> originals) {
         this.originals = Map.copyOf(originals);
@@ -193,6 +192,8 @@ public final class BrokerConfig {
         // the remote storage backend's own keys (rsm.config.* by default) are passed through, not unknown
         String backendPrefix = (String) values.get("remote.log.storage.manager.impl.prefix");
         unknown.removeIf(key -> key.startsWith(backendPrefix));
+        // ssl.*, sasl.*, listener.name.* and the authorizer's keys are SecurityConfig's: read there or refused
+        unknown.removeIf(SecurityConfig::owns);
         this.unknownKeys = List.copyOf(unknown);
         Map<String, String> protocolMap = parseProtocolMap(list("listener.security.protocol.map"));
         this.listeners = ListenerConfig.parseList("listeners", list("listeners"), protocolMap);
@@ -204,12 +205,6 @@ public final class BrokerConfig {
         this.advertisedListeners = advertised == null
                 ? listeners
                 : ListenerConfig.parseList("advertised.listeners", advertised, protocolMap);
-        for (ListenerConfig l : listeners) {
-            if (!l.securityProtocol().equals("PLAINTEXT")) {
-                throw new ConfigException("Listener " + l.name() + " uses security protocol " + l.securityProtocol()
-                        + ", which Varve does not support yet: use PLAINTEXT.");
-            }
-        }
         if (logDirs().isEmpty()) {
             throw new ConfigException("log.dirs must name at least one directory.");
         }
@@ -223,6 +218,17 @@ public final class BrokerConfig {
             }
         }
         checkQuorumSettings();
+        List<String> plaintextOnly = new ArrayList<>(controllerListenerNames());
+        String interBroker = (String) values.get("inter.broker.listener.name");
+        if (interBroker != null) {
+            plaintextOnly.add(interBroker.toUpperCase(Locale.ROOT));
+        }
+        this.security = SecurityConfig.parse(originals, listeners, plaintextOnly);
+    }
+
+    /** Per listener its security protocol and TLS / SASL settings. */
+    public SecurityConfig security() {
+        return security;
     }
 
     /**

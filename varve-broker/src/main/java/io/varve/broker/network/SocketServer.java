@@ -24,10 +24,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Netty server: one bound socket per listener, a short pipeline per connection (idle reaper, framer, handler). */
+/**
+ * Netty server: one bound socket per listener, a short pipeline per connection (TLS on SSL and SASL_SSL listeners,
+ * idle reaper, framer, handler).
+ */
 public final class SocketServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
     /** Requests one connection may have queued before the broker stops reading from it. */
@@ -63,9 +67,17 @@ public final class SocketServer implements AutoCloseable {
                 settings.networkThreads(), new DefaultThreadFactory("varve-network", true), ioFactory);
     }
 
-    /** Binds every listener; throws if one cannot be bound. */
+    /** Binds every listener as PLAINTEXT; throws if one cannot be bound. */
     public void start(List<ListenerConfig> listeners, RequestDispatcher dispatcher) throws InterruptedException {
+        start(listeners, dispatcher, name -> ListenerFront.PLAINTEXT);
+    }
+
+    /** Binds every listener with its front (TLS or not); throws if one cannot be bound. */
+    public void start(
+            List<ListenerConfig> listeners, RequestDispatcher dispatcher, Function<String, ListenerFront> fronts)
+            throws InterruptedException {
         for (ListenerConfig listener : listeners) {
+            ListenerFront front = fronts.apply(listener.name());
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(bossGroup, workerGroup)
                     .channel(channelClass)
@@ -79,6 +91,10 @@ public final class SocketServer implements AutoCloseable {
                             }
                             if (settings.receiveBufferBytes() > 0) {
                                 ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
+                            }
+                            if (front.tls()) {
+                                // first: everything after it sees plaintext bytes
+                                ch.pipeline().addLast("tls", front.sslContext().newHandler(ch.alloc()));
                             }
                             if (settings.connectionsMaxIdleMs() > 0) {
                                 ch.pipeline()
@@ -95,7 +111,8 @@ public final class SocketServer implements AutoCloseable {
                                                     dispatcher,
                                                     listener.name(),
                                                     connectionIds.incrementAndGet(),
-                                                    MAX_QUEUED_REQUESTS_PER_CONNECTION));
+                                                    MAX_QUEUED_REQUESTS_PER_CONNECTION,
+                                                    front));
                         }
                     });
             InetSocketAddress address = listener.host().isEmpty()
@@ -103,7 +120,7 @@ public final class SocketServer implements AutoCloseable {
                     : new InetSocketAddress(listener.host(), listener.port());
             Channel channel = bootstrap.bind(address).sync().channel();
             boundChannels.put(listener.name(), channel);
-            log.info("Listening for {} on {}", listener.name(), channel.localAddress());
+            log.info("Listening for {} ({}) on {}", listener.name(), front.protocol(), channel.localAddress());
         }
     }
 
