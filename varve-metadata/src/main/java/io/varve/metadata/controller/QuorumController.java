@@ -13,10 +13,12 @@ import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.controller.replication.AlterPartitionReply;
 import io.varve.metadata.controller.replication.AlterPartitionRequest;
 import io.varve.metadata.controller.replication.ReplicationControl;
+import io.varve.metadata.controller.security.ScramControl;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.MetadataRecordSerde;
+import io.varve.metadata.record.UserScramCredentialRecord;
 import io.varve.raft.MetadataRaft;
 import io.varve.raft.NotLeaderException;
 import io.varve.raft.RaftClosedException;
@@ -75,6 +77,7 @@ public final class QuorumController implements AutoCloseable {
     private final ReplicationControl replicationControl = new ReplicationControl();
     private final ClusterControl clusterControl;
     private final FeatureControl featureControl = new FeatureControl(SupportedFeatures.THIS_BUILD);
+    private final ScramControl scramControl = new ScramControl();
     private final ConfigControl configControl;
     private final LongSupplier clockMs;
     private final ScheduledExecutorService eventThread;
@@ -270,6 +273,14 @@ public final class QuorumController implements AutoCloseable {
     public CompletableFuture<ErrorReply> updateFeatures(Map<String, FeatureUpdate> updates, boolean validateOnly) {
         Map<String, FeatureUpdate> copy = Map.copyOf(updates);
         return submit("updateFeatures", image -> featureControl.updateFeatures(image, copy, validateOnly));
+    }
+
+    /** AlterUserScramCredentials: per user, its deletions and upsertions together or not at all. */
+    public CompletableFuture<Map<String, ErrorReply>> alterUserScramCredentials(
+            List<ScramControl.Deletion> deletions, List<UserScramCredentialRecord> upsertions) {
+        List<ScramControl.Deletion> d = List.copyOf(deletions);
+        List<UserScramCredentialRecord> u = List.copyOf(upsertions);
+        return submit("alterUserScramCredentials", image -> scramControl.alter(image, d, u));
     }
 
     private <T> CompletableFuture<T> submit(String name, Function<MetadataImage, ControllerResult<T>> operation) {

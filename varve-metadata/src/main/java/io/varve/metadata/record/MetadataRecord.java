@@ -14,7 +14,9 @@ public sealed interface MetadataRecord
                 RegisterBrokerRecord,
                 BrokerRegistrationChangeRecord,
                 UnregisterBrokerRecord,
-                FeatureLevelRecord {
+                FeatureLevelRecord,
+                UserScramCredentialRecord,
+                RemoveUserScramCredentialRecord {
 
     MetadataRecordType type();
 }

@@ -23,6 +23,7 @@ import org.apache.kafka.common.Uuid;
  *     int[] or null  unsigned varint (count + 1, 0 = null), then each element as int
  *     enum           one byte code
  *     list           unsigned varint count, then each element
+ *     byte[]         unsigned varint length, then the bytes
  * </pre>
  *
  * <p>Decoding rejects unknown types and versions, truncated input and trailing bytes: a metadata
@@ -98,6 +99,20 @@ public final class MetadataRecordSerde {
                 out.writeString(feature.name());
                 out.writeVarInt(feature.featureLevel());
             }
+            case USER_SCRAM_CREDENTIAL -> {
+                UserScramCredentialRecord scram = (UserScramCredentialRecord) record;
+                out.writeString(scram.name());
+                out.writeByte(scram.mechanism());
+                out.writeBytes(scram.salt());
+                out.writeBytes(scram.storedKey());
+                out.writeBytes(scram.serverKey());
+                out.writeVarInt(scram.iterations());
+            }
+            case REMOVE_USER_SCRAM_CREDENTIAL -> {
+                RemoveUserScramCredentialRecord remove = (RemoveUserScramCredentialRecord) record;
+                out.writeString(remove.name());
+                out.writeByte(remove.mechanism());
+            }
             default -> throw new IllegalStateException("no encoder for " + type);
         }
     }
@@ -164,6 +179,15 @@ public final class MetadataRecordSerde {
                         in.readVarInt(),
                         in.readNullableIntArray());
             case FEATURE_LEVEL -> new FeatureLevelRecord(in.readString(), in.readShort());
+            case USER_SCRAM_CREDENTIAL ->
+                new UserScramCredentialRecord(
+                        in.readString(),
+                        in.readByte(),
+                        in.readBytes(),
+                        in.readBytes(),
+                        in.readBytes(),
+                        in.readVarInt());
+            case REMOVE_USER_SCRAM_CREDENTIAL -> new RemoveUserScramCredentialRecord(in.readString(), in.readByte());
         };
     }
 

@@ -16,7 +16,9 @@ public enum MetadataRecordType {
     BROKER_REGISTRATION_CHANGE(7, 0),
     UNREGISTER_BROKER(8, 0),
     PARTITION_CHANGE(9, 0),
-    FEATURE_LEVEL(10, 0);
+    FEATURE_LEVEL(10, 0),
+    USER_SCRAM_CREDENTIAL(11, 0),
+    REMOVE_USER_SCRAM_CREDENTIAL(12, 0);
 
     private final int id;
     private final int currentVersion;
