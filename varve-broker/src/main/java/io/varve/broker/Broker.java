@@ -11,9 +11,11 @@ import io.varve.broker.api.MetadataHandler;
 import io.varve.broker.api.ProduceHandler;
 import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
+import io.varve.broker.api.admin.DescribeClientQuotasHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
+import io.varve.broker.api.security.DescribeUserScramCredentialsHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ListenerConfig;
@@ -48,6 +50,7 @@ import io.varve.metadata.record.Endpoint;
 import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.raft.MetadataRaft;
 import io.varve.security.sasl.AuthenticationFailureDelay;
+import io.varve.security.sasl.ScramCredential;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
 import io.varve.tiered.RemoteStorageFactory;
@@ -272,6 +275,13 @@ public final class Broker implements AutoCloseable {
                 new DescribeProducersHandler(metadataCache, replicaManager));
         GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
         SaslApis.register(registry);
+        registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, forwarded)
+                .register(
+                        ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
+                        0,
+                        0,
+                        new DescribeUserScramCredentialsHandler(loader::image))
+                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
@@ -413,7 +423,10 @@ public final class Broker implements AutoCloseable {
         }
         return new SaslAuthenticator(
                 config.security(),
-                (user, mechanism) -> java.util.Optional.empty(),
+                (user, mechanism) -> loader.image()
+                        .scram()
+                        .credential(user, mechanism.typeId())
+                        .map(c -> new ScramCredential(c.salt(), c.storedKey(), c.serverKey(), c.iterations())),
                 new AuthenticationFailureDelay(
                         config.security().failedAuthenticationDelayMs(),
                         10_000,

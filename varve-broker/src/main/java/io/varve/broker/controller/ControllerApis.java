@@ -15,6 +15,7 @@ import io.varve.broker.api.controller.BrokerRegistrationHandler;
 import io.varve.broker.api.controller.ControllerDescribeClusterHandler;
 import io.varve.broker.api.controller.EnvelopeHandler;
 import io.varve.broker.api.controller.UnregisterBrokerHandler;
+import io.varve.broker.api.security.AlterUserScramCredentialsHandler;
 import io.varve.broker.raft.RaftApis;
 import io.varve.broker.raft.RaftRequestDispatcher;
 import io.varve.metadata.MetadataLoader;
@@ -80,6 +81,11 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                         activeOnly(new IncrementalAlterConfigsHandler(controller, anyBroker)))
                 .register(ApiKeys.ALTER_CONFIGS, 0, 2, activeOnly(new AlterConfigsHandler(controller, anyBroker)))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, activeOnly(new UpdateFeaturesHandler(controller)))
+                .register(
+                        ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
+                        0,
+                        0,
+                        activeOnly(new AlterUserScramCredentialsHandler(controller)))
                 .register(ApiKeys.BROKER_REGISTRATION, 0, 4, activeOnly(new BrokerRegistrationHandler(controller)))
                 .register(ApiKeys.BROKER_HEARTBEAT, 0, 2, activeOnly(new BrokerHeartbeatHandler(controller)))
                 .register(ApiKeys.UNREGISTER_BROKER, 0, 0, activeOnly(new UnregisterBrokerHandler(controller)))

@@ -8,8 +8,8 @@ import java.util.function.Supplier;
 
 /**
  * The server side of one SCRAM exchange (RFC 5802), as strict as Kafka's: no channel binding ({@code n} only), an
- * authorization id only if it repeats the user name, printable nonces without commas, the client's nonce echoed and
- * extended, the GS2 header echoed exactly in the final message, and a proof that matches the stored key. Delegation
+ * authorization id only if it repeats the user name, printable nonces without commas, the combined nonce echoed (ending the
+ * final message's nonce, as Kafka accepts it), the GS2 header echoed exactly in the final message, and a proof that matches the stored key. Delegation
  * tokens ({@code tokenauth=true}) are not offered.
  *
  * <pre>
@@ -135,7 +135,9 @@ public final class ScramExchange implements SaslServerExchange {
         if (!MessageDigest.isEqual(channel, gs2Header.getBytes(StandardCharsets.UTF_8))) {
             throw fail("Authentication failed: invalid channel binding");
         }
-        if (!fields[1].substring(2).equals(nonce)) {
+        // Kafka accepts a final nonce that ends with the combined one: librdkafka (2.0) sends its own nonce again in
+        // front. The proof covers the message as sent, so nothing is weaker for it.
+        if (!fields[1].substring(2).endsWith(nonce)) {
             throw fail("Authentication failed: Invalid client nonce in the final client message");
         }
         byte[] proof = decode(message.substring(proofAt + 3));

@@ -42,6 +42,27 @@ class ScramExchangeTest {
     }
 
     @Test
+    void aFinalNonceThatEndsWithTheCombinedNonceIsAcceptedAsKafkaDoesForLibrdkafka() throws Exception {
+        // librdkafka 2.0 repeats its own nonce in front of the combined one; the proof is over what it sent
+        ScramExchange exchange = exchange();
+        exchange.evaluate("n,,n=user,r=rOprNGfwEbeRWgbNEkqO".getBytes(UTF_8));
+        String withoutProof = "c=biws,r=rOprNGfwEbeRWgbNEkqOrOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0";
+        byte[] salted = ScramMechanism.SCRAM_SHA_256.saltedPassword("pencil", RFC_SALT, 4096);
+        byte[] clientKey = ScramMechanism.SCRAM_SHA_256.hmac(salted, "Client Key".getBytes(UTF_8));
+        String authMessage = "n=user,r=rOprNGfwEbeRWgbNEkqO,"
+                + "r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096,"
+                + withoutProof;
+        byte[] signature = ScramMechanism.SCRAM_SHA_256.hmac(
+                ScramMechanism.SCRAM_SHA_256.hash(clientKey), authMessage.getBytes(UTF_8));
+        byte[] proof = new byte[clientKey.length];
+        for (int i = 0; i < proof.length; i++) {
+            proof[i] = (byte) (clientKey[i] ^ signature[i]);
+        }
+        exchange.evaluate((withoutProof + ",p=" + Base64.getEncoder().encodeToString(proof)).getBytes(UTF_8));
+        assertThat(exchange.complete()).isTrue();
+    }
+
+    @Test
     void aWrongProofFailsWithTheMechanismNamed() throws Exception {
         ScramExchange exchange = exchange();
         exchange.evaluate("n,,n=user,r=rOprNGfwEbeRWgbNEkqO".getBytes(UTF_8));

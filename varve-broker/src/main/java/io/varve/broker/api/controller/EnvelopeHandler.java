@@ -34,6 +34,7 @@ public final class EnvelopeHandler implements ApiHandler {
             ApiKeys.INCREMENTAL_ALTER_CONFIGS,
             ApiKeys.ALTER_CONFIGS,
             ApiKeys.UPDATE_FEATURES,
+            ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
             ApiKeys.UNREGISTER_BROKER,
             ApiKeys.DESCRIBE_QUORUM,
             ApiKeys.ADD_RAFT_VOTER,
