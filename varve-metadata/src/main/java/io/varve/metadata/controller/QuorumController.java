@@ -13,10 +13,12 @@ import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.controller.replication.AlterPartitionReply;
 import io.varve.metadata.controller.replication.AlterPartitionRequest;
 import io.varve.metadata.controller.replication.ReplicationControl;
+import io.varve.metadata.controller.security.AclControl;
 import io.varve.metadata.controller.security.ScramControl;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
+import io.varve.metadata.record.AccessControlEntryRecord;
 import io.varve.metadata.record.MetadataRecordSerde;
 import io.varve.metadata.record.UserScramCredentialRecord;
 import io.varve.raft.MetadataRaft;
@@ -78,6 +80,7 @@ public final class QuorumController implements AutoCloseable {
     private final ClusterControl clusterControl;
     private final FeatureControl featureControl = new FeatureControl(SupportedFeatures.THIS_BUILD);
     private final ScramControl scramControl = new ScramControl();
+    private final AclControl aclControl = new AclControl();
     private final ConfigControl configControl;
     private final LongSupplier clockMs;
     private final ScheduledExecutorService eventThread;
@@ -281,6 +284,19 @@ public final class QuorumController implements AutoCloseable {
         List<ScramControl.Deletion> d = List.copyOf(deletions);
         List<UserScramCredentialRecord> u = List.copyOf(upsertions);
         return submit("alterUserScramCredentials", image -> scramControl.alter(image, d, u));
+    }
+
+    /** CreateAcls: the ACLs not present yet are written. */
+    public CompletableFuture<Void> createAcls(List<AccessControlEntryRecord> acls) {
+        List<AccessControlEntryRecord> copy = List.copyOf(acls);
+        return submit("createAcls", image -> aclControl.create(image, copy));
+    }
+
+    /** DeleteAcls: per filter the ACLs it matched, all removed. */
+    public CompletableFuture<List<List<AccessControlEntryRecord>>> deleteAcls(
+            List<java.util.function.Predicate<AccessControlEntryRecord>> filters) {
+        List<java.util.function.Predicate<AccessControlEntryRecord>> copy = List.copyOf(filters);
+        return submit("deleteAcls", image -> aclControl.delete(image, copy));
     }
 
     private <T> CompletableFuture<T> submit(String name, Function<MetadataImage, ControllerResult<T>> operation) {

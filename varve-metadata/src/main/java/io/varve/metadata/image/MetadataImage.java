@@ -21,7 +21,8 @@ public record MetadataImage(
         ConfigsImage configs,
         ClusterImage cluster,
         ProducerIdsImage producerIds,
-        ScramImage scram) {
+        ScramImage scram,
+        AclsImage acls) {
 
     public static final MetadataImage EMPTY = new MetadataImage(
             -1,
@@ -30,9 +31,10 @@ public record MetadataImage(
             ConfigsImage.EMPTY,
             ClusterImage.EMPTY,
             ProducerIdsImage.EMPTY,
-            ScramImage.EMPTY);
+            ScramImage.EMPTY,
+            AclsImage.EMPTY);
 
-    /** An image without SCRAM credentials. */
+    /** An image without SCRAM credentials or ACLs. */
     public MetadataImage(
             long offset,
             FeaturesImage features,
@@ -40,7 +42,7 @@ public record MetadataImage(
             ConfigsImage configs,
             ClusterImage cluster,
             ProducerIdsImage producerIds) {
-        this(offset, features, topics, configs, cluster, producerIds, ScramImage.EMPTY);
+        this(offset, features, topics, configs, cluster, producerIds, ScramImage.EMPTY, AclsImage.EMPTY);
     }
 
     public MetadataImage {
@@ -53,6 +55,7 @@ public record MetadataImage(
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(producerIds, "producerIds");
         Objects.requireNonNull(scram, "scram");
+        Objects.requireNonNull(acls, "acls");
     }
 
     public boolean isEmpty() {
@@ -72,7 +75,7 @@ public record MetadataImage(
     /**
      * The records of {@link #toRecords()} handed to {@code out} one at a time, without a list of them: how a
      * snapshot streams a large image. Features first ({@code metadata.version} leads), then brokers, topics with
-     * their partitions, configs, the producer-id state and SCRAM credentials.
+     * their partitions, configs, the producer-id state, SCRAM credentials and ACLs.
      */
     public void writeRecords(Consumer<MetadataRecord> out) {
         features.writeRecords(out);
@@ -83,5 +86,6 @@ public record MetadataImage(
             out.accept(new ProducerIdsRecord(-1, producerIds.nextProducerId()));
         }
         scram.writeRecords(out);
+        acls.writeRecords(out);
     }
 }

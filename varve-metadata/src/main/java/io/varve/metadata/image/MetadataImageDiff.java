@@ -5,6 +5,7 @@ import io.varve.metadata.record.ConfigResourceType;
 import io.varve.metadata.record.FeatureLevelRecord;
 import io.varve.metadata.record.PartitionRecord;
 import io.varve.metadata.record.ProducerIdsRecord;
+import io.varve.metadata.record.RemoveAccessControlEntryRecord;
 import io.varve.metadata.record.RemoveTopicRecord;
 import io.varve.metadata.record.RemoveUserScramCredentialRecord;
 import io.varve.metadata.record.TopicRecord;
@@ -24,7 +25,7 @@ import java.util.TreeMap;
  * <p>The delta is the replay, on {@code before}, of records that turn it into {@code after}: removals of topics
  * and brokers {@code after} lacks first (a name deleted and created again gets a new id), then topics and
  * partitions that are new or differ, registrations that differ, every config and feature level that differs,
- * the producer-id state and the SCRAM credentials. Its {@link MetadataDelta#apply} equals {@code after} but for the offset.
+ * the producer-id state, the SCRAM credentials and the ACLs. Its {@link MetadataDelta#apply} equals {@code after} but for the offset.
  */
 public final class MetadataImageDiff {
 
@@ -46,6 +47,12 @@ public final class MetadataImageDiff {
             delta.replay(new ProducerIdsRecord(-1, nextProducerId));
         }
         diffScram(before.scram(), after.scram(), delta);
+        before.acls().acls().keySet().stream()
+                .filter(id -> !after.acls().acls().containsKey(id))
+                .forEach(id -> delta.replay(new RemoveAccessControlEntryRecord(id)));
+        after.acls().acls().values().stream()
+                .filter(acl -> !before.acls().acls().containsKey(acl.id()))
+                .forEach(delta::replay);
         return delta;
     }
 

@@ -16,7 +16,9 @@ public sealed interface MetadataRecord
                 UnregisterBrokerRecord,
                 FeatureLevelRecord,
                 UserScramCredentialRecord,
-                RemoveUserScramCredentialRecord {
+                RemoveUserScramCredentialRecord,
+                AccessControlEntryRecord,
+                RemoveAccessControlEntryRecord {
 
     MetadataRecordType type();
 }

@@ -113,6 +113,18 @@ public final class MetadataRecordSerde {
                 out.writeString(remove.name());
                 out.writeByte(remove.mechanism());
             }
+            case ACCESS_CONTROL_ENTRY -> {
+                AccessControlEntryRecord acl = (AccessControlEntryRecord) record;
+                out.writeUuid(acl.id());
+                out.writeByte(acl.resourceType());
+                out.writeString(acl.resourceName());
+                out.writeByte(acl.patternType());
+                out.writeString(acl.principal());
+                out.writeString(acl.host());
+                out.writeByte(acl.operation());
+                out.writeByte(acl.permission());
+            }
+            case REMOVE_ACCESS_CONTROL_ENTRY -> out.writeUuid(((RemoveAccessControlEntryRecord) record).id());
             default -> throw new IllegalStateException("no encoder for " + type);
         }
     }
@@ -188,6 +200,17 @@ public final class MetadataRecordSerde {
                         in.readBytes(),
                         in.readVarInt());
             case REMOVE_USER_SCRAM_CREDENTIAL -> new RemoveUserScramCredentialRecord(in.readString(), in.readByte());
+            case ACCESS_CONTROL_ENTRY ->
+                new AccessControlEntryRecord(
+                        in.readUuid(),
+                        in.readByte(),
+                        in.readString(),
+                        in.readByte(),
+                        in.readString(),
+                        in.readString(),
+                        in.readByte(),
+                        in.readByte());
+            case REMOVE_ACCESS_CONTROL_ENTRY -> new RemoveAccessControlEntryRecord(in.readUuid());
         };
     }
 

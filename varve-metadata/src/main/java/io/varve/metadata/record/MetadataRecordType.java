@@ -18,7 +18,9 @@ public enum MetadataRecordType {
     PARTITION_CHANGE(9, 0),
     FEATURE_LEVEL(10, 0),
     USER_SCRAM_CREDENTIAL(11, 0),
-    REMOVE_USER_SCRAM_CREDENTIAL(12, 0);
+    REMOVE_USER_SCRAM_CREDENTIAL(12, 0),
+    ACCESS_CONTROL_ENTRY(13, 0),
+    REMOVE_ACCESS_CONTROL_ENTRY(14, 0);
 
     private final int id;
     private final int currentVersion;
