@@ -15,6 +15,7 @@ import io.varve.broker.api.admin.DescribeClientQuotasHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
+import io.varve.broker.api.security.DescribeAclsHandler;
 import io.varve.broker.api.security.DescribeUserScramCredentialsHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
@@ -34,8 +35,12 @@ import io.varve.broker.network.SocketServer;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.security.AclApis;
+import io.varve.broker.security.AuthorizationHook;
+import io.varve.broker.security.BrokerAuthorizer;
 import io.varve.broker.security.SaslApis;
 import io.varve.broker.security.SaslAuthenticator;
+import io.varve.broker.security.SecurityConfig;
 import io.varve.broker.security.TlsContexts;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.broker.txn.DescribeProducersHandler;
@@ -282,12 +287,14 @@ public final class Broker implements AutoCloseable {
                         0,
                         new DescribeUserScramCredentialsHandler(loader::image))
                 .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
+        AuthorizationHook authorization = authorizationHook();
+        AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
 
         socketServer = network.get();
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
-                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor, saslAuthenticator()),
+                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor, saslAuthenticator(), authorization),
                 listenerFronts);
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
@@ -411,6 +418,20 @@ public final class Broker implements AutoCloseable {
         return partitionLog.config().compacts()
                 ? logManager.cleaner().checkpoint(partitionLog).orElse(0L)
                 : Long.MAX_VALUE;
+    }
+
+    /** The authorization hook over the image's ACLs; null without authorizer.class.name. */
+    private AuthorizationHook authorizationHook() {
+        SecurityConfig.Authorization authorization = config.security().authorization();
+        if (authorization == null) {
+            return null;
+        }
+        log.info(
+                "Authorizing every request with the ACLs of the metadata log (super users {}, allow.everyone.if.no.acl.found={})",
+                authorization.superUsers(),
+                authorization.allowEveryoneIfNoAclFound());
+        return new AuthorizationHook(new BrokerAuthorizer(
+                loader::image, authorization.superUsers(), authorization.allowEveryoneIfNoAclFound()));
     }
 
     /** The SASL exchanges of the SASL listeners; null when there is none. */

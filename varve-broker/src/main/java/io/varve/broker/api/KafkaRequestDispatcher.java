@@ -7,6 +7,7 @@ import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.RequestParser;
 import io.varve.broker.protocol.ResponseWriter;
+import io.varve.broker.security.AuthorizationHook;
 import io.varve.broker.security.ConnectionAuthentication;
 import io.varve.broker.security.SaslAuthenticator;
 import java.nio.ByteBuffer;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On a SASL listener a connection that has not authenticated yet gets ApiVersions and its SASL exchange
  * ({@link SaslAuthenticator}) and nothing else: any other request is answered with ILLEGAL_SASL_STATE and the
- * connection closed. Every handler sees the connection's principal in its {@link RequestContext}.
+ * connection closed. Every handler sees the connection's principal in its {@link RequestContext}; with an authorizer
+ * every request passes the one {@link AuthorizationHook} on its way to the handler.
  */
 public final class KafkaRequestDispatcher implements RequestDispatcher {
     private static final Logger log = LoggerFactory.getLogger(KafkaRequestDispatcher.class);
@@ -43,17 +45,24 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
     private final Executor requestExecutor;
     /** Null when no listener speaks SASL. */
     private final SaslAuthenticator sasl;
+    /** Null without {@code authorizer.class.name}: every request goes straight to its handler. */
+    private final AuthorizationHook authorization;
 
     public KafkaRequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, Executor requestExecutor) {
-        this(registry, apiVersions, requestExecutor, null);
+        this(registry, apiVersions, requestExecutor, null, null);
     }
 
     public KafkaRequestDispatcher(
-            ApiRegistry registry, ApiVersionsHandler apiVersions, Executor requestExecutor, SaslAuthenticator sasl) {
+            ApiRegistry registry,
+            ApiVersionsHandler apiVersions,
+            Executor requestExecutor,
+            SaslAuthenticator sasl,
+            AuthorizationHook authorization) {
         this.registry = registry;
         this.apiVersions = apiVersions;
         this.requestExecutor = requestExecutor;
         this.sasl = sasl;
+        this.authorization = authorization;
     }
 
     @Override
@@ -99,7 +108,10 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                 connection.remoteAddress(),
                 System.nanoTime(),
                 auth.principal());
-        return CompletableFuture.supplyAsync(() -> api.handler().handle(request), requestExecutor)
+        ApiHandler handler = api.handler();
+        return CompletableFuture.supplyAsync(
+                        () -> authorization == null ? handler.handle(request) : authorization.handle(request, handler),
+                        requestExecutor)
                 .thenCompose(f -> f)
                 .exceptionally(e -> {
                     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;

@@ -16,6 +16,8 @@ import io.varve.broker.api.controller.ControllerDescribeClusterHandler;
 import io.varve.broker.api.controller.EnvelopeHandler;
 import io.varve.broker.api.controller.UnregisterBrokerHandler;
 import io.varve.broker.api.security.AlterUserScramCredentialsHandler;
+import io.varve.broker.api.security.CreateAclsHandler;
+import io.varve.broker.api.security.DeleteAclsHandler;
 import io.varve.broker.raft.RaftApis;
 import io.varve.broker.raft.RaftRequestDispatcher;
 import io.varve.metadata.MetadataLoader;
@@ -86,6 +88,16 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                         0,
                         0,
                         activeOnly(new AlterUserScramCredentialsHandler(controller)))
+                .register(
+                        ApiKeys.CREATE_ACLS,
+                        ApiKeys.CREATE_ACLS.oldestVersion(),
+                        ApiKeys.CREATE_ACLS.latestVersion(),
+                        activeOnly(new CreateAclsHandler(controller)))
+                .register(
+                        ApiKeys.DELETE_ACLS,
+                        ApiKeys.DELETE_ACLS.oldestVersion(),
+                        ApiKeys.DELETE_ACLS.latestVersion(),
+                        activeOnly(new DeleteAclsHandler(controller)))
                 .register(ApiKeys.BROKER_REGISTRATION, 0, 4, activeOnly(new BrokerRegistrationHandler(controller)))
                 .register(ApiKeys.BROKER_HEARTBEAT, 0, 2, activeOnly(new BrokerHeartbeatHandler(controller)))
                 .register(ApiKeys.UNREGISTER_BROKER, 0, 0, activeOnly(new UnregisterBrokerHandler(controller)))

@@ -22,7 +22,9 @@ import javax.net.ssl.KeyManagerFactory;
  * listener.name.<listener>.<mechanism>.sasl.jaas.config}).
  *
  * <p>Fail closed: a security key Varve does not honour, one no listener would use, a mechanism Varve does not offer,
- * an authorizer, or a TLS or SASL controller or inter-broker listener stops start-up with one sentence naming the key,
+ * an authorizer other than Varve's own ({@code authorizer.class.name} naming Kafka's StandardAuthorizer), {@code
+ * super.users} without an authorizer, or a TLS or SASL controller or inter-broker listener stops start-up with one
+ * sentence naming the key,
  * rather than leaving a broker that serves everyone while its operator believes it is protected.
  */
 public final class SecurityConfig {
@@ -55,9 +57,12 @@ public final class SecurityConfig {
             "ssl.endpoint.identification.algorithm",
             "sasl.mechanism.inter.broker.protocol",
             "sasl.mechanism.controller.protocol");
-    /** Authorization keys: refused until Varve enforces ACLs, so no one believes a broker enforces them. */
+    /** Authorization keys. */
     private static final Set<String> AUTHORIZER_KEYS =
             Set.of("authorizer.class.name", "super.users", "allow.everyone.if.no.acl.found");
+    /** The class names that switch on Varve's own authorizer (ACLs in the metadata log, Kafka's semantics). */
+    public static final Set<String> AUTHORIZER_CLASSES =
+            Set.of("org.apache.kafka.metadata.authorizer.StandardAuthorizer");
 
     static final List<String> SUPPORTED_MECHANISMS = List.of(
             PlainExchange.MECHANISM,
@@ -66,12 +71,63 @@ public final class SecurityConfig {
 
     private static final String FAILED_AUTHENTICATION_DELAY_KEY = "connection.failed.authentication.delay.ms";
 
+    /** What {@code authorizer.class.name} switches on; null without an authorizer. */
+    public record Authorization(Set<String> superUsers, boolean allowEveryoneIfNoAclFound) {}
+
     private final Map<String, ListenerSecurity> byListener;
     private final long failedAuthenticationDelayMs;
+    private final Authorization authorization;
 
-    private SecurityConfig(Map<String, ListenerSecurity> byListener, long failedAuthenticationDelayMs) {
+    private SecurityConfig(
+            Map<String, ListenerSecurity> byListener, long failedAuthenticationDelayMs, Authorization authorization) {
         this.byListener = byListener;
         this.failedAuthenticationDelayMs = failedAuthenticationDelayMs;
+        this.authorization = authorization;
+    }
+
+    /** The authorizer's settings, or null when {@code authorizer.class.name} is not set (everyone may do anything). */
+    public Authorization authorization() {
+        return authorization;
+    }
+
+    private static Authorization authorization(Map<String, String> originals) {
+        String className = originals.get("authorizer.class.name");
+        if (className == null || className.isBlank()) {
+            for (String key : List.of("super.users", "allow.everyone.if.no.acl.found")) {
+                if (originals.containsKey(key)) {
+                    throw new ConfigException(key + " is set, but authorizer.class.name is not, so no ACL would be"
+                            + " enforced: set authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+                            + " or remove " + key + ".");
+                }
+            }
+            return null;
+        }
+        if (!AUTHORIZER_CLASSES.contains(className.trim())) {
+            throw new ConfigException("authorizer.class.name=" + className.trim() + " is not an authorizer Varve runs:"
+                    + " use org.apache.kafka.metadata.authorizer.StandardAuthorizer (ACLs in the metadata log).");
+        }
+        Set<String> superUsers = new java.util.LinkedHashSet<>();
+        String list = originals.getOrDefault("super.users", "");
+        for (String entry : list.split(";")) {
+            String principal = entry.trim();
+            if (principal.isEmpty()) {
+                continue;
+            }
+            int colon = principal.indexOf(':');
+            if (colon <= 0 || colon == principal.length() - 1) {
+                throw new ConfigException("super.users entry '" + principal
+                        + "' is not a principal: expected Type:name, for example User:admin, separated by ';'.");
+            }
+            superUsers.add(principal);
+        }
+        String allowEveryone = originals
+                .getOrDefault("allow.everyone.if.no.acl.found", "false")
+                .trim();
+        if (!allowEveryone.equalsIgnoreCase("true") && !allowEveryone.equalsIgnoreCase("false")) {
+            throw new ConfigException("Invalid value '" + allowEveryone
+                    + "' for configuration allow.everyone.if.no.acl.found: expected true or false.");
+        }
+        return new Authorization(Set.copyOf(superUsers), Boolean.parseBoolean(allowEveryone));
     }
 
     /** True for a key this class reads or refuses (so the broker does not call it unknown). */
@@ -90,12 +146,7 @@ public final class SecurityConfig {
      */
     public static SecurityConfig parse(
             Map<String, String> originals, List<ListenerConfig> listeners, List<String> plaintextOnly) {
-        for (String key : AUTHORIZER_KEYS) {
-            if (originals.containsKey(key)) {
-                throw new ConfigException(key + " is set, but this Varve version does not enforce ACLs yet: remove it"
-                        + " rather than run a broker that would authorize everyone.");
-            }
-        }
+        Authorization authorization = authorization(originals);
         Map<String, ListenerSecurity> byListener = new LinkedHashMap<>();
         for (ListenerConfig listener : listeners) {
             SecurityProtocol protocol = SecurityProtocol.forName(listener.securityProtocol())
@@ -126,7 +177,7 @@ public final class SecurityConfig {
                         + FAILED_AUTHENTICATION_DELAY_KEY + ": expected a number of milliseconds, at least 0.");
             }
         }
-        return new SecurityConfig(Map.copyOf(byListener), delayMs);
+        return new SecurityConfig(Map.copyOf(byListener), delayMs, authorization);
     }
 
     /** The security of a listener of {@code listeners}; PLAINTEXT for one it was not built with. */

@@ -89,12 +89,24 @@ class SecurityConfigTest {
     }
 
     @Test
-    void anAuthorizerIsRefusedUntilAclsAreEnforced() {
+    void kafkasStandardAuthorizerSwitchesOnVarvesAndOtherAuthorizersAreRefused() {
+        assertThat(config().security().authorization()).isNull();
+        SecurityConfig.Authorization on = config(
+                        "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                        "super.users", "User:admin;User:CN=broker,O=x",
+                        "allow.everyone.if.no.acl.found", "true")
+                .security()
+                .authorization();
+        assertThat(on.superUsers()).containsExactlyInAnyOrder("User:admin", "User:CN=broker,O=x");
+        assertThat(on.allowEveryoneIfNoAclFound()).isTrue();
+        refused("is not an authorizer Varve runs", "authorizer.class.name", "kafka.security.authorizer.AclAuthorizer");
+        refused("super.users is set, but authorizer.class.name is not", "super.users", "User:admin");
         refused(
-                "authorizer.class.name is set",
+                "is not a principal",
                 "authorizer.class.name",
-                "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
-        refused("super.users is set", "super.users", "User:admin");
+                "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "super.users",
+                "admin");
     }
 
     @Test

@@ -35,6 +35,8 @@ public final class EnvelopeHandler implements ApiHandler {
             ApiKeys.ALTER_CONFIGS,
             ApiKeys.UPDATE_FEATURES,
             ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
+            ApiKeys.CREATE_ACLS,
+            ApiKeys.DELETE_ACLS,
             ApiKeys.UNREGISTER_BROKER,
             ApiKeys.DESCRIBE_QUORUM,
             ApiKeys.ADD_RAFT_VOTER,
