@@ -14,6 +14,7 @@ import io.varve.bench.scenario.ManyProducerConnections;
 import io.varve.bench.scenario.PartitionScale;
 import io.varve.bench.scenario.ProduceLatency;
 import io.varve.bench.scenario.ProduceThroughput;
+import io.varve.bench.scenario.ReplicatedCluster;
 import io.varve.bench.scenario.Startup;
 import io.varve.bench.scenario.TransactionThroughput;
 
@@ -39,6 +40,7 @@ public final class Bench {
             case 9 -> new TransactionThroughput();
             case 10 -> new PartitionScale(10, 10_000);
             case 11 -> new PartitionScale(11, 50_000);
+            case 12 -> new ReplicatedCluster();
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }

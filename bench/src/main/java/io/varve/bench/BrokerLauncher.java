@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -104,6 +105,122 @@ public final class BrokerLauncher {
         long startNanos = System.nanoTime();
         Process process = ChildProcesses.start(command, options.workDir, logFile);
         return new RunningBroker(kind, process, port, dataDir, logFile, startNanos);
+    }
+
+    /** Settings every node of a replicated cluster gets: replication factor 3 and {@code min.insync.replicas=2}. */
+    static Map<String, String> clusterSettings(int size) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("num.partitions", "6");
+        settings.put("default.replication.factor", Integer.toString(size));
+        settings.put("min.insync.replicas", Integer.toString(Math.max(1, size - 1)));
+        settings.put("offsets.topic.replication.factor", Integer.toString(size));
+        settings.put("transaction.state.log.replication.factor", Integer.toString(size));
+        settings.put("transaction.state.log.min.isr", Integer.toString(Math.max(1, size - 1)));
+        settings.put("group.initial.rebalance.delay.ms", "0");
+        return settings;
+    }
+
+    /**
+     * Starts {@code size} combined (broker and controller) nodes of {@code kind} on empty data directories, all
+     * voters of one static controller quorum, and waits until every node lists all of them. Kafka's nodes are
+     * formatted with its StorageTool and one cluster id; Varve's get the {@code meta.properties} its format writes.
+     */
+    public RunningCluster startCluster(BrokerKind kind, String label, int size) throws IOException {
+        Map<Integer, Integer> clientPorts = new TreeMap<>();
+        Map<Integer, Integer> controllerPorts = new TreeMap<>();
+        List<String> voters = new ArrayList<>();
+        for (int id = 1; id <= size; id++) {
+            clientPorts.put(id, freePort());
+            controllerPorts.put(id, freePort());
+            voters.add(id + "@" + RunningBroker.HOST + ":" + controllerPorts.get(id));
+        }
+        String clusterId = kafkaClusterId();
+        Map<Integer, RunningBroker> nodes = new TreeMap<>();
+        try {
+            for (int id = 1; id <= size; id++) {
+                Path dataDir = options.workDir.resolve("data").resolve(kind.dirName() + "-node-" + id);
+                deleteTree(dataDir);
+                Files.createDirectories(dataDir);
+                Map<String, String> settings = new LinkedHashMap<>();
+                settings.put("node.id", Integer.toString(id));
+                settings.put("process.roles", "broker,controller");
+                settings.put("controller.quorum.voters", String.join(",", voters));
+                settings.put("listeners", "PLAINTEXT://" + RunningBroker.HOST + ":" + clientPorts.get(id)
+                        + ",CONTROLLER://" + RunningBroker.HOST + ":" + controllerPorts.get(id));
+                settings.put("advertised.listeners", "PLAINTEXT://" + RunningBroker.HOST + ":" + clientPorts.get(id));
+                settings.put("controller.listener.names", "CONTROLLER");
+                settings.put("inter.broker.listener.name", "PLAINTEXT");
+                settings.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+                settings.put("log.dirs", dataDir.toString());
+                settings.putAll(clusterSettings(size));
+                Path config = options.workDir.resolve("conf").resolve(kind.dirName() + "-node-" + id + ".properties");
+                writeProperties(config, settings);
+                if (kind == BrokerKind.KAFKA) {
+                    formatKafka(config, clusterId, label + "-node-" + id);
+                } else {
+                    writeMetaProperties(dataDir, clusterId, id);
+                }
+                nodes.put(id, startNode(kind, config, clientPorts.get(id), dataDir, label + "-node-" + id));
+            }
+            RunningCluster cluster = new RunningCluster(kind, nodes);
+            cluster.awaitReady(ScenarioContext.READY_TIMEOUT);
+            return cluster;
+        } catch (IOException | RuntimeException e) {
+            nodes.values().forEach(RunningBroker::stop);
+            throw e;
+        }
+    }
+
+    /** Deletes a cluster's data directories unless --keep-data was given. */
+    public void discardClusterData(BrokerKind kind, int size) throws IOException {
+        if (!options.keepData) {
+            for (int id = 1; id <= size; id++) {
+                deleteTree(options.workDir.resolve("data").resolve(kind.dirName() + "-node-" + id));
+            }
+        }
+    }
+
+    private RunningBroker startNode(BrokerKind kind, Path config, int port, Path dataDir, String label)
+            throws IOException {
+        Path logFile = options.workDir.resolve("logs").resolve(label + "-broker.log");
+        List<String> command = new ArrayList<>();
+        command.add(javaBinary());
+        command.addAll(splitOptions(options.brokerJvmOpts));
+        if (kind == BrokerKind.KAFKA) {
+            command.add("-Dlog4j2.configurationFile=" + options.benchDir.resolve("config/kafka-log4j2.properties"));
+            command.add("-Dkafka.logs.dir=" + logFile.getParent());
+            command.addAll(List.of("-cp", options.kafkaLibs + "/*", "kafka.Kafka", config.toString()));
+        } else {
+            command.addAll(splitOptions(options.varveLauncherOpts));
+            command.addAll(List.of("-cp", options.varveClasspath, "io.varve.cli.Varve", "server", "--config",
+                    config.toString()));
+        }
+        long startNanos = System.nanoTime();
+        Process process = ChildProcesses.start(command, options.workDir, logFile);
+        return new RunningBroker(kind, process, port, dataDir, logFile, startNanos);
+    }
+
+    private void formatKafka(Path config, String clusterId, String label) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(javaBinary());
+        command.add("-Dlog4j2.configurationFile=" + options.benchDir.resolve("config/tools-log4j2.properties"));
+        command.addAll(List.of("-cp", options.kafkaLibs + "/*", "kafka.tools.StorageTool", "format",
+                "--cluster-id", clusterId, "--config", config.toString()));
+        ChildProcesses.Outcome outcome = ChildProcesses.run(command, options.workDir,
+                options.workDir.resolve("logs/" + label + "-storage-format.log"), FORMAT_TIMEOUT);
+        if (!outcome.ok()) {
+            throw new IOException("Kafka's StorageTool could not format " + config + ":\n" + outcome.tail(20));
+        }
+    }
+
+    /** What {@code varve format --cluster-id} writes; every voter of a static quorum shares the cluster id. */
+    private static void writeMetaProperties(Path dataDir, String clusterId, int nodeId) throws IOException {
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("version", "1");
+        meta.put("cluster.id", clusterId);
+        meta.put("node.id", Integer.toString(nodeId));
+        meta.put("directory.id", kafkaClusterId());
+        writeProperties(dataDir.resolve("meta.properties"), meta);
     }
 
     private Map<String, String> kafkaSettings(int port, int controllerPort, Path dataDir) {

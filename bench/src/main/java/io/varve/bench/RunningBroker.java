@@ -118,6 +118,11 @@ public final class RunningBroker implements AutoCloseable {
         ChildProcesses.stop(process, STOP_GRACE);
     }
 
+    /** SIGKILL to this PID at once (a crash: no shutdown hook, no clean stop). */
+    public void killNow() {
+        process.destroyForcibly();
+    }
+
     @Override
     public void close() {
         stop();

@@ -38,6 +38,11 @@ public final class ScenarioContext {
         return tools;
     }
 
+    /** For scenarios that start several brokers as one cluster ({@link BrokerLauncher#startCluster}). */
+    public BrokerLauncher launcher() {
+        return launcher;
+    }
+
     /**
      * Starts {@code kind} on an empty data directory and waits until it answers Metadata. In smoke mode the
      * broker is kept for the next scenario (scenarios name their topics after their label, so they never

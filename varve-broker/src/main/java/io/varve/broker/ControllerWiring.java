@@ -6,13 +6,18 @@ import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.controller.ControllerApis;
 import io.varve.broker.controller.ControllerCalls;
 import io.varve.broker.controller.ControllerRouter;
+import io.varve.broker.network.ConnectionInfo;
+import io.varve.broker.network.RequestDispatcher;
+import io.varve.broker.network.ResponseFrame;
 import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
 import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.raft.MetadataRaft;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,6 +31,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class ControllerWiring implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ControllerWiring.class);
+    /**
+     * A broker whose heartbeat connection closed has its heartbeat interval plus this to heartbeat again on a new one
+     * before it is fenced: room for a reconnect on a busy machine, far below broker.session.timeout.ms.
+     */
+    static final long CONNECTION_LOSS_MARGIN_MS = 1000;
 
     /** Null unless this node is a controller. */
     final QuorumController controller;
@@ -75,12 +85,26 @@ final class ControllerWiring implements AutoCloseable {
                     loader,
                     () -> logs.controllers(config),
                     config.deleteTopicEnable(),
-                    config.producerIdBlockSize());
+                    config.producerIdBlockSize(),
+                    config.brokerHeartbeatIntervalMs() + CONNECTION_LOSS_MARGIN_MS);
             if (logs.raftRequests() != null) {
                 apis.serveRaftAdmin(new io.varve.broker.api.quorum.RaftAdminHandler(logs.raftRequests()));
             }
             if (logs.servesControllerListener()) {
-                logs.serveControllerApis(new KafkaRequestDispatcher(apis.apis(), apis.apiVersions(), requestExecutor));
+                RequestDispatcher requests =
+                        new KafkaRequestDispatcher(apis.apis(), apis.apiVersions(), requestExecutor);
+                ControllerApis served = apis;
+                logs.serveControllerApis(new RequestDispatcher() {
+                    @Override
+                    public CompletableFuture<ResponseFrame> dispatch(ByteBuffer frame, ConnectionInfo connection) {
+                        return requests.dispatch(frame, connection);
+                    }
+
+                    @Override
+                    public void connectionClosed(ConnectionInfo connection) {
+                        served.connectionClosed(connection.remoteAddress());
+                    }
+                });
             }
         }
         ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(r -> {

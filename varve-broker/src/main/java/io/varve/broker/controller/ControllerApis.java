@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.kafka.common.errors.NotControllerException;
+import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
@@ -45,6 +46,9 @@ public final class ControllerApis implements ControllerRouter.LocalController {
     private final MetadataRaft raft;
     private final ApiRegistry registry = new ApiRegistry();
     private final ApiVersionsHandler apiVersions;
+    private final QuorumController controller;
+    private final BrokerConnections brokerConnections = new BrokerConnections();
+    private final long connectionLossGraceMs;
     /** Where DescribeQuorum and voter changes go once the node's Raft transport serves them; null before. */
     private volatile ApiHandler raftAdmin;
 
@@ -52,6 +56,8 @@ public final class ControllerApis implements ControllerRouter.LocalController {
      * @param controllers         every controller's id and controller-listener address
      * @param deleteTopicEnable   {@code delete.topic.enable}
      * @param producerIdBlockSize how many producer ids a block holds
+     * @param connectionLossGraceMs how long a broker whose heartbeat connection closed has to heartbeat again before
+     *                            it is fenced (a little more than its heartbeat interval)
      */
     public ControllerApis(
             int nodeId,
@@ -61,9 +67,13 @@ public final class ControllerApis implements ControllerRouter.LocalController {
             MetadataLoader loader,
             Supplier<Map<Integer, InetSocketAddress>> controllers,
             boolean deleteTopicEnable,
-            int producerIdBlockSize) {
+            int producerIdBlockSize,
+            long connectionLossGraceMs) {
         this.nodeId = nodeId;
         this.raft = raft;
+        this.controller = controller;
+        this.connectionLossGraceMs = connectionLossGraceMs;
+        ApiHandler heartbeats = new BrokerHeartbeatHandler(controller);
         this.apiVersions = new ApiVersionsHandler(registry, loader::image);
         int anyBroker = IncrementalAlterConfigsHandler.ANY_BROKER;
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
@@ -99,7 +109,11 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                         ApiKeys.DELETE_ACLS.latestVersion(),
                         activeOnly(new DeleteAclsHandler(controller)))
                 .register(ApiKeys.BROKER_REGISTRATION, 0, 4, activeOnly(new BrokerRegistrationHandler(controller)))
-                .register(ApiKeys.BROKER_HEARTBEAT, 0, 2, activeOnly(new BrokerHeartbeatHandler(controller)))
+                .register(ApiKeys.BROKER_HEARTBEAT, 0, 2, activeOnly(request -> {
+                    BrokerHeartbeatRequestData heartbeat = request.body();
+                    brokerConnections.heartbeatOn(heartbeat.brokerId(), request.clientAddress());
+                    return heartbeats.handle(request);
+                }))
                 .register(ApiKeys.UNREGISTER_BROKER, 0, 0, activeOnly(new UnregisterBrokerHandler(controller)))
                 .register(
                         ApiKeys.ALLOCATE_PRODUCER_IDS,
@@ -131,6 +145,16 @@ public final class ControllerApis implements ControllerRouter.LocalController {
      */
     public void serveRaftAdmin(ApiHandler handler) {
         this.raftAdmin = handler;
+    }
+
+    /**
+     * A connection to the controller listener closed: if a broker heartbeated on it last, the controller fences that
+     * broker unless it heartbeats again within the grace period (see {@link QuorumController#brokerConnectionLost}).
+     */
+    public void connectionClosed(InetSocketAddress remote) {
+        brokerConnections
+                .closed(remote)
+                .ifPresent(brokerId -> controller.brokerConnectionLost(brokerId, connectionLossGraceMs));
     }
 
     @Override

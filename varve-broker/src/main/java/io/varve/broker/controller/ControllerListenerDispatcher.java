@@ -43,4 +43,12 @@ public final class ControllerListenerDispatcher implements RequestDispatcher {
         }
         return apis.dispatch(frame, connection);
     }
+
+    @Override
+    public void connectionClosed(ConnectionInfo connection) {
+        RequestDispatcher apis = controllerApis;
+        if (apis != null) {
+            apis.connectionClosed(connection);
+        }
+    }
 }

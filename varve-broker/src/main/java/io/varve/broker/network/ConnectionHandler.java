@@ -236,6 +236,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         releaseQueued();
+        if (info != null) {
+            dispatcher.connectionClosed(info);
+        }
         super.channelInactive(ctx);
     }
 

@@ -10,4 +10,7 @@ import java.util.concurrent.CompletableFuture;
 @FunctionalInterface
 public interface RequestDispatcher {
     CompletableFuture<ResponseFrame> dispatch(ByteBuffer frame, ConnectionInfo connection);
+
+    /** The connection closed, from either end; called once, on its event loop. Most dispatchers need not know. */
+    default void connectionClosed(ConnectionInfo connection) {}
 }

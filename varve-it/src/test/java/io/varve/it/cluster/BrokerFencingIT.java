@@ -51,8 +51,40 @@ class BrokerFencingIT {
         fencedWhilePausedAndUnfencedAfter(observer, paused);
     }
 
+    /**
+     * A killed process's sockets are closed by its kernel: the controller sees the broker's heartbeat connection close
+     * and fences it after its heartbeat interval plus a grace, long before a session timeout of 30 s would.
+     */
+    @Test
+    void aKilledBrokerIsFencedSoonAfterItsHeartbeatConnectionClosesNotAfterTheSessionTimeout() throws Exception {
+        cluster = ClusterProcesses.combined(3)
+                .override("broker.session.timeout.ms", "30000")
+                .override("broker.heartbeat.interval.ms", "500")
+                .start(ClusterProcesses.workDir("BrokerFencingIT-killed"));
+        QuorumView quorum = cluster.awaitLeader(ControllerKillIT.BOUND);
+        ClusterNode leader = cluster.node(quorum.leaderId());
+        ClusterNode killed = cluster.liveControllersExcept(leader).get(0);
+        String topic = onBrokerAlone(leader, killed);
+        long killedAt = System.nanoTime();
+        killed.kill();
+        awaitLeaderOf(leader, topic, -1, Duration.ofSeconds(15));
+        System.out.printf(
+                "BrokerFencingIT: broker %d fenced %d ms after SIGKILL (session timeout 30,000 ms)%n",
+                killed.id(), java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt));
+    }
+
     /** {@code asked} (never paused) creates a topic on {@code paused}'s broker alone and tells its leader throughout. */
     private void fencedWhilePausedAndUnfencedAfter(ClusterNode asked, ClusterNode paused) throws Exception {
+        String topic = onBrokerAlone(asked, paused);
+        paused.pause();
+        awaitLeaderOf(asked, topic, -1, FENCE_BOUND);
+        paused.resume();
+        awaitLeaderOf(asked, topic, paused.id(), FENCE_BOUND);
+        assertThat(paused.isAlive()).isTrue();
+    }
+
+    /** Creates, through {@code asked}, a one-partition topic on {@code paused}'s broker alone, led by it. */
+    private String onBrokerAlone(ClusterNode asked, ClusterNode paused) {
         await("broker " + paused.id() + " registered")
                 .atMost(ControllerKillIT.BOUND)
                 .pollInterval(Duration.ofMillis(200))
@@ -70,12 +102,7 @@ class BrokerFencingIT {
                     return error == Errors.NONE || error == Errors.TOPIC_ALREADY_EXISTS;
                 });
         awaitLeaderOf(asked, topic, paused.id(), ControllerKillIT.BOUND);
-
-        paused.pause();
-        awaitLeaderOf(asked, topic, -1, FENCE_BOUND);
-        paused.resume();
-        awaitLeaderOf(asked, topic, paused.id(), FENCE_BOUND);
-        assertThat(paused.isAlive()).isTrue();
+        return topic;
     }
 
     private void awaitLeaderOf(ClusterNode asked, String topic, int leader, Duration bound) {

@@ -145,12 +145,41 @@ public final class QuorumController implements AutoCloseable {
         fenced.whenComplete((ids, error) -> {
             if (ids != null && !ids.isEmpty()) {
                 LOG.warn(
-                        "Fenced broker(s) {}: no heartbeat for {} ms (broker.session.timeout.ms)",
+                        "Fenced broker(s) {}: no heartbeat for {} ms (broker.session.timeout.ms), or none since its"
+                                + " controller connection closed",
                         ids,
                         config.brokerSessionTimeoutMs());
             }
         });
         run("fenceExpiredBrokers", image -> clusterControl.fenceExpiredBrokers(image, clockMs.getAsLong()), fenced);
+    }
+
+    /**
+     * The connection broker {@code brokerId} heartbeats on closed without a controlled shutdown: unless it heartbeats
+     * again within {@code graceMs} (a live broker reconnects within its heartbeat interval), it is fenced then, not
+     * only after {@code broker.session.timeout.ms}. A crashed broker's leaderships move in about {@code graceMs}.
+     * A pause or a network cut closes no connection: those still wait for the session timeout.
+     */
+    public void brokerConnectionLost(int brokerId, long graceMs) {
+        if (closed) {
+            return;
+        }
+        try {
+            eventThread.execute(() -> {
+                if (closed || raft.leaderId() != raft.nodeId()) {
+                    return;
+                }
+                if (clusterControl.heartbeats().connectionLost(brokerId, clockMs.getAsLong(), graceMs)) {
+                    LOG.info(
+                            "The controller connection of broker {} closed; it is fenced unless it heartbeats within {} ms",
+                            brokerId,
+                            graceMs);
+                    eventThread.schedule(this::checkBrokerSessions, graceMs + 1, TimeUnit.MILLISECONDS);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // shut down meanwhile: nothing to fence
+        }
     }
 
     /**

@@ -29,6 +29,15 @@ public final class BrokerHeartbeats {
         long metadataOffset = -1;
         /** The broker is caught up once its metadata offset reaches this. */
         long catchUpOffset;
+        /**
+         * When its controller connection closed without a controlled shutdown, the session ends at this time unless a
+         * heartbeat comes first; {@link Long#MAX_VALUE} while no connection loss is pending.
+         */
+        long connectionLostDeadlineMs = Long.MAX_VALUE;
+
+        boolean isOver(long nowMs, long sessionTimeoutMs) {
+            return nowMs - lastContactMs > sessionTimeoutMs || nowMs > connectionLostDeadlineMs;
+        }
     }
 
     public BrokerHeartbeats(long sessionTimeoutMs) {
@@ -57,6 +66,26 @@ public final class BrokerHeartbeats {
         session.lastContactMs = Math.max(session.lastContactMs, nowMs);
         session.heardFrom = true;
         session.metadataOffset = Math.max(session.metadataOffset, metadataOffset);
+        session.connectionLostDeadlineMs = Long.MAX_VALUE;
+    }
+
+    /**
+     * The connection the broker heartbeats on closed (a crashed process's sockets are closed by its kernel at once).
+     * A live broker reconnects and heartbeats within its heartbeat interval; one that does not within {@code graceMs}
+     * is expired then, long before its session timeout would have passed. Returns false when nothing changed (no
+     * session is known, or it ends sooner anyway).
+     */
+    public boolean connectionLost(int brokerId, long nowMs, long graceMs) {
+        Session session = sessions.get(brokerId);
+        if (session == null || !session.heardFrom) {
+            return false;
+        }
+        long deadline = nowMs + graceMs;
+        if (deadline >= session.lastContactMs + sessionTimeoutMs || deadline >= session.connectionLostDeadlineMs) {
+            return false;
+        }
+        session.connectionLostDeadlineMs = deadline;
+        return true;
     }
 
     /** True if the broker has read the metadata log far enough to be unfenced. */
@@ -68,7 +97,7 @@ public final class BrokerHeartbeats {
     /** True if this controller heard from the broker within the session timeout. */
     boolean hasLiveSession(int brokerId, long nowMs) {
         Session session = sessions.get(brokerId);
-        return session != null && session.heardFrom && nowMs - session.lastContactMs <= sessionTimeoutMs;
+        return session != null && session.heardFrom && !session.isOver(nowMs, sessionTimeoutMs);
     }
 
     /**
@@ -83,7 +112,7 @@ public final class BrokerHeartbeats {
                 assumed.lastContactMs = nowMs;
                 return assumed;
             });
-            if (nowMs - session.lastContactMs > sessionTimeoutMs) {
+            if (session.isOver(nowMs, sessionTimeoutMs)) {
                 expired.add(brokerId);
             }
         }
