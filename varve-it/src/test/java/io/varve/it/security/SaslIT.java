@@ -195,6 +195,16 @@ class SaslIT {
     }
 
     @Test
+    void aclApisAnswerSecurityDisabledWithoutAnAuthorizer() {
+        try (Admin admin = broker.admin()) {
+            assertThatThrownBy(() -> admin.describeAcls(org.apache.kafka.common.acl.AclBindingFilter.ANY)
+                            .values()
+                            .get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.apache.kafka.common.errors.SecurityDisabledException.class);
+        }
+    }
+
+    @Test
     void saslHandshakeOnAPlaintextListenerIsAnIllegalState() throws Exception {
         try (RawClient raw = new RawClient(broker.port())) {
             SaslHandshakeResponseData answer =
