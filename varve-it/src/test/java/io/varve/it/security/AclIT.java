@@ -61,11 +61,21 @@ class AclIT {
 
     static TestBroker broker;
     static Admin superAdmin;
+    static TestCertificates certs;
 
     @BeforeAll
     static void start() throws Exception {
+        certs = TestCertificates.authority(dir.resolve("ca"), "Varve ACL CA");
         Map<String, String> props = new HashMap<>();
-        props.put("listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0");
+        props.put("listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0");
+        props.put("ssl.keystore.location", certs.brokerKeystore("PKCS12").toString());
+        props.put("ssl.keystore.type", "PKCS12");
+        props.put("ssl.keystore.password", TestCertificates.PASSWORD);
+        props.put("ssl.truststore.location", certs.truststore("PKCS12").toString());
+        props.put("ssl.truststore.type", "PKCS12");
+        props.put("ssl.truststore.password", TestCertificates.PASSWORD);
+        props.put("ssl.client.auth", "required");
+        props.put("ssl.principal.mapping.rules", "RULE:^CN=([^,]*),O=Varve Test$/$1/L");
         props.put("sasl.enabled.mechanisms", "PLAIN");
         props.put(
                 "sasl.jaas.config",
@@ -177,6 +187,38 @@ class AclIT {
     void aPrefixedAllowLetsAliceWriteAndReadHerTopicsWithHerGroups() throws Exception {
         produce("alice", "orders-eu");
         assertThat(consume("alice", "orders-eu", "alice-orders")).isNotEmpty();
+    }
+
+    private static Map<String, Object> certificate(String name, String subject) throws Exception {
+        Map<String, Object> c = new HashMap<>();
+        c.put(
+                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+                "127.0.0.1:" + broker.broker().boundPort("SSL"));
+        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
+        c.put("ssl.truststore.location", certs.truststore("PKCS12").toString());
+        c.put("ssl.truststore.type", "PKCS12");
+        c.put("ssl.truststore.password", TestCertificates.PASSWORD);
+        c.put("ssl.keystore.location", certs.clientKeystore(name, subject).toString());
+        c.put("ssl.keystore.type", "PKCS12");
+        c.put("ssl.keystore.password", TestCertificates.PASSWORD);
+        c.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        return c;
+    }
+
+    @Test
+    void theClientCertificatesMappedSubjectIsThePrincipalAclsName() throws Exception {
+        // CN=Alice,O=Varve Test maps to User:alice, whose prefixed ALLOW covers orders-eu
+        try (KafkaProducer<byte[], byte[]> producer =
+                broker.producer(certificate("alice-cert", "CN=Alice,O=Varve Test"))) {
+            producer.send(new ProducerRecord<>("orders-eu", "tls".getBytes(UTF_8)))
+                    .get(20, TimeUnit.SECONDS);
+        }
+        try (KafkaProducer<byte[], byte[]> producer =
+                broker.producer(certificate("mallory-cert", "CN=Mallory,O=Varve Test"))) {
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("orders-eu", "tls".getBytes(UTF_8)))
+                            .get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
     }
 
     @Test
