@@ -30,6 +30,7 @@ import io.varve.broker.group.GroupCoordinatorSettings;
 import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
+import io.varve.broker.network.ConnectionLimits;
 import io.varve.broker.network.ListenerFront;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.replica.FetchPurgatory;
@@ -147,6 +148,7 @@ public final class Broker implements AutoCloseable {
         config.logWarnings();
         // TLS contexts first: a keystore that cannot be read stops the start before anything else is done
         Function<String, ListenerFront> listenerFronts = TlsContexts.fronts(config.security(), config.listeners());
+        ConnectionLimits connectionLimits = config.connectionLimits();
         int nodeId = config.nodeId();
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
@@ -291,6 +293,7 @@ public final class Broker implements AutoCloseable {
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
 
         socketServer = network.get();
+        socketServer.limitConnections(connectionLimits);
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),

@@ -112,6 +112,9 @@ public final class BrokerConfig {
             .define("socket.send.buffer.bytes", INT, 102400, -1, Integer.MAX_VALUE)
             .define("socket.receive.buffer.bytes", INT, 102400, -1, Integer.MAX_VALUE)
             .define("connections.max.idle.ms", LONG, 600000L, -1, Long.MAX_VALUE)
+            .define("max.connections", INT, Integer.MAX_VALUE, 0, Integer.MAX_VALUE)
+            .define("max.connections.per.ip", INT, Integer.MAX_VALUE, 0, Integer.MAX_VALUE)
+            .define("max.connections.per.ip.overrides", STRING, "")
             .define("num.network.threads", INT, 3, 1, 256)
             .define("num.io.threads", INT, 8, 1, 256)
             .defineAccepted("queued.max.requests", INT)
@@ -698,6 +701,35 @@ public final class BrokerConfig {
 
     public long connectionsMaxIdleMs() {
         return longValue("connections.max.idle.ms");
+    }
+
+    /**
+     * {@code max.connections.per.ip.overrides}: {@code host:count} pairs, separated by commas, hosts resolved now;
+     * with {@code max.connections.per.ip} and {@code max.connections} the network layer's limits.
+     */
+    public io.varve.broker.network.ConnectionLimits connectionLimits() {
+        Map<java.net.InetAddress, Integer> overrides = new LinkedHashMap<>();
+        String text = (String) values.get("max.connections.per.ip.overrides");
+        for (String entry : text.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int colon = entry.lastIndexOf(':');
+            try {
+                overrides.put(
+                        java.net.InetAddress.getByName(entry.substring(0, colon).trim()),
+                        Integer.parseInt(entry.substring(colon + 1).trim()));
+            } catch (RuntimeException | java.net.UnknownHostException e) {
+                throw new ConfigException("Invalid entry '" + entry.trim()
+                        + "' in max.connections.per.ip.overrides: expected host:count with a resolvable host.");
+            }
+        }
+        if (intValue("max.connections.per.ip") == 0 && overrides.isEmpty()) {
+            throw new ConfigException(
+                    "max.connections.per.ip can be 0 only with max.connections.per.ip.overrides naming who may connect.");
+        }
+        return new io.varve.broker.network.ConnectionLimits(
+                intValue("max.connections"), intValue("max.connections.per.ip"), overrides);
     }
 
     public int numNetworkThreads() {

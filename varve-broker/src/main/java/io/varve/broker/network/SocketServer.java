@@ -17,9 +17,9 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.varve.broker.config.ListenerConfig;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -48,8 +48,9 @@ public final class SocketServer implements AutoCloseable {
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
     private final Class<? extends ServerChannel> channelClass;
-    private final Map<String, Channel> boundChannels = new LinkedHashMap<>();
+    private final Map<String, Channel> boundChannels = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
+    private volatile ConnectionLimits limits = ConnectionLimits.NONE;
 
     /** Creates the event loops; nothing is bound until {@link #start}. */
     public SocketServer(Settings settings) {
@@ -65,6 +66,39 @@ public final class SocketServer implements AutoCloseable {
         bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("varve-acceptor", true), ioFactory);
         workerGroup = new MultiThreadIoEventLoopGroup(
                 settings.networkThreads(), new DefaultThreadFactory("varve-network", true), ioFactory);
+    }
+
+    /** Sets the connection limits; before {@link #start}. */
+    public void limitConnections(ConnectionLimits connectionLimits) {
+        this.limits = connectionLimits;
+    }
+
+    /**
+     * Counts a new connection, or refuses it: closed at once when its address is at its limit; at the broker-wide
+     * limit the listeners stop accepting until a connection closes.
+     */
+    private boolean admit(SocketChannel ch) {
+        InetAddress address = ch.remoteAddress().getAddress();
+        if (!limits.tryAcquire(address)) {
+            if (limits.addressAtLimit(address)) {
+                log.warn("Closing a new connection from {}: it holds max.connections.per.ip connections", address);
+            } else {
+                log.warn("Closing a new connection from {}: the broker holds max.connections connections", address);
+            }
+            ch.close();
+            return false;
+        }
+        ch.closeFuture().addListener(f -> {
+            limits.release(address);
+            if (!limits.full()) {
+                boundChannels.values().forEach(server -> server.config().setAutoRead(true));
+            }
+        });
+        if (limits.full()) {
+            // Kafka's acceptor waits for a free slot rather than refusing: pending connections stay in the backlog
+            boundChannels.values().forEach(server -> server.config().setAutoRead(false));
+        }
+        return true;
     }
 
     /** Binds every listener as PLAINTEXT; throws if one cannot be bound. */
@@ -86,6 +120,9 @@ public final class SocketServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (!admit(ch)) {
+                                return;
+                            }
                             if (settings.sendBufferBytes() > 0) {
                                 ch.config().setSendBufferSize(settings.sendBufferBytes());
                             }
