@@ -6,9 +6,9 @@ import java.util.Map;
 
 /**
  * {@code max.connections.per.ip} (with {@code max.connections.per.ip.overrides}) and {@code max.connections}: how
- * many connections one address, and the broker as a whole, may hold. An address over its limit has its new connection
- * closed at once, as Kafka does; at the broker-wide limit the server stops accepting (new connections wait in the
- * listen backlog) until one closes. Thread safe: the acceptor and every network thread call it.
+ * many connections one address, and the broker as a whole, may hold. A new connection over either limit is closed at
+ * once (Kafka closes it over the address's limit, and waits for a free slot at the broker's). Thread safe: every
+ * network thread calls it.
  */
 public final class ConnectionLimits {
     public static final ConnectionLimits NONE = new ConnectionLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, Map.of());

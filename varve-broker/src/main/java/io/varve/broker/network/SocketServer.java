@@ -20,6 +20,7 @@ import io.varve.broker.config.ListenerConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +49,7 @@ public final class SocketServer implements AutoCloseable {
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
     private final Class<? extends ServerChannel> channelClass;
-    private final Map<String, Channel> boundChannels = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Channel> boundChannels = new LinkedHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile ConnectionLimits limits = ConnectionLimits.NONE;
 
@@ -74,30 +75,23 @@ public final class SocketServer implements AutoCloseable {
     }
 
     /**
-     * Counts a new connection, or refuses it: closed at once when its address is at its limit; at the broker-wide
-     * limit the listeners stop accepting until a connection closes.
+     * Counts a new connection, or refuses it (closed at once) when its address or the broker is at its limit. Kafka's
+     * acceptor instead waits for a free slot at {@code max.connections}; pausing Netty's accept loop did not stop
+     * accepts here, so the excess is closed: the client retries, nothing is held open past the limit.
      */
     private boolean admit(SocketChannel ch) {
         InetAddress address = ch.remoteAddress().getAddress();
         if (!limits.tryAcquire(address)) {
-            if (limits.addressAtLimit(address)) {
-                log.warn("Closing a new connection from {}: it holds max.connections.per.ip connections", address);
-            } else {
-                log.warn("Closing a new connection from {}: the broker holds max.connections connections", address);
-            }
+            log.warn(
+                    "Closing a new connection from {}: {}",
+                    address,
+                    limits.addressAtLimit(address)
+                            ? "it holds max.connections.per.ip connections"
+                            : "the broker holds max.connections connections");
             ch.close();
             return false;
         }
-        ch.closeFuture().addListener(f -> {
-            limits.release(address);
-            if (!limits.full()) {
-                boundChannels.values().forEach(server -> server.config().setAutoRead(true));
-            }
-        });
-        if (limits.full()) {
-            // Kafka's acceptor waits for a free slot rather than refusing: pending connections stay in the backlog
-            boundChannels.values().forEach(server -> server.config().setAutoRead(false));
-        }
+        ch.closeFuture().addListener(f -> limits.release(address));
         return true;
     }
 

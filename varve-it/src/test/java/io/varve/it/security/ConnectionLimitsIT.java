@@ -83,6 +83,21 @@ class ConnectionLimitsIT {
     }
 
     @Test
+    void pastMaxConnectionsANewConnectionIsClosedUntilOneCloses() throws Exception {
+        try (TestBroker broker = TestBroker.start(dir, Map.of("max.connections", "2"))) {
+            int port = broker.port();
+            Socket first = connect("127.0.0.1", port);
+            assertThat(answers(first)).isTrue();
+            assertThat(answers(connect("127.0.0.2", port))).isTrue();
+            assertThat(answers(connect("127.0.0.3", port)))
+                    .as("a third, from any address")
+                    .isFalse();
+            first.close();
+            await().atMost(Duration.ofSeconds(10)).until(() -> answers(connect("127.0.0.3", port)));
+        }
+    }
+
+    @Test
     void anAddressOverItsLimitIsRefusedAndAClosedConnectionFreesItsSlot() throws Exception {
         try (TestBroker broker = TestBroker.start(
                 dir, Map.of("max.connections.per.ip", "2", "max.connections.per.ip.overrides", "127.0.0.2:3"))) {
