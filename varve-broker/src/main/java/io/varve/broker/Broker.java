@@ -8,17 +8,20 @@ import io.varve.broker.api.FetchHandler;
 import io.varve.broker.api.KafkaRequestDispatcher;
 import io.varve.broker.api.ListOffsetsHandler;
 import io.varve.broker.api.MetadataHandler;
+import io.varve.broker.api.OffsetsForLeaderEpochHandler;
 import io.varve.broker.api.ProduceHandler;
 import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
 import io.varve.broker.api.admin.DescribeClientQuotasHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
+import io.varve.broker.api.admin.ListConfigResourcesHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
 import io.varve.broker.api.security.DescribeAclsHandler;
 import io.varve.broker.api.security.DescribeUserScramCredentialsHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
+import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
 import io.varve.broker.config.LogConfigs;
 import io.varve.broker.config.RemoteLogSettings;
@@ -33,6 +36,11 @@ import io.varve.broker.metadata.SnapshotPublisher;
 import io.varve.broker.network.ConnectionLimits;
 import io.varve.broker.network.ListenerFront;
 import io.varve.broker.network.SocketServer;
+import io.varve.broker.network.client.NodeClient;
+import io.varve.broker.observe.FetchTraffic;
+import io.varve.broker.observe.NodeActions;
+import io.varve.broker.observe.NodeView;
+import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
@@ -43,12 +51,18 @@ import io.varve.broker.security.SaslApis;
 import io.varve.broker.security.SaslAuthenticator;
 import io.varve.broker.security.SecurityConfig;
 import io.varve.broker.security.TlsContexts;
+import io.varve.broker.telemetry.TelemetryApis;
 import io.varve.broker.tiered.TieredReads;
+import io.varve.broker.txn.ClusterTransactionVerifier;
 import io.varve.broker.txn.DescribeProducersHandler;
+import io.varve.broker.txn.NodeMarkerChannel;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
 import io.varve.broker.txn.TxnApis;
 import io.varve.broker.txn.TxnCoordinatorSettings;
 import io.varve.broker.txn.TxnHandlers;
+import io.varve.http.HttpListener;
+import io.varve.http.HttpServer;
+import io.varve.http.metrics.NodeMetrics;
 import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
 import io.varve.metadata.controller.feature.SupportedFeatures;
@@ -100,17 +114,26 @@ public final class Broker implements AutoCloseable {
     private MetadataCache metadataCache;
     private GroupCoordinatorRuntime groupCoordinator;
     private TransactionCoordinatorRuntime txnCoordinator;
+    private NodeMarkerChannel txnMarkerChannel;
     /** Null when remote.log.storage.system.enable=false. */
     private RemoteLogManager remoteLogManager;
     /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
     private TieredReads tieredReads;
 
+    /** The schema registry (varve-registry) and its REST listener; null when it is off. */
+    private SchemaRegistryWiring schemaRegistry;
+
     private volatile boolean closed;
     private ReplicaManager replicaManager;
+    private io.varve.broker.replica.fetcher.ReplicaFetcherManager replicaFetchers;
     /** Retries the partition logs that could not be opened or created. */
     private java.util.concurrent.ScheduledExecutorService logRetry;
 
-    private BrokerLifecycle lifecycle;
+    private volatile BrokerLifecycle lifecycle;
+    /** The node's metrics: recorded by the request paths, read by the HTTP listener. */
+    private final NodeMetrics metrics = new NodeMetrics();
+    /** The HTTP listener (/metrics, /health); null when varve.http.listeners is empty or could not be bound. */
+    private HttpListener httpListener;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -149,6 +172,7 @@ public final class Broker implements AutoCloseable {
         // TLS contexts first: a keystore that cannot be read stops the start before anything else is done
         Function<String, ListenerFront> listenerFronts = TlsContexts.fronts(config.security(), config.listeners());
         ConnectionLimits connectionLimits = config.connectionLimits();
+        SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
@@ -177,7 +201,12 @@ public final class Broker implements AutoCloseable {
                 fetchPurgatory,
                 (snapshot, overrides) -> logConfigs.forTopic(brokerConfigLayers
                         .layers(snapshot.dynamicBrokerConfigs(), snapshot.dynamicDefaultBrokerConfigs())
-                        .topicValues(overrides)));
+                        .topicValues(overrides)),
+                (snapshot, overrides) -> Integer.parseInt(brokerConfigLayers
+                        .layers(snapshot.dynamicBrokerConfigs(), snapshot.dynamicDefaultBrokerConfigs())
+                        .topicValues(overrides)
+                        .getOrDefault("min.insync.replicas", "1")),
+                System::currentTimeMillis);
         metadataCache = new MetadataCache(nodeId, clusterId);
 
         metadataLogs = MetadataLogs.open(config, clusterId);
@@ -209,11 +238,13 @@ public final class Broker implements AutoCloseable {
             startControllerOnly(startNanos);
             return;
         }
+        startReplication(replicaManager, controller);
         ForwardingHandler forwarded = new ForwardingHandler(controllerWiring.router);
         ProducerIdManager producerIds = new ProducerIdManager(
                 blockSize -> controller.allocateProducerIds(
                         nodeId, lifecycle == null ? -1 : lifecycle.brokerEpoch(), blockSize),
                 config.producerIdBlockSize());
+        schemaRegistry = SchemaRegistryWiring.start(config, metadataCache, replicaManager, controller);
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
@@ -224,10 +255,24 @@ public final class Broker implements AutoCloseable {
                         3,
                         13,
                         DroppedResponseFault.wrap(
-                                new ProduceHandler(metadataCache, replicaManager),
+                                new ProduceHandler(
+                                        metadataCache,
+                                        replicaManager,
+                                        metrics.traffic(),
+                                        schemaRegistry == null ? null : schemaRegistry.validation()),
                                 config.testProduceDropResponseEvery()))
-                .register(ApiKeys.FETCH, 4, 17, new FetchHandler(metadataCache, replicaManager))
+                .register(
+                        ApiKeys.FETCH,
+                        4,
+                        17,
+                        new FetchHandler(
+                                metadataCache, replicaManager, new FetchTraffic(metadataCache, metrics.traffic())))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
+                .register(
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH.oldestVersion(),
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH.latestVersion(),
+                        new OffsetsForLeaderEpochHandler(metadataCache, replicaManager))
                 .register(
                         ApiKeys.METADATA,
                         0,
@@ -247,7 +292,8 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
-                .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager));
+                .register(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(metadataCache, replicaManager))
+                .register(ApiKeys.LIST_CONFIG_RESOURCES, 0, 1, new ListConfigResourcesHandler(loader::image));
         if (metadataLogs.raftRequests() != null || !config.processRoles().contains("controller")) {
             // kafka-metadata-quorum --bootstrap-server: the broker forwards to the active controller, the Raft leader,
             // which describes the whole quorum and makes voter changes (as Kafka's brokers do).
@@ -265,6 +311,9 @@ public final class Broker implements AutoCloseable {
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
         groupCoordinator.startup();
+        // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
+        NodeClient txnPeers = new NodeClient(
+                "varve-broker-" + nodeId + "-txn", "varve-txn-peer-client", config.socketRequestMaxBytes(), 64, 5_000);
         txnCoordinator = new TransactionCoordinatorRuntime(
                 nodeId,
                 TxnCoordinatorSettings.from(config),
@@ -272,7 +321,8 @@ public final class Broker implements AutoCloseable {
                 replicaManager,
                 controller,
                 producerIds,
-                groupCoordinator::onTransactionCompleted);
+                groupCoordinator::onTransactionCompleted,
+                txnMarkerChannel = new NodeMarkerChannel(metadataCache, interBrokerListenerName(), txnPeers));
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
         TxnApis.register(
@@ -280,7 +330,13 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
-        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnCoordinator);
+        GroupApis.register(
+                registry,
+                groupCoordinator,
+                metadataCache,
+                txnCoordinator,
+                new ClusterTransactionVerifier(
+                        nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
         SaslApis.register(registry);
         registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, forwarded)
                 .register(
@@ -292,12 +348,17 @@ public final class Broker implements AutoCloseable {
         AuthorizationHook authorization = authorizationHook();
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
 
+        new TelemetryApis(loader::image, metrics.clientTelemetry(), System::currentTimeMillis).register(registry);
+        for (ApiRegistry.Api api : registry.all()) {
+            metrics.requests().register(api.key().id, api.key().name);
+        }
         socketServer = network.get();
         socketServer.limitConnections(connectionLimits);
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
-                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor, saslAuthenticator(), authorization),
+                new KafkaRequestDispatcher(
+                        registry, apiVersions, requestExecutor, metrics.requests(), saslAuthenticator(), authorization),
                 listenerFronts);
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
@@ -324,6 +385,7 @@ public final class Broker implements AutoCloseable {
             lifecycle.start(TimeUnit.SECONDS.toMillis(30));
             controllerWiring.finalizeInitialFeatures(config, loader);
         }
+        startHttpListener(nodeId, clusterId);
         long doneNanos = System.nanoTime();
         // Logs a clean start did not open yet open now, behind the requests (a request opens its log on the spot).
         logManager.openDeferredLogsInBackground();
@@ -354,6 +416,57 @@ public final class Broker implements AutoCloseable {
                 millis(coordinatorsReadyNanos - metadataReadyNanos),
                 millis(networkReadyNanos - coordinatorsReadyNanos),
                 millis(doneNanos - networkReadyNanos));
+    }
+
+    /**
+     * Binds {@code varve.http.listeners}. A listener that was configured and cannot be bound stops the start with one
+     * sentence naming the key; the default one only warns, so several nodes on one host start as before.
+     */
+    private void startHttpListener(int nodeId, String clusterId) {
+        metrics.attach(
+                new NodeView(
+                        nodeId,
+                        clusterId,
+                        config.processRoles().contains("controller"),
+                        metadataCache,
+                        raft,
+                        logManager,
+                        replicaManager,
+                        groupCoordinator,
+                        txnCoordinator,
+                        remoteLogManager,
+                        () -> lifecycle,
+                        System::currentTimeMillis),
+                config.numIoThreads(),
+                HTTP_LAG_TIMEOUT_MS);
+        if (config.httpListeners().isEmpty()) {
+            return;
+        }
+        try {
+            httpListener = HttpListener.start(
+                    config.httpListeners(),
+                    metrics,
+                    metrics.view(),
+                    new NodeActions(controllerWiring.calls, config.deleteTopicEnable()));
+        } catch (HttpServer.BindFailure e) {
+            if (config.httpListenersExplicit()) {
+                throw new ConfigException("varve.http.listeners: " + e.getMessage() + ".");
+            }
+            log.warn(
+                    "The default HTTP listener {} is not served: {}. Set varve.http.listeners (empty turns it off)",
+                    e.endpoint(),
+                    e.getMessage());
+        }
+    }
+
+    /** The metrics of this node (tests, and the replica layer's ISR counters). */
+    public NodeMetrics metrics() {
+        return metrics;
+    }
+
+    /** The port of the {@code index}th entry of varve.http.listeners (tests configure port 0). */
+    public int httpPort(int index) {
+        return httpListener.boundPort(index);
     }
 
     /**
@@ -457,6 +570,20 @@ public final class Broker implements AutoCloseable {
                         () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime())));
     }
 
+    /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */
+    private String interBrokerListenerName() {
+        String named = config.originals().get("inter.broker.listener.name");
+        if (named != null) {
+            return named;
+        }
+        List<String> controllerNames = config.controllerListenerNames();
+        return config.listeners().stream()
+                .map(ListenerConfig::name)
+                .filter(n -> !controllerNames.contains(n))
+                .findFirst()
+                .orElse("PLAINTEXT");
+    }
+
     private List<Endpoint> advertisedEndpoints() {
         List<String> controllerNames = config.controllerListenerNames();
         List<Endpoint> endpoints = new ArrayList<>();
@@ -484,6 +611,11 @@ public final class Broker implements AutoCloseable {
         return socketServer.boundPort(listenerName);
     }
 
+    /** The schema registry's HTTP port, or -1 when it is off. */
+    public int schemaRegistryPort() {
+        return schemaRegistry == null ? -1 : schemaRegistry.port();
+    }
+
     public BrokerConfig config() {
         return config;
     }
@@ -501,6 +633,32 @@ public final class Broker implements AutoCloseable {
     /** The group coordinator: consumer groups, committed offsets and lag. */
     public GroupCoordinatorRuntime groupCoordinator() {
         return groupCoordinator;
+    }
+
+    /**
+     * Followers fetch from their leaders over the inter-broker listener (addresses from the metadata image), and
+     * leaders send ISR changes to the controller, both quoting this broker's epoch once it registered.
+     */
+    private void startReplication(ReplicaManager replicaManager, ControllerCalls controller) {
+        String listener = config.interBrokerListenerName();
+        replicaFetchers = new io.varve.broker.replica.fetcher.ReplicaFetcherManager(
+                config.nodeId(),
+                config.replicaFetcherSettings(),
+                Integer.MAX_VALUE,
+                brokerId -> metadataCache.snapshot().brokers().stream()
+                        .filter(b -> b.nodeId() == brokerId)
+                        .findFirst()
+                        .flatMap(b -> b.endpoint(listener))
+                        .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
+                this::brokerEpoch,
+                System::currentTimeMillis);
+        replicaManager.startReplication(
+                controller::alterPartition, this::brokerEpoch, replicaFetchers, config.replicaLagTimeMaxMs());
+    }
+
+    private long brokerEpoch() {
+        BrokerLifecycle current = lifecycle;
+        return current == null ? -1 : current.brokerEpoch();
     }
 
     /** Stops accepting requests, then closes the metadata log and flushes and closes every partition log. */
@@ -524,7 +682,13 @@ public final class Broker implements AutoCloseable {
             // Before the listeners close: clients' writes reach the successor through this node meanwhile.
             raft.handOverLeadership(config.quorumTimeouts().electionTimeoutMs() * 4L);
         }
+        closeQuietly("HTTP listener", httpListener);
         closeQuietly("network", socketServer);
+        closeQuietly("schema registry", schemaRegistry);
+        closeQuietly("replica fetchers", replicaFetchers);
+        if (replicaManager != null) {
+            replicaManager.close();
+        }
         closeQuietly("fetch purgatory", fetchPurgatory);
         if (requestExecutor != null) {
             requestExecutor.shutdown();
@@ -538,6 +702,7 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
+        closeQuietly("transaction marker channel", txnMarkerChannel);
         closeQuietly("controller", controllerWiring);
         closeQuietly("metadata snapshots", metadataSnapshots);
         closeQuietly("metadata log", raft);
@@ -550,6 +715,9 @@ public final class Broker implements AutoCloseable {
                 config.nodeId(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     }
+
+    /** How long a scrape waits for the coordinators' consumer lag before it leaves the lag out. */
+    private static final long HTTP_LAG_TIMEOUT_MS = 2000;
 
     private static long millis(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(nanos);

@@ -70,8 +70,7 @@ final class ControllerWiring implements AutoCloseable {
         if (config.processRoles().contains("controller")) {
             controller = new QuorumController(
                     new ControllerConfig(config.numPartitions(), config.defaultReplicationFactor())
-                            .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs())
-                            .withMaxReplicationFactor(BrokerConfig.MAX_REPLICATION_FACTOR),
+                            .withBrokerSessionTimeoutMs(config.brokerSessionTimeoutMs()),
                     clusterId,
                     raft,
                     loader,

@@ -159,13 +159,13 @@ class ControllerRolesIT {
                     });
         }
         produceAndConsume(topic, "127.0.0.1:" + brokerPorts[0]);
-        // Two brokers, but no replication between them yet: a second replica that nobody copies is refused.
+        // Two brokers (the controller-only node holds no replicas): a third replica has nowhere to go.
         try (Admin admin = admin(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + brokerPorts[0])) {
-            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("two-replicas", 1, (short) 2)))
+            assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("three-replicas", 1, (short) 3)))
                             .all()
                             .get(30, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(org.apache.kafka.common.errors.InvalidReplicationFactorException.class)
-                    .hasMessageContaining("at most 1 replica(s) per partition");
+                    .hasMessageContaining("only 2 broker(s) are registered");
         }
     }
 

@@ -45,6 +45,8 @@ public final class TestBroker implements AutoCloseable {
         props.put("log.dirs", dataDir.toString());
         props.put("num.network.threads", "2");
         props.put("num.io.threads", "4");
+        // no HTTP listener unless a test asks for one (varve.http.listeners=http://127.0.0.1:0)
+        props.put("varve.http.listeners", "");
         props.putAll(overrides);
         broker = new Broker(BrokerConfig.fromMap(props));
         broker.start();

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * by the background pass after the broker registered, so a broker holding thousands of partitions serves requests
  * without opening them all first. This is safe because nothing touches a log's files before it is opened:
  * retention, flushes, the cleaner and tiering only see open logs, and the checkpoints carry a deferred log's
- * recovery point and log start offset as they were read.
+ * recovery point, log start offset and high watermark as they were read.
  */
 final class DeferredLogs {
 
@@ -47,6 +47,8 @@ final class DeferredLogs {
         final long recoveryPoint;
 
         final long logStartOffset;
+        /** The checkpointed high watermark, or -1 when the checkpoint had none. */
+        final long highWatermark;
         /** What the metadata wants this log to be (topic id, config), once reconciliation said so; null before. */
         volatile LogManager.LogSpec wanted;
 
@@ -61,11 +63,13 @@ final class DeferredLogs {
                 Path dir,
                 long recoveryPoint,
                 long logStartOffset,
+                long highWatermark,
                 Consumer<Entry> opener) {
             this.topicPartition = topicPartition;
             this.dir = dir;
             this.recoveryPoint = recoveryPoint;
             this.logStartOffset = logStartOffset;
+            this.highWatermark = highWatermark;
             this.opener = opener;
             this.open = new FutureTask<>(
                     () -> {
@@ -104,7 +108,7 @@ final class DeferredLogs {
 
         /** A fresh entry for the same log, to try again after this one's open failed (each entry opens once). */
         Entry retry() {
-            Entry next = new Entry(topicPartition, dir, recoveryPoint, logStartOffset, opener);
+            Entry next = new Entry(topicPartition, dir, recoveryPoint, logStartOffset, highWatermark, opener);
             next.wanted = wanted;
             return next;
         }

@@ -12,6 +12,21 @@ interface LogEvents {
     /** Segments were retired; their files must be deleted in {@code deleteDelayMs} via {@link PartitionLog#deleteRetiredSegments}. */
     void segmentsRetired(PartitionLog log, long deleteDelayMs);
 
+    /**
+     * A truncation is about to take the log's lock: the owner stops a cleaning pass of the log in flight (it may need
+     * that lock to finish) and starts none until {@link #truncationEnded}. Called without the log's lock.
+     */
+    default void truncationStarting(PartitionLog log) {}
+
+    /**
+     * The log was truncated (its recovery point and high watermark may have gone down): the owner rewrites the log
+     * dir's recovery-point checkpoint before returning, so that a crash after new appends never trusts the old one.
+     */
+    default void logTruncated(PartitionLog log) {}
+
+    /** The truncation that {@link #truncationStarting} announced ended, done or failed: cleaning may go on. */
+    default void truncationEnded(PartitionLog log) {}
+
     /** An I/O failure that is not a lack of resources happened in the log's dir: the dir is failing. */
     default void logDirFailed(PartitionLog log, Exception cause) {}
 

@@ -2,22 +2,27 @@ package io.varve.storage;
 
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
+import java.util.function.LongSupplier;
 
 /**
  * When a partition log fsyncs and what it knows is durable: flush.messages and flush.ms checked at
  * append, flush.ms from the flush scheduler, explicit flushes, and the recovery point (every offset
  * below it is fsynced) those and rolls advance. Flushes take only this object's lock, so an fsync never
- * blocks appends; the recovery point only grows.
+ * blocks appends; the recovery point only grows, but for a truncation, which takes it down to the new log end.
  */
 final class LogFlusher {
 
     private final Object lock = new Object();
+    /** The log's current end: a flush that read the end before a truncation must not move the point past it. */
+    private final LongSupplier currentLogEndOffset;
+
     private volatile long recoveryPoint;
     /** -1 until the first append or scheduler check starts the flush.ms clock. */
     private volatile long lastFlushMs = -1;
 
-    LogFlusher(long recoveryPoint) {
+    LogFlusher(long recoveryPoint, LongSupplier currentLogEndOffset) {
         this.recoveryPoint = recoveryPoint;
+        this.currentLogEndOffset = currentLogEndOffset;
     }
 
     long recoveryPoint() {
@@ -28,6 +33,20 @@ final class LogFlusher {
     void advanceRecoveryPoint(long offset) {
         synchronized (lock) {
             recoveryPoint = Math.max(recoveryPoint, offset);
+        }
+    }
+
+    /** The log was truncated (durably) to {@code logEndOffset}: nothing at or above it is flushed data any more. */
+    void truncateTo(long logEndOffset) {
+        synchronized (lock) {
+            recoveryPoint = Math.min(recoveryPoint, logEndOffset);
+        }
+    }
+
+    /** The log starts afresh at {@code offset} with an empty, durable segment. */
+    void resetTo(long offset) {
+        synchronized (lock) {
+            recoveryPoint = offset;
         }
     }
 
@@ -57,7 +76,8 @@ final class LogFlusher {
         synchronized (lock) {
             if (logEndOffset > recoveryPoint) {
                 active.flush();
-                recoveryPoint = Math.max(recoveryPoint, logEndOffset);
+                // a truncation lowers the end before it takes this lock to lower the point: the one or the other wins
+                recoveryPoint = Math.max(recoveryPoint, Math.min(logEndOffset, currentLogEndOffset.getAsLong()));
             }
             if (nowMs >= 0) {
                 lastFlushMs = nowMs;

@@ -1,20 +1,18 @@
 package io.varve.storage;
 
 import io.varve.storage.batch.BatchHeader;
+import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
+import io.varve.storage.epoch.LeaderEpochCache;
 import io.varve.storage.fs.DurableFiles;
-import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerSnapshot;
 import io.varve.storage.producer.ProducerSnapshotFiles;
 import io.varve.storage.producer.ProducerStateManager;
-import io.varve.storage.records.TxnMarker;
-import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.BatchHeaderScanner;
 import io.varve.storage.segment.LogSegment;
 import io.varve.storage.segment.ScanResult;
 import io.varve.storage.segment.SegmentFiles;
 import io.varve.storage.segment.SegmentSwap;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +24,6 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
-import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,11 +52,14 @@ final class LogLoader {
      *
      * @param recoveryPoint  checkpointed recovery point, or -1 when the checkpoint has none
      * @param logStartOffset checkpointed log start offset, or -1 when the checkpoint has none
+     * @param highWatermark  checkpointed high watermark ({@code replication-offset-checkpoint}), or -1 when the
+     *                       checkpoint has none
      * @param nowMs          load time: the segment.ms clock of a non-empty active segment starts here
      */
-    record LoadParams(boolean hadCleanShutdown, long recoveryPoint, long logStartOffset, long nowMs) {
+    record LoadParams(
+            boolean hadCleanShutdown, long recoveryPoint, long logStartOffset, long highWatermark, long nowMs) {
         static LoadParams newLog(long nowMs) {
-            return new LoadParams(true, -1, -1, nowMs);
+            return new LoadParams(true, -1, -1, -1, nowMs);
         }
     }
 
@@ -155,6 +155,35 @@ final class LogLoader {
             closeQuietly(e);
             throw e;
         }
+    }
+
+    /**
+     * The leader-epoch lineage of a loaded log: the checkpoint, less the epochs starting at or past the log end (a
+     * truncation or a recovery cut them off). After a crash, epochs are fsynced only with the log, so those starting
+     * past the recovery point may be missing from the checkpoint; every batch carries its leader epoch, so the
+     * recovered tail tells them again.
+     */
+    static LeaderEpochCache loadLeaderEpochs(Path dir, String name, LoadedLog loaded, LoadParams params)
+            throws IOException {
+        LeaderEpochCache epochCache = LeaderEpochCache.load(name, new LeaderEpochCheckpointFile(dir));
+        epochCache.truncateFromEnd(loaded.logEndOffset());
+        if (params.hadCleanShutdown()) {
+            return epochCache;
+        }
+        long from = Math.max(params.recoveryPoint(), 0L);
+        Long first = loaded.segments().floorKey(from);
+        for (LogSegment segment : loaded.segments()
+                .tailMap(first == null ? loaded.segments().firstKey() : first, true)
+                .values()) {
+            BatchHeaderScanner scanner = segment.scanner(0, false);
+            for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
+                if (header.lastOffset() >= from) {
+                    epochCache.assign(header.partitionLeaderEpoch(), header.baseOffset());
+                }
+            }
+        }
+        epochCache.flush();
+        return epochCache;
     }
 
     /** Deletes leftover files; returns the base offsets of the live log files. */
@@ -379,78 +408,9 @@ final class LogLoader {
             segment.txnIndex().truncateFrom(txnIndexRebuildFrom);
         }
         if (from < logEndOffset) {
-            replayHeaders(producerState, from, txnIndexRebuildFrom);
+            ProducerStateReplay.replay(name, segments, producerState, from, Long.MAX_VALUE, txnIndexRebuildFrom);
         }
         return producerState;
-    }
-
-    /**
-     * Applies every batch header at or after {@code fromOffset} to the producer state, and records the ABORT
-     * markers at or after {@code txnIndexRebuildFrom} in their segment's transaction index.
-     */
-    private void replayHeaders(ProducerStateManager producerState, long fromOffset, long txnIndexRebuildFrom)
-            throws IOException {
-        Long firstBase = segments.floorKey(fromOffset);
-        for (LogSegment segment : segments.tailMap(firstBase == null ? segments.firstKey() : firstBase, true)
-                .values()) {
-            BatchHeaderScanner scanner = segment.scanner(segment.index().lookup(fromOffset), false);
-            for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
-                if (!header.hasProducerId() || header.baseOffset() < fromOffset) {
-                    continue;
-                }
-                if (header.isControl()) {
-                    replayMarker(producerState, segment, header, header.baseOffset() >= txnIndexRebuildFrom);
-                } else {
-                    producerState.replay(
-                            header.producerId(),
-                            header.producerEpoch(),
-                            new BatchMetadata(
-                                    header.baseSequence(),
-                                    header.lastSequence(),
-                                    header.baseOffset(),
-                                    header.lastOffset(),
-                                    header.maxTimestamp()),
-                            header.isTransactional());
-                }
-            }
-            if (scanner.stop() != BatchHeaderScanner.Stop.END) {
-                throw new KafkaStorageException(name + ": segment " + segment.logFile() + " is corrupt at position "
-                        + scanner.position() + " (" + scanner.stopReason() + ")");
-            }
-        }
-    }
-
-    private void replayMarker(ProducerStateManager producerState, LogSegment segment, BatchHeader header, boolean index)
-            throws IOException {
-        ByteBuffer bytes = ByteBuffer.allocate(header.sizeBytes());
-        DurableFiles.readFully(segment.channel(), bytes, header.position());
-        TxnMarker marker;
-        try {
-            marker = TxnMarker.readOrNull(bytes.flip());
-        } catch (InvalidRecordException e) {
-            throw new KafkaStorageException(
-                    name + ": undecodable control batch at offset " + header.baseOffset() + " in " + segment.logFile()
-                            + ": " + e.getMessage(),
-                    e);
-        }
-        if (marker == null) {
-            return; // another kind of control record, or one a cleaner emptied
-        }
-        ProducerStateManager.CompletedTxn completed = producerState.replayMarker(
-                header.producerId(),
-                header.producerEpoch(),
-                marker.coordinatorEpoch(),
-                marker.commit(),
-                header.baseOffset(),
-                header.maxTimestamp());
-        if (index && completed.aborted()) {
-            segment.txnIndex()
-                    .append(new AbortedTxn(
-                            completed.producerId(),
-                            completed.firstOffset(),
-                            completed.lastOffset(),
-                            producerState.lastStableOffsetAfter(completed)));
-        }
     }
 
     private void closeQuietly(Exception cause) {

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * mid-delete never resurrects them. Each log directory is locked against a second broker process.
  *
  * <p>Background work runs on one scheduler ({@link LogManagerConfig}): retention and segment.ms rolls,
- * the recovery-point and log-start-offset checkpoints, flush.ms flushes, producer expiry and the delayed
+ * the recovery-point, log-start-offset and high-watermark checkpoints, flush.ms flushes, producer expiry and the delayed
  * deletion of retired segment files. The {@link LogCleaner} compacts logs on log.cleaner.threads threads of
  * its own. Each piece is also a public method taking the time, so tests drive it with a fake clock and no
  * background tasks.
@@ -153,6 +153,11 @@ public final class LogManager implements AutoCloseable {
                 () -> runRetention(clockMs.getAsLong()));
         started.schedulePeriodic("checkpoints", c.checkpointIntervalMs(), c.checkpointIntervalMs(), this::checkpoint);
         started.schedulePeriodic(
+                "high-watermark-checkpoint",
+                c.highWatermarkCheckpointIntervalMs(),
+                c.highWatermarkCheckpointIntervalMs(),
+                this::checkpointHighWatermarks);
+        started.schedulePeriodic(
                 "producer-expiration",
                 c.producerIdExpirationCheckIntervalMs(),
                 c.producerIdExpirationCheckIntervalMs(),
@@ -171,6 +176,7 @@ public final class LogManager implements AutoCloseable {
         long startNanos = System.nanoTime();
         Map<TopicPartition, Long> recoveryPoints = dirCheckpoints.readRecoveryPoints();
         Map<TopicPartition, Long> logStartOffsets = dirCheckpoints.readLogStartOffsets();
+        Map<TopicPartition, Long> highWatermarks = dirCheckpoints.readHighWatermarks();
         Map<TopicPartition, Path> toLoad = LogDirs.listPartitionDirs(dir);
         for (Map.Entry<TopicPartition, Path> e : toLoad.entrySet()) {
             PartitionLog open = logs.get(e.getKey());
@@ -188,6 +194,7 @@ public final class LogManager implements AutoCloseable {
                         e.getValue(),
                         recoveryPoints.getOrDefault(tp, -1L),
                         logStartOffsets.getOrDefault(tp, -1L),
+                        highWatermarks.getOrDefault(tp, -1L),
                         this::openDeferred));
             }
             log.info(
@@ -205,6 +212,7 @@ public final class LogManager implements AutoCloseable {
                     hadCleanShutdown,
                     recoveryPoints.getOrDefault(tp, -1L),
                     logStartOffsets.getOrDefault(tp, -1L),
+                    highWatermarks.getOrDefault(tp, -1L),
                     clockMs.getAsLong());
             opens.add(() -> PartitionLog.open(e.getValue(), tp, null, defaultConfig, params, events, clockMs));
         }
@@ -506,8 +514,8 @@ public final class LogManager implements AutoCloseable {
      */
     private void openDeferred(DeferredLogs.Entry entry) {
         LogSpec wanted = entry.wanted;
-        LogLoader.LoadParams params =
-                new LogLoader.LoadParams(true, entry.recoveryPoint, entry.logStartOffset, clockMs.getAsLong());
+        LogLoader.LoadParams params = new LogLoader.LoadParams(
+                true, entry.recoveryPoint, entry.logStartOffset, entry.highWatermark, clockMs.getAsLong());
         PartitionLog opened;
         try {
             opened = PartitionLog.open(
@@ -610,6 +618,15 @@ public final class LogManager implements AutoCloseable {
         checkpoints.forEach((dir, dirCheckpoints) -> {
             if (!failures.isOffline(dir)) {
                 dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir));
+            }
+        });
+    }
+
+    /** Writes the high-watermark checkpoint ({@code replication-offset-checkpoint}) of every log dir. */
+    public void checkpointHighWatermarks() {
+        checkpoints.forEach((dir, dirCheckpoints) -> {
+            if (!failures.isOffline(dir)) {
+                dirCheckpoints.writeHighWatermarks(logsIn(dir), deferred.in(dir));
             }
         });
     }
@@ -765,6 +782,30 @@ public final class LogManager implements AutoCloseable {
             dirCheckpoints.markLogStartOffsetsDirty();
             if (persistNow) {
                 dirCheckpoints.writeLogStartOffsets(logsIn(dir), deferred.in(dir));
+            }
+        }
+
+        @Override
+        public void truncationStarting(PartitionLog partitionLog) {
+            if (cleaner != null) {
+                cleaner.abortAndPause(partitionLog.topicPartition());
+            }
+        }
+
+        @Override
+        public void truncationEnded(PartitionLog partitionLog) {
+            if (cleaner != null) {
+                cleaner.truncateCheckpoint(partitionLog, partitionLog.logEndOffset());
+                cleaner.resume(partitionLog.topicPartition());
+            }
+        }
+
+        @Override
+        public void logTruncated(PartitionLog partitionLog) {
+            Path dir = partitionLog.dir().getParent();
+            LogDirCheckpoints dirCheckpoints = checkpoints.get(dir);
+            if (dirCheckpoints != null && !failures.isOffline(dir)) {
+                dirCheckpoints.writeAll(logsIn(dir), deferred.in(dir));
             }
         }
 

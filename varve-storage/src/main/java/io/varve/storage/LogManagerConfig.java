@@ -21,6 +21,8 @@ import io.varve.storage.cleaner.CleanerConfig;
  *                                            at start-up and open each on first use or in the background
  *                                            ({@link LogManager#openDeferredLogsInBackground}); false to open all
  *                                            before the constructor returns
+ * @param highWatermarkCheckpointIntervalMs   {@code replica.high.watermark.checkpoint.interval.ms} (5000): how often
+ *                                            the {@code replication-offset-checkpoint} of each log dir is written
  */
 public record LogManagerConfig(
         long retentionCheckIntervalMs,
@@ -30,11 +32,15 @@ public record LogManagerConfig(
         long producerIdExpirationCheckIntervalMs,
         boolean backgroundTasks,
         CleanerConfig cleaner,
-        boolean deferOpeningCleanLogs) {
+        boolean deferOpeningCleanLogs,
+        long highWatermarkCheckpointIntervalMs) {
+
+    public static final long DEFAULT_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS = 5_000L;
 
     public LogManagerConfig {
         if (retentionCheckIntervalMs < 1
                 || checkpointIntervalMs < 1
+                || highWatermarkCheckpointIntervalMs < 1
                 || flushSchedulerIntervalMs < 1
                 || producerIdExpirationMs < 1
                 || producerIdExpirationCheckIntervalMs < 1) {
@@ -43,6 +49,28 @@ public record LogManagerConfig(
         if (cleaner == null) {
             throw new IllegalArgumentException("cleaner must not be null");
         }
+    }
+
+    /** Settings with the default high-watermark checkpoint interval. */
+    public LogManagerConfig(
+            long retentionCheckIntervalMs,
+            long checkpointIntervalMs,
+            long flushSchedulerIntervalMs,
+            long producerIdExpirationMs,
+            long producerIdExpirationCheckIntervalMs,
+            boolean backgroundTasks,
+            CleanerConfig cleaner,
+            boolean deferOpeningCleanLogs) {
+        this(
+                retentionCheckIntervalMs,
+                checkpointIntervalMs,
+                flushSchedulerIntervalMs,
+                producerIdExpirationMs,
+                producerIdExpirationCheckIntervalMs,
+                backgroundTasks,
+                cleaner,
+                deferOpeningCleanLogs,
+                DEFAULT_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS);
     }
 
     /** Settings that defer opening clean logs. */
@@ -97,7 +125,8 @@ public record LogManagerConfig(
                 producerIdExpirationCheckIntervalMs,
                 false,
                 cleaner,
-                deferOpeningCleanLogs);
+                deferOpeningCleanLogs,
+                highWatermarkCheckpointIntervalMs);
     }
 
     public LogManagerConfig withProducerIdExpirationMs(long v) {
@@ -109,7 +138,8 @@ public record LogManagerConfig(
                 producerIdExpirationCheckIntervalMs,
                 backgroundTasks,
                 cleaner,
-                deferOpeningCleanLogs);
+                deferOpeningCleanLogs,
+                highWatermarkCheckpointIntervalMs);
     }
 
     public LogManagerConfig withCleaner(CleanerConfig v) {
@@ -121,7 +151,8 @@ public record LogManagerConfig(
                 producerIdExpirationCheckIntervalMs,
                 backgroundTasks,
                 v,
-                deferOpeningCleanLogs);
+                deferOpeningCleanLogs,
+                highWatermarkCheckpointIntervalMs);
     }
 
     public LogManagerConfig withDeferOpeningCleanLogs(boolean v) {
@@ -133,6 +164,20 @@ public record LogManagerConfig(
                 producerIdExpirationCheckIntervalMs,
                 backgroundTasks,
                 cleaner,
+                v,
+                highWatermarkCheckpointIntervalMs);
+    }
+
+    public LogManagerConfig withHighWatermarkCheckpointIntervalMs(long v) {
+        return new LogManagerConfig(
+                retentionCheckIntervalMs,
+                checkpointIntervalMs,
+                flushSchedulerIntervalMs,
+                producerIdExpirationMs,
+                producerIdExpirationCheckIntervalMs,
+                backgroundTasks,
+                cleaner,
+                deferOpeningCleanLogs,
                 v);
     }
 }

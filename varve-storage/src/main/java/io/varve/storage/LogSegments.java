@@ -30,6 +30,12 @@ final class LogSegments {
 
     private static final Logger log = LoggerFactory.getLogger(LogSegments.class);
 
+    /** A step that may fail with an I/O error. */
+    @FunctionalInterface
+    interface IoAction {
+        void run() throws IOException;
+    }
+
     /** A segment out of the log, waiting for its files to be deleted. */
     private record RetiredSegment(LogSegment segment, long deleteAtMs) {}
 
@@ -43,7 +49,7 @@ final class LogSegments {
     private final ConcurrentSkipListMap<Long, LogSegment> segments;
     private final ConcurrentLinkedQueue<RetiredSegment> retired = new ConcurrentLinkedQueue<>();
     private volatile LogSegment active;
-    private volatile SwapFaults swapFaults = SwapFaults.NONE;
+    private volatile StepFaults stepFaults = StepFaults.NONE;
 
     LogSegments(Path dir, String name, ConcurrentSkipListMap<Long, LogSegment> loaded) {
         if (loaded.isEmpty()) {
@@ -144,6 +150,63 @@ final class LogSegments {
         DurableFiles.fsyncDirectory(dir);
     }
 
+    /**
+     * Truncation: retires every segment whose base offset is above {@code offset}, newest first (so that a crash
+     * part way leaves a shorter log, never one with a hole), and makes the segment holding {@code offset} active;
+     * the caller cuts that one. Their producer snapshots go with them. Reads in flight finish on the retired
+     * segments' open channels until {@code deleteAtMs}.
+     *
+     * @return how many segments were retired
+     */
+    int retireAbove(long offset, long deleteAtMs) throws IOException {
+        Long floor = segments.floorKey(offset);
+        if (floor == null) {
+            throw new IllegalArgumentException(name + ": no segment holds offset " + offset);
+        }
+        List<LogSegment> doomed = new ArrayList<>(segments.tailMap(floor, false).values());
+        java.util.Collections.reverse(doomed);
+        active = segments.get(floor);
+        for (LogSegment segment : doomed) {
+            stepFaults.before("retire segment " + segment.baseOffset());
+            segment.changeStateSuffix(SegmentFiles.DELETED_SUFFIX);
+            DurableFiles.fsyncDirectory(dir); // one by one: renames reordered by a crash could leave a hole
+            segments.remove(segment.baseOffset());
+            Files.deleteIfExists(ProducerSnapshotFiles.path(dir, segment.baseOffset()));
+            retired.add(new RetiredSegment(segment, deleteAtMs));
+        }
+        return doomed.size();
+    }
+
+    /**
+     * Retires every segment, newest first, then starts the log afresh with an empty active segment at
+     * {@code offset}. Before the new segment exists the directory holds no segment, which loads as an empty log.
+     */
+    void retireAllAndStartAt(long offset, long deleteAtMs, IoAction beforeNewSegment) throws IOException {
+        List<LogSegment> doomed = new ArrayList<>(segments.values());
+        java.util.Collections.reverse(doomed);
+        for (LogSegment segment : doomed) {
+            stepFaults.before("retire segment " + segment.baseOffset());
+            segment.changeStateSuffix(SegmentFiles.DELETED_SUFFIX);
+            DurableFiles.fsyncDirectory(dir);
+        }
+        beforeNewSegment.run();
+        stepFaults.before("create segment " + offset);
+        LogSegment fresh = LogSegment.create(dir, offset);
+        DurableFiles.fsyncDirectory(dir);
+        // the new one in before the old ones out: the map is never empty
+        segments.put(offset, fresh);
+        active = fresh;
+        for (LogSegment segment : doomed) {
+            segments.remove(segment.baseOffset(), segment);
+            retired.add(new RetiredSegment(segment, deleteAtMs));
+        }
+    }
+
+    /** The test seam's hook for steps the log itself takes (see {@link StepFaults}). */
+    void beforeStep(String step) throws IOException {
+        stepFaults.before(step);
+    }
+
     /** Closes and deletes the files of retired segments whose time has come; returns how many. */
     int deleteRetired(long nowMs) {
         int deleted = 0;
@@ -196,7 +259,7 @@ final class LogSegments {
         List<LogSegment> replaced = checkSwap(cleaned, replacedBaseOffsets);
         List<Long> cleanedBaseOffsets =
                 cleaned.stream().map(LogSegment::baseOffset).toList();
-        SwapFaults faults = swapFaults;
+        StepFaults faults = stepFaults;
         faults.before("flush cleaned segments");
         for (LogSegment segment : cleaned) {
             segment.flush();
@@ -228,8 +291,8 @@ final class LogSegments {
         SegmentSwap.deleteManifest(dir);
     }
 
-    void injectSwapFaults(SwapFaults faults) {
-        swapFaults = faults;
+    void injectStepFaults(StepFaults faults) {
+        stepFaults = faults;
     }
 
     private List<LogSegment> checkSwap(List<LogSegment> cleaned, List<Long> replacedBaseOffsets) {

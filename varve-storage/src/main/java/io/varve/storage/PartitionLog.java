@@ -5,6 +5,7 @@ import io.varve.storage.batch.ProduceBatchValidator;
 import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile;
 import io.varve.storage.checkpoint.PartitionMetadataFile;
+import io.varve.storage.epoch.EpochEndOffset;
 import io.varve.storage.epoch.LeaderEpochCache;
 import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.fs.IoErrors;
@@ -61,6 +62,11 @@ public final class PartitionLog {
     private final ProducerStateStore producers;
 
     private final LogReader reader;
+    /** Appends of a leader's batches and truncations; guarded by this. */
+    private final FollowerWrites followerWrites;
+    /** When and how the active segment rolls; guarded by this. */
+    private final SegmentRoller roller;
+
     private final LogFlusher flusher;
     private final LogEvents events;
     private final LongSupplier clockMs;
@@ -93,6 +99,7 @@ public final class PartitionLog {
             LogConfig config,
             PartitionMetadataFile metadataFile,
             LogLoader.LoadedLog loaded,
+            long checkpointedHighWatermark,
             LeaderEpochCache epochCache,
             LogEvents events,
             LongSupplier clockMs) {
@@ -113,10 +120,13 @@ public final class PartitionLog {
                 ? Math.max(-1, loaded.checkpointedLogStartOffset())
                 : NO_PENDING_REMOTE_START;
         this.logEndOffset = loaded.logEndOffset();
-        // No high-watermark checkpoint yet: on a single node everything in the log was acknowledged.
-        this.highWatermark = logEndOffset;
+        // Only what was known committed: a follower must not expose records its leader may never have committed.
+        // Without a checkpoint that is nothing (Kafka's rule); the replica layer moves it on from there.
+        this.highWatermark = Math.max(logStartOffset, Math.min(checkpointedHighWatermark, logEndOffset));
         // Loading fsynced whatever it recovered, and a clean shutdown flushed everything.
-        this.flusher = new LogFlusher(logEndOffset);
+        this.flusher = new LogFlusher(logEndOffset, this::logEndOffset);
+        this.roller = new SegmentRoller(name, segments, flusher, producers);
+        this.followerWrites = new FollowerWrites(this, segments, roller, epochCache, producers, events, clockMs);
     }
 
     /**
@@ -149,13 +159,18 @@ public final class PartitionLog {
                 metadataFile.write(effectiveTopicId, !created);
             }
             LogLoader.LoadedLog loaded = LogLoader.load(dir, name, config, params, !created);
-            LeaderEpochCache epochCache = LeaderEpochCache.load(name, new LeaderEpochCheckpointFile(dir));
-            epochCache.truncateFromEnd(loaded.logEndOffset());
-            if (!params.hadCleanShutdown()) {
-                rebuildEpochsPastRecoveryPoint(loaded, params.recoveryPoint(), epochCache);
-            }
+            LeaderEpochCache epochCache = LogLoader.loadLeaderEpochs(dir, name, loaded, params);
             PartitionLog opened = new PartitionLog(
-                    topicPartition, dir, effectiveTopicId, config, metadataFile, loaded, epochCache, events, clockMs);
+                    topicPartition,
+                    dir,
+                    effectiveTopicId,
+                    config,
+                    metadataFile,
+                    loaded,
+                    params.highWatermark(),
+                    epochCache,
+                    events,
+                    clockMs);
             opened.creationUnsynced = created;
             return opened;
         } catch (IOException e) {
@@ -297,9 +312,15 @@ public final class PartitionLog {
         return highWatermark;
     }
 
-    /** Sets the high watermark, clamped to [log start offset, log end offset]. */
-    public void updateHighWatermark(long offset) {
-        highWatermark = Math.max(logStartOffset, Math.min(offset, logEndOffset));
+    /**
+     * Moves the high watermark up to {@code offset}, clamped to [log start offset, log end offset]; never down (only a
+     * truncation lowers it). Readers for consumers bound themselves by it (or by the last stable offset below it).
+     */
+    public synchronized void updateHighWatermark(long offset) {
+        long clamped = Math.max(logStartOffset, Math.min(offset, logEndOffset));
+        if (clamped > highWatermark) {
+            highWatermark = clamped;
+        }
     }
 
     /**
@@ -324,6 +345,29 @@ public final class PartitionLog {
 
     public int latestLeaderEpoch() {
         return epochCache.latestEpoch();
+    }
+
+    /**
+     * Where {@code leaderEpoch} ends in this log ({@link LeaderEpochCache#endOffsetFor}, KIP-101/KIP-279): the answer
+     * of OffsetsForLeaderEpoch and of the diverging-epoch check in Fetch; empty when it is undefined (an undefined
+     * or unknown future epoch, or no epoch cached yet), which the wire says as epoch -1 and end offset -1.
+     */
+    public Optional<EpochEndOffset> endOffsetForEpoch(int leaderEpoch) {
+        // the log end offset before the entries: an epoch appended meanwhile makes the answer for the older one
+        // that epoch's start, which is at or below this end
+        long endOffset = logEndOffset;
+        EpochEndOffset found = epochCache.endOffsetFor(leaderEpoch, endOffset);
+        return found.isUndefined() ? Optional.empty() : Optional.of(found);
+    }
+
+    /**
+     * A new leader records its epoch at the log end offset before it appends (Kafka does so on becoming leader), so
+     * followers asking where their older epoch ends learn the new epoch's start even before its first record.
+     * Older or equal epochs change nothing.
+     */
+    public synchronized void assignLeaderEpochAtLogEnd(int leaderEpoch) {
+        ensureUsable();
+        epochCache.assign(leaderEpoch, logEndOffset);
     }
 
     /** The epoch lineage: each epoch and the first offset written in it. */
@@ -467,57 +511,160 @@ public final class PartitionLog {
                 false);
     }
 
-    /** The active segment, after rolling a new one when this append should not go into the current one. */
-    private LogSegment maybeRoll(int appendBytes, long lastOffset, LogConfig cfg, long nowMs) throws IOException {
-        LogSegment active = segments.active();
-        boolean sizeFull = active.sizeBytes() > cfg.segmentBytes() - appendBytes;
-        boolean indexFull = active.indexesFull(cfg.maxIndexSizeBytes());
-        boolean offsetsOverflow = !active.canHoldOffsetsUpTo(lastOffset);
-        boolean timeElapsed = segmentMsElapsed(active, cfg, nowMs);
-        if (active.isEmpty() || !(sizeFull || indexFull || offsetsOverflow || timeElapsed)) {
-            return active;
-        }
-        return roll((sizeFull ? "size full " : "")
-                + (indexFull ? "index full " : "")
-                + (offsetsOverflow ? "offsets overflow " : "")
-                + (timeElapsed ? "segment.ms elapsed" : ""));
-    }
-
-    /** {@link LogConfig#rollMs} less this partition's share of segment.jitter.ms since the segment's first append. */
-    private boolean segmentMsElapsed(LogSegment active, LogConfig cfg, long nowMs) {
-        long rollMs = cfg.rollMs();
-        long jitterMs = cfg.segmentJitterMs() == 0
-                ? 0
-                : Math.floorMod(name.hashCode(), Math.min(cfg.segmentJitterMs(), rollMs));
-        long startMs = active.rollBaseMs();
-        return startMs >= 0 && nowMs - startMs > rollMs - jitterMs;
+    /**
+     * Appends as follower the batches of the leader's Fetch response (position to limit of {@code records}), keeping
+     * the offsets, partition leader epochs, producer ids, epochs and sequences the leader gave them; control batches
+     * (transaction markers) included. Only whole batches are appended: a last batch cut short by the fetch's byte
+     * limit is left for the next fetch ({@link FollowerAppendResult#validBytes()}). A batch whose partition leader
+     * epoch is newer than the latest known starts that epoch at its base offset; producer state is rebuilt as on
+     * recovery (no sequence checks: the leader made them), so this replica de-duplicates retries and knows the open
+     * transactions if it becomes leader; an ABORT marker fills the aborted-transaction index. Segments roll by
+     * segment.bytes, segment.ms, full indexes and int32 offset overflow. The high watermark does not move: the
+     * replica layer sets it from the leader's. Nothing is written when a check fails. See {@link FollowerWrites}.
+     *
+     * @throws io.varve.storage.batch.OffsetOverlapException the first batch starts below the log end offset, or the
+     *     offsets of the set do not grow (gaps are allowed)
+     * @throws org.apache.kafka.common.InvalidRecordException magic other than v2, an inconsistent header, or an
+     *     undecodable transaction marker
+     * @throws org.apache.kafka.common.errors.CorruptRecordException a CRC mismatch
+     */
+    public synchronized FollowerAppendResult appendAsFollower(ByteBuffer records) {
+        ensureUsable();
+        return followerWrites.append(records);
     }
 
     /**
-     * Makes a new empty active segment at the log end offset. The old one gets its final time-index entry
-     * and is fsynced before the new one exists, so recovery after a crash never needs to scan it; then a
-     * producer snapshot is taken at the new base offset. Caller holds this.
+     * Drops every record at and above {@code offset}, as a follower does before fetching on from a leader whose log
+     * diverges there (a batch straddling the offset goes whole, so the log end offset afterwards may be lower). A
+     * no-op when {@code offset} is at or past the log end offset; below the first segment it is
+     * {@link #truncateFullyAndStartAt}. Segments above go, the one holding the offset is cut, the leader epochs past
+     * the new end are dropped, the producer state is rebuilt, and the high watermark, log start offset and recovery
+     * point are clamped to the new end. A crash at any step loads as a log ending between the new and the old end
+     * whose epochs and producer state match its batches. See {@link FollowerWrites#truncateTo}.
+     *
+     * @return whether anything was dropped
      */
-    private LogSegment roll(String reason) throws IOException {
-        LogSegment old = segments.active();
-        long newBaseOffset = logEndOffset;
-        LogSegment rolled = segments.roll(newBaseOffset);
-        flusher.advanceRecoveryPoint(newBaseOffset);
-        producers.takeSnapshot(logEndOffset, rolled, snapshotPruneLimit());
-        log.info(
-                "{}: rolled segment {} ({} bytes; {}), new active segment starts at offset {}",
-                name,
-                old.baseOffset(),
-                old.sizeBytes(),
-                reason.trim(),
-                newBaseOffset);
-        return rolled;
+    public boolean truncateTo(long offset) {
+        ensureUsable();
+        if (offset < 0) {
+            throw new IllegalArgumentException(name + ": cannot truncate to negative offset " + offset);
+        }
+        if (offset >= logEndOffset) {
+            return false; // checked again under the lock
+        }
+        events.truncationStarting(this);
+        try {
+            return truncateToLocked(offset);
+        } finally {
+            events.truncationEnded(this);
+        }
     }
 
-    /** Snapshots above it are kept: on a tiered log, those of segments not uploaded yet. */
-    private long snapshotPruneLimit() {
+    private synchronized boolean truncateToLocked(long offset) {
+        ensureUsable();
+        if (offset >= logEndOffset) {
+            return false;
+        }
+        if (offset < segments.map().firstKey()) {
+            followerWrites.truncateFullyAndStartAt(offset);
+        } else {
+            followerWrites.truncateTo(offset);
+        }
+        return true;
+    }
+
+    /**
+     * Empties the log and starts it at {@code offset}: a follower whose fetch offset is out of its leader's range
+     * (or that builds its state from remote storage, for a tiered topic). Every segment, producer snapshot and
+     * leader epoch goes; the log start offset, log end offset, high watermark and recovery point all become
+     * {@code offset}, and the log start offset is persisted before returning. A crash part way loads as a shorter
+     * log or an empty one, never as the old lineage beside the new start.
+     */
+    public void truncateFullyAndStartAt(long offset) {
+        ensureUsable();
+        if (offset < 0) {
+            throw new IllegalArgumentException(name + ": cannot start the log at negative offset " + offset);
+        }
+        events.truncationStarting(this);
+        try {
+            synchronized (this) {
+                ensureUsable();
+                followerWrites.truncateFullyAndStartAt(offset);
+            }
+        } finally {
+            events.truncationEnded(this);
+        }
+    }
+
+    /**
+     * Tiered follower path (KIP-405): a follower whose fetch offset is below its leader's local log start empties its
+     * log there ({@link #truncateFullyAndStartAt}) and installs what the leader's remote segment ending there carries:
+     * the leader-epoch lineage up to that offset and the producer state at it. The follower then answers
+     * {@link #endOffsetForEpoch} as its leader would and, promoted, de-duplicates retries and knows the open
+     * transactions. Both are made durable before returning (a producer snapshot at the log end). Only on an empty
+     * log; epochs starting past its end are ignored.
+     *
+     * @throws IllegalStateException the log is not empty
+     */
+    public synchronized void restoreFollowerStateFromRemote(
+            List<LeaderEpochCheckpointFile.EpochEntry> leaderEpochs, Map<Long, ProducerStateEntry> producerStates) {
+        ensureUsable();
+        if (!segments.active().isEmpty() || segments.count() != 1) {
+            throw new IllegalStateException(name + ": remote state is restored only into an empty log, after "
+                    + "truncateFullyAndStartAt; this one ends at " + logEndOffset);
+        }
+        try {
+            followerWrites.restoreFromRemote(leaderEpochs, producerStates);
+        } catch (IOException | RuntimeException e) {
+            throw goOffline("restore of the follower state from remote storage", e, true);
+        }
+    }
+
+    // FollowerWrites' access to the offsets and the roll; the caller holds this.
+
+    /** Publishes the log end offset after a follower append (after the segment's size) or a truncation. */
+    void publishLogEndOffset(long offset) {
+        logEndOffset = offset;
+    }
+
+    /** A truncation to {@code newEnd}: the high watermark, log start offset and recovery point come down to it. */
+    void clampOffsetsTo(long newEnd) {
+        highWatermark = Math.min(highWatermark, newEnd);
+        logStartOffset = Math.min(logStartOffset, newEnd);
+        logEndOffset = Math.min(logEndOffset, newEnd);
+        flusher.truncateTo(newEnd);
+    }
+
+    /** A full truncation: the log now starts and ends at {@code offset}, with nothing pending from remote storage. */
+    void resetOffsetsTo(long offset) {
+        logStartOffset = offset;
+        logEndOffset = offset;
+        highWatermark = offset;
+        pendingRemoteLogStart = NO_PENDING_REMOTE_START;
+        flusher.resetTo(offset);
+    }
+
+    /** After a follower append at {@code nowMs}: fsyncs when flush.messages or flush.ms says so. */
+    void flushIfDueAfterAppend(LogConfig cfg, long nowMs) {
+        if (flusher.dueAfterAppend(logEndOffset, cfg, nowMs)) {
+            flush(nowMs);
+        }
+    }
+
+    /** The active segment, after rolling a new one when this append should not go into the current one. */
+    private LogSegment maybeRoll(int appendBytes, long lastOffset, LogConfig cfg, long nowMs) throws IOException {
+        LogSegment active = segments.active();
+        String reason = roller.reasonToRoll(active, appendBytes, lastOffset, cfg, nowMs);
+        return active.isEmpty() || reason == null ? active : roll(reason, logEndOffset);
+    }
+
+    /** {@link SegmentRoller#roll} at {@code newBaseOffset}, at or above the log end offset. Caller holds this. */
+    LogSegment roll(String reason, long newBaseOffset) throws IOException {
         LogConfig cfg = config;
-        return cfg.remoteStorageEnable() && !cfg.remoteLogCopyDisable() ? highestUploadedOffset + 1 : Long.MAX_VALUE;
+        // snapshots above it are kept: on a tiered log, those of segments not uploaded yet
+        long pruneLimit =
+                cfg.remoteStorageEnable() && !cfg.remoteLogCopyDisable() ? highestUploadedOffset + 1 : Long.MAX_VALUE;
+        return roller.roll(reason, newBaseOffset, pruneLimit);
     }
 
     /** Rolls a non-empty active segment now (tests and tools; appends and retention roll by themselves). */
@@ -530,7 +677,7 @@ public final class PartitionLog {
     public synchronized boolean rollIfSegmentMsElapsed(long nowMs) {
         return !closed
                 && !offline
-                && segmentMsElapsed(segments.active(), config, nowMs)
+                && roller.segmentMsElapsed(segments.active(), config, nowMs)
                 && rollUnlessEmpty("segment.ms");
     }
 
@@ -539,7 +686,7 @@ public final class PartitionLog {
             return false;
         }
         try {
-            roll(reason);
+            roll(reason, logEndOffset);
             return true;
         } catch (IOException e) {
             throw goOffline("roll", e);
@@ -625,7 +772,7 @@ public final class PartitionLog {
      */
     void retire(List<LogSegment> doomed, String reason, boolean movesLogStartOffset, long nowMs) throws IOException {
         if (doomed.contains(segments.active())) {
-            roll(reason + " deletes every segment");
+            roll(reason + " deletes every segment", logEndOffset);
         }
         long firstKept = segments.map().higherKey(doomed.get(doomed.size() - 1).baseOffset());
         if (movesLogStartOffset && firstKept > logStartOffset) {
@@ -692,9 +839,9 @@ public final class PartitionLog {
                 cleaned.stream().map(LogSegment::baseOffset).toList());
     }
 
-    /** Test seam: {@code faults} runs before each durable step of later segment swaps (see {@link SwapFaults}). */
-    void injectSwapFaults(SwapFaults faults) {
-        segments.injectSwapFaults(faults);
+    /** Test seam: {@code faults} runs before each durable step of later segment swaps and truncations. */
+    void injectStepFaults(StepFaults faults) {
+        segments.injectStepFaults(faults);
     }
 
     /** Fsyncs everything appended so far. Segments before the active one were fsynced when rolled. */
@@ -773,30 +920,18 @@ public final class PartitionLog {
         }
     }
 
-    /**
-     * After a crash: epochs are fsynced only with the log, so those starting past the recovery point may be missing
-     * from the checkpoint; every batch carries its leader epoch, so the recovered tail tells them again.
-     */
-    private static void rebuildEpochsPastRecoveryPoint(
-            LogLoader.LoadedLog loaded, long recoveryPoint, LeaderEpochCache epochCache) throws IOException {
-        long from = Math.max(recoveryPoint, 0L);
-        Long first = loaded.segments().floorKey(from);
-        for (LogSegment segment : loaded.segments()
-                .tailMap(first == null ? loaded.segments().firstKey() : first, true)
-                .values()) {
-            io.varve.storage.segment.BatchHeaderScanner scanner = segment.scanner(0, false);
-            for (BatchHeader header = scanner.next(); header != null; header = scanner.next()) {
-                if (header.lastOffset() >= from) {
-                    epochCache.assign(header.partitionLeaderEpoch(), header.baseOffset());
-                }
-            }
-        }
-        epochCache.flush();
-    }
-
     /** Takes the log offline (every later operation fails) and returns the exception to throw. */
     KafkaStorageException goOffline(String what, Exception cause) {
-        if (IoErrors.isResourceExhaustion(cause)) {
+        return goOffline(what, cause, false);
+    }
+
+    /**
+     * {@link #goOffline(String, Exception)}; with {@code halfDone} (a truncation failed part way, so the files no
+     * longer match what the log holds in memory) even a lack of descriptors takes the log offline: the next load
+     * makes it consistent again.
+     */
+    KafkaStorageException goOffline(String what, Exception cause, boolean halfDone) {
+        if (!halfDone && IoErrors.isResourceExhaustion(cause)) {
             // Out of descriptors is not damage: nothing was changed (a failed append is cut back), so the log stays
             // online and the client retries; the budget logs the condition once.
             log.debug("{}: {} failed for lack of a resource; the client will retry", name, what, cause);

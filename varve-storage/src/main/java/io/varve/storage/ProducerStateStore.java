@@ -1,8 +1,10 @@
 package io.varve.storage;
 
+import io.varve.storage.batch.BatchHeader;
 import io.varve.storage.producer.ProducerSnapshot;
 import io.varve.storage.producer.ProducerSnapshotFiles;
 import io.varve.storage.producer.ProducerStateManager;
+import io.varve.storage.records.TxnMarker;
 import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.LogSegment;
 import java.io.IOException;
@@ -73,6 +75,19 @@ final class ProducerStateStore {
         return state;
     }
 
+    /**
+     * A follower's append: applies one batch copied from the leader without validation (its leader validated it),
+     * recording an abort in the transaction index of {@code segment}, where the marker went. Call
+     * {@link #publishFirstUnstableOffset()} after the append.
+     */
+    void applyReplicated(BatchHeader header, TxnMarker marker, LogSegment segment) throws IOException {
+        ProducerStateReplay.apply(state, header, marker, segment.txnIndex());
+    }
+
+    void publishFirstUnstableOffset() {
+        firstUnstableOffset = state.firstUnstableOffset();
+    }
+
     /** Snapshots the state as of {@code logEndOffset}, ending in {@code active}; drops the oldest beyond the few kept. */
     void takeSnapshot(long logEndOffset, LogSegment active) throws IOException {
         takeSnapshot(logEndOffset, active, Long.MAX_VALUE);
@@ -109,6 +124,50 @@ final class ProducerStateStore {
                 && newest.offset() == logEndOffset
                 && newest.segmentBaseOffset() == active.baseOffset()
                 && newest.segmentSizeBytes() == active.sizeBytes();
+    }
+
+    /**
+     * After a truncation to {@code logEndOffset}: deletes the snapshots past it (they describe batches that are
+     * gone), restores the newest readable one at or below it that lies within the log, and replays the batches from
+     * there to the end, so the state is exactly that of the batches kept. The transaction indexes were cut with the
+     * segments, so nothing is indexed again.
+     */
+    void rebuildTo(NavigableMap<Long, LogSegment> segments, long logEndOffset) throws IOException {
+        ProducerSnapshot restored = null;
+        for (Map.Entry<Long, Path> file :
+                ProducerSnapshotFiles.list(dir).descendingMap().entrySet()) {
+            if (file.getKey() > logEndOffset) {
+                Files.deleteIfExists(file.getValue());
+            } else if (restored == null && file.getKey() >= segments.firstKey()) {
+                try {
+                    ProducerSnapshot read = ProducerSnapshotFiles.read(file.getValue());
+                    if (read.offset() == file.getKey()) {
+                        restored = read;
+                        continue;
+                    }
+                } catch (ProducerSnapshotFiles.InvalidSnapshotException e) {
+                    log.warn("{}: deleting unreadable producer snapshot {}: {}", name, file.getValue(), e.getMessage());
+                }
+                Files.deleteIfExists(file.getValue());
+            }
+        }
+        state.restore(restored == null ? Map.of() : restored.producers());
+        long from = restored == null ? segments.firstKey() : restored.offset();
+        ProducerStateReplay.replay(name, segments, state, from, logEndOffset, Long.MAX_VALUE);
+        newestSnapshot = restored;
+        expiredSinceSnapshot = true; // the restored snapshot may not match the active segment: take a new one at close
+        firstUnstableOffset = state.firstUnstableOffset();
+    }
+
+    /** The log starts afresh: no producer is known and every snapshot goes. */
+    void clear() throws IOException {
+        for (Path file : ProducerSnapshotFiles.list(dir).values()) {
+            Files.deleteIfExists(file);
+        }
+        state.restore(Map.of());
+        newestSnapshot = null;
+        expiredSinceSnapshot = false;
+        firstUnstableOffset = state.firstUnstableOffset();
     }
 
     /** Forgets producers idle for {@code expirationMs}; returns how many. */

@@ -65,6 +65,7 @@ class PartitionLogRecoveryTest {
     void cleanRestartKeepsDataLogEndOffsetTopicIdAndLeaderEpoch() throws Exception {
         PartitionLog log = start();
         appendBatches(log, 25);
+        log.updateHighWatermark(log.logEndOffset());
         List<String> before = readAll(log);
         int segments = log.segmentCount();
 

@@ -1,5 +1,6 @@
 package io.varve.storage;
 
+import io.varve.storage.batch.RecordBatchV2;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -99,6 +100,22 @@ public final class TestBatches {
             all.put(part.duplicate());
         }
         return all.flip();
+    }
+
+    /**
+     * A copy of {@code batches} as a leader would have stored and a follower fetches them: consecutive offsets from
+     * {@code baseOffset} and partition leader epoch {@code leaderEpoch} (both outside the CRC).
+     */
+    public static ByteBuffer asReplicated(ByteBuffer batches, long baseOffset, int leaderEpoch) {
+        ByteBuffer copy = ByteBuffer.allocate(batches.remaining())
+                .put(batches.duplicate())
+                .flip();
+        long next = baseOffset;
+        for (int at = 0; at < copy.limit(); at += RecordBatchV2.sizeBytes(copy, at)) {
+            RecordBatchV2.patchOffsetAndEpoch(copy, at, next, leaderEpoch);
+            next += copy.getInt(at + RecordBatchV2.LAST_OFFSET_DELTA_OFFSET) + 1;
+        }
+        return copy;
     }
 
     /** The batches in {@code bytes}, parsed by kafka-clients (which also checks they are whole). */

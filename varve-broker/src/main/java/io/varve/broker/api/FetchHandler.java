@@ -2,15 +2,17 @@ package io.varve.broker.api;
 
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
-import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.observe.FetchTraffic;
 import io.varve.broker.protocol.FileSliceRecords;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.WireRecords;
+import io.varve.broker.replica.Partition;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.storage.LogSlice;
 import io.varve.storage.PartitionLog;
+import io.varve.storage.epoch.EpochEndOffset;
 import io.varve.storage.segment.AbortedTxn;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +32,10 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Fetch for consumers: whole batches from the leader's log up to the high watermark (the last stable offset for
+ * Fetch for consumers and for followers. A follower (a replica id, or from v15 a ReplicaState, of a broker that is a
+ * replica of the partition) reads up to the log end, not the high watermark; its fetch offset is its progress, which
+ * may move the high watermark and bring it into the ISR; when the epoch of its last batch does not end where it
+ * fetches from, it gets the diverging epoch (v12+) to truncate to instead of records. A consumer gets whole batches from the leader's log up to the high watermark (the last stable offset for
  * isolation_level READ_COMMITTED, with the aborted transactions overlapping what is returned), within max.bytes and the
  * per-partition limits, long-polling until min.bytes or max.wait.ms. Record bytes go from the segment file to the
  * socket (sendfile) without passing through the heap. Sessions are not kept: a request that
@@ -38,15 +43,23 @@ import org.apache.kafka.common.protocol.Errors;
  */
 public final class FetchHandler implements ApiHandler {
     private static final short FIRST_TOPIC_ID_VERSION = 13;
+    /** From this version a follower names itself in ReplicaState instead of ReplicaId (KIP-903). */
+    private static final short FIRST_REPLICA_STATE_VERSION = 15;
+    /** KIP-951: the current leader beside NOT_LEADER_OR_FOLLOWER from v12, the leaders' endpoints from v16. */
+    private static final short FIRST_CURRENT_LEADER_VERSION = 12;
+
+    private static final short FIRST_NODE_ENDPOINTS_VERSION = 16;
     /** Fetch session ids; 0 means none (FetchMetadata.INVALID_SESSION_ID in the protocol guide). */
     private static final int NO_SESSION = 0;
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
+    private final FetchTraffic traffic;
 
-    public FetchHandler(MetadataCache cache, ReplicaManager replicaManager) {
+    public FetchHandler(MetadataCache cache, ReplicaManager replicaManager, FetchTraffic traffic) {
         this.cache = cache;
         this.replicaManager = replicaManager;
+        this.traffic = traffic;
     }
 
     /** One requested partition, resolved against the metadata. */
@@ -54,6 +67,10 @@ public final class FetchHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
+        return fetch(request).thenApply(response -> traffic.sent(request, response));
+    }
+
+    private CompletableFuture<ApiMessage> fetch(RequestContext request) {
         FetchRequestData data = request.body();
         if (data.sessionId() != NO_SESSION) {
             return CompletableFuture.completedFuture(new FetchResponseData()
@@ -72,9 +89,15 @@ public final class FetchHandler implements ApiHandler {
                         topic, p, info, info == null ? null : new TopicPartition(info.name(), p.partition())));
             }
         }
-        boolean readCommitted =
-                request.apiVersion() >= 4 && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
-        Read first = read(data, targets, byId, readCommitted, snapshot);
+        int replicaId = request.apiVersion() >= FIRST_REPLICA_STATE_VERSION
+                ? data.replicaState().replicaId()
+                : data.replicaId();
+        boolean readCommitted = replicaId < 0
+                && request.apiVersion() >= 4
+                && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
+        Reader reader =
+                new Reader(data, targets, byId, readCommitted, replicaId, request.listenerName(), request.apiVersion());
+        Read first = read(reader, snapshot);
         if (first.remote != null) {
             // remote data is there to read: no long poll (Kafka does the same), the read completes the response
             return replicaManager.tieredReads().complete(first.response, first.remote);
@@ -94,10 +117,10 @@ public final class FetchHandler implements ApiHandler {
                         watched,
                         data.minBytes() - first.bytes,
                         data.maxWaitMs(),
-                        () -> !anyAdvanced(first, targets, readCommitted),
+                        () -> !anyAdvanced(first, targets, readCommitted, replicaId),
                         () -> {
                             try {
-                                Read again = read(data, targets, byId, readCommitted, cache.snapshot());
+                                Read again = read(reader, cache.snapshot());
                                 if (again.remote == null) {
                                     result.complete(again.response);
                                 } else {
@@ -115,12 +138,13 @@ public final class FetchHandler implements ApiHandler {
                             } catch (RuntimeException e) {
                                 result.completeExceptionally(e);
                             }
-                        });
+                        },
+                        replicaId < 0);
         return result;
     }
 
     /** True when a partition's readable end moved: the high watermark, or the last stable offset for read_committed. */
-    private boolean anyAdvanced(Read first, List<Target> targets, boolean readCommitted) {
+    private boolean anyAdvanced(Read first, List<Target> targets, boolean readCommitted, int replicaId) {
         MetadataSnapshot snapshot = cache.snapshot();
         for (int i = 0; i < targets.size(); i++) {
             Target t = targets.get(i);
@@ -129,8 +153,7 @@ public final class FetchHandler implements ApiHandler {
             }
             try {
                 PartitionLog log = replicaManager.leaderLog(snapshot, t.tp);
-                long readableEnd = readCommitted ? log.lastStableOffset() : log.highWatermark();
-                if (readableEnd != first.readableEnds[i]) {
+                if (readableEnd(log, readCommitted, replicaId) != first.readableEnds[i]) {
                     return true;
                 }
             } catch (ApiException e) {
@@ -150,14 +173,34 @@ public final class FetchHandler implements ApiHandler {
         boolean hasError;
         /** The one partition of this response read from remote storage (KIP-405), or null. */
         TieredReads.RemoteFetch remote;
+        /** The leaders named in NOT_LEADER_OR_FOLLOWER answers, for NodeEndpoints (KIP-951). */
+        final java.util.Map<Integer, CurrentLeaders.NodeAddress> leaders = new java.util.TreeMap<>();
     }
 
-    private Read read(
+    /** Where a fetch reads to: the log end for a follower, else the high watermark or last stable offset. */
+    private static long readableEnd(PartitionLog log, boolean readCommitted, int replicaId) {
+        if (replicaId >= 0) {
+            return log.logEndOffset();
+        }
+        return readCommitted ? log.lastStableOffset() : log.highWatermark();
+    }
+
+    /** The arguments of one fetch, read once and again after a long poll. */
+    private record Reader(
             FetchRequestData data,
             List<Target> targets,
             boolean byId,
             boolean readCommitted,
-            MetadataSnapshot snapshot) {
+            int replicaId,
+            String listenerName,
+            short apiVersion) {}
+
+    private Read read(Reader r, MetadataSnapshot snapshot) {
+        FetchRequestData data = r.data();
+        List<Target> targets = r.targets();
+        boolean byId = r.byId();
+        boolean readCommitted = r.readCommitted();
+        int replicaId = r.replicaId();
         Read read = new Read();
         read.readableEnds = new long[targets.size()];
         long budget = data.maxBytes() > 0 ? data.maxBytes() : Integer.MAX_VALUE;
@@ -187,13 +230,28 @@ public final class FetchHandler implements ApiHandler {
                 continue;
             }
             try {
-                PartitionLog log = replicaManager.leaderLog(snapshot, t.tp);
-                checkLeaderEpoch(t.topicInfo.partitions().get(t.tp.partition()), t.partition.currentLeaderEpoch());
+                Partition partition = replicaManager.leaderPartition(snapshot, t.tp);
+                PartitionLog log = partition.log();
+                partition.checkLeaderEpoch(t.partition.currentLeaderEpoch());
+                long fetchOffset = t.partition.fetchOffset();
+                if (replicaId >= 0) {
+                    partition.requireFollower(replicaId);
+                    EpochEndOffset diverging = partition.divergence(t.partition.lastFetchedEpoch(), fetchOffset);
+                    if (diverging != null) {
+                        out.setErrorCode(Errors.NONE.code())
+                                .setHighWatermark(log.highWatermark())
+                                .setLastStableOffset(log.lastStableOffset())
+                                .setLogStartOffset(log.logStartOffset());
+                        out.divergingEpoch().setEpoch(diverging.leaderEpoch()).setEndOffset(diverging.endOffset());
+                        read.hasError = true; // answered at once: the follower truncates before fetching on
+                        continue;
+                    }
+                    partition.followerFetched(replicaId, fetchOffset);
+                }
                 // the last stable offset first: it never passes the high watermark read after it
-                long readableEnd = readCommitted ? log.lastStableOffset() : log.highWatermark();
+                long readableEnd = readableEnd(log, readCommitted, replicaId);
                 read.readableEnds[i] = readableEnd;
                 int maxBytes = (int) Math.min(t.partition.partitionMaxBytes(), budget);
-                long fetchOffset = t.partition.fetchOffset();
                 LogSlice slice = null;
                 if (!replicaManager.tieredReads().servesRemotely(log, fetchOffset)) {
                     try {
@@ -233,10 +291,23 @@ public final class FetchHandler implements ApiHandler {
                 Errors error = Errors.forException(e);
                 out.setErrorCode(error.code());
                 read.hasError = true;
+                if (r.apiVersion() >= FIRST_CURRENT_LEADER_VERSION
+                        && (error == Errors.NOT_LEADER_OR_FOLLOWER || error == Errors.FENCED_LEADER_EPOCH)) {
+                    CurrentLeaders.fill(snapshot, t.tp, r.listenerName(), out.currentLeader(), read.leaders);
+                }
                 replicaManager.localLog(t.tp).ifPresent(log -> out.setHighWatermark(log.highWatermark())
                         .setLastStableOffset(log.lastStableOffset())
                         .setLogStartOffset(log.logStartOffset()));
             }
+        }
+        if (r.apiVersion() >= FIRST_NODE_ENDPOINTS_VERSION && !read.leaders.isEmpty()) {
+            read.leaders.forEach((id, ep) -> read.response
+                    .nodeEndpoints()
+                    .add(new FetchResponseData.NodeEndpoint()
+                            .setNodeId(id)
+                            .setHost(ep.host())
+                            .setPort(ep.port())
+                            .setRack(ep.rack())));
         }
         return read;
     }
@@ -261,19 +332,5 @@ public final class FetchHandler implements ApiHandler {
                 replicaManager.tieredReads().plan(out, log, fetchOffset, maxBytes, read.bytes == 0, readCommitted);
         read.bytes += maxBytes; // later partitions: no min-one-batch exception (KAFKA-19795)
         return maxBytes;
-    }
-
-    private static void checkLeaderEpoch(PartitionInfo partition, int requestEpoch) {
-        if (requestEpoch < 0 || partition == null) {
-            return;
-        }
-        if (requestEpoch > partition.leaderEpoch()) {
-            throw new org.apache.kafka.common.errors.UnknownLeaderEpochException(
-                    "Leader epoch " + requestEpoch + " is newer than the broker's " + partition.leaderEpoch() + ".");
-        }
-        if (requestEpoch < partition.leaderEpoch()) {
-            throw new org.apache.kafka.common.errors.FencedLeaderEpochException(
-                    "Leader epoch " + requestEpoch + " is older than the broker's " + partition.leaderEpoch() + ".");
-        }
     }
 }

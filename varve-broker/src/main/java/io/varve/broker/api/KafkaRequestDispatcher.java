@@ -3,6 +3,7 @@ package io.varve.broker.api;
 import io.varve.broker.network.ConnectionInfo;
 import io.varve.broker.network.RequestDispatcher;
 import io.varve.broker.network.ResponseFrame;
+import io.varve.broker.observe.RequestTimer;
 import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.RequestParser;
@@ -10,6 +11,7 @@ import io.varve.broker.protocol.ResponseWriter;
 import io.varve.broker.security.AuthorizationHook;
 import io.varve.broker.security.ConnectionAuthentication;
 import io.varve.broker.security.SaslAuthenticator;
+import io.varve.http.metrics.RequestMetrics;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -43,30 +45,40 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
     private final ApiRegistry registry;
     private final ApiVersionsHandler apiVersions;
     private final Executor requestExecutor;
+    /** Where request times and sizes go; null records nothing (the controller listener). */
+    private final RequestMetrics metrics;
     /** Null when no listener speaks SASL. */
     private final SaslAuthenticator sasl;
     /** Null without {@code authorizer.class.name}: every request goes straight to its handler. */
     private final AuthorizationHook authorization;
 
     public KafkaRequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, Executor requestExecutor) {
-        this(registry, apiVersions, requestExecutor, null, null);
+        this(registry, apiVersions, requestExecutor, null);
+    }
+
+    public KafkaRequestDispatcher(
+            ApiRegistry registry, ApiVersionsHandler apiVersions, Executor requestExecutor, RequestMetrics metrics) {
+        this(registry, apiVersions, requestExecutor, metrics, null, null);
     }
 
     public KafkaRequestDispatcher(
             ApiRegistry registry,
             ApiVersionsHandler apiVersions,
             Executor requestExecutor,
+            RequestMetrics metrics,
             SaslAuthenticator sasl,
             AuthorizationHook authorization) {
         this.registry = registry;
         this.apiVersions = apiVersions;
         this.requestExecutor = requestExecutor;
+        this.metrics = metrics;
         this.sasl = sasl;
         this.authorization = authorization;
     }
 
     @Override
     public CompletableFuture<ResponseFrame> dispatch(ByteBuffer frame, ConnectionInfo connection) {
+        int frameBytes = frame.remaining();
         ConnectionAuthentication auth = connection.authentication();
         if (auth.saslPending() && SaslAuthenticator.expectsRawToken(auth)) {
             byte[] token = new byte[frame.remaining()];
@@ -108,9 +120,21 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                 connection.remoteAddress(),
                 System.nanoTime(),
                 auth.principal());
-        ApiHandler handler = api.handler();
-        return CompletableFuture.supplyAsync(
-                        () -> authorization == null ? handler.handle(request) : authorization.handle(request, handler),
+        ApiHandler handler = authorization == null ? api.handler() : r -> authorization.handle(r, api.handler());
+        RequestTimer timer = RequestTimer.of(metrics, apiKey.id, version, frameBytes, request.receivedNanos());
+        boolean[] failed = {false};
+        CompletableFuture<ResponseFrame> answer = CompletableFuture.supplyAsync(
+                        () -> {
+                            if (timer == null) {
+                                return handler.handle(request);
+                            }
+                            timer.handlerStarted(System.nanoTime());
+                            try {
+                                return handler.handle(request);
+                            } finally {
+                                timer.handlerReturned(System.nanoTime());
+                            }
+                        },
                         requestExecutor)
                 .thenCompose(f -> f)
                 .exceptionally(e -> {
@@ -119,10 +143,17 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                         throw new CompletionException(cause);
                     }
                     log.error("{} v{} from client {} failed", apiKey, version, request.clientId(), cause);
+                    failed[0] = true;
                     return request.errorResponse(cause);
                 })
                 .thenApply(response ->
                         response == null ? null : ResponseWriter.write(apiKey, version, correlationId, response));
+        return timer == null
+                ? answer
+                : answer.thenApply(out -> {
+                    timer.answered(out, failed[0], System.nanoTime());
+                    return out;
+                });
     }
 
     /** A request of a SASL connection that has not authenticated yet: its exchange, or ILLEGAL_SASL_STATE. */

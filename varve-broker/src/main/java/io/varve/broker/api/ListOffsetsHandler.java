@@ -3,6 +3,7 @@ package io.varve.broker.api;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.protocol.RequestContext;
+import io.varve.broker.replica.Partition;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.storage.PartitionLog;
@@ -109,9 +110,16 @@ public final class ListOffsetsHandler implements ApiHandler {
                 .setOffset(-1)
                 .setLeaderEpoch(-1);
         try {
-            PartitionLog log = replicaManager.leaderLog(snapshot, tp);
+            Partition partition = replicaManager.leaderPartition(snapshot, tp);
+            partition.checkLeaderEpoch(p.currentLeaderEpoch());
+            PartitionLog log = partition.log();
             int leaderEpoch = log.latestLeaderEpoch();
             long ts = p.timestamp();
+            if ((ts == LATEST || ts == MAX_TIMESTAMP || ts >= 0) && !partition.highWatermarkKnown()) {
+                // a new leader's high watermark may still be below the old one's: an answer could go back in time
+                out.setErrorCode(Errors.OFFSET_NOT_AVAILABLE.code());
+                return out;
+            }
             long readableEnd = readCommitted ? log.lastStableOffset() : log.highWatermark();
             if (ts == LATEST) {
                 out.setOffset(readableEnd).setLeaderEpoch(leaderEpoch);

@@ -5,10 +5,14 @@ import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.WireRecords;
+import io.varve.broker.replica.Partition;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.http.metrics.TopicTraffic;
+import io.varve.storage.AppendOrigin;
 import io.varve.storage.AppendResult;
-import io.varve.storage.PartitionLog;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
@@ -24,20 +28,34 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Produce: validates and appends each partition's batches as sent (v2 only, compression untouched).
- * On a single node every acks mode is satisfied when the append returns; acks=0 gets no response.
+ * Produce: validates and appends each partition's batches as sent (v2 only, compression untouched). acks=1 is
+ * answered after the leader's append, acks=0 not at all; acks=all first needs an ISR of at least
+ * {@code min.insync.replicas} (NOT_ENOUGH_REPLICAS) and is answered once the high watermark passes the records, the
+ * request times out, or leadership moves (the produce purgatory).
  */
 public final class ProduceHandler implements ApiHandler {
     private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
     /** Topic ids identify topics from this version on (KIP-516). */
     private static final short FIRST_TOPIC_ID_VERSION = 13;
+    /** KIP-951: the current leader and its endpoint beside NOT_LEADER_OR_FOLLOWER from this version on. */
+    private static final short FIRST_CURRENT_LEADER_VERSION = 10;
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
+    private final TopicTraffic traffic;
+    /** Broker-side schema validation; null when the schema registry is off. */
+    private final ProduceRecordCheck recordCheck;
 
     public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager) {
+        this(cache, replicaManager, new TopicTraffic(), null);
+    }
+
+    public ProduceHandler(
+            MetadataCache cache, ReplicaManager replicaManager, TopicTraffic traffic, ProduceRecordCheck recordCheck) {
         this.cache = cache;
         this.replicaManager = replicaManager;
+        this.traffic = traffic;
+        this.recordCheck = recordCheck;
     }
 
     @Override
@@ -47,6 +65,7 @@ public final class ProduceHandler implements ApiHandler {
         MetadataSnapshot snapshot = cache.snapshot();
         short acks = data.acks();
         ProduceResponseData response = new ProduceResponseData();
+        List<CompletableFuture<Void>> waits = new ArrayList<>();
         for (TopicProduceData topicData : data.topicData()) {
             TopicInfo topic = byId
                     ? snapshot.topicsById().get(topicData.topicId())
@@ -69,39 +88,136 @@ public final class ProduceHandler implements ApiHandler {
                     p.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code())
                             .setErrorMessage("Cannot append to internal topic " + topic.name());
                 } else {
-                    append(snapshot, new TopicPartition(topic.name(), partitionData.index()), partitionData, p);
+                    CompletableFuture<Void> wait = append(
+                            snapshot,
+                            topic,
+                            new TopicPartition(topic.name(), partitionData.index()),
+                            partitionData,
+                            p,
+                            acks,
+                            data.timeoutMs());
+                    if (wait != null) {
+                        waits.add(wait);
+                    }
                 }
                 topicResponse.partitionResponses().add(p);
             }
             response.responses().add(topicResponse);
         }
-        return CompletableFuture.completedFuture(acks == 0 ? null : response);
+        if (waits.isEmpty()) {
+            return CompletableFuture.completedFuture(acks == 0 ? null : withLeaders(request, snapshot, response));
+        }
+        return CompletableFuture.allOf(waits.toArray(new CompletableFuture<?>[0]))
+                .thenApply(v -> withLeaders(request, snapshot, response));
     }
 
-    private void append(
-            MetadataSnapshot snapshot, TopicPartition tp, PartitionProduceData data, PartitionProduceResponse out) {
+    /** Names the current leader of every partition answered NOT_LEADER_OR_FOLLOWER, and its endpoint (KIP-951). */
+    private static ProduceResponseData withLeaders(
+            RequestContext request, MetadataSnapshot snapshot, ProduceResponseData response) {
+        if (request.apiVersion() < FIRST_CURRENT_LEADER_VERSION) {
+            return response;
+        }
+        java.util.Map<Integer, CurrentLeaders.NodeAddress> leaders = new java.util.TreeMap<>();
+        for (TopicProduceResponse topic : response.responses()) {
+            String name = topic.name().isEmpty()
+                    ? snapshot.topic(topic.topicId()).map(TopicInfo::name).orElse(null)
+                    : topic.name();
+            if (name == null) {
+                continue;
+            }
+            for (PartitionProduceResponse p : topic.partitionResponses()) {
+                if (p.errorCode() != Errors.NOT_LEADER_OR_FOLLOWER.code()) {
+                    continue;
+                }
+                int[] leader = CurrentLeaders.leaderAndEpoch(snapshot, new TopicPartition(name, p.index()));
+                if (leader != null) {
+                    p.currentLeader().setLeaderId(leader[0]).setLeaderEpoch(leader[1]);
+                    CurrentLeaders.address(snapshot, leader[0], request.listenerName())
+                            .ifPresent(a -> leaders.put(leader[0], a));
+                }
+            }
+        }
+        leaders.forEach((id, a) -> response.nodeEndpoints()
+                .add(new ProduceResponseData.NodeEndpoint()
+                        .setNodeId(id)
+                        .setHost(a.host())
+                        .setPort(a.port())
+                        .setRack(a.rack())));
+        return response;
+    }
+
+    /** Appends one partition's batches; with acks=all, what completes once they are committed (never failing). */
+    private CompletableFuture<Void> append(
+            MetadataSnapshot snapshot,
+            TopicInfo topic,
+            TopicPartition tp,
+            PartitionProduceData data,
+            PartitionProduceResponse out,
+            short acks,
+            int timeoutMs) {
         try {
             ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
             if (buffer == null) {
                 out.setErrorCode(Errors.INVALID_RECORD.code())
                         .setErrorMessage("The produce request carries no record batch.");
-                return;
+                return null;
             }
-            PartitionLog partitionLog = replicaManager.leaderLog(snapshot, tp);
-            int leaderEpoch = snapshot.topicsByName()
-                    .get(tp.topic())
-                    .partitions()
-                    .get(tp.partition())
-                    .leaderEpoch();
-            AppendResult result = replicaManager.appendAsLeader(partitionLog, buffer, leaderEpoch);
+            Partition partition = replicaManager.leaderPartition(snapshot, tp);
+            if (recordCheck != null && recordCheck.appliesTo(topic) && refused(topic, buffer, out)) {
+                return null;
+            }
+            int bytes = buffer.remaining();
+            Partition.LeaderAppend append = replicaManager.append(partition, buffer, AppendOrigin.CLIENT, acks);
+            AppendResult result = append.result();
+            if (!result.duplicate()) {
+                traffic.topic(tp.topic()).produced(bytes, result.lastOffset() - result.baseOffset() + 1);
+            }
             out.setErrorCode(Errors.NONE.code())
                     .setBaseOffset(result.baseOffset())
                     .setLogAppendTimeMs(result.logAppendTimeMs())
                     .setLogStartOffset(result.logStartOffset());
+            if (acks != -1) {
+                return null;
+            }
+            return replicaManager
+                    .producePurgatory()
+                    .await(partition, result.lastOffset() + 1, append.leaderEpoch(), true, timeoutMs)
+                    .handle((v, failure) -> {
+                        if (failure != null) {
+                            Throwable cause = failure instanceof java.util.concurrent.CompletionException
+                                    ? failure.getCause()
+                                    : failure;
+                            Errors error = Errors.forException(cause);
+                            log.debug("Produce to {} was not committed: {}", tp, error);
+                            synchronized (out) {
+                                out.setErrorCode(error.code()).setErrorMessage(cause.getMessage());
+                            }
+                        }
+                        return null;
+                    });
         } catch (ApiException e) {
             Errors error = Errors.forException(e);
             log.debug("Produce to {} failed: {}", tp, error);
+            traffic.topic(tp.topic()).produceFailed();
             out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
+            return null;
         }
+    }
+
+    /** Runs the record check; when it refuses records, answers INVALID_RECORD with one error per record. */
+    private boolean refused(TopicInfo topic, ByteBuffer buffer, PartitionProduceResponse out) {
+        java.util.List<ProduceRecordCheck.RecordError> errors = recordCheck.check(topic, buffer);
+        if (errors.isEmpty()) {
+            return false;
+        }
+        out.setErrorCode(Errors.INVALID_RECORD.code())
+                .setErrorMessage(errors.get(0).message());
+        for (ProduceRecordCheck.RecordError e : errors) {
+            out.recordErrors()
+                    .add(new ProduceResponseData.BatchIndexAndErrorMessage()
+                            .setBatchIndex(e.index())
+                            .setBatchIndexErrorMessage(e.message()));
+        }
+        return true;
     }
 }

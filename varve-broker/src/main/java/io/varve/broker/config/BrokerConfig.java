@@ -31,11 +31,15 @@ import org.slf4j.LoggerFactory;
 public final class BrokerConfig {
     private static final Logger log = LoggerFactory.getLogger(BrokerConfig.class);
 
+    public static final String DEFAULT_HTTP_LISTENER = "http://localhost:9644";
+
     public static final ConfigDef DEF = new ConfigDef()
             .define("node.id", INT, 1, 0, Integer.MAX_VALUE)
             .define("process.roles", LIST, List.of("broker", "controller"))
             .define("listeners", LIST, List.of("PLAINTEXT://localhost:9092"))
             .define("advertised.listeners", LIST, null)
+            // The HTTP listener (/metrics, /health): the syntax of listeners; empty turns it off.
+            .define("varve.http.listeners", LIST, List.of(DEFAULT_HTTP_LISTENER))
             .define(
                     "listener.security.protocol.map",
                     LIST,
@@ -77,6 +81,8 @@ public final class BrokerConfig {
             .define("num.partitions", INT, 1, 1, Integer.MAX_VALUE)
             .define("default.replication.factor", INT, 1, 1, Short.MAX_VALUE)
             .define("auto.create.topics.enable", BOOLEAN, true)
+            // The schema registry's REST listener (Confluent's port); empty turns the registry off.
+            .define("varve.schema.registry.listeners", STRING, "http://localhost:8081")
             .define("delete.topic.enable", BOOLEAN, true)
             .define("message.max.bytes", INT, 1048588, 0, Integer.MAX_VALUE)
             .define("log.segment.bytes", LONG, 1073741824L, 14, Integer.MAX_VALUE)
@@ -106,6 +112,7 @@ public final class BrokerConfig {
             .define("log.message.timestamp.before.max.ms", LONG, Long.MAX_VALUE, 0, Long.MAX_VALUE)
             .define("log.message.timestamp.after.max.ms", LONG, 3600000L, 0, Long.MAX_VALUE)
             .define("log.flush.offset.checkpoint.interval.ms", INT, 60000, 0, Integer.MAX_VALUE)
+            .define("replica.high.watermark.checkpoint.interval.ms", LONG, 5000L, 1, Long.MAX_VALUE)
             .define("log.flush.scheduler.interval.ms", LONG, Long.MAX_VALUE)
             .define("producer.id.expiration.ms", INT, 86400000, 1, Integer.MAX_VALUE)
             .define("socket.request.max.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
@@ -123,7 +130,7 @@ public final class BrokerConfig {
             .define("varve.test.produce.drop.response.every", INT, 0, 0, Integer.MAX_VALUE)
             // Group coordinator (consumer groups and committed offsets).
             .define("offsets.topic.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
-            .define("offsets.topic.replication.factor", INT, 1, 1, Short.MAX_VALUE)
+            .define("offsets.topic.replication.factor", INT, 3, 1, Short.MAX_VALUE)
             .define("offsets.topic.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
             .define("offsets.retention.minutes", INT, 10080, 1, Integer.MAX_VALUE)
             .define("offsets.retention.check.interval.ms", LONG, 600000L, 1, Long.MAX_VALUE)
@@ -142,8 +149,9 @@ public final class BrokerConfig {
             .define("group.consumer.assignors", LIST, List.of("uniform", "range"))
             .define("group.coordinator.threads", INT, 4, 1, 64)
             .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
-            .define("transaction.state.log.replication.factor", INT, 1, 1, Short.MAX_VALUE)
+            .define("transaction.state.log.replication.factor", INT, 3, 1, Short.MAX_VALUE)
             .define("transaction.state.log.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)
+            .define("transaction.state.log.min.isr", INT, 2, 1, Short.MAX_VALUE)
             .define("transaction.max.timeout.ms", INT, 900000, 1, Integer.MAX_VALUE)
             .define("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, 1, Integer.MAX_VALUE)
             // Tiered storage (remote log manager, write side). Varve default: on (Kafka: off), with the filesystem
@@ -171,13 +179,20 @@ public final class BrokerConfig {
             // Test-only fault hook of the remote log manager (see RemoteLogManagerConfig.TestPause).
             .define("varve.test.remote.log.pause.at", STRING, null)
             .define("varve.test.remote.log.pause.marker", STRING, null)
+            // Replication: Kafka's keys and defaults.
+            .define("min.insync.replicas", INT, 1, 1, Integer.MAX_VALUE)
+            .define("replica.lag.time.max.ms", LONG, 30000L, 1, Long.MAX_VALUE)
+            .define("num.replica.fetchers", INT, 1, 1, Integer.MAX_VALUE)
+            .define("replica.fetch.max.bytes", INT, 1048576, 0, Integer.MAX_VALUE)
+            .define("replica.fetch.response.max.bytes", INT, 10485760, 0, Integer.MAX_VALUE)
+            .define("replica.fetch.wait.max.ms", INT, 500, 0, Integer.MAX_VALUE)
+            .define("replica.fetch.min.bytes", INT, 1, 1, Integer.MAX_VALUE)
+            .define("replica.fetch.backoff.ms", INT, 1000, 0, Integer.MAX_VALUE)
+            .define("replica.socket.timeout.ms", INT, 30000, 1, Integer.MAX_VALUE)
             // Kafka keys Varve accepts today and applies in a later release.
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
-            .defineAccepted("transaction.state.log.min.isr", INT)
-            .defineAccepted("min.insync.replicas", INT)
             .defineAccepted("compression.type", STRING)
             .defineAccepted("unclean.leader.election.enable", BOOLEAN)
-            .defineAccepted("replica.lag.time.max.ms", LONG)
             .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
             .defineAccepted("share.coordinator.state.topic.min.isr", INT);
 
@@ -185,6 +200,7 @@ public final class BrokerConfig {
     private final Map<String, Object> values;
     private final List<ListenerConfig> listeners;
     private final List<ListenerConfig> advertisedListeners;
+    private final List<io.varve.http.HttpEndpoint> httpListeners;
     private final List<String> unknownKeys;
     private final SecurityConfig security;
 
@@ -204,6 +220,12 @@ public final class BrokerConfig {
             throw new ConfigException(
                     "listeners must name at least one listener, for example PLAINTEXT://localhost:9092.");
         }
+        try {
+            this.httpListeners =
+                    io.varve.http.HttpEndpoint.parseList("varve.http.listeners", list("varve.http.listeners"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
         List<String> advertised = list("advertised.listeners");
         this.advertisedListeners = advertised == null
                 ? listeners
@@ -211,20 +233,24 @@ public final class BrokerConfig {
         if (logDirs().isEmpty()) {
             throw new ConfigException("log.dirs must name at least one directory.");
         }
-        for (String key : List.of(
-                "default.replication.factor",
-                "offsets.topic.replication.factor",
-                "transaction.state.log.replication.factor")) {
-            if (intValue(key) > MAX_REPLICATION_FACTOR) {
-                throw new ConfigException(key + "=" + intValue(key) + " asks for replicas this release cannot keep:"
-                        + " Varve does not replicate partitions between brokers yet, so use 1.");
-            }
+        if (intValue("replica.fetch.wait.max.ms") >= longValue("replica.lag.time.max.ms")) {
+            throw new ConfigException("replica.fetch.wait.max.ms must be less than replica.lag.time.max.ms, or every"
+                    + " follower that waits at its leader for data falls out of the ISR.");
+        }
+        if (intValue("replica.socket.timeout.ms") < intValue("replica.fetch.wait.max.ms")) {
+            throw new ConfigException("replica.socket.timeout.ms must be at least replica.fetch.wait.max.ms, or"
+                    + " every fetch that waits at its leader for data times out.");
         }
         checkQuorumSettings();
         List<String> plaintextOnly = new ArrayList<>(controllerListenerNames());
         String interBroker = (String) values.get("inter.broker.listener.name");
         if (interBroker != null) {
             plaintextOnly.add(interBroker.toUpperCase(Locale.ROOT));
+        } else if (list("controller.quorum.voters").size() > 1
+                || !list("controller.quorum.bootstrap.servers").isEmpty()
+                || !processRoles().contains("controller")) {
+            // other brokers reach this one on the first broker listener (Kafka's default inter-broker listener)
+            clientListeners().stream().findFirst().ifPresent(l -> plaintextOnly.add(l.name()));
         }
         this.security = SecurityConfig.parse(originals, listeners, plaintextOnly);
     }
@@ -232,6 +258,32 @@ public final class BrokerConfig {
     /** Per listener its security protocol and TLS / SASL settings. */
     public SecurityConfig security() {
         return security;
+    }
+
+    /** {@code replica.lag.time.max.ms}: a follower not caught up for this long leaves the ISR. */
+    public long replicaLagTimeMaxMs() {
+        return longValue("replica.lag.time.max.ms");
+    }
+
+    /** The replica fetchers' keys. */
+    public io.varve.broker.replica.fetcher.ReplicaFetcherSettings replicaFetcherSettings() {
+        return new io.varve.broker.replica.fetcher.ReplicaFetcherSettings(
+                intValue("num.replica.fetchers"),
+                intValue("replica.fetch.max.bytes"),
+                intValue("replica.fetch.response.max.bytes"),
+                intValue("replica.fetch.wait.max.ms"),
+                intValue("replica.fetch.min.bytes"),
+                intValue("replica.fetch.backoff.ms"),
+                intValue("replica.socket.timeout.ms"));
+    }
+
+    /**
+     * {@code inter.broker.listener.name}: the listener brokers reach each other on (followers fetch there); by
+     * default the first listener that is not a controller listener, as in Kafka.
+     */
+    public String interBrokerListenerName() {
+        String name = (String) values.get("inter.broker.listener.name");
+        return name != null ? name : clientListeners().get(0).name();
     }
 
     /**
@@ -527,12 +579,6 @@ public final class BrokerConfig {
         return internal != null ? (Integer) internal : intValue("metadata.log.segment.bytes");
     }
 
-    /**
-     * Most replicas a partition may have. One until Varve replicates partitions: a topic of several replicas that
-     * nobody copies would tell producers with acks=all that a record is safe when it is on one disk.
-     */
-    public static final int MAX_REPLICATION_FACTOR = 1;
-
     /** The {@code controller.quorum.*.ms} timings of the metadata log's Raft. */
     public io.varve.raft.node.QuorumTimeouts quorumTimeouts() {
         return new io.varve.raft.node.QuorumTimeouts(
@@ -562,6 +608,17 @@ public final class BrokerConfig {
 
     public short defaultReplicationFactor() {
         return (short) intValue("default.replication.factor");
+    }
+
+    /** {@code varve.schema.registry.listeners}: the registry's URL, or empty when it is off. */
+    public String schemaRegistryListeners() {
+        String value = (String) values.get("varve.schema.registry.listeners");
+        return value == null ? "" : value.trim();
+    }
+
+    /** True when the registry's listener was configured rather than left at its default. */
+    public boolean schemaRegistryListenersConfigured() {
+        return originals().containsKey("varve.schema.registry.listeners");
     }
 
     public boolean autoCreateTopicsEnable() {
@@ -679,6 +736,10 @@ public final class BrokerConfig {
         return intValue("log.flush.offset.checkpoint.interval.ms");
     }
 
+    public long replicaHighWatermarkCheckpointIntervalMs() {
+        return longValue("replica.high.watermark.checkpoint.interval.ms");
+    }
+
     public long logFlushSchedulerIntervalMs() {
         return longValue("log.flush.scheduler.interval.ms");
     }
@@ -734,6 +795,19 @@ public final class BrokerConfig {
 
     public int numNetworkThreads() {
         return intValue("num.network.threads");
+    }
+
+    /** {@code varve.http.listeners}: where /metrics and /health are served; empty when off. */
+    public List<io.varve.http.HttpEndpoint> httpListeners() {
+        return httpListeners;
+    }
+
+    /**
+     * Whether {@code varve.http.listeners} was set: a listener that was asked for and cannot be bound stops the start,
+     * while the default one only warns (so several nodes on one host start without each naming a port).
+     */
+    public boolean httpListenersExplicit() {
+        return originals.containsKey("varve.http.listeners");
     }
 
     public int numIoThreads() {

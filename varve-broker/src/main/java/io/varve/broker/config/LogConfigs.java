@@ -52,7 +52,8 @@ public final class LogConfigs {
                         config.logCleanerEnable(),
                         config.logCleanerThreads(),
                         config.logCleanerBackoffMs(),
-                        config.logCleanerDedupeBufferSize()));
+                        config.logCleanerDedupeBufferSize()))
+                .withHighWatermarkCheckpointIntervalMs(config.replicaHighWatermarkCheckpointIntervalMs());
     }
 
     public LogConfig brokerDefaults() {

@@ -10,6 +10,7 @@ import io.varve.broker.api.admin.CreatePartitionsHandler;
 import io.varve.broker.api.admin.IncrementalAlterConfigsHandler;
 import io.varve.broker.api.admin.UpdateFeaturesHandler;
 import io.varve.broker.api.controller.AllocateProducerIdsHandler;
+import io.varve.broker.api.controller.AlterPartitionHandler;
 import io.varve.broker.api.controller.BrokerHeartbeatHandler;
 import io.varve.broker.api.controller.BrokerRegistrationHandler;
 import io.varve.broker.api.controller.ControllerDescribeClusterHandler;
@@ -120,6 +121,7 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                         0,
                         0,
                         activeOnly(new AllocateProducerIdsHandler(controller, producerIdBlockSize)))
+                .register(ApiKeys.ALTER_PARTITION, 2, 3, activeOnly(new AlterPartitionHandler(controller)))
                 .register(ApiKeys.ENVELOPE, 0, 0, activeOnly(new EnvelopeHandler(registry)));
         // On the controller listener the Raft transport takes these before the registry; what reaches them here came
         // in an Envelope or from this node's broker: the admin ones go to the Raft runtime, replication never does.

@@ -7,8 +7,11 @@ import io.varve.metadata.controller.cluster.BrokerHeartbeatReply;
 import io.varve.metadata.controller.cluster.BrokerHeartbeatRequest;
 import io.varve.metadata.controller.cluster.BrokerRegistrationReply;
 import io.varve.metadata.controller.cluster.BrokerRegistrationRequest;
+import io.varve.metadata.controller.replication.AlterPartitionReply;
+import io.varve.metadata.controller.replication.AlterPartitionRequest;
 import io.varve.metadata.record.Endpoint;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,6 +20,8 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnknownServerException;
 import org.apache.kafka.common.message.AllocateProducerIdsRequestData;
 import org.apache.kafka.common.message.AllocateProducerIdsResponseData;
+import org.apache.kafka.common.message.AlterPartitionRequestData;
+import org.apache.kafka.common.message.AlterPartitionResponseData;
 import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
 import org.apache.kafka.common.message.BrokerHeartbeatResponseData;
 import org.apache.kafka.common.message.BrokerRegistrationRequestData;
@@ -77,6 +82,26 @@ public final class ControllerCalls {
                         r.numPartitions(),
                         r.replicationFactor(),
                         Map.of()));
+            }
+            return results;
+        });
+    }
+
+    /** Deletes topics by name (the console); the error of each, in request order. */
+    public CompletableFuture<List<Errors>> deleteTopics(List<String> names) {
+        org.apache.kafka.common.message.DeleteTopicsRequestData request =
+                new org.apache.kafka.common.message.DeleteTopicsRequestData().setTimeoutMs(CREATE_TOPICS_TIMEOUT_MS);
+        for (String name : names) {
+            request.topics()
+                    .add(new org.apache.kafka.common.message.DeleteTopicsRequestData.DeleteTopicState()
+                            .setName(name)
+                            .setTopicId(Uuid.ZERO_UUID));
+            request.topicNames().add(name);
+        }
+        return channel.send(ApiKeys.DELETE_TOPICS, request).thenApply(answer -> {
+            List<Errors> results = new ArrayList<>();
+            for (var r : ((org.apache.kafka.common.message.DeleteTopicsResponseData) answer).responses()) {
+                results.add(Errors.forCode(r.errorCode()));
             }
             return results;
         });
@@ -147,6 +172,49 @@ public final class ControllerCalls {
                     reply.isCaughtUp(),
                     reply.isFenced(),
                     reply.shouldShutDown());
+        });
+    }
+
+    /**
+     * A partition leader's ISR changes (AlterPartition v3: topic ids, members with their broker epochs). The reply's
+     * request-level error and each partition's are the controller's; lost connections and NOT_CONTROLLER are retried
+     * by the channel within its deadline.
+     */
+    public CompletableFuture<AlterPartitionReply> alterPartition(AlterPartitionRequest alter) {
+        AlterPartitionRequestData request =
+                new AlterPartitionRequestData().setBrokerId(alter.brokerId()).setBrokerEpoch(alter.brokerEpoch());
+        Map<Uuid, AlterPartitionRequestData.TopicData> topics = new LinkedHashMap<>();
+        for (AlterPartitionRequest.PartitionIsr p : alter.partitions()) {
+            AlterPartitionRequestData.TopicData topic =
+                    topics.computeIfAbsent(p.topicId(), id -> new AlterPartitionRequestData.TopicData().setTopicId(id));
+            AlterPartitionRequestData.PartitionData partition = new AlterPartitionRequestData.PartitionData()
+                    .setPartitionIndex(p.partitionId())
+                    .setLeaderEpoch(p.leaderEpoch())
+                    .setPartitionEpoch(p.partitionEpoch());
+            p.newIsr().forEach(m -> partition
+                    .newIsrWithEpochs()
+                    .add(new AlterPartitionRequestData.BrokerState()
+                            .setBrokerId(m.brokerId())
+                            .setBrokerEpoch(m.brokerEpoch())));
+            topic.partitions().add(partition);
+        }
+        request.topics().addAll(topics.values());
+        return channel.send(ApiKeys.ALTER_PARTITION, request).thenApply(answer -> {
+            AlterPartitionResponseData reply = (AlterPartitionResponseData) answer;
+            List<AlterPartitionReply.PartitionResult> results = new ArrayList<>();
+            for (AlterPartitionResponseData.TopicData t : reply.topics()) {
+                for (AlterPartitionResponseData.PartitionData p : t.partitions()) {
+                    results.add(new AlterPartitionReply.PartitionResult(
+                            t.topicId(),
+                            p.partitionIndex(),
+                            Errors.forCode(p.errorCode()),
+                            p.leaderId(),
+                            p.leaderEpoch(),
+                            p.isr(),
+                            p.partitionEpoch()));
+                }
+            }
+            return new AlterPartitionReply(Errors.forCode(reply.errorCode()), results);
         });
     }
 

@@ -1,6 +1,7 @@
 package io.varve.broker.controller;
 
 import io.varve.broker.api.ApiRegistry;
+import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.protocol.ClientFrames;
 import io.varve.broker.protocol.RequestContext;
 import java.net.InetSocketAddress;
@@ -68,7 +69,7 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
     private final LocalController local;
     private final IntSupplier leaderId;
     private final Function<Integer, InetSocketAddress> controllerEndpoints;
-    private final ControllerClient client;
+    private final NodeClient client;
     private final ScheduledExecutorService timer;
     private final LongSupplier clockMs;
     private final Settings settings;
@@ -94,7 +95,8 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
         this.timer = Objects.requireNonNull(timer, "timer");
         this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.client = new ControllerClient("varve-broker-" + nodeId, maxFrameBytes, 64, settings.attemptTimeoutMs());
+        this.client = new NodeClient(
+                "varve-broker-" + nodeId, "varve-controller-client", maxFrameBytes, 64, settings.attemptTimeoutMs());
     }
 
     @Override
@@ -259,7 +261,7 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
 
     private static boolean retriable(Throwable cause) {
         return cause instanceof NotControllerException
-                || cause instanceof ControllerClient.DisconnectedException
+                || cause instanceof NodeClient.DisconnectedException
                 || cause instanceof TimeoutException;
     }
 

@@ -4,11 +4,13 @@ import io.varve.broker.controller.ControllerCalls;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.replica.LeadershipListener;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.GroupCoordinatorShard;
-import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.TopicsSnapshot;
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.runtime.CoordinatorLoader;
+import io.varve.coordinator.runtime.CoordinatorRuntime;
 import io.varve.storage.PartitionLog;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,51 +18,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
-import org.apache.kafka.common.errors.NotCoordinatorException;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one {@link GroupCoordinatorShard} per {@code __consumer_offsets} partition this broker leads. A shard lives
- * on one coordinator thread (partition modulo the thread count) and is only touched there: events, its load
- * (replaying the partition's log) and its timers. After every event the runtime appends the shard's records to
- * the partition log, then releases the responses. The internal topic is created through the controller on the
- * first FindCoordinator, as Kafka does.
+ * The group coordinator in the broker: a {@link CoordinatorRuntime} of {@link GroupCoordinatorShard}s, one per
+ * {@code __consumer_offsets} partition this broker leads, on {@code group.coordinator.threads} threads. The replica
+ * manager's leadership events load a shard (replaying the partition's log) and unload it; records are appended
+ * through {@link CoordinatorTopic#write} and answers leave once they are committed. The internal topic is created
+ * through the controller on the first FindCoordinator, as Kafka does.
  */
 public final class GroupCoordinatorRuntime implements AutoCloseable {
     public static final String TOPIC = "__consumer_offsets";
     private static final Logger log = LoggerFactory.getLogger(GroupCoordinatorRuntime.class);
-
-    private enum State {
-        LOADING,
-        ACTIVE,
-        FAILED
-    }
-
-    /** A shard and its scheduling; fields other than {@code state} are confined to the shard's thread. */
-    private static final class Holder {
-        final int partition;
-        final ScheduledThreadPoolExecutor thread;
-        volatile State state = State.LOADING;
-        GroupCoordinatorShard shard;
-        ScheduledFuture<?> tick;
-        long tickAtMs = Long.MAX_VALUE;
-
-        Holder(int partition, ScheduledThreadPoolExecutor thread) {
-            this.partition = partition;
-            this.thread = thread;
-        }
-    }
+    /** Events waiting or running at once (a JoinGroup waiting for its rebalance counts). */
+    static final int MAX_PENDING_EVENTS = 100_000;
 
     private record CachedTopics(MetadataSnapshot source, TopicsSnapshot topics) {}
 
@@ -68,10 +46,9 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
     private final CoordinatorTopic topic;
-    private final ScheduledThreadPoolExecutor[] threads;
-    private final Map<Integer, Holder> shards = new ConcurrentHashMap<>();
+    private final CoordinatorThreads threads;
+    private final CoordinatorRuntime<GroupCoordinatorShard> runtime;
     private volatile CachedTopics topicsCache;
-    private volatile boolean closed;
 
     public GroupCoordinatorRuntime(
             int nodeId,
@@ -87,6 +64,8 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
                 nodeId,
                 settings.offsetsTopicPartitions(),
                 settings.offsetsTopicReplicationFactor(),
+                "offsets.topic.replication.factor",
+                0,
                 Map.of(
                         "cleanup.policy", "compact",
                         "compression.type", "producer",
@@ -94,23 +73,28 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
                 cache,
                 replicaManager,
                 controller);
-        this.threads = new ScheduledThreadPoolExecutor[settings.threads()];
-        for (int i = 0; i < threads.length; i++) {
-            int id = i;
-            ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread thread = new Thread(r, "varve-group-coordinator-" + id);
-                thread.setDaemon(true);
-                return thread;
-            });
-            t.setRemoveOnCancelPolicy(true);
-            t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-            threads[i] = t;
-        }
+        this.threads = new CoordinatorThreads("varve-group-coordinator", settings.threads());
+        this.runtime = new CoordinatorRuntime<>(
+                TOPIC, threads, this::load, topic::write, System::currentTimeMillis, shard -> {}, MAX_PENDING_EVENTS);
     }
 
-    /** Loads every existing {@code __consumer_offsets} partition this broker leads (in the background). */
+    /** Follows this broker's leadership of {@code __consumer_offsets} partitions (told at once of those led now). */
     public void startup() {
-        loadLedPartitions();
+        replicaManager.addLeadershipListener(new LeadershipListener() {
+            @Override
+            public void onBecomingLeader(TopicPartition tp, int leaderEpoch) {
+                if (tp.topic().equals(TOPIC)) {
+                    runtime.load(tp.partition(), leaderEpoch);
+                }
+            }
+
+            @Override
+            public void onResigning(TopicPartition tp, int leaderEpoch) {
+                if (tp.topic().equals(TOPIC)) {
+                    runtime.unload(tp.partition(), leaderEpoch);
+                }
+            }
+        });
     }
 
     public GroupCoordinatorSettings settings() {
@@ -149,206 +133,48 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         return run(partitionFor(groupId), event);
     }
 
-    /** Runs an event on the shard of {@code partition}; fails with NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS... */
+    /**
+     * Runs an event on the shard of {@code partition}: NOT_COORDINATOR when this broker does not lead it,
+     * COORDINATOR_LOAD_IN_PROGRESS while it loads (also in the moment between the metadata naming this broker the
+     * leader and the leadership event that starts the load).
+     */
     public <T> CompletableFuture<T> run(int partition, Function<GroupCoordinatorShard, CompletableFuture<T>> event) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Holder h;
-        try {
-            h = holder(partition);
-        } catch (ApiException e) {
-            result.completeExceptionally(e);
-            return result;
+        if (runtime.epoch(partition) < 0 && topic.leads(partition)) {
+            return CompletableFuture.failedFuture(
+                    new CoordinatorLoadInProgressException(TOPIC + "-" + partition + " is about to load."));
         }
-        execute(h, result, () -> {
-            if (h.state != State.ACTIVE) {
-                result.completeExceptionally(
-                        h.state == State.LOADING
-                                ? new CoordinatorLoadInProgressException(
-                                        "__consumer_offsets-" + partition + " is loading.")
-                                : new NotCoordinatorException(
-                                        "This broker no longer coordinates __consumer_offsets-" + partition + "."));
-                return;
-            }
-            try {
-                event.apply(h.shard).whenComplete((v, e) -> {
-                    if (e != null) {
-                        result.completeExceptionally(e);
-                    } else {
-                        result.complete(v);
-                    }
-                });
-            } catch (RuntimeException e) {
-                log.error("Group coordinator event on __consumer_offsets-{} failed", partition, e);
-                result.completeExceptionally(e);
-            }
-            flush(h);
-        });
-        return result;
+        return runtime.run(partition, event);
     }
 
-    /** Runs an event on every shard this broker leads and collects the results. */
+    /** Runs an event on every shard this broker has and collects the results. */
     public <T> CompletableFuture<List<T>> runOnAll(Function<GroupCoordinatorShard, CompletableFuture<T>> event) {
-        List<CompletableFuture<T>> all = new ArrayList<>();
-        for (int partition : topic.ledPartitions()) {
-            all.add(run(partition, event));
-        }
-        return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
-                .thenApply(v -> all.stream().map(CompletableFuture::join).toList());
-    }
-
-    private void execute(Holder h, CompletableFuture<?> result, Runnable task) {
-        try {
-            h.thread.execute(task);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            result.completeExceptionally(new NotCoordinatorException("The group coordinator is shut down."));
-        }
-    }
-
-    private Holder holder(int partition) {
-        if (closed) {
-            throw new NotCoordinatorException("The group coordinator is shut down.");
-        }
-        Holder h = shards.get(partition);
-        if (h != null) {
-            return h;
-        }
-        topic.requireLeader(partition);
-        return startLoad(partition);
+        return runtime.runOnAll(event);
     }
 
     // ---------------------------------------------------------------- loading
 
-    private void loadLedPartitions() {
-        topic.ledPartitions().forEach(this::startLoad);
-    }
-
-    private Holder startLoad(int partition) {
-        Holder[] created = new Holder[1];
-        Holder h = shards.computeIfAbsent(partition, p -> created[0] = new Holder(p, threads[p % threads.length]));
-        if (created[0] != null) {
-            execute(h, new CompletableFuture<>(), () -> load(h));
-        }
-        return h;
-    }
-
-    private void load(Holder h) {
-        long startNanos = System.nanoTime();
-        TopicPartition tp = new TopicPartition(TOPIC, h.partition);
-        try {
-            PartitionLog partitionLog = topic.leaderLog(h.partition);
-            GroupCoordinatorShard shard = new GroupCoordinatorShard(
-                    h.partition, settings.coordinator(), System::currentTimeMillis, () -> Uuid.randomUuid()
-                            .toString());
-            long records = OffsetsPartitionIo.replay(
-                    partitionLog, partitionLog.logEndOffset(), new OffsetsPartitionIo.ReplaySink() {
-                        @Override
-                        public void record(CoordinatorRecord record, long producerId) {
-                            shard.replay(record, producerId);
-                        }
-
-                        @Override
-                        public void marker(long producerId, boolean commit) {
-                            shard.replayTransactionMarker(producerId, commit);
-                        }
-                    });
-            shard.onLoadComplete();
-            h.shard = shard;
-            h.state = State.ACTIVE;
-            flush(h);
-            log.info(
-                    "Loaded {} ({} records) in {} ms",
-                    tp,
-                    records,
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
-        } catch (RuntimeException e) {
-            if (e instanceof org.apache.kafka.common.errors.RetriableException) {
-                // e.g. the partition's log is still being created: nothing is wrong, the next request loads it
-                log.info("Loading {} deferred ({}); it is retried on the next request", tp, e.getMessage());
-            } else {
-                log.error("Loading {} failed; it will be retried on the next request", tp, e);
+    /** Replays {@code __consumer_offsets-partition} into a new shard; on the shard's thread. */
+    private CoordinatorLoader.Loaded<GroupCoordinatorShard> load(int partition, int leaderEpoch) {
+        PartitionLog partitionLog = topic.leaderLog(partition);
+        long endOffset = partitionLog.logEndOffset();
+        GroupCoordinatorShard shard = new GroupCoordinatorShard(
+                partition, settings.coordinator(), System::currentTimeMillis, () -> Uuid.randomUuid()
+                        .toString());
+        long records = OffsetsPartitionIo.replay(partitionLog, endOffset, new OffsetsPartitionIo.ReplaySink() {
+            @Override
+            public void record(CoordinatorRecord record, long producerId) {
+                shard.replay(record, producerId);
             }
-            h.state = State.FAILED;
-            shards.remove(h.partition, h);
-        }
-    }
 
-    // ---------------------------------------------------------------- writing and timers
-
-    /**
-     * Appends what the shard produced, then releases the responses; on a write failure the shard is dropped (it
-     * reloads from the log, which is the truth: staged state the log refused is gone).
-     */
-    private void flush(Holder h) {
-        Outbox.Output out = h.shard.drain();
-        if (!out.writes().isEmpty()) {
-            try {
-                for (Outbox.Write w : out.writes()) {
-                    if (w.isTransactional()) {
-                        topic.appendTransactional(h.partition, w.producerId(), w.producerEpoch(), w.records());
-                    } else {
-                        topic.append(h.partition, w.records());
-                    }
-                }
-            } catch (RuntimeException e) {
-                log.error(
-                        "Writing {} group coordinator records to {}-{} failed: unloading the shard, it reloads "
-                                + "from the log on the next request",
-                        out.records().size(),
-                        TOPIC,
-                        h.partition,
-                        e);
-                out.fail(new NotCoordinatorException("Writing to " + TOPIC + "-" + h.partition + " failed."));
-                h.state = State.FAILED;
-                shards.remove(h.partition, h);
-                cancelTick(h);
-                return;
+            @Override
+            public void marker(long producerId, boolean commit) {
+                shard.replayTransactionMarker(producerId, commit);
             }
-        }
-        out.complete();
-        reschedule(h);
-    }
-
-    private void reschedule(Holder h) {
-        if (h.state != State.ACTIVE || closed) {
-            return;
-        }
-        long next = h.shard.nextDeadlineMs();
-        if (next == h.tickAtMs && h.tick != null && !h.tick.isDone()) {
-            return;
-        }
-        cancelTick(h);
-        if (next == Long.MAX_VALUE) {
-            return;
-        }
-        long delayMs = Math.max(0, next - System.currentTimeMillis());
-        h.tickAtMs = next;
-        try {
-            h.tick = h.thread.schedule(() -> tick(h), delayMs, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // shutting down
-        }
-    }
-
-    private void cancelTick(Holder h) {
-        if (h.tick != null) {
-            h.tick.cancel(false);
-            h.tick = null;
-        }
-        h.tickAtMs = Long.MAX_VALUE;
-    }
-
-    private void tick(Holder h) {
-        h.tick = null;
-        h.tickAtMs = Long.MAX_VALUE;
-        if (h.state != State.ACTIVE) {
-            return;
-        }
-        try {
-            h.shard.tick();
-        } catch (RuntimeException e) {
-            log.error("Group coordinator timers of {}-{} failed", TOPIC, h.partition, e);
-        }
-        flush(h);
+        });
+        shard.onLoadComplete();
+        log.debug("Replayed {} records of {}-{}", records, TOPIC, partition);
+        return new CoordinatorLoader.Loaded<>(
+                shard, CoordinatorTopic.committedUpTo(partitionLog, endOffset, threads, partition));
     }
 
     // ---------------------------------------------------------------- transactions
@@ -380,7 +206,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
 
     /** Completes once {@code __consumer_offsets} exists, creating it through the controller if needed. */
     public CompletableFuture<Void> ensureTopic() {
-        return topic.ensureExists(this::loadLedPartitions);
+        return topic.ensureExists();
     }
 
     /** The node coordinating {@code groupId}: the leader of its partition, or -1 when there is none. */
@@ -427,19 +253,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        for (ScheduledThreadPoolExecutor t : threads) {
-            t.shutdown();
-        }
-        for (ScheduledThreadPoolExecutor t : threads) {
-            try {
-                if (!t.awaitTermination(5, TimeUnit.SECONDS)) {
-                    t.shutdownNow();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        shards.clear();
+        runtime.close();
+        threads.close();
     }
 }

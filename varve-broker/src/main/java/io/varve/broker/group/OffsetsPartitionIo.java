@@ -1,7 +1,7 @@
 package io.varve.broker.group;
 
-import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.runtime.Outbox;
 import io.varve.storage.LogReadResult;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.batch.RecordBatchV2;

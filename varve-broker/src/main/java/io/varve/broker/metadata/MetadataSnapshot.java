@@ -22,7 +22,8 @@ public record MetadataSnapshot(
     public static final MetadataSnapshot EMPTY =
             new MetadataSnapshot(-1, Map.of(), Map.of(), List.of(), Map.of(), Map.of());
 
-    public record PartitionInfo(int partition, int leader, int leaderEpoch, int[] replicas, int[] isr) {}
+    public record PartitionInfo(
+            int partition, int leader, int leaderEpoch, int[] replicas, int[] isr, int partitionEpoch) {}
 
     public record TopicInfo(String name, Uuid id, Map<Integer, PartitionInfo> partitions, Map<String, String> configs) {
         public boolean isInternal() {

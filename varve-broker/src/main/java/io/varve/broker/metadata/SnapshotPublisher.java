@@ -105,6 +105,6 @@ public final class SnapshotPublisher implements MetadataPublisher {
     }
 
     private static PartitionInfo partition(int index, PartitionImage p) {
-        return new PartitionInfo(index, p.leader(), p.leaderEpoch(), p.replicas(), p.isr());
+        return new PartitionInfo(index, p.leader(), p.leaderEpoch(), p.replicas(), p.isr(), p.partitionEpoch());
     }
 }

@@ -22,14 +22,22 @@ public final class FetchPurgatory implements AutoCloseable {
         private final Collection<TopicPartition> partitions;
         private final long bytesNeeded;
         private final Runnable onComplete;
+        /** False for a follower's fetch: it reads to the log end, so only appends concern it. */
+        private final boolean readsToHighWatermark;
+
         private final AtomicLong bytesAppended = new AtomicLong();
         private final AtomicBoolean completed = new AtomicBoolean();
         private volatile ScheduledFuture<?> timeout;
 
-        private DelayedFetch(Collection<TopicPartition> partitions, long bytesNeeded, Runnable onComplete) {
+        private DelayedFetch(
+                Collection<TopicPartition> partitions,
+                long bytesNeeded,
+                Runnable onComplete,
+                boolean readsToHighWatermark) {
             this.partitions = partitions;
             this.bytesNeeded = bytesNeeded;
             this.onComplete = onComplete;
+            this.readsToHighWatermark = readsToHighWatermark;
         }
 
         private void onAppend(int bytes) {
@@ -81,7 +89,21 @@ public final class FetchPurgatory implements AutoCloseable {
             long maxWaitMs,
             java.util.function.BooleanSupplier stillWaiting,
             Runnable onComplete) {
-        DelayedFetch fetch = new DelayedFetch(partitions, Math.max(1, bytesNeeded), onComplete);
+        return watch(partitions, bytesNeeded, maxWaitMs, stillWaiting, onComplete, true);
+    }
+
+    /**
+     * {@link #watch(Collection, long, long, java.util.function.BooleanSupplier, Runnable)}; {@code
+     * readsToHighWatermark} false for a follower's fetch, which high-watermark moves do not wake.
+     */
+    public DelayedFetch watch(
+            Collection<TopicPartition> partitions,
+            long bytesNeeded,
+            long maxWaitMs,
+            java.util.function.BooleanSupplier stillWaiting,
+            Runnable onComplete,
+            boolean readsToHighWatermark) {
+        DelayedFetch fetch = new DelayedFetch(partitions, Math.max(1, bytesNeeded), onComplete, readsToHighWatermark);
         for (TopicPartition tp : partitions) {
             watchers.computeIfAbsent(tp, k -> ConcurrentHashMap.newKeySet()).add(fetch);
         }
@@ -101,6 +123,31 @@ public final class FetchPurgatory implements AutoCloseable {
         for (DelayedFetch fetch : set.toArray(new DelayedFetch[0])) {
             fetch.onAppend(bytes);
         }
+    }
+
+    /**
+     * Called when a partition's high watermark moved (or its leadership changed): consumers waiting on it read again
+     * at once, since what they may read grew; followers keep waiting for appends.
+     */
+    public void onHighWatermark(TopicPartition tp) {
+        Set<DelayedFetch> set = watchers.get(tp);
+        if (set == null || set.isEmpty()) {
+            return;
+        }
+        for (DelayedFetch fetch : set.toArray(new DelayedFetch[0])) {
+            if (fetch.readsToHighWatermark) {
+                fetch.complete();
+            }
+        }
+    }
+
+    /** Fetches waiting, counted once per partition they watch (as Kafka's PurgatorySize counts watchers). */
+    public int size() {
+        int n = 0;
+        for (Set<DelayedFetch> set : watchers.values()) {
+            n += set.size();
+        }
+        return n;
     }
 
     /** Completes every waiting fetch, for shutdown or a partition that went away. */

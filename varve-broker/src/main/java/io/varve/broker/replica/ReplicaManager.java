@@ -3,7 +3,10 @@ package io.varve.broker.replica;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.replica.state.PartitionState;
 import io.varve.broker.tiered.TieredReads;
+import io.varve.metadata.controller.replication.AlterPartitionReply;
+import io.varve.metadata.controller.replication.AlterPartitionRequest;
 import io.varve.storage.AppendOrigin;
 import io.varve.storage.AppendResult;
 import io.varve.storage.LogConfig;
@@ -14,7 +17,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -24,25 +34,61 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The partitions this broker holds: keeps local logs in step with the metadata image (creating logs for new
- * partitions it leads, deleting logs of removed topics) and routes appends and reads to the leader's log.
- * On a single node the high watermark is the log end offset; replication will move it with the ISR.
+ * The partitions this broker holds: keeps local logs in step with the metadata image (creating logs for partitions
+ * it hosts, deleting logs of removed topics), turns each image into "this broker now leads / follows / no longer
+ * hosts" per partition on its {@link Partition} objects, and routes appends and reads through them. Followers are
+ * handed to the {@link FollowerFetching} (the replica fetchers); ISR changes go to the controller; appends that wait
+ * for the high watermark wait in the {@link ProducePurgatory}.
+ *
+ * <p>A partition of one replica led here whose log start-up deferred gets its {@link Partition} on first use, so a
+ * clean start does not open every log at once.
  */
-public final class ReplicaManager {
+public final class ReplicaManager implements Partition.Events {
     private static final Logger log = LoggerFactory.getLogger(ReplicaManager.class);
+
+    /** How long a coordinator's write may wait for its commit before it fails (Kafka's default request timeout). */
+    private static final long COORDINATOR_COMMIT_TIMEOUT_MS = 30_000;
+
+    /** Where followers are fetched for: the replica fetchers, or nothing on a node that has none yet. */
+    public interface FollowerFetching {
+        void follow(Partition partition, int leaderId, int leaderEpoch);
+
+        void stopFollowing(TopicPartition tp);
+    }
 
     private final int nodeId;
     private final LogManager logManager;
     private final FetchPurgatory fetchPurgatory;
-    private final BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs;
-    /**
-     * Partitions this broker should hold whose log could not be opened or created (no descriptor free, a failed log
-     * dir): they answer the stored retriable error and are retried by {@link #retryUnavailableLogs()}.
-     */
-    private final java.util.concurrent.ConcurrentHashMap<TopicPartition, KafkaStorageException> unavailable =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    /** The newest snapshot reconciled, for retries. */
-    private MetadataSnapshot reconciled;
+    private final LocalLogs localLogs;
+    /** The newest snapshot reconciled, for retries and coordinator appends. */
+    private volatile MetadataSnapshot reconciled;
+
+    private final LeadershipAnnouncer leadership = new LeadershipAnnouncer();
+
+    /** The partitions hosted here with a {@link Partition}; the others of {@link #hosted} get one on first use. */
+    private final ConcurrentHashMap<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    /** Every partition the newest image has on this broker, with its topic id and state there. */
+    private volatile Map<TopicPartition, Hosted> hosted = Map.of();
+
+    private record Hosted(Uuid topicId, PartitionInfo info, int minInsyncReplicas) {}
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "varve-replica-timer");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ProducePurgatory producePurgatory = new ProducePurgatory(timer, 100_000);
+    private final IsrChangeSender isrChanges;
+    private final LongSupplier clockMs;
+    private volatile FollowerFetching followers = new FollowerFetching() {
+        @Override
+        public void follow(Partition partition, int leaderId, int leaderEpoch) {}
+
+        @Override
+        public void stopFollowing(TopicPartition tp) {}
+    };
+    private volatile boolean replicating;
+    private final BiFunction<MetadataSnapshot, Map<String, String>, Integer> minInsyncReplicas;
 
     /** Where reads of offsets held only by remote storage go; set once at start-up when tiering is on. */
     private volatile TieredReads tieredReads = TieredReads.disabled();
@@ -53,10 +99,62 @@ public final class ReplicaManager {
             LogManager logManager,
             FetchPurgatory fetchPurgatory,
             BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs) {
+        this(nodeId, logManager, fetchPurgatory, logConfigs, (snapshot, overrides) -> 1, System::currentTimeMillis);
+    }
+
+    /** {@code minInsyncReplicas} gives a topic's effective {@code min.insync.replicas} the same way. */
+    public ReplicaManager(
+            int nodeId,
+            LogManager logManager,
+            FetchPurgatory fetchPurgatory,
+            BiFunction<MetadataSnapshot, Map<String, String>, LogConfig> logConfigs,
+            BiFunction<MetadataSnapshot, Map<String, String>, Integer> minInsyncReplicas,
+            LongSupplier clockMs) {
         this.nodeId = nodeId;
         this.logManager = logManager;
         this.fetchPurgatory = fetchPurgatory;
-        this.logConfigs = logConfigs;
+        this.localLogs = new LocalLogs(logManager, logConfigs);
+        this.minInsyncReplicas = minInsyncReplicas;
+        this.clockMs = clockMs;
+        this.isrChanges = new IsrChangeSender(nodeId, timer, 100);
+    }
+
+    /**
+     * Starts replication: ISR changes go to {@code alterPartition} (the controller) quoting {@code brokerEpoch},
+     * followers to {@code fetching}, and the ISR is checked for laggards every half {@code replicaLagTimeMaxMs}.
+     * Partitions already followed are handed to the fetchers now.
+     */
+    public void startReplication(
+            Function<AlterPartitionRequest, CompletableFuture<AlterPartitionReply>> alterPartition,
+            LongSupplier brokerEpoch,
+            FollowerFetching fetching,
+            long replicaLagTimeMaxMs) {
+        isrChanges.connect(alterPartition, brokerEpoch);
+        this.followers = fetching;
+        synchronized (this) {
+            replicating = true;
+            for (Partition p : partitions.values()) {
+                if (!p.isLeader() && p.leaderId() >= 0) {
+                    fetching.follow(p, p.leaderId(), p.leaderEpoch());
+                }
+            }
+        }
+        long periodMs = Math.max(1, replicaLagTimeMaxMs / 2);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    for (Partition p : partitions.values()) {
+                        try {
+                            if (p.isLeader()) {
+                                p.maybeShrinkIsr(replicaLagTimeMaxMs);
+                            }
+                        } catch (RuntimeException e) {
+                            log.warn("Checking the ISR of {} failed", p.topicPartition(), e);
+                        }
+                    }
+                },
+                periodMs,
+                periodMs,
+                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -74,103 +172,207 @@ public final class ReplicaManager {
                 }
             }
         }
-        for (PartitionLog existing : logManager.openLogs()) {
-            Uuid id = wanted.get(existing.topicPartition());
-            if (id == null || !id.equals(existing.topicId())) {
-                log.info(
-                        "Deleting log of {} (topic id {}): no longer in the metadata image",
-                        existing.topicPartition(),
-                        existing.topicId());
-                deleteQuietly(existing.topicPartition());
-            }
-        }
-        // A log start-up has not opened yet is checked against its topic id when it opens.
-        for (TopicPartition notOpened : logManager.deferredPartitions()) {
-            if (!wanted.containsKey(notOpened)) {
-                log.info("Deleting log of {}: no longer in the metadata image", notOpened);
-                deleteQuietly(notOpened);
-            }
-        }
-        Map<String, LogConfig> configByTopic = new HashMap<>();
-        Map<TopicPartition, LogManager.LogSpec> specs = new HashMap<>();
+        Map<TopicPartition, Integer> leading = leading(snapshot);
+        leadership.resignAllBut(leading); // before a log goes away, its coordinators let go of it
+        localLogs.reconcile(snapshot, wanted);
+        Map<TopicPartition, Hosted> nowHosted = new HashMap<>();
         for (Map.Entry<TopicPartition, Uuid> e : wanted.entrySet()) {
             TopicInfo topic = snapshot.topicsByName().get(e.getKey().topic());
-            LogConfig config =
-                    configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
-            specs.put(e.getKey(), new LogManager.LogSpec(e.getValue(), config));
+            nowHosted.put(
+                    e.getKey(),
+                    new Hosted(
+                            e.getValue(),
+                            topic.partitions().get(e.getKey().partition()),
+                            minInsyncReplicas.apply(snapshot, topic.configs())));
         }
-        unavailable.keySet().retainAll(specs.keySet());
-        createLogs(specs);
+        hosted = Map.copyOf(nowHosted);
+        applyPartitions(nowHosted);
+        announceLeadership(leading);
     }
 
-    /** Creates the missing logs and applies the topic id and config to the others (deferred ones when they open). */
-    private void createLogs(Map<TopicPartition, LogManager.LogSpec> specs) {
-        Map<TopicPartition, KafkaStorageException> failed;
-        try {
-            failed = logManager.getOrCreateLogs(specs);
-        } catch (RuntimeException e) {
-            failed = new HashMap<>();
-            for (TopicPartition tp : specs.keySet()) {
-                if (logManager.openLogIfPresent(tp).isEmpty()) {
-                    failed.put(tp, e instanceof KafkaStorageException kse ? kse : new KafkaStorageException(e));
+    /** Moves each {@link Partition} to its role in the image; drops the ones no longer hosted. */
+    private void applyPartitions(Map<TopicPartition, Hosted> nowHosted) {
+        for (Partition p : List.copyOf(partitions.values())) {
+            TopicPartition tp = p.topicPartition();
+            Hosted h = nowHosted.get(tp);
+            Optional<PartitionLog> current = logManager.openLogIfPresent(tp);
+            if (h == null || current.isEmpty() || current.get() != p.log()) {
+                partitions.remove(tp, p);
+                followers.stopFollowing(tp);
+                producePurgatory.leadershipLost(tp);
+                fetchPurgatory.onAppend(tp, Integer.MAX_VALUE);
+            }
+        }
+        for (Map.Entry<TopicPartition, Hosted> e : nowHosted.entrySet()) {
+            TopicPartition tp = e.getKey();
+            Hosted h = e.getValue();
+            Partition existing = partitions.get(tp);
+            boolean lazy = h.info().leader() == nodeId && h.info().replicas().length == 1;
+            if (existing == null && lazy && logManager.openLogIfPresent(tp).isEmpty()) {
+                continue; // materialised on first use
+            }
+            if (existing == null && logManager.getLog(tp).isEmpty()) {
+                continue; // unavailable: retried
+            }
+            try {
+                apply(existing != null ? existing : materialise(tp, h), h);
+            } catch (RuntimeException failure) {
+                // one partition's failure must not stop the image reaching the others
+                log.error(
+                        "Could not apply the metadata of {} (leader {}, epoch {})",
+                        tp,
+                        h.info().leader(),
+                        h.info().leaderEpoch(),
+                        failure);
+            }
+        }
+    }
+
+    private Partition materialise(TopicPartition tp, Hosted h) {
+        PartitionLog partitionLog = logManager.getLog(tp).orElseThrow();
+        return partitions.computeIfAbsent(tp, k -> new Partition(tp, h.topicId(), nodeId, partitionLog, this, clockMs));
+    }
+
+    private void apply(Partition p, Hosted h) {
+        p.setMinInsyncReplicas(h.minInsyncReplicas());
+        boolean changed = p.applyImage(h.topicId(), h.info());
+        TopicPartition tp = p.topicPartition();
+        if (changed) {
+            if (p.isLeader()) {
+                followers.stopFollowing(tp);
+            } else {
+                producePurgatory.leadershipLost(tp);
+                fetchPurgatory.onAppend(tp, Integer.MAX_VALUE); // waiting consumer fetches learn of the new leader
+                if (h.info().leader() < 0) {
+                    followers.stopFollowing(tp); // offline: nobody to fetch from until a leader is elected
+                } else if (replicating) {
+                    followers.follow(p, h.info().leader(), h.info().leaderEpoch());
                 }
             }
         }
-        int before = unavailable.size();
-        for (TopicPartition tp : specs.keySet()) {
-            if (!failed.containsKey(tp)) {
-                unavailable.remove(tp);
+        producePurgatory.check(tp);
+    }
+
+    /**
+     * The {@link Partition} of {@code tp} when this broker hosts it (materialising a lazily opened one), else empty.
+     */
+    public Optional<Partition> partition(TopicPartition tp) {
+        Partition p = partitions.get(tp);
+        if (p != null) {
+            return Optional.of(p);
+        }
+        Hosted h = hosted.get(tp);
+        if (h == null || logManager.getLog(tp).isEmpty()) {
+            return Optional.empty();
+        }
+        synchronized (this) {
+            Hosted again = hosted.get(tp);
+            if (again == null) {
+                return Optional.empty();
+            }
+            Partition created = materialise(tp, again);
+            if (!created.hasRole()) {
+                apply(created, again);
+            }
+            return Optional.of(created);
+        }
+    }
+
+    /**
+     * Whether this broker leads the partition of {@code partitionLog} (with that very log): background work only a
+     * leader does (tiered uploads and remote retention) skips the others.
+     */
+    public boolean leads(PartitionLog partitionLog) {
+        TopicPartition tp = partitionLog.topicPartition();
+        Partition p = partitions.get(tp);
+        if (p != null) {
+            return p.log() == partitionLog && p.isLeader();
+        }
+        Hosted h = hosted.get(tp);
+        return h != null && h.info().leader() == nodeId;
+    }
+
+    /** The partition of {@code tp} when this broker leads it; Kafka's errors otherwise. */
+    public Partition leaderPartition(MetadataSnapshot snapshot, TopicPartition tp) {
+        TopicInfo topic = snapshot.topicsByName().get(tp.topic());
+        PartitionInfo info = topic == null ? null : topic.partitions().get(tp.partition());
+        if (info == null) {
+            throw new UnknownTopicOrPartitionException("This server does not host this topic-partition.");
+        }
+        Optional<Partition> p = partition(tp);
+        if (p.isEmpty()) {
+            KafkaStorageException failure = localLogs.failure(tp);
+            if (failure != null) {
+                throw new KafkaStorageException(
+                        "The log of " + tp + " could not be opened (" + failure.getMessage() + "); it is retried");
+            }
+            throw new NotLeaderOrFollowerException("This broker is not the leader of " + tp + ".");
+        }
+        if (!p.get().isLeader()) {
+            throw new NotLeaderOrFollowerException("This broker is not the leader of " + tp + ".");
+        }
+        return p.get();
+    }
+
+    @Override
+    public void highWatermarkMoved(Partition partition) {
+        TopicPartition tp = partition.topicPartition();
+        producePurgatory.check(tp);
+        fetchPurgatory.onHighWatermark(tp); // consumers waiting for committed data read again
+    }
+
+    @Override
+    public void isrChangeProposed(Partition partition, PartitionState.IsrChange change) {
+        isrChanges.send(partition, change);
+    }
+
+    public ProducePurgatory producePurgatory() {
+        return producePurgatory;
+    }
+
+    private Map<TopicPartition, Integer> leading(MetadataSnapshot snapshot) {
+        Map<TopicPartition, Integer> leading = new HashMap<>();
+        for (TopicInfo topic : snapshot.topics()) {
+            for (PartitionInfo p : topic.partitions().values()) {
+                if (p.leader() == nodeId) {
+                    leading.put(new TopicPartition(topic.name(), p.partition()), p.leaderEpoch());
+                }
             }
         }
-        unavailable.putAll(failed);
-        if (!failed.isEmpty() && unavailable.size() != before) {
-            Map.Entry<TopicPartition, KafkaStorageException> first =
-                    failed.entrySet().iterator().next();
-            log.warn(
-                    "{} partition logs could not be opened or created (for example {}: {}); they answer"
-                            + " KAFKA_STORAGE_ERROR and are retried",
-                    unavailable.size(),
-                    first.getKey(),
-                    first.getValue().getMessage());
-        } else if (failed.isEmpty() && before > 0 && unavailable.isEmpty()) {
-            log.info("Every partition log that could not be opened or created before is open now");
-        }
+        return leading;
+    }
+
+    /** Tells listeners of the led partitions whose log is open (the others once a retry opens it). */
+    private void announceLeadership(Map<TopicPartition, Integer> leading) {
+        Map<TopicPartition, Integer> open = new HashMap<>();
+        leading.forEach((tp, epoch) -> {
+            if (logManager.getLog(tp).isPresent()) {
+                open.put(tp, epoch);
+            }
+        });
+        leadership.announce(open);
+    }
+
+    /**
+     * Adds a listener told on the metadata thread when this broker starts or stops leading a partition; it is told
+     * at once of the partitions led now.
+     */
+    public void addLeadershipListener(LeadershipListener listener) {
+        leadership.add(listener);
     }
 
     /** Tries again to open or create the logs that failed; called periodically. */
     public synchronized void retryUnavailableLogs() {
         MetadataSnapshot snapshot = reconciled;
-        if (snapshot == null || unavailable.isEmpty()) {
-            return;
-        }
-        Map<String, LogConfig> configByTopic = new HashMap<>();
-        Map<TopicPartition, LogManager.LogSpec> specs = new HashMap<>();
-        for (TopicPartition tp : List.copyOf(unavailable.keySet())) {
-            TopicInfo topic = snapshot.topicsByName().get(tp.topic());
-            if (topic == null || !topic.partitions().containsKey(tp.partition())) {
-                unavailable.remove(tp);
-                continue;
-            }
-            LogConfig config =
-                    configByTopic.computeIfAbsent(topic.name(), n -> logConfigs.apply(snapshot, topic.configs()));
-            specs.put(tp, new LogManager.LogSpec(topic.id(), config));
-        }
-        if (!specs.isEmpty()) {
-            createLogs(specs);
+        if (snapshot != null && localLogs.retry(snapshot)) {
+            applyPartitions(hosted);
+            announceLeadership(leading(snapshot));
         }
     }
 
     /** How many partitions this broker should hold have no usable log now. */
     public int unavailableLogCount() {
-        return unavailable.size();
-    }
-
-    private void deleteQuietly(TopicPartition tp) {
-        try {
-            logManager.deleteLog(tp);
-        } catch (RuntimeException e) {
-            log.warn("Could not delete the log of {} yet: {}", tp, e.getMessage());
-        }
+        return localLogs.unavailableCount();
     }
 
     private static boolean contains(int[] ids, int id) {
@@ -184,50 +386,64 @@ public final class ReplicaManager {
 
     /** The local log of a partition this broker leads; Kafka's errors otherwise. */
     public PartitionLog leaderLog(MetadataSnapshot snapshot, TopicPartition tp) {
-        TopicInfo topic = snapshot.topicsByName().get(tp.topic());
-        PartitionInfo partition = topic == null ? null : topic.partitions().get(tp.partition());
-        if (partition == null) {
-            throw new UnknownTopicOrPartitionException("This server does not host this topic-partition.");
-        }
-        if (partition.leader() != nodeId) {
-            throw new NotLeaderOrFollowerException("This broker is not the leader of " + tp + ".");
-        }
-        Optional<PartitionLog> local = logManager.getLog(tp);
-        if (local.isEmpty()) {
-            KafkaStorageException failure = unavailable.get(tp);
-            if (failure != null) {
-                throw new KafkaStorageException(
-                        "The log of " + tp + " could not be opened (" + failure.getMessage() + "); it is retried");
-            }
-            throw new NotLeaderOrFollowerException("The log of " + tp + " is not open yet.");
-        }
-        return local.get();
+        return leaderPartition(snapshot, tp).log();
     }
 
-    /** Appends as leader; on a single node the write is committed at once, so the high watermark follows. */
+    /** Appends as leader; waiting fetches are woken, the high watermark moves once the ISR has the records. */
     public AppendResult appendAsLeader(PartitionLog partitionLog, ByteBuffer records, int leaderEpoch) {
         return appendAsLeader(partitionLog, records, leaderEpoch, AppendOrigin.CLIENT);
     }
 
     /**
      * {@link #appendAsLeader(PartitionLog, ByteBuffer, int)} for {@code origin}: a coordinator may append transaction
-     * markers (control batches). Waiting fetches are woken, so read_committed ones see the last stable offset move.
+     * markers (control batches). Waiting fetches are woken, so followers fetch the records and read_committed
+     * consumers see the last stable offset move.
      */
     public AppendResult appendAsLeader(
             PartitionLog partitionLog, ByteBuffer records, int leaderEpoch, AppendOrigin origin) {
+        Partition p = partition(partitionLog.topicPartition())
+                .filter(found -> found.log() == partitionLog)
+                .orElseThrow(() -> new NotLeaderOrFollowerException(
+                        "This broker is not the leader of " + partitionLog.topicPartition() + "."));
+        return append(p, records, origin, (short) 1).result();
+    }
+
+    /** Appends to a partition this broker leads and wakes the fetches waiting for it. */
+    public Partition.LeaderAppend append(Partition p, ByteBuffer records, AppendOrigin origin, short requiredAcks) {
         int bytes = records.remaining();
-        AppendResult result;
-        // The log's own monitor serialises appends; holding it while moving the high watermark keeps it monotonic.
-        synchronized (partitionLog) {
-            result = partitionLog.appendAsLeader(records, leaderEpoch, System.currentTimeMillis(), origin);
-            if (!result.duplicate()) {
-                partitionLog.updateHighWatermark(partitionLog.logEndOffset());
+        Partition.LeaderAppend append = p.appendAsLeader(records, origin, requiredAcks);
+        if (!append.result().duplicate()) {
+            fetchPurgatory.onAppend(p.topicPartition(), bytes);
+        }
+        return append;
+    }
+
+    /**
+     * Appends a coordinator's records (control batches allowed) as leader at {@code leaderEpoch}; the future completes
+     * with the last offset appended once the high watermark has passed it, that is once the write is committed, and
+     * fails with {@link NotLeaderOrFollowerException} when this broker does not lead the partition at that epoch or
+     * loses the leadership before the write is committed. Never blocks on replication.
+     */
+    public CompletableFuture<Long> appendAsCoordinator(TopicPartition tp, ByteBuffer records, int leaderEpoch) {
+        try {
+            MetadataSnapshot snapshot = reconciled;
+            if (snapshot == null) {
+                throw new NotLeaderOrFollowerException("This broker has not caught up with the metadata yet.");
             }
+            Partition p = leaderPartition(snapshot, tp);
+            int current = p.leaderEpochIfLeader();
+            if (current != leaderEpoch) {
+                throw new NotLeaderOrFollowerException(
+                        "The leader epoch of " + tp + " is " + current + ", not " + leaderEpoch + ".");
+            }
+            Partition.LeaderAppend append = append(p, records, AppendOrigin.COORDINATOR, (short) 1);
+            long last = append.result().lastOffset();
+            return producePurgatory
+                    .await(p, last + 1, append.leaderEpoch(), false, COORDINATOR_COMMIT_TIMEOUT_MS)
+                    .thenApply(v -> last);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        if (!result.duplicate()) {
-            fetchPurgatory.onAppend(partitionLog.topicPartition(), bytes);
-        }
-        return result;
     }
 
     /** The local log of a partition whatever its role, for offsets reported beside an error. */
@@ -242,6 +458,11 @@ public final class ReplicaManager {
     /** Reads of tiered offsets (disabled unless remote storage is on). */
     public TieredReads tieredReads() {
         return tieredReads;
+    }
+
+    /** Stops the replica timer (ISR checks, timeouts of waiting writes). */
+    public void close() {
+        timer.shutdownNow();
     }
 
     /** Enables remote reads; called once at start-up, before requests are served. */

@@ -156,7 +156,9 @@ public final class SecurityConfig {
             if (protocol != SecurityProtocol.PLAINTEXT && plaintextOnly.contains(listener.name())) {
                 throw new ConfigException("listener.security.protocol.map maps listener " + listener.name() + " to "
                         + protocol + ", but Varve's own connections to the controller and between brokers are"
-                        + " PLAINTEXT only in this version: map " + listener.name() + " to PLAINTEXT.");
+                        + " PLAINTEXT only in this version: map " + listener.name()
+                        + " to PLAINTEXT (or name a PLAINTEXT"
+                        + " listener in inter.broker.listener.name).");
             }
             Keys keys = new Keys(originals, listener.name());
             ListenerSecurity.Tls tls = protocol.tls() ? tls(keys) : null;

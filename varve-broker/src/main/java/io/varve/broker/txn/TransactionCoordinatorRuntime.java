@@ -1,28 +1,26 @@
 package io.varve.broker.txn;
 
 import io.varve.broker.controller.ControllerCalls;
+import io.varve.broker.group.CoordinatorThreads;
 import io.varve.broker.group.CoordinatorTopic;
 import io.varve.broker.group.FindCoordinatorHandler;
 import io.varve.broker.group.OffsetsPartitionIo;
 import io.varve.broker.group.TransactionVerifier;
 import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.replica.LeadershipListener;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
-import io.varve.coordinator.group.Outbox;
+import io.varve.coordinator.runtime.CoordinatorLoader;
+import io.varve.coordinator.runtime.CoordinatorRuntime;
 import io.varve.coordinator.txn.TransactionCoordinatorShard;
 import io.varve.coordinator.txn.TxnApi;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
 import io.varve.storage.PartitionLog;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -30,52 +28,41 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
-import org.apache.kafka.common.errors.NotCoordinatorException;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one {@link TransactionCoordinatorShard} per {@code __transaction_state} partition this broker leads, all on
- * one coordinator thread (transactions are few and their events cheap). After every event the runtime appends the
- * shard's records to the partition log, releases the responses, then writes the transaction markers the shard asked
- * for and reports them back, which persists the COMPLETE_* state. Loading a partition replays its log; prepared
- * transactions found there get their markers again. The internal topic is created through the controller on the
- * first FindCoordinator of a transactional id, as Kafka does.
+ * The transaction coordinator in the broker: a {@link CoordinatorRuntime} of {@link TransactionCoordinatorShard}s,
+ * one per {@code __transaction_state} partition this broker leads (loaded and unloaded on the replica manager's
+ * leadership events, the leader epoch being the coordinator epoch), all on one thread (transactions are few and
+ * their events cheap). Answers leave once their records are committed; so do the markers a shard asks for: once its
+ * PREPARE_* record is committed, the {@link TxnMarkerSender} writes them to every partition's leader, and when all
+ * are written the shard writes COMPLETE_*. A shard that loads resumes the markers of the transactions it finds
+ * prepared. The internal topic is created through the controller on the first FindCoordinator of a transactional
+ * id, as Kafka does.
  */
 public final class TransactionCoordinatorRuntime
         implements AutoCloseable, FindCoordinatorHandler.Coordinators, TransactionVerifier {
     public static final String TOPIC = "__transaction_state";
     private static final Logger log = LoggerFactory.getLogger(TransactionCoordinatorRuntime.class);
-    private static final long MARKER_RETRY_MS = 500;
     private static final long PRODUCER_ID_TIMEOUT_MS = 30_000;
-
-    private enum State {
-        LOADING,
-        ACTIVE,
-        FAILED
-    }
-
-    /** A shard; fields other than {@code state} are confined to the coordinator thread. */
-    private static final class Holder {
-        final int partition;
-        volatile State state = State.LOADING;
-        TransactionCoordinatorShard shard;
-
-        Holder(int partition) {
-            this.partition = partition;
-        }
-    }
+    /** Events waiting or running at once. */
+    static final int MAX_PENDING_EVENTS = 100_000;
 
     private final TxnCoordinatorSettings settings;
     private final CoordinatorTopic topic;
     private final ProducerIdManager producerIds;
+    private final ReplicaManager replicaManager;
     private final TxnMarkerWriter markerWriter;
-    private final ScheduledThreadPoolExecutor thread;
-    private final Map<Integer, Holder> shards = new ConcurrentHashMap<>();
-    private volatile boolean closed;
+    private final TxnMarkerSender markerSender;
+    private final CoordinatorThreads thread;
+    private final CoordinatorRuntime<TransactionCoordinatorShard> runtime;
 
-    /** {@code offsetsMarkers}: told of every marker written to a {@code __consumer_offsets} partition. */
+    /**
+     * {@code offsetsMarkers}: told of every marker committed to a {@code __consumer_offsets} partition here;
+     * {@code remoteMarkers}: WriteTxnMarkers to the other brokers.
+     */
     public TransactionCoordinatorRuntime(
             int nodeId,
             TxnCoordinatorSettings settings,
@@ -83,33 +70,52 @@ public final class TransactionCoordinatorRuntime
             ReplicaManager replicaManager,
             ControllerCalls controller,
             ProducerIdManager producerIds,
-            TxnMarkerWriter.OffsetsMarkerListener offsetsMarkers) {
+            TxnMarkerWriter.OffsetsMarkerListener offsetsMarkers,
+            TxnMarkerSender.RemoteMarkers remoteMarkers) {
         this.settings = settings;
+        this.replicaManager = replicaManager;
         this.topic = new CoordinatorTopic(
                 TOPIC,
                 nodeId,
                 settings.topicPartitions(),
                 settings.topicReplicationFactor(),
+                "transaction.state.log.replication.factor",
+                settings.topicMinInsyncReplicas(),
                 Map.of("cleanup.policy", "compact", "segment.bytes", Integer.toString(settings.topicSegmentBytes())),
                 cache,
                 replicaManager,
                 controller);
         this.producerIds = producerIds;
         this.markerWriter = new TxnMarkerWriter(cache, replicaManager, offsetsMarkers);
-        this.thread = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "varve-txn-coordinator");
-            t.setDaemon(true);
-            return t;
-        });
-        thread.setRemoveOnCancelPolicy(true);
-        thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.thread = new CoordinatorThreads("varve-txn-coordinator", 1);
+        this.markerSender = new TxnMarkerSender(nodeId, cache, markerWriter::write, remoteMarkers, thread);
+        this.runtime = new CoordinatorRuntime<>(
+                TOPIC,
+                thread,
+                this::load,
+                topic::write,
+                System::currentTimeMillis,
+                this::sendMarkersOnceCommitted,
+                MAX_PENDING_EVENTS);
     }
 
-    /** Loads the {@code __transaction_state} partitions this broker leads and starts the timeout checks. */
+    /** Follows this broker's leadership of {@code __transaction_state} partitions (told at once of those led now). */
     public void startup() {
-        loadLedPartitions();
-        long intervalMs = settings.coordinator().abortTimedOutCheckIntervalMs();
-        thread.scheduleWithFixedDelay(this::tickAll, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+        replicaManager.addLeadershipListener(new LeadershipListener() {
+            @Override
+            public void onBecomingLeader(TopicPartition tp, int leaderEpoch) {
+                if (tp.topic().equals(TOPIC)) {
+                    runtime.load(tp.partition(), leaderEpoch);
+                }
+            }
+
+            @Override
+            public void onResigning(TopicPartition tp, int leaderEpoch) {
+                if (tp.topic().equals(TOPIC)) {
+                    runtime.unload(tp.partition(), leaderEpoch);
+                }
+            }
+        });
     }
 
     public TxnCoordinatorSettings settings() {
@@ -137,120 +143,37 @@ public final class TransactionCoordinatorRuntime
         return run(partitionFor(transactionalId), event);
     }
 
+    /**
+     * Runs an event on the shard of {@code partition}: NOT_COORDINATOR when this broker does not lead it,
+     * COORDINATOR_LOAD_IN_PROGRESS while it loads (also between the metadata naming this broker the leader and the
+     * leadership event that starts the load).
+     */
     public <T> CompletableFuture<T> run(
             int partition, Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Holder h;
-        try {
-            h = holder(partition);
-        } catch (ApiException e) {
-            result.completeExceptionally(e);
-            return result;
+        if (runtime.epoch(partition) < 0 && topic.leads(partition)) {
+            return CompletableFuture.failedFuture(
+                    new CoordinatorLoadInProgressException(TOPIC + "-" + partition + " is about to load."));
         }
-        execute(result, () -> {
-            if (h.state != State.ACTIVE) {
-                result.completeExceptionally(
-                        h.state == State.LOADING
-                                ? new CoordinatorLoadInProgressException(TOPIC + "-" + partition + " is loading.")
-                                : new NotCoordinatorException(
-                                        "This broker no longer coordinates " + TOPIC + "-" + partition + "."));
-                return;
-            }
-            try {
-                event.apply(h.shard).whenComplete((v, e) -> {
-                    if (e != null) {
-                        result.completeExceptionally(e);
-                    } else {
-                        result.complete(v);
-                    }
-                });
-            } catch (RuntimeException e) {
-                log.error("Transaction coordinator event on {}-{} failed", TOPIC, partition, e);
-                result.completeExceptionally(e);
-            }
-            flush(h);
-        });
-        return result;
+        return runtime.run(partition, event);
     }
 
-    /** Runs an event on every shard this broker leads and collects the results. */
+    /** Runs an event on every shard this broker has and collects the results. */
     public <T> CompletableFuture<List<T>> runOnAll(Function<TransactionCoordinatorShard, CompletableFuture<T>> event) {
-        List<CompletableFuture<T>> all = new ArrayList<>();
-        for (int partition : topic.ledPartitions()) {
-            all.add(run(partition, event));
-        }
-        return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
-                .thenApply(v -> all.stream().map(CompletableFuture::join).toList());
-    }
-
-    private void execute(CompletableFuture<?> result, Runnable task) {
-        try {
-            thread.execute(task);
-        } catch (RejectedExecutionException e) {
-            result.completeExceptionally(new NotCoordinatorException("The transaction coordinator is shut down."));
-        }
-    }
-
-    private Holder holder(int partition) {
-        if (closed) {
-            throw new NotCoordinatorException("The transaction coordinator is shut down.");
-        }
-        Holder h = shards.get(partition);
-        if (h != null) {
-            return h;
-        }
-        topic.requireLeader(partition);
-        return startLoad(partition);
+        return runtime.runOnAll(event);
     }
 
     // ---------------------------------------------------------------- loading
 
-    private void loadLedPartitions() {
-        topic.ledPartitions().forEach(this::startLoad);
-    }
-
-    private Holder startLoad(int partition) {
-        Holder[] created = new Holder[1];
-        Holder h = shards.computeIfAbsent(partition, p -> created[0] = new Holder(p));
-        if (created[0] != null) {
-            execute(new CompletableFuture<>(), () -> load(h));
-        }
-        return h;
-    }
-
-    private void load(Holder h) {
-        long startNanos = System.nanoTime();
-        TopicPartition tp = new TopicPartition(TOPIC, h.partition);
-        try {
-            PartitionLog partitionLog = topic.leaderLog(h.partition);
-            int coordinatorEpoch = topic.leaderEpoch(h.partition);
-            TransactionCoordinatorShard shard = new TransactionCoordinatorShard(
-                    h.partition,
-                    coordinatorEpoch,
-                    settings.coordinator(),
-                    System::currentTimeMillis,
-                    this::nextProducerId);
-            long records = OffsetsPartitionIo.replay(partitionLog, partitionLog.logEndOffset(), shard::replay);
-            shard.onLoadComplete();
-            h.shard = shard;
-            h.state = State.ACTIVE;
-            flush(h);
-            log.info(
-                    "Loaded {} ({} records, {} transactional ids) in {} ms",
-                    tp,
-                    records,
-                    shard.size(),
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
-        } catch (RuntimeException e) {
-            if (e instanceof org.apache.kafka.common.errors.RetriableException) {
-                // e.g. the partition's log is still being created: nothing is wrong, the next request loads it
-                log.info("Loading {} deferred ({}); it is retried on the next request", tp, e.getMessage());
-            } else {
-                log.error("Loading {} failed; it will be retried on the next request", tp, e);
-            }
-            h.state = State.FAILED;
-            shards.remove(h.partition, h);
-        }
+    /** Replays {@code __transaction_state-partition} into a new shard whose coordinator epoch is the leader epoch. */
+    private CoordinatorLoader.Loaded<TransactionCoordinatorShard> load(int partition, int leaderEpoch) {
+        PartitionLog partitionLog = topic.leaderLog(partition);
+        long endOffset = partitionLog.logEndOffset();
+        TransactionCoordinatorShard shard = new TransactionCoordinatorShard(
+                partition, leaderEpoch, settings.coordinator(), System::currentTimeMillis, this::nextProducerId);
+        OffsetsPartitionIo.replay(partitionLog, endOffset, shard::replay);
+        shard.onLoadComplete();
+        return new CoordinatorLoader.Loaded<>(
+                shard, CoordinatorTopic.committedUpTo(partitionLog, endOffset, thread, partition));
     }
 
     /** A fresh producer id; blocks the coordinator thread only when a new block is fetched from the controller. */
@@ -265,97 +188,32 @@ public final class TransactionCoordinatorRuntime
         }
     }
 
-    // ---------------------------------------------------------------- writing, markers and timers
-
-    /** Appends the shard's records, releases its responses, then writes the markers it asked for. */
-    private void flush(Holder h) {
-        Outbox.Output out = h.shard.drain();
-        if (!out.records().isEmpty()) {
-            try {
-                topic.append(h.partition, out.records());
-            } catch (RuntimeException e) {
-                log.error(
-                        "Writing {} transaction coordinator records to {}-{} failed: unloading the shard, it "
-                                + "reloads from the log on the next request",
-                        out.records().size(),
-                        TOPIC,
-                        h.partition,
-                        e);
-                out.fail(new NotCoordinatorException("Writing to " + TOPIC + "-" + h.partition + " failed."));
-                h.state = State.FAILED;
-                shards.remove(h.partition, h);
-                h.shard.drainMarkers();
-                return;
-            }
-        }
-        out.complete();
-        List<MarkerRequest> markers = h.shard.drainMarkers();
-        if (!markers.isEmpty()) {
-            writeMarkers(h, markers);
-        }
-    }
+    // ---------------------------------------------------------------- markers
 
     /**
-     * Writes every marker, completes the transactions whose markers are all written, and retries later the
-     * partitions whose marker failed (only those: a written marker is not written twice).
+     * Runs on the shard's thread after every event, timer and load: the markers the shard asked for leave once the
+     * records drained with them (the PREPARE_* state) are committed; when all of a transaction's are written, the
+     * shard of the same epoch completes it. A shard unloaded in between drops them: its successor resumes them.
      */
-    private void writeMarkers(Holder h, List<MarkerRequest> markers) {
-        List<MarkerRequest> failed = new ArrayList<>();
-        for (MarkerRequest m : markers) {
-            Set<TopicPartition> remaining = new HashSet<>();
-            RuntimeException lastError = null;
-            for (TopicPartition tp : m.partitions()) {
-                try {
-                    markerWriter.write(tp, m.producerId(), m.epoch(), m.coordinatorEpoch(), m.commit());
-                } catch (RuntimeException e) {
-                    remaining.add(tp);
-                    lastError = e;
-                }
-            }
-            if (remaining.isEmpty()) {
-                h.shard.markersWritten(m);
-            } else {
-                log.warn(
-                        "Writing the {} markers of {} to {} of {} partitions failed ({}); retrying in {} ms",
-                        m.commit() ? "COMMIT" : "ABORT",
-                        m.transactionalId(),
-                        remaining.size(),
-                        m.partitions().size(),
-                        lastError.toString(),
-                        MARKER_RETRY_MS);
-                failed.add(new MarkerRequest(
-                        m.transactionalId(), m.producerId(), m.epoch(), m.coordinatorEpoch(), m.commit(), remaining));
-            }
-        }
-        flush(h);
-        if (!failed.isEmpty() && !closed) {
-            try {
-                thread.schedule(
-                        () -> {
-                            if (h.state == State.ACTIVE && shards.get(h.partition) == h) {
-                                writeMarkers(h, failed);
-                            }
-                        },
-                        MARKER_RETRY_MS,
-                        TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                // shutting down: the markers are resumed from the PREPARE_* records at the next load
-            }
-        }
-    }
-
-    private void tickAll() {
-        for (Holder h : shards.values()) {
-            if (h.state != State.ACTIVE) {
-                continue;
-            }
-            try {
-                h.shard.tick();
-            } catch (RuntimeException e) {
-                log.error("Transaction timeouts of {}-{} failed", TOPIC, h.partition, e);
-            }
-            flush(h);
-        }
+    private void sendMarkersOnceCommitted(TransactionCoordinatorShard shard) {
+        int partition = shard.partition();
+        int epoch = shard.coordinatorEpoch();
+        shard.drainMarkersAfterCommit()
+                .ifPresent(committed -> committed.thenAccept(markers -> {
+                    for (MarkerRequest m : markers) {
+                        markerSender
+                                .send(partition, m, () -> runtime.hasShard(partition, epoch))
+                                .thenCompose(v -> runtime.run(partition, epoch, s -> {
+                                    s.markersWritten(m);
+                                    return CompletableFuture.completedFuture(null);
+                                }))
+                                .whenComplete((v, e) -> {
+                                    if (e != null && !(TxnMarkerSender.unwrap(e) instanceof ApiException)) {
+                                        log.error("Completing the transaction of {} failed", m.transactionalId(), e);
+                                    }
+                                });
+                    }
+                }));
     }
 
     // ---------------------------------------------------------------- verification
@@ -378,7 +236,7 @@ public final class TransactionCoordinatorRuntime
     /** Completes once {@code __transaction_state} exists, creating it through the controller if needed. */
     @Override
     public CompletableFuture<Void> ensureTopic() {
-        return topic.ensureExists(this::loadLedPartitions);
+        return topic.ensureExists();
     }
 
     /** The node coordinating {@code transactionalId}: the leader of its partition, or -1 when there is none. */
@@ -389,15 +247,7 @@ public final class TransactionCoordinatorRuntime
 
     @Override
     public void close() {
-        closed = true;
-        thread.shutdown();
-        try {
-            if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
-                thread.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        shards.clear();
+        runtime.close();
+        thread.close();
     }
 }

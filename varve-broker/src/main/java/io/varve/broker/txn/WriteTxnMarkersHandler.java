@@ -12,9 +12,10 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * WriteTxnMarkers (v1): writes each requested COMMIT/ABORT marker to the partitions this broker leads, through the
- * same {@link TxnMarkerWriter} the coordinator uses. Per-partition errors as Kafka (UNKNOWN_TOPIC_OR_PARTITION,
- * NOT_LEADER_OR_FOLLOWER...).
+ * WriteTxnMarkers (v1), sent by the transaction coordinators of other brokers: writes each requested COMMIT/ABORT
+ * marker to the partitions this broker leads, through the same {@link TxnMarkerWriter} the local coordinator uses,
+ * and answers once every marker is committed or has failed. Per-partition errors as Kafka (UNKNOWN_TOPIC_OR_PARTITION,
+ * NOT_LEADER_OR_FOLLOWER, INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED...).
  */
 public final class WriteTxnMarkersHandler implements ApiHandler {
     private final TxnMarkerWriter writer;
@@ -26,16 +27,18 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
         WriteTxnMarkersRequestData data = request.body();
+        List<CompletableFuture<?>> writes = new ArrayList<>();
         List<WriteTxnMarkersResponseData.WritableTxnMarkerResult> markers = new ArrayList<>();
         for (WriteTxnMarkersRequestData.WritableTxnMarker m : data.markers()) {
             List<WriteTxnMarkersResponseData.WritableTxnMarkerTopicResult> topics = new ArrayList<>();
             for (WriteTxnMarkersRequestData.WritableTxnMarkerTopic t : m.topics()) {
                 List<WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult> partitions = new ArrayList<>();
                 for (int p : t.partitionIndexes()) {
-                    partitions.add(new WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult()
-                            .setPartitionIndex(p)
-                            .setErrorCode(
-                                    write(new TopicPartition(t.name(), p), m).code()));
+                    var result =
+                            new WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult().setPartitionIndex(p);
+                    partitions.add(result);
+                    writes.add(write(new TopicPartition(t.name(), p), m)
+                            .thenAccept(error -> result.setErrorCode(error.code())));
                 }
                 topics.add(new WriteTxnMarkersResponseData.WritableTxnMarkerTopicResult()
                         .setName(t.name())
@@ -45,16 +48,20 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
                     .setProducerId(m.producerId())
                     .setTopics(topics));
         }
-        return CompletableFuture.completedFuture(new WriteTxnMarkersResponseData().setMarkers(markers));
+        return CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
+                .thenApply(v -> new WriteTxnMarkersResponseData().setMarkers(markers));
     }
 
-    private Errors write(TopicPartition tp, WriteTxnMarkersRequestData.WritableTxnMarker m) {
+    private CompletableFuture<Errors> write(TopicPartition tp, WriteTxnMarkersRequestData.WritableTxnMarker m) {
         try {
-            TxnMarkerWriter.Outcome outcome =
-                    writer.write(tp, m.producerId(), m.producerEpoch(), m.coordinatorEpoch(), m.transactionResult());
-            return outcome == TxnMarkerWriter.Outcome.PARTITION_GONE ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.NONE;
+            return writer.write(tp, m.producerId(), m.producerEpoch(), m.coordinatorEpoch(), m.transactionResult())
+                    .handle((outcome, e) -> e != null
+                            ? Errors.forException(TxnMarkerSender.unwrap(e))
+                            : outcome == TxnMarkerWriter.Outcome.PARTITION_GONE
+                                    ? Errors.UNKNOWN_TOPIC_OR_PARTITION
+                                    : Errors.NONE);
         } catch (RuntimeException e) {
-            return Errors.forException(e);
+            return CompletableFuture.completedFuture(Errors.forException(e));
         }
     }
 }

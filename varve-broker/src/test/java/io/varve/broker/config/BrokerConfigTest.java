@@ -91,6 +91,19 @@ class BrokerConfigTest {
     }
 
     @Test
+    void httpListenersDefaultToLocalhost9644AndEmptyTurnsThemOff() {
+        BrokerConfig defaults = BrokerConfig.fromMap(Map.of());
+        assertThat(defaults.httpListeners()).containsExactly(new io.varve.http.HttpEndpoint("localhost", 9644));
+        assertThat(defaults.httpListenersExplicit()).isFalse();
+        BrokerConfig off = BrokerConfig.fromMap(Map.of("varve.http.listeners", ""));
+        assertThat(off.httpListeners()).isEmpty();
+        assertThat(off.httpListenersExplicit()).isTrue();
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.http.listeners", "localhost:9644")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid entry 'localhost:9644' in varve.http.listeners: expected http://host:port.");
+    }
+
+    @Test
     void listenersParseHostsPortsAndNames() {
         BrokerConfig config = BrokerConfig.fromMap(Map.of(
                 "listeners", "PLAINTEXT://:9092,CONTROLLER://127.0.0.1:9093",
@@ -115,9 +128,6 @@ class BrokerConfigTest {
                 .hasMessageStartingWith("controller.quorum.voters names 3 voters, so listeners needs a listener");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.request.timeout.ms", "400")))
                 .hasMessageStartingWith("controller.quorum.request.timeout.ms must be more than the 500 ms");
-        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("offsets.topic.replication.factor", "3")))
-                .hasMessageStartingWith(
-                        "offsets.topic.replication.factor=3 asks for replicas this release cannot keep");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.metadata.raft.core.enable", "false")))
                 .hasMessageStartingWith("varve.metadata.raft.core.enable=false asks for the single-voter Raft node");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("controller.quorum.voters", "2@localhost:9093")))

@@ -14,6 +14,8 @@ import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.coordinator.group.record.GroupRecord;
 import io.varve.coordinator.group.record.GroupRecordSerde;
 import io.varve.coordinator.group.record.OffsetValue;
+import io.varve.coordinator.runtime.CoordinatorShard;
+import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * completions in the outbox; the caller {@link #drain()}s it, writes the records, then completes the futures.
  * Time comes from the injected clock; {@link #tick()} runs the timers that are due.
  */
-public final class GroupCoordinatorShard {
+public final class GroupCoordinatorShard implements CoordinatorShard {
     private static final Logger log = LoggerFactory.getLogger(GroupCoordinatorShard.class);
     private static final Object EXPIRATION_TIMER = Timers.key("offsets-expiration");
 
@@ -275,15 +277,18 @@ public final class GroupCoordinatorShard {
     // ---------------------------------------------------------------- time
 
     /** Runs every timer due at the clock's current time. */
+    @Override
     public void tick() {
         ctx.timers.expire(ctx.nowMs());
     }
 
     /** When {@link #tick()} next has something to do, or {@link Long#MAX_VALUE}. */
+    @Override
     public long nextDeadlineMs() {
         return ctx.timers.nextDeadlineMs();
     }
 
+    @Override
     public Outbox.Output drain() {
         return ctx.outbox.drain();
     }

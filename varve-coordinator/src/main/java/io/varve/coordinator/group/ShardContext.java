@@ -1,6 +1,7 @@
 package io.varve.coordinator.group;
 
 import io.varve.coordinator.group.offset.OffsetStore;
+import io.varve.coordinator.runtime.Outbox;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;

@@ -1,7 +1,8 @@
 package io.varve.coordinator.txn;
 
-import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.runtime.CoordinatorShard;
+import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.txn.TxnApi.AddPartitionsRequest;
 import io.varve.coordinator.txn.TxnApi.EndTxnRequest;
 import io.varve.coordinator.txn.TxnApi.InitProducerIdRequest;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * written markers with {@link #markersWritten}, which completes the transaction. Two-phase commit as Kafka's
  * transaction version 1: EndTxn writes PREPARE_COMMIT/PREPARE_ABORT and answers; markers follow; COMPLETE_* last.
  */
-public final class TransactionCoordinatorShard {
+public final class TransactionCoordinatorShard implements CoordinatorShard {
     private static final Logger log = LoggerFactory.getLogger(TransactionCoordinatorShard.class);
 
     private final int partition;
@@ -422,6 +423,7 @@ public final class TransactionCoordinatorShard {
     // ---------------------------------------------------------------- time
 
     /** Aborts, with an epoch bump, every ongoing transaction older than its timeout, when the check is due. */
+    @Override
     public void tick() {
         long now = clock.getAsLong();
         if (now < nextAbortCheckMs) {
@@ -435,12 +437,14 @@ public final class TransactionCoordinatorShard {
         }
     }
 
+    @Override
     public long nextDeadlineMs() {
         return nextAbortCheckMs;
     }
 
     // ---------------------------------------------------------------- output
 
+    @Override
     public Outbox.Output drain() {
         return outbox.drain();
     }
@@ -450,6 +454,16 @@ public final class TransactionCoordinatorShard {
         List<MarkerRequest> out = markers;
         markers = new ArrayList<>();
         return out;
+    }
+
+    /**
+     * {@link #drainMarkers()} parked in the outbox: the future completes with the markers once the records drained
+     * with them are committed, and fails when they cannot be (the shard unloads; the next leader resumes them from
+     * the PREPARE_* records). Empty when there are no markers to write.
+     */
+    public java.util.Optional<CompletableFuture<List<MarkerRequest>>> drainMarkersAfterCommit() {
+        List<MarkerRequest> out = drainMarkers();
+        return out.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(outbox.respond(out));
     }
 
     /** Markers of every transaction still waiting for them (to retry after a failed write). */

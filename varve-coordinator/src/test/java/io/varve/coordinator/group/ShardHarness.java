@@ -3,6 +3,7 @@ package io.varve.coordinator.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.runtime.Outbox;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

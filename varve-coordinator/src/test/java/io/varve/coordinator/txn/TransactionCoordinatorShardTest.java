@@ -2,8 +2,8 @@ package io.varve.coordinator.txn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.txn.TxnApi.AddPartitionsRequest;
 import io.varve.coordinator.txn.TxnApi.EndTxnRequest;
 import io.varve.coordinator.txn.TxnApi.InitProducerIdRequest;

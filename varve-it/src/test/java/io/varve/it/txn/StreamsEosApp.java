@@ -18,20 +18,21 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The Kafka Streams application of {@link StreamsExactlyOnceIT}: amounts keyed by user are regrouped by bucket
+ * The Kafka Streams application of {@link StreamsExactlyOnceIT} (and of the cluster's
+ * {@code StreamsCoordinatorFailoverIT}): amounts keyed by user are regrouped by bucket
  * (amount modulo {@link #BUCKETS}, through a repartition topic) and summed in a state store; every update of a sum
  * goes to the output topic. Runs in the test JVM or, through {@link #main}, as a child process the test kills.
  */
 public final class StreamsEosApp {
-    static final int BUCKETS = 6;
+    public static final int BUCKETS = 6;
 
     private StreamsEosApp() {}
 
-    static String bucketOf(long amount) {
+    public static String bucketOf(long amount) {
         return "bucket-" + (amount % BUCKETS);
     }
 
-    static Topology topology(String input, String output) {
+    public static Topology topology(String input, String output) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(input, Consumed.with(Serdes.String(), Serdes.Long()))
                 .groupBy((user, amount) -> bucketOf(amount), Grouped.with("by-bucket", Serdes.String(), Serdes.Long()))
@@ -50,7 +51,7 @@ public final class StreamsEosApp {
      * exactly_once_v2 with 2 stream threads, no record cache (one output record per input record), fast commits,
      * and short session and transaction timeouts so that a killed instance's work moves on within seconds.
      */
-    static Properties config(String bootstrap, String applicationId, Path stateDir) {
+    public static Properties config(String bootstrap, String applicationId, Path stateDir) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

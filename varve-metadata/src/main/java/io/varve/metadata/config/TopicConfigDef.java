@@ -58,6 +58,23 @@ public final class TopicConfigDef {
     public static final String SEGMENT_JITTER_MS = "segment.jitter.ms";
     public static final String SEGMENT_MS = "segment.ms";
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+    /** Broker-side schema validation, with the keys Confluent Server uses (the registry's subjects and ids). */
+    public static final String KEY_SCHEMA_VALIDATION = "confluent.key.schema.validation";
+
+    public static final String VALUE_SCHEMA_VALIDATION = "confluent.value.schema.validation";
+    public static final String KEY_SUBJECT_NAME_STRATEGY = "confluent.key.subject.name.strategy";
+    public static final String VALUE_SUBJECT_NAME_STRATEGY = "confluent.value.subject.name.strategy";
+    /** Varve's own: validation also decodes each key or value against its schema, not only its header. */
+    public static final String SCHEMA_VALIDATION_DEEP = "varve.schema.validation.deep";
+
+    private static final String[] SUBJECT_NAME_STRATEGIES = {
+        "TopicNameStrategy",
+        "RecordNameStrategy",
+        "TopicRecordNameStrategy",
+        "io.confluent.kafka.serializers.subject.TopicNameStrategy",
+        "io.confluent.kafka.serializers.subject.RecordNameStrategy",
+        "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy"
+    };
 
     private static final String LONG_MAX = Long.toString(Long.MAX_VALUE);
     private static final Map<String, ConfigKey> KEYS = define();
@@ -196,6 +213,28 @@ public final class TopicConfigDef {
                 "false",
                 ConfigValidator.NONE,
                 "Allow out-of-sync replicas to become leader, at the risk of data loss.");
+        for (String key : new String[] {KEY_SCHEMA_VALIDATION, VALUE_SCHEMA_VALIDATION}) {
+            d.define(
+                    key,
+                    ConfigType.BOOLEAN,
+                    "false",
+                    ConfigValidator.NONE,
+                    "Refuse records whose schema id is not registered under the subject (schema registry).");
+        }
+        for (String key : new String[] {KEY_SUBJECT_NAME_STRATEGY, VALUE_SUBJECT_NAME_STRATEGY}) {
+            d.define(
+                    key,
+                    ConfigType.STRING,
+                    "io.confluent.kafka.serializers.subject.TopicNameStrategy",
+                    in(SUBJECT_NAME_STRATEGIES),
+                    "How schema validation names the subject: by topic, record name or both.");
+        }
+        d.define(
+                SCHEMA_VALIDATION_DEEP,
+                ConfigType.BOOLEAN,
+                "false",
+                ConfigValidator.NONE,
+                "Schema validation also decodes each record against its schema.");
         keys.put(
                 MESSAGE_DOWNCONVERSION_ENABLE,
                 new ConfigKey(

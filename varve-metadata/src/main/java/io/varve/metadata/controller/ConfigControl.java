@@ -1,5 +1,6 @@
 package io.varve.metadata.controller;
 
+import io.varve.metadata.config.ClientMetricsConfigDef;
 import io.varve.metadata.config.ConfigType;
 import io.varve.metadata.config.DynamicBrokerConfigDef;
 import io.varve.metadata.config.TopicConfigDef;
@@ -149,7 +150,7 @@ public final class ConfigControl {
             throw new InvalidConfigurationException(
                     switch (resource.type()) {
                         case TOPIC -> "Can't " + op.op() + " to key " + op.name() + " because its type is not LIST.";
-                        case BROKER ->
+                        case BROKER, CLIENT_METRICS ->
                             "Config value " + (op.op() == ConfigChange.Op.APPEND ? "append" : "subtract")
                                     + " is not allowed for config key: " + op.name();
                     });
@@ -188,6 +189,8 @@ public final class ConfigControl {
                 DynamicBrokerConfigDef.key(name)
                         .filter(key -> key.type() == ConfigType.LIST)
                         .map(key -> new ListKey(key.defaultValue()));
+            case CLIENT_METRICS ->
+                ClientMetricsConfigDef.isList(name) ? Optional.of(new ListKey(null)) : Optional.empty();
         };
     }
 
@@ -223,6 +226,12 @@ public final class ConfigControl {
                 if (brokerId >= 0 && image.cluster().broker(brokerId) == null) {
                     throw new BrokerIdNotRegisteredException("No broker with id " + brokerId + " found.");
                 }
+            }
+            case CLIENT_METRICS -> {
+                if (resource.name().isEmpty()) {
+                    throw new InvalidRequestException("Subscription name can't be empty");
+                }
+                ClientMetricsConfigDef.validate(all);
             }
         }
     }

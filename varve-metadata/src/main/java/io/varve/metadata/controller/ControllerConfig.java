@@ -8,15 +8,9 @@ package io.varve.metadata.controller;
  * @param maxPendingRequests       bound of requests queued or waiting for commit; more are refused
  * @param brokerSessionTimeoutMs   {@code broker.session.timeout.ms}: a broker without a heartbeat for this long
  *                                 is fenced
- * @param maxReplicationFactor     most replicas a partition may have: the broker sets 1 until it replicates
- *                                 partitions, so that nobody is told a record is on replicas that do not copy it
  */
 public record ControllerConfig(
-        int defaultNumPartitions,
-        short defaultReplicationFactor,
-        int maxPendingRequests,
-        long brokerSessionTimeoutMs,
-        int maxReplicationFactor) {
+        int defaultNumPartitions, short defaultReplicationFactor, int maxPendingRequests, long brokerSessionTimeoutMs) {
 
     public static final int DEFAULT_MAX_PENDING_REQUESTS = 10_000;
     public static final long DEFAULT_BROKER_SESSION_TIMEOUT_MS = 9_000;
@@ -34,22 +28,6 @@ public record ControllerConfig(
         if (brokerSessionTimeoutMs <= 0) {
             throw new IllegalArgumentException("broker.session.timeout.ms must be > 0: " + brokerSessionTimeoutMs);
         }
-        if (maxReplicationFactor <= 0) {
-            throw new IllegalArgumentException("maxReplicationFactor must be > 0: " + maxReplicationFactor);
-        }
-    }
-
-    public ControllerConfig(
-            int defaultNumPartitions,
-            short defaultReplicationFactor,
-            int maxPendingRequests,
-            long brokerSessionTimeoutMs) {
-        this(
-                defaultNumPartitions,
-                defaultReplicationFactor,
-                maxPendingRequests,
-                brokerSessionTimeoutMs,
-                Short.MAX_VALUE);
     }
 
     public ControllerConfig(int defaultNumPartitions, short defaultReplicationFactor, int maxPendingRequests) {
@@ -61,13 +39,7 @@ public record ControllerConfig(
     }
 
     public ControllerConfig withBrokerSessionTimeoutMs(long timeoutMs) {
-        return new ControllerConfig(
-                defaultNumPartitions, defaultReplicationFactor, maxPendingRequests, timeoutMs, maxReplicationFactor);
-    }
-
-    public ControllerConfig withMaxReplicationFactor(int max) {
-        return new ControllerConfig(
-                defaultNumPartitions, defaultReplicationFactor, maxPendingRequests, brokerSessionTimeoutMs, max);
+        return new ControllerConfig(defaultNumPartitions, defaultReplicationFactor, maxPendingRequests, timeoutMs);
     }
 
     /** Kafka's defaults: one partition, one replica. */

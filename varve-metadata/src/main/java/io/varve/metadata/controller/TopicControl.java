@@ -158,11 +158,7 @@ public final class TopicControl {
                         Errors.INVALID_REQUEST,
                         "A manual partition assignment was specified, but numPartitions was not set to -1.");
             }
-            Placement manual = new Placement(validateManualAssignment(request.assignments(), brokers));
-            for (List<Integer> replicas : manual.replicas()) {
-                checkReplicationFactor(replicas.size());
-            }
-            return manual;
+            return new Placement(validateManualAssignment(request.assignments(), brokers));
         }
         if (request.replicationFactor() == 0 || request.replicationFactor() < -1) {
             throw new TopicRequestException(
@@ -176,18 +172,7 @@ public final class TopicControl {
         int numPartitions = request.numPartitions() == -1 ? config.defaultNumPartitions() : request.numPartitions();
         int replicationFactor =
                 request.replicationFactor() == -1 ? config.defaultReplicationFactor() : request.replicationFactor();
-        checkReplicationFactor(replicationFactor);
         return new Placement(placeAutomatically(brokers, numPartitions, replicationFactor, placementCursor));
-    }
-
-    private void checkReplicationFactor(int replicationFactor) throws TopicRequestException {
-        if (replicationFactor > config.maxReplicationFactor()) {
-            throw new TopicRequestException(
-                    Errors.INVALID_REPLICATION_FACTOR,
-                    "Replication factor " + replicationFactor + " is more than this cluster keeps: at most "
-                            + config.maxReplicationFactor() + " replica(s) per partition (Varve does not replicate"
-                            + " partitions between brokers yet).");
-        }
     }
 
     /** Placement on the usable brokers (unfenced, not shutting down), with their racks. */

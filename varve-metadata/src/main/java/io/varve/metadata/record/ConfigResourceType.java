@@ -3,7 +3,9 @@ package io.varve.metadata.record;
 /** The kind of resource a {@link ConfigRecord} configures. Codes match Kafka's ConfigResource types. */
 public enum ConfigResourceType {
     TOPIC((byte) 2),
-    BROKER((byte) 4);
+    BROKER((byte) 4),
+    /** A client-metrics subscription (KIP-714): which metrics which clients push, and how often. */
+    CLIENT_METRICS((byte) 16);
 
     private final byte code;
 

@@ -197,33 +197,22 @@ class TopicControlTest {
     }
 
     @Test
-    void aReplicationFactorAboveTheClustersMaximumIsInvalidAutomaticOrManual() {
-        TopicControl oneReplica = new TopicControl(
-                ControllerConfig.defaults().withMaxReplicationFactor(1),
-                new RackAwareReplicaPlacer(),
-                Uuid::randomUuid);
+    void aReplicationFactorUpToTheRegisteredBrokersIsPlacedAutomaticOrManual() {
+        TopicControl control =
+                new TopicControl(ControllerConfig.defaults(), new RackAwareReplicaPlacer(), Uuid::randomUuid);
 
-        CreateTopicResult automatic = oneReplica
-                .createTopics(withBrokers(1, 2, 3), List.of(topic("t", 1, 3)), false)
+        CreateTopicResult automatic = control.createTopics(withBrokers(1, 2, 3), List.of(topic("t", 1, 3)), false)
                 .response()
                 .get(0);
-        CreateTopicResult manual = oneReplica
-                .createTopics(
+        CreateTopicResult manual = control.createTopics(
                         withBrokers(1, 2, 3),
                         List.of(new CreateTopicRequest("m", -1, (short) -1, Map.of(0, List.of(1, 2)), Map.of())),
                         false)
                 .response()
                 .get(0);
 
-        assertThat(automatic.error()).isEqualTo(Errors.INVALID_REPLICATION_FACTOR);
-        assertThat(automatic.errorMessage()).contains("at most 1 replica(s) per partition");
-        assertThat(manual.error()).isEqualTo(Errors.INVALID_REPLICATION_FACTOR);
-        assertThat(oneReplica
-                        .createTopics(withBrokers(1, 2, 3), List.of(topic("one", 3, 1)), false)
-                        .response()
-                        .get(0)
-                        .error())
-                .isEqualTo(Errors.NONE);
+        assertThat(automatic.error()).isEqualTo(Errors.NONE);
+        assertThat(manual.error()).isEqualTo(Errors.NONE);
     }
 
     @Test

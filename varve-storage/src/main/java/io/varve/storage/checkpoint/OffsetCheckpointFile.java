@@ -15,14 +15,17 @@ import org.apache.kafka.common.errors.KafkaStorageException;
 /**
  * A per-log-dir offset checkpoint in Kafka's text format: a version line ({@code 0}), a count line,
  * then one {@code "<topic> <partition> <offset>"} line per partition. Used for
- * {@code recovery-point-offset-checkpoint}, {@code log-start-offset-checkpoint} and
- * {@code cleaner-offset-checkpoint}. Replaced atomically on every write.
+ * {@code recovery-point-offset-checkpoint}, {@code log-start-offset-checkpoint},
+ * {@code replication-offset-checkpoint} (high watermarks) and {@code cleaner-offset-checkpoint}. Replaced atomically on every write.
  */
 public final class OffsetCheckpointFile {
 
     public static final String RECOVERY_POINT_FILE = "recovery-point-offset-checkpoint";
     public static final String LOG_START_OFFSET_FILE = "log-start-offset-checkpoint";
     public static final String CLEANER_OFFSET_FILE = "cleaner-offset-checkpoint";
+    /** Kafka's name for the high watermarks of a log dir's partitions. */
+    public static final String HIGH_WATERMARK_FILE = "replication-offset-checkpoint";
+
     private static final int VERSION = 0;
 
     private final Path file;

@@ -145,6 +145,18 @@ public final class LogCleaner {
         paused.remove(tp);
     }
 
+    /**
+     * The log was truncated to {@code logEndOffset}: a checkpoint past it would call batches of the new lineage
+     * clean, so it comes down to the end (call while cleaning of the log is paused).
+     */
+    public synchronized void truncateCheckpoint(PartitionLog partitionLog, long logEndOffset) {
+        Path logDir = partitionLog.dir().getParent();
+        OptionalLong stored = checkpoints.get(logDir, partitionLog.topicPartition());
+        if (stored.isPresent() && stored.getAsLong() > logEndOffset) {
+            checkpoints.update(logDir, partitionLog.topicPartition(), logEndOffset);
+        }
+    }
+
     /** Forgets everything about a deleted log, its checkpoint included (call after {@link #abortAndPause}). */
     public synchronized void forget(TopicPartition tp, Path logDir) {
         checkpoints.remove(logDir, tp);

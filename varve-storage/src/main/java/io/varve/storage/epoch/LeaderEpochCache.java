@@ -51,6 +51,43 @@ public final class LeaderEpochCache {
     }
 
     /**
+     * Where {@code requestedEpoch} ends, with KIP-101/KIP-279 semantics as Kafka answers them (its behaviour is
+     * the reference, followers and consumers depend on it):
+     * <ul>
+     *   <li>the latest epoch ends at {@code logEndOffset} (it is still being written);</li>
+     *   <li>an older epoch is answered with the largest cached epoch at or below it and the start offset of the
+     *       first cached epoch above it (the log may never have held the requested epoch);</li>
+     *   <li>an epoch below every cached one is answered with itself and the first cached epoch's start offset: its
+     *       data may have been deleted, and the follower must replicate from there;</li>
+     *   <li>{@link EpochEndOffset#UNDEFINED} for an undefined epoch (-1), an epoch above the latest, or an empty
+     *       cache.</li>
+     * </ul>
+     */
+    public EpochEndOffset endOffsetFor(int requestedEpoch, long logEndOffset) {
+        List<EpochEntry> current = entries;
+        if (requestedEpoch == NO_EPOCH || current.isEmpty()) {
+            return EpochEndOffset.UNDEFINED;
+        }
+        EpochEntry latest = current.get(current.size() - 1);
+        if (requestedEpoch == latest.epoch()) {
+            return new EpochEndOffset(requestedEpoch, logEndOffset);
+        }
+        if (requestedEpoch > latest.epoch()) {
+            return EpochEndOffset.UNDEFINED;
+        }
+        EpochEntry floor = null;
+        for (EpochEntry entry : current) {
+            if (entry.epoch() > requestedEpoch) {
+                return floor == null
+                        ? new EpochEndOffset(requestedEpoch, entry.startOffset())
+                        : new EpochEndOffset(floor.epoch(), entry.startOffset());
+            }
+            floor = entry;
+        }
+        throw new IllegalStateException(name + ": no epoch above " + requestedEpoch + " below the latest " + latest);
+    }
+
+    /**
      * Records that {@code epoch} starts at {@code startOffset} when it is newer than the latest epoch;
      * older or equal epochs change nothing. Writes the file before returning but does not fsync it (as Kafka since
      * KAFKA-15046): the log's next flush does, before its recovery point passes the new epoch, and recovery after a
@@ -84,6 +121,14 @@ public final class LeaderEpochCache {
         if (kept.size() != entries.size()) {
             persist(kept, true);
             log.info("{}: dropped leader epochs starting at or after offset {}", name, endOffset);
+        }
+    }
+
+    /** Drops every entry (the log starts afresh), durably. */
+    public synchronized void clear() {
+        if (!entries.isEmpty() || unsynced) {
+            persist(List.of(), true);
+            log.info("{}: dropped every leader epoch", name);
         }
     }
 

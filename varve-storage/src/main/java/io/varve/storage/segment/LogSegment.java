@@ -575,6 +575,34 @@ public final class LogSegment implements Closeable {
     }
 
     /**
+     * Drops every batch holding an offset at or past {@code offset} (a batch that straddles it goes whole: records
+     * are stored by the batch), makes the cut durable, drops the aborted transactions of markers from there on and
+     * rebuilds both indexes from the batches kept (into new files renamed over the old ones, so reads in flight
+     * keep valid maps). The segment may be appended to afterwards, even if it had been rolled.
+     *
+     * @return the offset after the last batch kept, or the base offset when none is
+     */
+    public long truncateTo(long offset, int indexIntervalBytes, int maxIndexSizeBytes) throws IOException {
+        BatchHeader first = batchContaining(offset);
+        if (first != null) {
+            FileChannel ch = channel();
+            ch.truncate(first.position());
+            ch.force(true);
+            txnIndex.truncateFrom(first.baseOffset());
+            txnIndex.flush();
+        }
+        ScanResult kept = rebuildIndex(indexIntervalBytes, maxIndexSizeBytes, false, false);
+        if (!kept.reachedEnd()) {
+            throw new CorruptSegmentException(
+                    logFile() + " is corrupt at position " + kept.validBytes() + ": " + kept.stopReason());
+        }
+        if (sizeBytes == 0) {
+            rollBaseMs = -1;
+        }
+        return kept.nextOffset();
+    }
+
+    /**
      * Sanity check of the indexes that reads only the index files, never the log: whole entries, entries
      * within the segment, first and last entries in order. Anything else means they must be rebuilt.
      */

@@ -60,4 +60,52 @@ class LeaderEpochCacheTest {
         cache.assign(3, 5);
         assertThat(cache.entries()).containsExactly(new EpochEntry(1, 0), new EpochEntry(3, 5));
     }
+
+    /** Epochs 2 from 0, 4 from 10 and 7 from 25, log end 40. */
+    private LeaderEpochCache lineage() {
+        LeaderEpochCache cache = load();
+        cache.assign(2, 0);
+        cache.assign(4, 10);
+        cache.assign(7, 25);
+        return cache;
+    }
+
+    @Test
+    void theLatestEpochEndsAtTheLogEndOffset() {
+        assertThat(lineage().endOffsetFor(7, 40)).isEqualTo(new EpochEndOffset(7, 40));
+    }
+
+    @Test
+    void aCachedOlderEpochEndsWhereTheNextOneStarts() {
+        assertThat(lineage().endOffsetFor(2, 40)).isEqualTo(new EpochEndOffset(2, 10));
+        assertThat(lineage().endOffsetFor(4, 40)).isEqualTo(new EpochEndOffset(4, 25));
+    }
+
+    @Test
+    void anEpochThisLogNeverHeldIsAnsweredWithTheLargestEpochBelowItAndTheStartOfTheNextOne() {
+        assertThat(lineage().endOffsetFor(5, 40)).isEqualTo(new EpochEndOffset(4, 25));
+        assertThat(lineage().endOffsetFor(3, 40)).isEqualTo(new EpochEndOffset(2, 10));
+    }
+
+    @Test
+    void anEpochBelowEveryCachedOneEndsWhereTheFirstCachedEpochStarts() {
+        // Kafka's answer: the requested epoch itself and the first known start, so the follower replicates from there
+        assertThat(lineage().endOffsetFor(1, 40)).isEqualTo(new EpochEndOffset(1, 0));
+    }
+
+    @Test
+    void anUndefinedOrFutureEpochOrAnEmptyCacheIsUndefined() {
+        assertThat(lineage().endOffsetFor(8, 40)).isEqualTo(EpochEndOffset.UNDEFINED);
+        assertThat(lineage().endOffsetFor(LeaderEpochCache.NO_EPOCH, 40)).isEqualTo(EpochEndOffset.UNDEFINED);
+        LeaderEpochCache empty = LeaderEpochCache.load("empty-0", new LeaderEpochCheckpointFile(dir.resolve("x")));
+        assertThat(empty.endOffsetFor(0, 40)).isEqualTo(EpochEndOffset.UNDEFINED);
+    }
+
+    @Test
+    void clearDropsEveryEpochDurably() {
+        LeaderEpochCache cache = lineage();
+        cache.clear();
+        assertThat(cache.entries()).isEmpty();
+        assertThat(load().entries()).isEmpty();
+    }
 }

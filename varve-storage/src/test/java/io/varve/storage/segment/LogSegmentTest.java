@@ -287,4 +287,25 @@ class LogSegmentTest {
             assertThat(scanner.stop()).isEqualTo(BatchHeaderScanner.Stop.INVALID);
         }
     }
+
+    @Test
+    void truncateToDropsTheBatchHoldingTheOffsetAndEveryLaterOneAndRebuildsTheIndexes() throws Exception {
+        try (LogSegment segment = LogSegment.create(dir, BASE)) {
+            int batchBytes = appendBatches(segment, 10, 1);
+            assertThat(segment.index().entryCount()).isGreaterThan(5);
+
+            assertThat(segment.truncateTo(BASE + 9, 1, NO_INDEX_LIMIT)).isEqualTo(BASE + 8);
+
+            assertThat(segment.sizeBytes()).isEqualTo(4 * batchBytes);
+            assertThat(segment.index().lastEntry().offset()).isLessThan(BASE + 8);
+            assertThat(segment.indexLooksConsistent()).isTrue();
+            assertThat(segment.read(BASE + 8, Long.MAX_VALUE, Integer.MAX_VALUE, true))
+                    .isNull();
+            segment.append(batchAt(BASE + 8, 2), 1, NO_INDEX_LIMIT);
+            assertThat(segment.scanTail().nextOffset()).isEqualTo(BASE + 10);
+            assertThat(segment.truncateTo(BASE, 1, NO_INDEX_LIMIT)).isEqualTo(BASE);
+            assertThat(segment.isEmpty()).isTrue();
+            assertThat(segment.index().entryCount()).isZero();
+        }
+    }
 }

@@ -104,13 +104,16 @@ class RemoteLogManagerTest {
         return log;
     }
 
-    private static void append(PartitionLog log, long timestampMs) {
+    /** Where {@link #append} stops moving the high watermark (it never goes back). */
+    private long highWatermarkCap = Long.MAX_VALUE;
+
+    private void append(PartitionLog log, long timestampMs) {
         ByteBuffer batch = MemoryRecords.withRecords(
                         Compression.NONE,
                         new SimpleRecord(timestampMs, ("k" + log.logEndOffset()).getBytes(), new byte[100]))
                 .buffer();
         log.appendAsLeader(batch, 0, timestampMs);
-        log.updateHighWatermark(log.logEndOffset());
+        log.updateHighWatermark(Math.min(log.logEndOffset(), highWatermarkCap));
     }
 
     private static void rollViaSegmentMs(PartitionLog log) {
@@ -192,8 +195,8 @@ class RemoteLogManagerTest {
 
     @Test
     void theActiveSegmentAndOffsetsAtOrAboveTheHighWatermarkAreNotUploaded() {
+        highWatermarkCap = 15;
         PartitionLog log = logWithRolledSegments(TIERED, 2);
-        log.updateHighWatermark(15);
 
         manager.runOnce();
 

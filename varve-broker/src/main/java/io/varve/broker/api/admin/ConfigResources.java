@@ -9,6 +9,7 @@ final class ConfigResources {
     static final byte TOPIC = 2;
     static final byte BROKER = 4;
     static final byte BROKER_LOGGER = 8;
+    static final byte CLIENT_METRICS = 16;
 
     private ConfigResources() {}
 
@@ -29,6 +30,7 @@ final class ConfigResources {
                 }
                 yield new ConfigResource(ConfigResourceType.BROKER, name);
             }
+            case CLIENT_METRICS -> new ConfigResource(ConfigResourceType.CLIENT_METRICS, name);
             case BROKER_LOGGER ->
                 throw new InvalidRequestException("Varve does not support BROKER_LOGGER resources yet.");
             default -> throw new InvalidRequestException("Unknown resource type " + type);

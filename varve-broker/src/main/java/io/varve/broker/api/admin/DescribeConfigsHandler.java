@@ -67,6 +67,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
                             case ConfigResources.TOPIC ->
                                 topicConfigs(image, layers, resource.resourceName(), rendering);
                             case ConfigResources.BROKER -> brokerConfigs(layers, resource.resourceName(), rendering);
+                            case ConfigResources.CLIENT_METRICS -> clientMetricsConfigs(image, resource.resourceName());
                             default ->
                                 throw new InvalidRequestException(
                                         "Unsupported resource type: " + resource.resourceType());
@@ -108,6 +109,32 @@ public final class DescribeConfigsHandler implements ApiHandler {
                     key.documentation(),
                     rendering));
         }
+        return configs;
+    }
+
+    /** Kafka's ConfigSource code of a client-metrics key. */
+    private static final byte CLIENT_METRICS_CONFIG_SOURCE = 7;
+
+    /** A client-metrics subscription's stored keys (Kafka shows only what was set). */
+    private static List<DescribeConfigsResourceResult> clientMetricsConfigs(MetadataImage image, String name) {
+        if (name.isEmpty()) {
+            throw new InvalidRequestException("Subscription name can't be empty");
+        }
+        Map<String, String> stored = image.configs()
+                .configs(new io.varve.metadata.image.ConfigResource(
+                        io.varve.metadata.record.ConfigResourceType.CLIENT_METRICS, name));
+        List<DescribeConfigsResourceResult> configs = new ArrayList<>();
+        new java.util.TreeMap<>(stored)
+                .forEach((key, value) -> configs.add(new DescribeConfigsResourceResult()
+                        .setName(key)
+                        .setValue(value)
+                        .setReadOnly(false)
+                        .setIsSensitive(false)
+                        .setConfigSource(CLIENT_METRICS_CONFIG_SOURCE)
+                        .setConfigType(typeCode(
+                                io.varve.metadata.config.ClientMetricsConfigDef.isList(key)
+                                        ? ConfigDef.Type.LIST
+                                        : ConfigDef.Type.INT))));
         return configs;
     }
 

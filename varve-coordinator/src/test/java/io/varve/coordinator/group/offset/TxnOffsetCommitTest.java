@@ -2,7 +2,6 @@ package io.varve.coordinator.group.offset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.varve.coordinator.group.Outbox;
 import io.varve.coordinator.group.ShardHarness;
 import io.varve.coordinator.group.classic.ClassicApi;
 import io.varve.coordinator.group.classic.ClassicProtocol;
@@ -11,6 +10,7 @@ import io.varve.coordinator.group.offset.OffsetApi.CommitRequest;
 import io.varve.coordinator.group.offset.OffsetApi.FetchRequest;
 import io.varve.coordinator.group.offset.OffsetApi.FetchedOffset;
 import io.varve.coordinator.group.offset.OffsetApi.TxnCommitRequest;
+import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
 import java.util.List;
 import java.util.Map;

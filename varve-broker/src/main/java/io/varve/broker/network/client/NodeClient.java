@@ -1,4 +1,4 @@
-package io.varve.broker.controller;
+package io.varve.broker.network.client;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -32,17 +32,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends Kafka requests to controllers over their controller listener and reads the answers: one connection per
- * controller, opened on the first request and again after it drops. Answers are paired by correlation id. Never
- * retries (the {@link ControllerRouter} decides that) and never queues without bound: at most {@code maxInFlight}
- * requests per connection, a request beyond fails at once, as does every request of a connection that drops.
+ * Sends Kafka requests to other nodes (controllers over their controller listener, brokers over the inter-broker
+ * listener) and reads the answers: one connection per address, opened on the first request and again after it drops.
+ * Answers are paired by correlation id. Never retries (the caller decides that) and never queues without bound: at
+ * most {@code maxInFlight} requests per connection, a request beyond fails at once, as does every request of a
+ * connection that drops.
  */
-final class ControllerClient implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(ControllerClient.class);
+public final class NodeClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeClient.class);
 
-    /** The connection to a controller failed or dropped before the answer came: another attempt may succeed. */
-    static final class DisconnectedException extends RuntimeException {
-        DisconnectedException(String message) {
+    /** The connection to a node failed or dropped before the answer came: another attempt may succeed. */
+    public static final class DisconnectedException extends RuntimeException {
+        public DisconnectedException(String message) {
             super(message);
         }
     }
@@ -54,11 +55,12 @@ final class ControllerClient implements AutoCloseable {
     private final Map<InetSocketAddress, Connection> connections = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    ControllerClient(String clientId, int maxFrameBytes, int maxInFlight, long connectTimeoutMs) {
+    /** A client whose single I/O thread is named after {@code threadName}. */
+    public NodeClient(String clientId, String threadName, int maxFrameBytes, int maxInFlight, long connectTimeoutMs) {
         this.clientId = clientId;
         this.maxInFlight = maxInFlight;
         this.group = new MultiThreadIoEventLoopGroup(
-                1, new DefaultThreadFactory("varve-controller-client", true), NioIoHandler.newFactory());
+                1, new DefaultThreadFactory(threadName, true), NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
@@ -76,11 +78,11 @@ final class ControllerClient implements AutoCloseable {
      * Sends {@code body} as {@code api} at {@code version}; the future fails with {@link DisconnectedException} when
      * the connection fails or drops, and with a timeout after {@code timeoutMs}.
      */
-    CompletableFuture<ClientFrames.Response> send(
+    public CompletableFuture<ClientFrames.Response> send(
             InetSocketAddress address, ApiKeys api, short version, ApiMessage body, long timeoutMs) {
         CompletableFuture<ClientFrames.Response> answer = new CompletableFuture<>();
         if (closed) {
-            answer.completeExceptionally(new DisconnectedException("the controller client is closed"));
+            answer.completeExceptionally(new DisconnectedException("the node client is closed"));
             return answer;
         }
         connections.computeIfAbsent(address, Connection::new).send(api, version, body, answer);
@@ -90,7 +92,7 @@ final class ControllerClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        connections.values().forEach(c -> c.failAll("the controller client is closed"));
+        connections.values().forEach(c -> c.failAll("the node client is closed"));
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
     }
 
@@ -99,7 +101,7 @@ final class ControllerClient implements AutoCloseable {
     private record Queued(
             ApiKeys api, short version, ApiMessage body, CompletableFuture<ClientFrames.Response> answer) {}
 
-    /** One controller's connection; every field guarded by its monitor. */
+    /** One node's connection; every field guarded by its monitor. */
     private final class Connection {
         private final InetSocketAddress address;
         private final Map<Integer, Pending> inFlight = new HashMap<>();
@@ -114,8 +116,8 @@ final class ControllerClient implements AutoCloseable {
         synchronized void send(
                 ApiKeys api, short version, ApiMessage body, CompletableFuture<ClientFrames.Response> answer) {
             if (inFlight.size() + connecting.size() >= maxInFlight) {
-                answer.completeExceptionally(new DisconnectedException(
-                        maxInFlight + " requests already wait for the controller at " + address));
+                answer.completeExceptionally(
+                        new DisconnectedException(maxInFlight + " requests already wait for the node at " + address));
                 return;
             }
             if (channel != null && channel.isActive()) {
@@ -131,7 +133,7 @@ final class ControllerClient implements AutoCloseable {
 
         private void connected(ChannelFuture future) {
             List<CompletableFuture<ClientFrames.Response>> failed = new ArrayList<>();
-            String why = "cannot connect to the controller at " + address + ": " + future.cause();
+            String why = "cannot connect to the node at " + address + ": " + future.cause();
             synchronized (this) {
                 if (!future.isSuccess() || closed) {
                     connecting.forEach(q -> failed.add(q.answer()));
@@ -186,7 +188,7 @@ final class ControllerClient implements AutoCloseable {
                     inFlight.clear();
                 }
             }
-            String why = "the connection to the controller at " + address + " dropped";
+            String why = "the connection to the node at " + address + " dropped";
             failed.forEach(f -> f.completeExceptionally(new DisconnectedException(why)));
         }
 
@@ -235,7 +237,7 @@ final class ControllerClient implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.warn("Closing the connection to the controller at {}: {}", connection.address, cause.toString());
+            LOG.warn("Closing the connection to the node at {}: {}", connection.address, cause.toString());
             ctx.close();
         }
     }

@@ -1,4 +1,4 @@
-package io.varve.coordinator.group;
+package io.varve.coordinator.runtime;
 
 import io.varve.coordinator.group.record.CoordinatorRecord;
 import java.util.ArrayList;

@@ -1,0 +1,96 @@
+package io.varve.broker.replica.fetcher;
+
+import io.varve.broker.network.client.NodeClient;
+import io.varve.broker.replica.Partition;
+import io.varve.broker.replica.ReplicaManager;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The replica fetchers of this broker: {@code num.replica.fetchers} per leader broker, a partition always on the
+ * same one of them (by its hash), as Kafka's fetcher manager places them. A fetcher without partitions stops.
+ */
+public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetching, AutoCloseable {
+    private record Key(int leaderId, int fetcherId) {}
+
+    private final int localId;
+    private final ReplicaFetcherSettings settings;
+    private final NodeClient client;
+    private final IntFunction<Optional<InetSocketAddress>> addresses;
+    private final LongSupplier brokerEpoch;
+    private final LongSupplier clockMs;
+    /** Guarded by this object's monitor. */
+    private final Map<Key, ReplicaFetcher> fetchers = new HashMap<>();
+
+    private final Map<TopicPartition, Key> placement = new HashMap<>();
+    private boolean closed;
+
+    /**
+     * @param addresses   a broker's address on the inter-broker listener, from the metadata image
+     * @param brokerEpoch this broker's epoch, named in its fetches (KIP-903)
+     */
+    public ReplicaFetcherManager(
+            int localId,
+            ReplicaFetcherSettings settings,
+            int maxFrameBytes,
+            IntFunction<Optional<InetSocketAddress>> addresses,
+            LongSupplier brokerEpoch,
+            LongSupplier clockMs) {
+        this.localId = localId;
+        this.settings = settings;
+        this.client = new NodeClient(
+                "varve-replica-fetcher-" + localId,
+                "varve-replica-fetcher-io",
+                maxFrameBytes,
+                Math.max(4, settings.numFetchers() * 2),
+                settings.requestTimeoutMs());
+        this.addresses = addresses;
+        this.brokerEpoch = brokerEpoch;
+        this.clockMs = clockMs;
+    }
+
+    @Override
+    public synchronized void follow(Partition partition, int leaderId, int leaderEpoch) {
+        if (closed) {
+            return;
+        }
+        TopicPartition tp = partition.topicPartition();
+        stopFollowing(tp);
+        Key key = new Key(leaderId, Math.floorMod(31 * tp.topic().hashCode() + tp.partition(), settings.numFetchers()));
+        ReplicaFetcher fetcher = fetchers.computeIfAbsent(key, k -> {
+            ReplicaFetcher f = new ReplicaFetcher(
+                    localId, k.leaderId(), k.fetcherId(), settings, client, addresses, brokerEpoch, clockMs);
+            f.start();
+            return f;
+        });
+        fetcher.add(partition, leaderEpoch);
+        placement.put(tp, key);
+    }
+
+    @Override
+    public synchronized void stopFollowing(TopicPartition tp) {
+        Key key = placement.remove(tp);
+        if (key == null) {
+            return;
+        }
+        ReplicaFetcher fetcher = fetchers.get(key);
+        if (fetcher != null && fetcher.remove(tp) && fetcher.isEmpty()) {
+            fetchers.remove(key);
+            fetcher.shutdown();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        fetchers.values().forEach(ReplicaFetcher::shutdown);
+        fetchers.clear();
+        placement.clear();
+        client.close();
+    }
+}

@@ -1,0 +1,64 @@
+package io.varve.http.metrics;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Bytes and messages in and out per topic (Kafka's {@code BrokerTopicMetrics}). The produce and fetch paths look a
+ * topic's counters up once per partition of a request (a hash lookup, no allocation once the topic is known) and add
+ * to {@link LongAdder}s: no lock and nothing per record.
+ */
+public final class TopicTraffic {
+    private final ConcurrentHashMap<String, Topic> topics = new ConcurrentHashMap<>();
+
+    /** The counters of one topic. */
+    public static final class Topic {
+        final String name;
+        final LongAdder bytesIn = new LongAdder();
+        final LongAdder messagesIn = new LongAdder();
+        final LongAdder bytesOut = new LongAdder();
+        final LongAdder produceRequests = new LongAdder();
+        final LongAdder fetchRequests = new LongAdder();
+        final LongAdder failedProduceRequests = new LongAdder();
+        final LongAdder remoteFetchBytes = new LongAdder();
+
+        Topic(String name) {
+            this.name = name;
+        }
+
+        /** One partition's accepted append of {@code messages} records in {@code bytes} bytes of batches. */
+        public void produced(int bytes, long messages) {
+            bytesIn.add(bytes);
+            messagesIn.add(messages);
+            produceRequests.increment();
+        }
+
+        public void produceFailed() {
+            failedProduceRequests.increment();
+        }
+
+        /** One partition's records in a fetch response; {@code remote} when they came from tiered storage. */
+        public void fetched(long bytes, boolean remote) {
+            bytesOut.add(bytes);
+            fetchRequests.increment();
+            if (remote) {
+                remoteFetchBytes.add(bytes);
+            }
+        }
+    }
+
+    public Topic topic(String name) {
+        Topic t = topics.get(name);
+        return t != null ? t : topics.computeIfAbsent(name, Topic::new);
+    }
+
+    /** Forgets the topics not in {@code existing} (deleted ones), so their series leave the scrape. */
+    public void retain(Set<String> existing) {
+        topics.keySet().retainAll(existing);
+    }
+
+    Iterable<Topic> topics() {
+        return topics.values();
+    }
+}

@@ -1,0 +1,188 @@
+package io.varve.it.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.varve.it.TestBroker;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code /metrics} scraped while real kafka-clients produce and consume, parsed by the Prometheus client's own parser:
+ * the counters move by what was sent, the lag is log end minus committed offset, and every name of
+ * varve-http/README.md's table is served.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MetricsEndpointIT {
+    private static final String TOPIC = "metrics-it";
+    private static final int RECORDS = 200;
+    private static final String GROUP = "metrics-it-group";
+    /** The committed offset of partition 0, so its lag is its log end minus this. */
+    private static final long COMMITTED = 7;
+
+    @TempDir
+    static Path dir;
+
+    private TestBroker broker;
+    private int http;
+
+    @BeforeAll
+    void start() throws Exception {
+        broker = TestBroker.start(dir.resolve("data"), Map.of("varve.http.listeners", "http://127.0.0.1:0"));
+        http = broker.broker().httpPort(0);
+        try (var admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get();
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void countersMoveByWhatWasProducedAndConsumedAndLagIsLogEndMinusCommitted() throws Exception {
+        PrometheusScrape before = PrometheusScrape.scrape(http, false);
+        double bytesInBefore = before.sum("kafka_server_brokertopicmetrics_bytesin_total", Map.of("topic", TOPIC));
+        assertThat(bytesInBefore).isZero();
+
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+            for (int i = 0; i < RECORDS; i++) {
+                producer.send(
+                        new ProducerRecord<>(TOPIC, i % 2, null, ("value-" + i).getBytes(StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+        }
+        List<TopicPartition> partitions = List.of(new TopicPartition(TOPIC, 0), new TopicPartition(TOPIC, 1));
+        try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(
+                Map.of(ConsumerConfig.GROUP_ID_CONFIG, GROUP, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"))) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            int read = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (read < RECORDS && System.nanoTime() < deadline) {
+                read += consumer.poll(Duration.ofMillis(200)).count();
+            }
+            assertThat(read).isEqualTo(RECORDS);
+            consumer.commitSync(Map.of(
+                    partitions.get(0), new OffsetAndMetadata(COMMITTED),
+                    partitions.get(1), new OffsetAndMetadata(RECORDS / 2)));
+        }
+
+        PrometheusScrape after = PrometheusScrape.scrape(http, false);
+        Map<String, String> topic = Map.of("topic", TOPIC);
+        double logBytes = after.sum("kafka_log_log_size", topic);
+        assertThat(after.sum("kafka_server_brokertopicmetrics_bytesin_total", topic))
+                .as("bytes in are the batch bytes appended: the size of the fresh topic's logs")
+                .isEqualTo(logBytes)
+                .isPositive();
+        assertThat(after.sum("kafka_server_brokertopicmetrics_messagesin_total", topic))
+                .isEqualTo(RECORDS);
+        assertThat(after.sum("kafka_log_log_logendoffset", topic)).isEqualTo(RECORDS);
+        assertThat(after.sum("kafka_server_brokertopicmetrics_bytesout_total", topic))
+                .as("every record was fetched once")
+                .isGreaterThanOrEqualTo(logBytes);
+        assertThat(after.sum("kafka_network_requestmetrics_requests_total", Map.of("request", "Produce")))
+                .isPositive();
+        assertThat(after.value("kafka_network_requestmetrics_totaltimems_count", Map.of("request", "Produce")))
+                .isPositive();
+        assertThat(after.value("kafka_server_replicamanager_leadercount", Map.of()))
+                .isGreaterThanOrEqualTo(2);
+        assertThat(after.value("kafka_controller_kafkacontroller_activecontrollercount", Map.of()))
+                .isEqualTo(1);
+
+        double end0 = after.value("kafka_log_log_logendoffset", Map.of("topic", TOPIC, "partition", "0"));
+        Map<String, String> p0 = Map.of("group", GROUP, "topic", TOPIC, "partition", "0");
+        Map<String, String> p1 = Map.of("group", GROUP, "topic", TOPIC, "partition", "1");
+        assertThat(after.value("kafka_consumergroup_group_lag", p0)).isEqualTo(end0 - COMMITTED);
+        assertThat(after.value("kafka_consumergroup_group_lag", p1)).isZero();
+        assertThat(after.value("kafka_consumergroup_group_offset", p0)).isEqualTo(COMMITTED);
+        assertThat(after.value("kafka_consumergroup_group_lag_seconds", p0)).isGreaterThanOrEqualTo(0);
+        assertThat(after.value("kafka_consumergroup_group_lag_seconds", p1)).isZero();
+        assertThat(after.value("kafka_consumergroup_group_sum_lag", Map.of("group", GROUP)))
+                .isEqualTo(end0 - COMMITTED);
+        assertThat(after.value("kafka_consumergroup_group_max_lag", Map.of("group", GROUP)))
+                .isEqualTo(end0 - COMMITTED);
+    }
+
+    @Test
+    void everyNameInTheDocumentedTableIsServedInBothFormats() throws Exception {
+        // a group with a committed offset, so the lag families have series
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                broker.consumer(Map.of(ConsumerConfig.GROUP_ID_CONFIG, GROUP + "-names"))) {
+            consumer.commitSync(Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(0)));
+        }
+        List<String> documented = documentedNames();
+        assertThat(documented).hasSizeGreaterThan(50);
+        PrometheusScrape text = PrometheusScrape.scrape(http, false);
+        assertThat(text.contentType).startsWith("text/plain; version=0.0.4");
+        PrometheusScrape openMetrics = PrometheusScrape.scrape(http, true);
+        assertThat(openMetrics.contentType).startsWith("application/openmetrics-text");
+        for (String name : documented) {
+            assertThat(text.has(name) || text.has(name + "_count"))
+                    .as("%s in the text format", name)
+                    .isTrue();
+            assertThat(openMetrics.has(name) || openMetrics.has(name + "_count"))
+                    .as("%s in OpenMetrics", name)
+                    .isTrue();
+        }
+        assertThat(text.familyTypes.get("kafka_network_requestmetrics_totaltimems"))
+                .isEqualTo("histogram");
+        assertThat(text.familyTypes.get("kafka_server_brokertopicmetrics_bytesin"))
+                .isEqualTo("counter");
+    }
+
+    @Test
+    void healthEndpointsAnswerAndUnknownPathsGetA404WithAJsonBody() throws Exception {
+        HttpResponse<String> live = PrometheusScrape.get(http, "/health/live", null);
+        assertThat(live.statusCode()).isEqualTo(200);
+        assertThat(live.body()).contains("\"status\":\"UP\"");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            HttpResponse<String> ready = PrometheusScrape.get(http, "/health/ready", null);
+            assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+            assertThat(ready.body()).contains("\"status\":\"UP\"").contains("\"reasons\":[]");
+        });
+        HttpResponse<String> missing = PrometheusScrape.get(http, "/no/such/path", null);
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+        assertThat(missing.body()).contains("\"error_code\":404").contains("/no/such/path");
+    }
+
+    /** The first column of the table in varve-http/README.md. */
+    private static List<String> documentedNames() throws Exception {
+        Path readme = Path.of("..", "varve-http", "README.md");
+        Pattern row = Pattern.compile("^\\| `([a-z_]+)` \\| (counter|gauge|histogram) \\|");
+        List<String> names = new ArrayList<>();
+        for (String line : Files.readAllLines(readme)) {
+            Matcher m = row.matcher(line);
+            if (m.find()) {
+                names.add(m.group(1));
+            }
+        }
+        return names;
+    }
+}
