@@ -12,11 +12,14 @@ import io.varve.broker.api.OffsetsForLeaderEpochHandler;
 import io.varve.broker.api.ProduceHandler;
 import io.varve.broker.api.admin.ConfigForwarding;
 import io.varve.broker.api.admin.DeleteRecordsHandler;
+import io.varve.broker.api.admin.DescribeClientQuotasHandler;
 import io.varve.broker.api.admin.DescribeConfigsHandler;
 import io.varve.broker.api.admin.DescribeLogDirsHandler;
 import io.varve.broker.api.admin.DescribeTopicPartitionsHandler;
 import io.varve.broker.api.admin.ListConfigResourcesHandler;
 import io.varve.broker.api.quorum.DescribeQuorumHandler;
+import io.varve.broker.api.security.DescribeAclsHandler;
+import io.varve.broker.api.security.DescribeUserScramCredentialsHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.ConfigException;
@@ -31,6 +34,8 @@ import io.varve.broker.group.GroupCoordinatorSettings;
 import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
+import io.varve.broker.network.ConnectionLimits;
+import io.varve.broker.network.ListenerFront;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.observe.FetchTraffic;
@@ -40,6 +45,13 @@ import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.security.AclApis;
+import io.varve.broker.security.AuthorizationHook;
+import io.varve.broker.security.BrokerAuthorizer;
+import io.varve.broker.security.SaslApis;
+import io.varve.broker.security.SaslAuthenticator;
+import io.varve.broker.security.SecurityConfig;
+import io.varve.broker.security.TlsContexts;
 import io.varve.broker.telemetry.TelemetryApis;
 import io.varve.broker.tiered.TieredFollowerBootstrap;
 import io.varve.broker.tiered.TieredLeadership;
@@ -60,6 +72,8 @@ import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
 import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.raft.MetadataRaft;
+import io.varve.security.sasl.AuthenticationFailureDelay;
+import io.varve.security.sasl.ScramCredential;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
 import io.varve.tiered.RemoteStorageFactory;
@@ -72,6 +86,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
@@ -157,6 +172,9 @@ public final class Broker implements AutoCloseable {
         networkInit.setDaemon(true);
         networkInit.start();
         config.logWarnings();
+        // TLS contexts first: a keystore that cannot be read stops the start before anything else is done
+        Function<String, ListenerFront> listenerFronts = TlsContexts.fronts(config.security(), config.listeners());
+        ConnectionLimits connectionLimits = config.connectionLimits();
         SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
@@ -336,16 +354,29 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new ClusterTransactionVerifier(
                         nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
+        SaslApis.register(registry);
+        registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, forwarded)
+                .register(
+                        ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
+                        0,
+                        0,
+                        new DescribeUserScramCredentialsHandler(loader::image))
+                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
+        AuthorizationHook authorization = authorizationHook();
+        AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
 
         new TelemetryApis(loader::image, metrics.clientTelemetry(), System::currentTimeMillis).register(registry);
         for (ApiRegistry.Api api : registry.all()) {
             metrics.requests().register(api.key().id, api.key().name);
         }
         socketServer = network.get();
+        socketServer.limitConnections(connectionLimits);
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
-                new KafkaRequestDispatcher(registry, apiVersions, requestExecutor, metrics.requests()));
+                new KafkaRequestDispatcher(
+                        registry, apiVersions, requestExecutor, metrics.requests(), saslAuthenticator(), authorization),
+                listenerFronts);
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
         lifecycle = new BrokerLifecycle(
@@ -528,6 +559,40 @@ public final class Broker implements AutoCloseable {
         return partitionLog.config().compacts()
                 ? logManager.cleaner().checkpoint(partitionLog).orElse(0L)
                 : Long.MAX_VALUE;
+    }
+
+    /** The authorization hook over the image's ACLs; null without authorizer.class.name. */
+    private AuthorizationHook authorizationHook() {
+        SecurityConfig.Authorization authorization = config.security().authorization();
+        if (authorization == null) {
+            return null;
+        }
+        log.info(
+                "Authorizing every request with the ACLs of the metadata log (super users {}, allow.everyone.if.no.acl.found={})",
+                authorization.superUsers(),
+                authorization.allowEveryoneIfNoAclFound());
+        return new AuthorizationHook(new BrokerAuthorizer(
+                loader::image, authorization.superUsers(), authorization.allowEveryoneIfNoAclFound()));
+    }
+
+    /** The SASL exchanges of the SASL listeners; null when there is none. */
+    private SaslAuthenticator saslAuthenticator() {
+        boolean anySasl = config.listeners().stream()
+                .anyMatch(
+                        l -> config.security().forListener(l.name()).protocol().sasl());
+        if (!anySasl) {
+            return null;
+        }
+        return new SaslAuthenticator(
+                config.security(),
+                (user, mechanism) -> loader.image()
+                        .scram()
+                        .credential(user, mechanism.typeId())
+                        .map(c -> new ScramCredential(c.salt(), c.storedKey(), c.serverKey(), c.iterations())),
+                new AuthenticationFailureDelay(
+                        config.security().failedAuthenticationDelayMs(),
+                        10_000,
+                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime())));
     }
 
     /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */

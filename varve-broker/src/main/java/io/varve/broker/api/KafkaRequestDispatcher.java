@@ -8,13 +8,22 @@ import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.RequestParser;
 import io.varve.broker.protocol.ResponseWriter;
+import io.varve.broker.security.AuthorizationHook;
+import io.varve.broker.security.ConnectionAuthentication;
+import io.varve.broker.security.SaslAuthenticator;
 import io.varve.http.metrics.RequestMetrics;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.errors.IllegalSaslStateException;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.slf4j.Logger;
@@ -24,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * Parses a frame, checks the API and version, runs the handler on the request executor and serialises the answer.
  * A request for an API or version we do not handle closes the connection, as Kafka does; ApiVersions alone
  * answers a too-new version with UNSUPPORTED_VERSION and our ranges (KIP-511).
+ *
+ * <p>On a SASL listener a connection that has not authenticated yet gets ApiVersions and its SASL exchange
+ * ({@link SaslAuthenticator}) and nothing else: any other request is answered with ILLEGAL_SASL_STATE and the
+ * connection closed. Every handler sees the connection's principal in its {@link RequestContext}; with an authorizer
+ * every request passes the one {@link AuthorizationHook} on its way to the handler.
  */
 public final class KafkaRequestDispatcher implements RequestDispatcher {
     private static final Logger log = LoggerFactory.getLogger(KafkaRequestDispatcher.class);
@@ -33,6 +47,10 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
     private final Executor requestExecutor;
     /** Where request times and sizes go; null records nothing (the controller listener). */
     private final RequestMetrics metrics;
+    /** Null when no listener speaks SASL. */
+    private final SaslAuthenticator sasl;
+    /** Null without {@code authorizer.class.name}: every request goes straight to its handler. */
+    private final AuthorizationHook authorization;
 
     public KafkaRequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, Executor requestExecutor) {
         this(registry, apiVersions, requestExecutor, null);
@@ -40,15 +58,37 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
 
     public KafkaRequestDispatcher(
             ApiRegistry registry, ApiVersionsHandler apiVersions, Executor requestExecutor, RequestMetrics metrics) {
+        this(registry, apiVersions, requestExecutor, metrics, null, null);
+    }
+
+    public KafkaRequestDispatcher(
+            ApiRegistry registry,
+            ApiVersionsHandler apiVersions,
+            Executor requestExecutor,
+            RequestMetrics metrics,
+            SaslAuthenticator sasl,
+            AuthorizationHook authorization) {
         this.registry = registry;
         this.apiVersions = apiVersions;
         this.requestExecutor = requestExecutor;
         this.metrics = metrics;
+        this.sasl = sasl;
+        this.authorization = authorization;
     }
 
     @Override
     public CompletableFuture<ResponseFrame> dispatch(ByteBuffer frame, ConnectionInfo connection) {
         int frameBytes = frame.remaining();
+        ConnectionAuthentication auth = connection.authentication();
+        if (auth.saslPending() && SaslAuthenticator.expectsRawToken(auth)) {
+            byte[] token = new byte[frame.remaining()];
+            frame.get(token);
+            return answer(
+                    sasl.rawToken(token, connection.listenerName(), auth, connection.remoteAddress()),
+                    null,
+                    (short) 0,
+                    0);
+        }
         RequestParser.Parsed parsed = RequestParser.parseHeader(frame);
         ApiKeys apiKey = parsed.apiKey();
         short version = parsed.apiVersion();
@@ -68,6 +108,9 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                     + parsed.header().clientId() + " (supported " + api.minVersion() + ".." + api.maxVersion() + ")");
         }
         AbstractRequest body = RequestParser.parseBody(apiKey, version, parsed.body());
+        if (auth.saslPending() && apiKey != ApiKeys.API_VERSIONS) {
+            return saslExchange(apiKey, version, correlationId, body, connection);
+        }
         RequestContext request = new RequestContext(
                 parsed.header(),
                 apiKey,
@@ -75,17 +118,19 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                 body,
                 connection.listenerName(),
                 connection.remoteAddress(),
-                System.nanoTime());
+                System.nanoTime(),
+                auth.principal());
+        ApiHandler handler = authorization == null ? api.handler() : r -> authorization.handle(r, api.handler());
         RequestTimer timer = RequestTimer.of(metrics, apiKey.id, version, frameBytes, request.receivedNanos());
         boolean[] failed = {false};
         CompletableFuture<ResponseFrame> answer = CompletableFuture.supplyAsync(
                         () -> {
                             if (timer == null) {
-                                return api.handler().handle(request);
+                                return handler.handle(request);
                             }
                             timer.handlerStarted(System.nanoTime());
                             try {
-                                return api.handler().handle(request);
+                                return handler.handle(request);
                             } finally {
                                 timer.handlerReturned(System.nanoTime());
                             }
@@ -109,5 +154,56 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                     timer.answered(out, failed[0], System.nanoTime());
                     return out;
                 });
+    }
+
+    /** A request of a SASL connection that has not authenticated yet: its exchange, or ILLEGAL_SASL_STATE. */
+    private CompletableFuture<ResponseFrame> saslExchange(
+            ApiKeys apiKey, short version, int correlationId, AbstractRequest body, ConnectionInfo connection) {
+        ConnectionAuthentication auth = connection.authentication();
+        String listener = connection.listenerName();
+        if (apiKey == ApiKeys.SASL_HANDSHAKE) {
+            SaslHandshakeRequestData handshake = (SaslHandshakeRequestData) body.data();
+            return answer(
+                    sasl.handshake(handshake, version, listener, auth, connection.remoteAddress()),
+                    apiKey,
+                    version,
+                    correlationId);
+        }
+        if (apiKey == ApiKeys.SASL_AUTHENTICATE) {
+            SaslAuthenticateRequestData token = (SaslAuthenticateRequestData) body.data();
+            // the request threads, not the network thread: SCRAM's HMACs are cheap but not free
+            return CompletableFuture.supplyAsync(
+                            () -> sasl.authenticate(token, listener, auth, connection.remoteAddress()), requestExecutor)
+                    .thenCompose(a -> answer(a, apiKey, version, correlationId));
+        }
+        SaslAuthenticator.logIllegalState(apiKey + " request", listener, connection.remoteAddress());
+        ApiMessage refused = body.getErrorResponse(
+                        0,
+                        new IllegalSaslStateException(
+                                "Unexpected " + apiKey + " request before SASL authentication completed"))
+                .data();
+        return CompletableFuture.completedFuture(
+                ResponseWriter.write(apiKey, version, correlationId, refused).thenClose());
+    }
+
+    /** Serialises a SASL answer, after its failure delay; a raw token (v0 handshake) goes as a bare frame. */
+    private static CompletableFuture<ResponseFrame> answer(
+            SaslAuthenticator.Answer answer, ApiKeys apiKey, short version, int correlationId) {
+        ResponseFrame frame;
+        if (answer.response() != null) {
+            frame = ResponseWriter.write(apiKey, version, correlationId, answer.response());
+        } else if (answer.rawToken() != null) {
+            ByteBuffer raw = ByteBuffer.allocate(4 + answer.rawToken().length);
+            raw.putInt(answer.rawToken().length).put(answer.rawToken()).flip();
+            frame = ResponseFrame.of(raw);
+        } else {
+            frame = new ResponseFrame(List.of());
+        }
+        ResponseFrame toSend = answer.close() ? frame.thenClose() : frame;
+        if (answer.delayMs() <= 0) {
+            return CompletableFuture.completedFuture(toSend);
+        }
+        return CompletableFuture.supplyAsync(
+                () -> toSend, CompletableFuture.delayedExecutor(answer.delayMs(), TimeUnit.MILLISECONDS));
     }
 }

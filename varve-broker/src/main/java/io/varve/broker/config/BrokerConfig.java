@@ -6,9 +6,9 @@ import static io.varve.broker.config.ConfigDef.Type.DOUBLE;
 import static io.varve.broker.config.ConfigDef.Type.INT;
 import static io.varve.broker.config.ConfigDef.Type.LIST;
 import static io.varve.broker.config.ConfigDef.Type.LONG;
-import static io.varve.broker.config.ConfigDef.Type.PASSWORD;
 import static io.varve.broker.config.ConfigDef.Type.STRING;
 
+import io.varve.broker.security.SecurityConfig;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.InetSocketAddress;
@@ -119,6 +119,9 @@ public final class BrokerConfig {
             .define("socket.send.buffer.bytes", INT, 102400, -1, Integer.MAX_VALUE)
             .define("socket.receive.buffer.bytes", INT, 102400, -1, Integer.MAX_VALUE)
             .define("connections.max.idle.ms", LONG, 600000L, -1, Long.MAX_VALUE)
+            .define("max.connections", INT, Integer.MAX_VALUE, 0, Integer.MAX_VALUE)
+            .define("max.connections.per.ip", INT, Integer.MAX_VALUE, 0, Integer.MAX_VALUE)
+            .define("max.connections.per.ip.overrides", STRING, "")
             .define("num.network.threads", INT, 3, 1, 256)
             .define("num.io.threads", INT, 8, 1, 256)
             .defineAccepted("queued.max.requests", INT)
@@ -195,9 +198,7 @@ public final class BrokerConfig {
             .define("leader.imbalance.check.interval.seconds", LONG, 300L, 1, Long.MAX_VALUE / 1000)
             .define("leader.imbalance.per.broker.percentage", INT, 10, 0, Integer.MAX_VALUE)
             .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
-            .defineAccepted("share.coordinator.state.topic.min.isr", INT)
-            .defineAccepted("authorizer.class.name", CLASS)
-            .defineAccepted("ssl.keystore.password", PASSWORD);
+            .defineAccepted("share.coordinator.state.topic.min.isr", INT);
 
     private final Map<String, String> originals;
     private final Map<String, Object> values;
@@ -205,6 +206,7 @@ public final class BrokerConfig {
     private final List<ListenerConfig> advertisedListeners;
     private final List<io.varve.http.HttpEndpoint> httpListeners;
     private final List<String> unknownKeys;
+    private final SecurityConfig security;
 
     private BrokerConfig(Map<String, String> originals) {
         this.originals = Map.copyOf(originals);
@@ -213,6 +215,8 @@ public final class BrokerConfig {
         // the remote storage backend's own keys (rsm.config.* by default) are passed through, not unknown
         String backendPrefix = (String) values.get("remote.log.storage.manager.impl.prefix");
         unknown.removeIf(key -> key.startsWith(backendPrefix));
+        // ssl.*, sasl.*, listener.name.* and the authorizer's keys are SecurityConfig's: read there or refused
+        unknown.removeIf(SecurityConfig::owns);
         this.unknownKeys = List.copyOf(unknown);
         Map<String, String> protocolMap = parseProtocolMap(list("listener.security.protocol.map"));
         this.listeners = ListenerConfig.parseList("listeners", list("listeners"), protocolMap);
@@ -230,12 +234,6 @@ public final class BrokerConfig {
         this.advertisedListeners = advertised == null
                 ? listeners
                 : ListenerConfig.parseList("advertised.listeners", advertised, protocolMap);
-        for (ListenerConfig l : listeners) {
-            if (!l.securityProtocol().equals("PLAINTEXT")) {
-                throw new ConfigException("Listener " + l.name() + " uses security protocol " + l.securityProtocol()
-                        + ", which Varve does not support yet: use PLAINTEXT.");
-            }
-        }
         if (logDirs().isEmpty()) {
             throw new ConfigException("log.dirs must name at least one directory.");
         }
@@ -248,6 +246,22 @@ public final class BrokerConfig {
                     + " every fetch that waits at its leader for data times out.");
         }
         checkQuorumSettings();
+        List<String> plaintextOnly = new ArrayList<>(controllerListenerNames());
+        String interBroker = (String) values.get("inter.broker.listener.name");
+        if (interBroker != null) {
+            plaintextOnly.add(interBroker.toUpperCase(Locale.ROOT));
+        } else if (list("controller.quorum.voters").size() > 1
+                || !list("controller.quorum.bootstrap.servers").isEmpty()
+                || !processRoles().contains("controller")) {
+            // other brokers reach this one on the first broker listener (Kafka's default inter-broker listener)
+            clientListeners().stream().findFirst().ifPresent(l -> plaintextOnly.add(l.name()));
+        }
+        this.security = SecurityConfig.parse(originals, listeners, plaintextOnly);
+    }
+
+    /** Per listener its security protocol and TLS / SASL settings. */
+    public SecurityConfig security() {
+        return security;
     }
 
     /** {@code replica.lag.time.max.ms}: a follower not caught up for this long leaves the ISR. */
@@ -766,6 +780,35 @@ public final class BrokerConfig {
 
     public long connectionsMaxIdleMs() {
         return longValue("connections.max.idle.ms");
+    }
+
+    /**
+     * {@code max.connections.per.ip.overrides}: {@code host:count} pairs, separated by commas, hosts resolved now;
+     * with {@code max.connections.per.ip} and {@code max.connections} the network layer's limits.
+     */
+    public io.varve.broker.network.ConnectionLimits connectionLimits() {
+        Map<java.net.InetAddress, Integer> overrides = new LinkedHashMap<>();
+        String text = (String) values.get("max.connections.per.ip.overrides");
+        for (String entry : text.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int colon = entry.lastIndexOf(':');
+            try {
+                overrides.put(
+                        java.net.InetAddress.getByName(entry.substring(0, colon).trim()),
+                        Integer.parseInt(entry.substring(colon + 1).trim()));
+            } catch (RuntimeException | java.net.UnknownHostException e) {
+                throw new ConfigException("Invalid entry '" + entry.trim()
+                        + "' in max.connections.per.ip.overrides: expected host:count with a resolvable host.");
+            }
+        }
+        if (intValue("max.connections.per.ip") == 0 && overrides.isEmpty()) {
+            throw new ConfigException(
+                    "max.connections.per.ip can be 0 only with max.connections.per.ip.overrides naming who may connect.");
+        }
+        return new io.varve.broker.network.ConnectionLimits(
+                intValue("max.connections"), intValue("max.connections.per.ip"), overrides);
     }
 
     public int numNetworkThreads() {

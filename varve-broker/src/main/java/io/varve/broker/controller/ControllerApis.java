@@ -19,6 +19,9 @@ import io.varve.broker.api.controller.BrokerRegistrationHandler;
 import io.varve.broker.api.controller.ControllerDescribeClusterHandler;
 import io.varve.broker.api.controller.EnvelopeHandler;
 import io.varve.broker.api.controller.UnregisterBrokerHandler;
+import io.varve.broker.api.security.AlterUserScramCredentialsHandler;
+import io.varve.broker.api.security.CreateAclsHandler;
+import io.varve.broker.api.security.DeleteAclsHandler;
 import io.varve.broker.raft.RaftApis;
 import io.varve.broker.raft.RaftRequestDispatcher;
 import io.varve.metadata.MetadataLoader;
@@ -105,6 +108,21 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                         0,
                         0,
                         activeOnly(new ListPartitionReassignmentsHandler(controller)))
+                .register(
+                        ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
+                        0,
+                        0,
+                        activeOnly(new AlterUserScramCredentialsHandler(controller)))
+                .register(
+                        ApiKeys.CREATE_ACLS,
+                        ApiKeys.CREATE_ACLS.oldestVersion(),
+                        ApiKeys.CREATE_ACLS.latestVersion(),
+                        activeOnly(new CreateAclsHandler(controller)))
+                .register(
+                        ApiKeys.DELETE_ACLS,
+                        ApiKeys.DELETE_ACLS.oldestVersion(),
+                        ApiKeys.DELETE_ACLS.latestVersion(),
+                        activeOnly(new DeleteAclsHandler(controller)))
                 .register(ApiKeys.BROKER_REGISTRATION, 0, 4, activeOnly(new BrokerRegistrationHandler(controller)))
                 .register(ApiKeys.BROKER_HEARTBEAT, 0, 2, activeOnly(request -> {
                     BrokerHeartbeatRequestData heartbeat = request.body();

@@ -8,7 +8,16 @@ import java.util.List;
  * A serialised response: byte chunks and file regions, written to the socket in order. File regions go from the
  * page cache to the socket with sendfile, never through the heap.
  */
-public record ResponseFrame(List<Part> parts) {
+public record ResponseFrame(List<Part> parts, boolean closeAfterWrite) {
+
+    public ResponseFrame(List<Part> parts) {
+        this(parts, false);
+    }
+
+    /** This response, after which the connection is closed (a failed authentication, a request out of turn). */
+    public ResponseFrame thenClose() {
+        return new ResponseFrame(parts, true);
+    }
 
     public sealed interface Part permits Bytes, FileRegionPart {}
 

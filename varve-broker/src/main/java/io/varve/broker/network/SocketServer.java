@@ -17,6 +17,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.varve.broker.config.ListenerConfig;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,10 +25,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Netty server: one bound socket per listener, a short pipeline per connection (idle reaper, framer, handler). */
+/**
+ * Netty server: one bound socket per listener, a short pipeline per connection (TLS on SSL and SASL_SSL listeners,
+ * idle reaper, framer, handler).
+ */
 public final class SocketServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
     /** Requests one connection may have queued before the broker stops reading from it. */
@@ -46,6 +51,7 @@ public final class SocketServer implements AutoCloseable {
     private final Class<? extends ServerChannel> channelClass;
     private final Map<String, Channel> boundChannels = new LinkedHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
+    private volatile ConnectionLimits limits = ConnectionLimits.NONE;
 
     /** Creates the event loops; nothing is bound until {@link #start}. */
     public SocketServer(Settings settings) {
@@ -63,9 +69,43 @@ public final class SocketServer implements AutoCloseable {
                 settings.networkThreads(), new DefaultThreadFactory("varve-network", true), ioFactory);
     }
 
-    /** Binds every listener; throws if one cannot be bound. */
+    /** Sets the connection limits; before {@link #start}. */
+    public void limitConnections(ConnectionLimits connectionLimits) {
+        this.limits = connectionLimits;
+    }
+
+    /**
+     * Counts a new connection, or refuses it (closed at once) when its address or the broker is at its limit. Kafka's
+     * acceptor instead waits for a free slot at {@code max.connections}; pausing Netty's accept loop did not stop
+     * accepts here, so the excess is closed: the client retries, nothing is held open past the limit.
+     */
+    private boolean admit(SocketChannel ch) {
+        InetAddress address = ch.remoteAddress().getAddress();
+        if (!limits.tryAcquire(address)) {
+            log.warn(
+                    "Closing a new connection from {}: {}",
+                    address,
+                    limits.addressAtLimit(address)
+                            ? "it holds max.connections.per.ip connections"
+                            : "the broker holds max.connections connections");
+            ch.close();
+            return false;
+        }
+        ch.closeFuture().addListener(f -> limits.release(address));
+        return true;
+    }
+
+    /** Binds every listener as PLAINTEXT; throws if one cannot be bound. */
     public void start(List<ListenerConfig> listeners, RequestDispatcher dispatcher) throws InterruptedException {
+        start(listeners, dispatcher, name -> ListenerFront.PLAINTEXT);
+    }
+
+    /** Binds every listener with its front (TLS or not); throws if one cannot be bound. */
+    public void start(
+            List<ListenerConfig> listeners, RequestDispatcher dispatcher, Function<String, ListenerFront> fronts)
+            throws InterruptedException {
         for (ListenerConfig listener : listeners) {
+            ListenerFront front = fronts.apply(listener.name());
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(bossGroup, workerGroup)
                     .channel(channelClass)
@@ -74,11 +114,18 @@ public final class SocketServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (!admit(ch)) {
+                                return;
+                            }
                             if (settings.sendBufferBytes() > 0) {
                                 ch.config().setSendBufferSize(settings.sendBufferBytes());
                             }
                             if (settings.receiveBufferBytes() > 0) {
                                 ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
+                            }
+                            if (front.tls()) {
+                                // first: everything after it sees plaintext bytes
+                                ch.pipeline().addLast("tls", front.sslContext().newHandler(ch.alloc()));
                             }
                             if (settings.connectionsMaxIdleMs() > 0) {
                                 ch.pipeline()
@@ -95,7 +142,8 @@ public final class SocketServer implements AutoCloseable {
                                                     dispatcher,
                                                     listener.name(),
                                                     connectionIds.incrementAndGet(),
-                                                    MAX_QUEUED_REQUESTS_PER_CONNECTION));
+                                                    MAX_QUEUED_REQUESTS_PER_CONNECTION,
+                                                    front));
                         }
                     });
             InetSocketAddress address = listener.host().isEmpty()
@@ -103,7 +151,7 @@ public final class SocketServer implements AutoCloseable {
                     : new InetSocketAddress(listener.host(), listener.port());
             Channel channel = bootstrap.bind(address).sync().channel();
             boundChannels.put(listener.name(), channel);
-            log.info("Listening for {} on {}", listener.name(), channel.localAddress());
+            log.info("Listening for {} ({}) on {}", listener.name(), front.protocol(), channel.localAddress());
         }
     }
 

@@ -1,12 +1,16 @@
 package io.varve.broker.protocol;
 
+import io.varve.security.Principal;
 import java.net.InetSocketAddress;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.requests.AbstractRequest;
 
-/** A parsed request and where it came from. {@code data} is the generated message class for the API. */
+/**
+ * A parsed request, where it came from and who sent it (the connection's authenticated principal). {@code data} is
+ * the generated message class for the API.
+ */
 public record RequestContext(
         RequestHeaderData header,
         ApiKeys apiKey,
@@ -14,7 +18,20 @@ public record RequestContext(
         AbstractRequest request,
         String listenerName,
         InetSocketAddress clientAddress,
-        long receivedNanos) {
+        long receivedNanos,
+        Principal principal) {
+
+    /** A request from an anonymous client (PLAINTEXT; forwarded requests until the Envelope carries a principal). */
+    public RequestContext(
+            RequestHeaderData header,
+            ApiKeys apiKey,
+            short apiVersion,
+            AbstractRequest request,
+            String listenerName,
+            InetSocketAddress clientAddress,
+            long receivedNanos) {
+        this(header, apiKey, apiVersion, request, listenerName, clientAddress, receivedNanos, Principal.ANONYMOUS);
+    }
 
     public ApiMessage data() {
         return request.data();

@@ -84,7 +84,7 @@ class BrokerConfigTest {
                 .hasMessageContaining("expected NAME://host:port");
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("listeners", "SSL://:9093")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("does not support yet");
+                .hasMessageContaining("ssl.keystore.location is not set");
         assertThatThrownBy(() -> BrokerConfig.load(null, List.of("novalue")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("expected key=value");

@@ -37,7 +37,11 @@ final class ReplicatedTopic {
 
     /** As {@link #create(ClusterProcesses, String, int, Map)} with {@code replicationFactor} replicas. */
     static ReplicatedTopic create(
-            ClusterProcesses cluster, String name, int partitions, short replicationFactor, Map<String, String> configs) {
+            ClusterProcesses cluster,
+            String name,
+            int partitions,
+            short replicationFactor,
+            Map<String, String> configs) {
         ReplicatedTopic topic = new ReplicatedTopic(cluster, name, partitions);
         await("topic " + name + " created at replication factor " + replicationFactor)
                 .atMost(BOUND)
@@ -46,7 +50,8 @@ final class ReplicatedTopic {
                 .until(() -> {
                     try {
                         topic.admin()
-                                .createTopics(List.of(new NewTopic(name, partitions, replicationFactor).configs(configs)))
+                                .createTopics(
+                                        List.of(new NewTopic(name, partitions, replicationFactor).configs(configs)))
                                 .all()
                                 .get(10, TimeUnit.SECONDS);
                     } catch (ExecutionException e) {

@@ -186,16 +186,27 @@ class ReplicationFaultsIT {
     @Test
     void aReassignmentUnderLoadThatDropsTheLeaderLosesNoAcknowledgedRecord() throws Exception {
         cluster = threeNodes().start(ClusterProcesses.workDir("ReassignmentUnderLoadIT"));
-        ReplicatedTopic topic = ReplicatedTopic.create(cluster, "acked", 1, (short) 2, Map.of("min.insync.replicas", "1"));
+        ReplicatedTopic topic =
+                ReplicatedTopic.create(cluster, "acked", 1, (short) 2, Map.of("min.insync.replicas", "1"));
         ledger = AckLedger.start(topic.bootstrap(), topic.name(), 1);
         awaitProgress("before the reassignment");
         org.apache.kafka.common.TopicPartitionInfo before = topic.describe().get(0);
         int leader = before.leader().id();
-        int kept = before.replicas().stream().mapToInt(n -> n.id()).filter(id -> id != leader).findFirst().orElseThrow();
-        int added = cluster.nodes().stream().mapToInt(ClusterNode::id).filter(id -> id != leader && id != kept)
-                .findFirst().orElseThrow();
-        topic.admin().alterPartitionReassignments(Map.of(new TopicPartition(topic.name(), 0), java.util.Optional.of(
-                        new org.apache.kafka.clients.admin.NewPartitionReassignment(List.of(added, kept)))))
+        int kept = before.replicas().stream()
+                .mapToInt(n -> n.id())
+                .filter(id -> id != leader)
+                .findFirst()
+                .orElseThrow();
+        int added = cluster.nodes().stream()
+                .mapToInt(ClusterNode::id)
+                .filter(id -> id != leader && id != kept)
+                .findFirst()
+                .orElseThrow();
+        topic.admin()
+                .alterPartitionReassignments(Map.of(
+                        new TopicPartition(topic.name(), 0),
+                        java.util.Optional.of(
+                                new org.apache.kafka.clients.admin.NewPartitionReassignment(List.of(added, kept)))))
                 .all()
                 .get(30, TimeUnit.SECONDS);
         await("partition 0 moved to [" + added + ", " + kept + "] and no longer led by " + leader)
@@ -203,10 +214,17 @@ class ReplicationFaultsIT {
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
                 .until(() -> {
-                    org.apache.kafka.common.TopicPartitionInfo now = topic.describe().get(0);
-                    return now.replicas().stream().map(n -> n.id()).sorted().toList()
-                                    .equals(java.util.stream.Stream.of(added, kept).sorted().toList())
-                            && now.leader() != null && now.leader().id() != leader;
+                    org.apache.kafka.common.TopicPartitionInfo now =
+                            topic.describe().get(0);
+                    return now.replicas().stream()
+                                    .map(n -> n.id())
+                                    .sorted()
+                                    .toList()
+                                    .equals(java.util.stream.Stream.of(added, kept)
+                                            .sorted()
+                                            .toList())
+                            && now.leader() != null
+                            && now.leader().id() != leader;
                 });
         awaitProgress("after the reassignment");
         ledger.stop(Duration.ofMinutes(3));

@@ -20,10 +20,14 @@ import io.varve.metadata.controller.replication.ReassignmentControl;
 import io.varve.metadata.controller.replication.ReplicationControl;
 import io.varve.metadata.controller.replication.ReplicationControl.ElectionType;
 import io.varve.metadata.controller.replication.ReplicationEvents;
+import io.varve.metadata.controller.security.AclControl;
+import io.varve.metadata.controller.security.ScramControl;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
+import io.varve.metadata.record.AccessControlEntryRecord;
 import io.varve.metadata.record.MetadataRecordSerde;
+import io.varve.metadata.record.UserScramCredentialRecord;
 import io.varve.raft.MetadataRaft;
 import io.varve.raft.NotLeaderException;
 import io.varve.raft.RaftClosedException;
@@ -84,6 +88,8 @@ public final class QuorumController implements AutoCloseable {
     private final ReassignmentControl reassignmentControl;
     private final ClusterControl clusterControl;
     private final FeatureControl featureControl = new FeatureControl(SupportedFeatures.THIS_BUILD);
+    private final ScramControl scramControl = new ScramControl();
+    private final AclControl aclControl = new AclControl();
     private final ConfigControl configControl;
     private final LongSupplier clockMs;
     private final ScheduledExecutorService eventThread;
@@ -385,6 +391,27 @@ public final class QuorumController implements AutoCloseable {
                         applyElectionRules(); // eligible.leader.replicas.version may have gone up or down
                     }
                 });
+    }
+
+    /** AlterUserScramCredentials: per user, its deletions and upsertions together or not at all. */
+    public CompletableFuture<Map<String, ErrorReply>> alterUserScramCredentials(
+            List<ScramControl.Deletion> deletions, List<UserScramCredentialRecord> upsertions) {
+        List<ScramControl.Deletion> d = List.copyOf(deletions);
+        List<UserScramCredentialRecord> u = List.copyOf(upsertions);
+        return submit("alterUserScramCredentials", image -> scramControl.alter(image, d, u));
+    }
+
+    /** CreateAcls: the ACLs not present yet are written. */
+    public CompletableFuture<Void> createAcls(List<AccessControlEntryRecord> acls) {
+        List<AccessControlEntryRecord> copy = List.copyOf(acls);
+        return submit("createAcls", image -> aclControl.create(image, copy));
+    }
+
+    /** DeleteAcls: per filter the ACLs it matched, all removed. */
+    public CompletableFuture<List<List<AccessControlEntryRecord>>> deleteAcls(
+            List<java.util.function.Predicate<AccessControlEntryRecord>> filters) {
+        List<java.util.function.Predicate<AccessControlEntryRecord>> copy = List.copyOf(filters);
+        return submit("deleteAcls", image -> aclControl.delete(image, copy));
     }
 
     private <T> CompletableFuture<T> submit(String name, Function<MetadataImage, ControllerResult<T>> operation) {

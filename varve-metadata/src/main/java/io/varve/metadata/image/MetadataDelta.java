@@ -1,5 +1,6 @@
 package io.varve.metadata.image;
 
+import io.varve.metadata.record.AccessControlEntryRecord;
 import io.varve.metadata.record.BrokerRegistrationChangeRecord;
 import io.varve.metadata.record.ConfigRecord;
 import io.varve.metadata.record.FeatureLevelRecord;
@@ -8,9 +9,12 @@ import io.varve.metadata.record.PartitionChangeRecord;
 import io.varve.metadata.record.PartitionRecord;
 import io.varve.metadata.record.ProducerIdsRecord;
 import io.varve.metadata.record.RegisterBrokerRecord;
+import io.varve.metadata.record.RemoveAccessControlEntryRecord;
 import io.varve.metadata.record.RemoveTopicRecord;
+import io.varve.metadata.record.RemoveUserScramCredentialRecord;
 import io.varve.metadata.record.TopicRecord;
 import io.varve.metadata.record.UnregisterBrokerRecord;
+import io.varve.metadata.record.UserScramCredentialRecord;
 import java.util.Objects;
 
 /**
@@ -27,6 +31,8 @@ public final class MetadataDelta {
     private ConfigsDelta configsDelta;
     private ClusterDelta clusterDelta;
     private ProducerIdsDelta producerIdsDelta;
+    private ScramDelta scramDelta;
+    private AclsDelta aclsDelta;
 
     public MetadataDelta(MetadataImage base) {
         this.base = Objects.requireNonNull(base, "base");
@@ -56,6 +62,10 @@ public final class MetadataDelta {
             case BROKER_REGISTRATION_CHANGE -> cluster().replay((BrokerRegistrationChangeRecord) record);
             case UNREGISTER_BROKER -> cluster().replay((UnregisterBrokerRecord) record);
             case FEATURE_LEVEL -> features().replay((FeatureLevelRecord) record);
+            case USER_SCRAM_CREDENTIAL -> scram().replay((UserScramCredentialRecord) record);
+            case REMOVE_USER_SCRAM_CREDENTIAL -> scram().replay((RemoveUserScramCredentialRecord) record);
+            case ACCESS_CONTROL_ENTRY -> acls().replay((AccessControlEntryRecord) record);
+            case REMOVE_ACCESS_CONTROL_ENTRY -> acls().replay((RemoveAccessControlEntryRecord) record);
             default -> throw new IllegalStateException("no replay for " + record.type());
         }
     }
@@ -95,6 +105,30 @@ public final class MetadataDelta {
         return producerIdsDelta;
     }
 
+    private ScramDelta scram() {
+        if (scramDelta == null) {
+            scramDelta = new ScramDelta(base.scram());
+        }
+        return scramDelta;
+    }
+
+    private AclsDelta acls() {
+        if (aclsDelta == null) {
+            aclsDelta = new AclsDelta(base.acls());
+        }
+        return aclsDelta;
+    }
+
+    /** ACL changes, or null if none. */
+    public AclsDelta aclsDelta() {
+        return aclsDelta;
+    }
+
+    /** SCRAM credential changes, or null if none. */
+    public ScramDelta scramDelta() {
+        return scramDelta;
+    }
+
     /** Finalized feature level changes, or null if none. */
     public FeaturesDelta featuresDelta() {
         return featuresDelta;
@@ -131,6 +165,8 @@ public final class MetadataDelta {
                 topicsDelta == null ? base.topics() : topicsDelta.apply(),
                 configsDelta == null ? base.configs() : configsDelta.apply(),
                 clusterDelta == null ? base.cluster() : clusterDelta.apply(),
-                producerIdsDelta == null ? base.producerIds() : producerIdsDelta.apply());
+                producerIdsDelta == null ? base.producerIds() : producerIdsDelta.apply(),
+                scramDelta == null ? base.scram() : scramDelta.apply(),
+                aclsDelta == null ? base.acls() : aclsDelta.apply());
     }
 }

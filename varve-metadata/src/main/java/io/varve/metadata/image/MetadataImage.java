@@ -20,10 +20,30 @@ public record MetadataImage(
         TopicsImage topics,
         ConfigsImage configs,
         ClusterImage cluster,
-        ProducerIdsImage producerIds) {
+        ProducerIdsImage producerIds,
+        ScramImage scram,
+        AclsImage acls) {
 
     public static final MetadataImage EMPTY = new MetadataImage(
-            -1, FeaturesImage.EMPTY, TopicsImage.EMPTY, ConfigsImage.EMPTY, ClusterImage.EMPTY, ProducerIdsImage.EMPTY);
+            -1,
+            FeaturesImage.EMPTY,
+            TopicsImage.EMPTY,
+            ConfigsImage.EMPTY,
+            ClusterImage.EMPTY,
+            ProducerIdsImage.EMPTY,
+            ScramImage.EMPTY,
+            AclsImage.EMPTY);
+
+    /** An image without SCRAM credentials or ACLs. */
+    public MetadataImage(
+            long offset,
+            FeaturesImage features,
+            TopicsImage topics,
+            ConfigsImage configs,
+            ClusterImage cluster,
+            ProducerIdsImage producerIds) {
+        this(offset, features, topics, configs, cluster, producerIds, ScramImage.EMPTY, AclsImage.EMPTY);
+    }
 
     public MetadataImage {
         if (offset < -1) {
@@ -34,6 +54,8 @@ public record MetadataImage(
         Objects.requireNonNull(configs, "configs");
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(producerIds, "producerIds");
+        Objects.requireNonNull(scram, "scram");
+        Objects.requireNonNull(acls, "acls");
     }
 
     public boolean isEmpty() {
@@ -53,7 +75,7 @@ public record MetadataImage(
     /**
      * The records of {@link #toRecords()} handed to {@code out} one at a time, without a list of them: how a
      * snapshot streams a large image. Features first ({@code metadata.version} leads), then brokers, topics with
-     * their partitions, configs and the producer-id state.
+     * their partitions, configs, the producer-id state, SCRAM credentials and ACLs.
      */
     public void writeRecords(Consumer<MetadataRecord> out) {
         features.writeRecords(out);
@@ -63,5 +85,7 @@ public record MetadataImage(
         if (producerIds.nextProducerId() > 0) {
             out.accept(new ProducerIdsRecord(-1, producerIds.nextProducerId()));
         }
+        scram.writeRecords(out);
+        acls.writeRecords(out);
     }
 }

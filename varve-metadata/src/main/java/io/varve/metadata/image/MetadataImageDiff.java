@@ -5,7 +5,9 @@ import io.varve.metadata.record.ConfigResourceType;
 import io.varve.metadata.record.FeatureLevelRecord;
 import io.varve.metadata.record.PartitionRecord;
 import io.varve.metadata.record.ProducerIdsRecord;
+import io.varve.metadata.record.RemoveAccessControlEntryRecord;
 import io.varve.metadata.record.RemoveTopicRecord;
+import io.varve.metadata.record.RemoveUserScramCredentialRecord;
 import io.varve.metadata.record.TopicRecord;
 import io.varve.metadata.record.UnregisterBrokerRecord;
 import java.util.HashSet;
@@ -22,8 +24,8 @@ import java.util.TreeMap;
  *
  * <p>The delta is the replay, on {@code before}, of records that turn it into {@code after}: removals of topics
  * and brokers {@code after} lacks first (a name deleted and created again gets a new id), then topics and
- * partitions that are new or differ, registrations that differ, every config and feature level that differs, and
- * the producer-id state. Its {@link MetadataDelta#apply} equals {@code after} but for the offset.
+ * partitions that are new or differ, registrations that differ, every config and feature level that differs,
+ * the producer-id state, the SCRAM credentials and the ACLs. Its {@link MetadataDelta#apply} equals {@code after} but for the offset.
  */
 public final class MetadataImageDiff {
 
@@ -44,7 +46,28 @@ public final class MetadataImageDiff {
         if (nextProducerId != before.producerIds().nextProducerId()) {
             delta.replay(new ProducerIdsRecord(-1, nextProducerId));
         }
+        diffScram(before.scram(), after.scram(), delta);
+        before.acls().acls().keySet().stream()
+                .filter(id -> !after.acls().acls().containsKey(id))
+                .forEach(id -> delta.replay(new RemoveAccessControlEntryRecord(id)));
+        after.acls().acls().values().stream()
+                .filter(acl -> !before.acls().acls().containsKey(acl.id()))
+                .forEach(delta::replay);
         return delta;
+    }
+
+    private static void diffScram(ScramImage before, ScramImage after, MetadataDelta delta) {
+        before.users().forEach((user, byMechanism) -> byMechanism.keySet().forEach(mechanism -> {
+            if (after.credential(user, mechanism).isEmpty()) {
+                delta.replay(new RemoveUserScramCredentialRecord(user, mechanism));
+            }
+        }));
+        after.users()
+                .forEach((user, byMechanism) -> byMechanism.forEach((mechanism, credential) -> {
+                    if (!before.credential(user, mechanism).equals(java.util.Optional.of(credential))) {
+                        delta.replay(credential);
+                    }
+                }));
     }
 
     /** Returns the names of the topics removed (their configs went with them). */

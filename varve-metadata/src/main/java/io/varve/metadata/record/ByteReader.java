@@ -162,6 +162,14 @@ final class ByteReader {
     }
 
     /** Elements still to read, bounded by the bytes left (each takes at least one byte). */
+    byte[] readBytes() {
+        int count = readCount();
+        byte[] value = new byte[count];
+        System.arraycopy(bytes, position, value, 0, count);
+        position += count;
+        return value;
+    }
+
     int readCount() {
         int count = readUnsignedVarInt();
         require(count);

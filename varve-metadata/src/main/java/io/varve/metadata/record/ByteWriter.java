@@ -104,6 +104,14 @@ final class ByteWriter {
         size += utf8.length;
     }
 
+    /** Unsigned varint length, then the bytes. */
+    void writeBytes(byte[] value) {
+        writeUnsignedVarInt(value.length);
+        ensureCapacity(value.length);
+        System.arraycopy(value, 0, bytes, size, value.length);
+        size += value.length;
+    }
+
     void writeString(String value) {
         if (value == null) {
             throw new IllegalArgumentException("null where a string is required");

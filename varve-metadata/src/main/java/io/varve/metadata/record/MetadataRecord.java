@@ -14,7 +14,11 @@ public sealed interface MetadataRecord
                 RegisterBrokerRecord,
                 BrokerRegistrationChangeRecord,
                 UnregisterBrokerRecord,
-                FeatureLevelRecord {
+                FeatureLevelRecord,
+                UserScramCredentialRecord,
+                RemoveUserScramCredentialRecord,
+                AccessControlEntryRecord,
+                RemoveAccessControlEntryRecord {
 
     MetadataRecordType type();
 }

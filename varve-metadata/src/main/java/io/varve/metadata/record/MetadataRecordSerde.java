@@ -23,6 +23,7 @@ import org.apache.kafka.common.Uuid;
  *     int[] or null  unsigned varint (count + 1, 0 = null), then each element as int
  *     enum           one byte code
  *     list           unsigned varint count, then each element
+ *     byte[]         unsigned varint length, then the bytes
  * </pre>
  *
  * <p>Decoding rejects unknown types and versions, truncated input and trailing bytes: a metadata
@@ -111,6 +112,32 @@ public final class MetadataRecordSerde {
                 out.writeString(feature.name());
                 out.writeVarInt(feature.featureLevel());
             }
+            case USER_SCRAM_CREDENTIAL -> {
+                UserScramCredentialRecord scram = (UserScramCredentialRecord) record;
+                out.writeString(scram.name());
+                out.writeByte(scram.mechanism());
+                out.writeBytes(scram.salt());
+                out.writeBytes(scram.storedKey());
+                out.writeBytes(scram.serverKey());
+                out.writeVarInt(scram.iterations());
+            }
+            case REMOVE_USER_SCRAM_CREDENTIAL -> {
+                RemoveUserScramCredentialRecord remove = (RemoveUserScramCredentialRecord) record;
+                out.writeString(remove.name());
+                out.writeByte(remove.mechanism());
+            }
+            case ACCESS_CONTROL_ENTRY -> {
+                AccessControlEntryRecord acl = (AccessControlEntryRecord) record;
+                out.writeUuid(acl.id());
+                out.writeByte(acl.resourceType());
+                out.writeString(acl.resourceName());
+                out.writeByte(acl.patternType());
+                out.writeString(acl.principal());
+                out.writeString(acl.host());
+                out.writeByte(acl.operation());
+                out.writeByte(acl.permission());
+            }
+            case REMOVE_ACCESS_CONTROL_ENTRY -> out.writeUuid(((RemoveAccessControlEntryRecord) record).id());
             default -> throw new IllegalStateException("no encoder for " + type);
         }
     }
@@ -178,6 +205,26 @@ public final class MetadataRecordSerde {
             case UNREGISTER_BROKER -> new UnregisterBrokerRecord(in.readVarInt(), in.readVarLong());
             case PARTITION_CHANGE -> readPartitionChange(in, version);
             case FEATURE_LEVEL -> new FeatureLevelRecord(in.readString(), in.readShort());
+            case USER_SCRAM_CREDENTIAL ->
+                new UserScramCredentialRecord(
+                        in.readString(),
+                        in.readByte(),
+                        in.readBytes(),
+                        in.readBytes(),
+                        in.readBytes(),
+                        in.readVarInt());
+            case REMOVE_USER_SCRAM_CREDENTIAL -> new RemoveUserScramCredentialRecord(in.readString(), in.readByte());
+            case ACCESS_CONTROL_ENTRY ->
+                new AccessControlEntryRecord(
+                        in.readUuid(),
+                        in.readByte(),
+                        in.readString(),
+                        in.readByte(),
+                        in.readString(),
+                        in.readString(),
+                        in.readByte(),
+                        in.readByte());
+            case REMOVE_ACCESS_CONTROL_ENTRY -> new RemoveAccessControlEntryRecord(in.readUuid());
         };
     }
 

@@ -18,7 +18,11 @@ public enum MetadataRecordType {
     UNREGISTER_BROKER(8, 0),
     /** Version 1 adds adding/removing replicas, ELR and last known ELR (written only when any is set). */
     PARTITION_CHANGE(9, 1),
-    FEATURE_LEVEL(10, 0);
+    FEATURE_LEVEL(10, 0),
+    USER_SCRAM_CREDENTIAL(11, 0),
+    REMOVE_USER_SCRAM_CREDENTIAL(12, 0),
+    ACCESS_CONTROL_ENTRY(13, 0),
+    REMOVE_ACCESS_CONTROL_ENTRY(14, 0);
 
     private final int id;
     private final int currentVersion;

@@ -1,0 +1,211 @@
+package io.varve.broker.security;
+
+import io.varve.security.Principal;
+import io.varve.security.sasl.AuthenticationFailureDelay;
+import io.varve.security.sasl.PlainExchange;
+import io.varve.security.sasl.SaslAuthenticationFailure;
+import io.varve.security.sasl.SaslServerExchange;
+import io.varve.security.sasl.ScramCredentials;
+import io.varve.security.sasl.ScramExchange;
+import io.varve.security.sasl.ScramMechanism;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.function.Supplier;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SASL exchange of a connection on a SASL listener, as Kafka runs it: SaslHandshake picks one of the listener's
+ * {@code sasl.enabled.mechanisms}, then the mechanism's tokens travel in SaslAuthenticate requests (handshake v1) or,
+ * after a v0 handshake, as bare size-prefixed frames (the pre-KIP-152 form). Until it succeeds only ApiVersions and
+ * the exchange itself are served.
+ *
+ * <pre>
+ * state (per connection)   request                    answer                              next
+ * HANDSHAKE                SaslHandshake (enabled)    NONE + mechanisms                   AUTHENTICATE (v1) / RAW (v0)
+ * HANDSHAKE                SaslHandshake (other)      UNSUPPORTED_SASL_MECHANISM, close
+ * HANDSHAKE                SaslAuthenticate, other    ILLEGAL_SASL_STATE, close
+ * AUTHENTICATE / RAW       token, exchange goes on    the mechanism's token               same
+ * AUTHENTICATE / RAW       token, exchange complete   the last token                      authenticated
+ * AUTHENTICATE / RAW       token, exchange fails      SASL_AUTHENTICATION_FAILED + message (RAW: none), close, delayed
+ * AUTHENTICATE             SaslHandshake, other       ILLEGAL_SASL_STATE, close
+ * </pre>
+ *
+ * A failure is logged once with the peer's address, never with a secret, and its answer waits the peer's failure
+ * delay ({@link AuthenticationFailureDelay}). Pure apart from the log: the dispatcher serialises and sends the answer.
+ */
+public final class SaslAuthenticator {
+    private static final Logger log = LoggerFactory.getLogger(SaslAuthenticator.class);
+
+    /** What to send: a response message (or a raw token), whether to close after it, how long to hold it first. */
+    public record Answer(ApiMessage response, byte[] rawToken, boolean close, long delayMs) {
+        static Answer of(ApiMessage response) {
+            return new Answer(response, null, false, 0);
+        }
+
+        static Answer closing(ApiMessage response, long delayMs) {
+            return new Answer(response, null, true, delayMs);
+        }
+    }
+
+    /** One connection's exchange after its handshake. */
+    static final class Session {
+        final SaslServerExchange exchange;
+        final boolean raw;
+
+        Session(SaslServerExchange exchange, boolean raw) {
+            this.exchange = exchange;
+            this.raw = raw;
+        }
+    }
+
+    private final SecurityConfig security;
+    private final ScramCredentials scramCredentials;
+    private final AuthenticationFailureDelay failureDelay;
+    private final Supplier<String> serverNonces;
+
+    public SaslAuthenticator(
+            SecurityConfig security, ScramCredentials scramCredentials, AuthenticationFailureDelay failureDelay) {
+        this(security, scramCredentials, failureDelay, randomNonces());
+    }
+
+    SaslAuthenticator(
+            SecurityConfig security,
+            ScramCredentials scramCredentials,
+            AuthenticationFailureDelay failureDelay,
+            Supplier<String> serverNonces) {
+        this.security = security;
+        this.scramCredentials = scramCredentials;
+        this.failureDelay = failureDelay;
+        this.serverNonces = serverNonces;
+    }
+
+    private static Supplier<String> randomNonces() {
+        SecureRandom random = new SecureRandom();
+        return () -> {
+            byte[] bytes = new byte[24];
+            random.nextBytes(bytes);
+            return Base64.getEncoder().withoutPadding().encodeToString(bytes);
+        };
+    }
+
+    /** True when the connection's next frame is a bare token rather than a Kafka request (after a v0 handshake). */
+    public static boolean expectsRawToken(ConnectionAuthentication auth) {
+        Session session = auth.saslSession();
+        return auth.saslPending() && session != null && session.raw;
+    }
+
+    public Answer handshake(
+            SaslHandshakeRequestData request,
+            short version,
+            String listenerName,
+            ConnectionAuthentication auth,
+            InetSocketAddress peer) {
+        ListenerSecurity.Sasl sasl = security.forListener(listenerName).sasl();
+        SaslHandshakeResponseData response = new SaslHandshakeResponseData().setMechanisms(sasl.enabledMechanisms());
+        if (auth.saslSession() != null) {
+            return Answer.closing(response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code()), 0);
+        }
+        String mechanism = request.mechanism();
+        if (!sasl.enabledMechanisms().contains(mechanism)) {
+            log.warn(
+                    "SASL handshake from {} on listener {} asked for mechanism {}, which is not enabled ({})",
+                    peer,
+                    listenerName,
+                    mechanism,
+                    sasl.enabledMechanisms());
+            return Answer.closing(response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()), 0);
+        }
+        SaslServerExchange exchange = mechanism.equals(PlainExchange.MECHANISM)
+                ? new PlainExchange(sasl.plainUsers())
+                : new ScramExchange(ScramMechanism.forName(mechanism).orElseThrow(), scramCredentials, serverNonces);
+        auth.saslSession(new Session(exchange, version == 0));
+        return Answer.of(response.setErrorCode(Errors.NONE.code()));
+    }
+
+    public Answer authenticate(
+            SaslAuthenticateRequestData request,
+            String listenerName,
+            ConnectionAuthentication auth,
+            InetSocketAddress peer) {
+        Session session = auth.saslSession();
+        if (session == null || session.raw) {
+            return Answer.closing(
+                    new SaslAuthenticateResponseData()
+                            .setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
+                            .setErrorMessage("SaslAuthenticate before a SaslHandshake (v1) chose a mechanism"),
+                    0);
+        }
+        try {
+            byte[] token = session.exchange.evaluate(request.authBytes());
+            if (session.exchange.complete()) {
+                succeeded(session, listenerName, auth, peer);
+            }
+            return Answer.of(new SaslAuthenticateResponseData()
+                    .setErrorCode(Errors.NONE.code())
+                    .setAuthBytes(token)
+                    .setSessionLifetimeMs(0));
+        } catch (SaslAuthenticationFailure e) {
+            return Answer.closing(
+                    new SaslAuthenticateResponseData()
+                            .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code())
+                            .setErrorMessage(e.getMessage()),
+                    failed(session, listenerName, peer, e));
+        }
+    }
+
+    /** A bare token after a v0 handshake. A failure has no way to say why: the connection just closes. */
+    public Answer rawToken(byte[] token, String listenerName, ConnectionAuthentication auth, InetSocketAddress peer) {
+        Session session = auth.saslSession();
+        try {
+            byte[] answer = session.exchange.evaluate(token);
+            if (session.exchange.complete()) {
+                succeeded(session, listenerName, auth, peer);
+            }
+            return new Answer(null, answer, false, 0);
+        } catch (SaslAuthenticationFailure e) {
+            return new Answer(null, null, true, failed(session, listenerName, peer, e));
+        }
+    }
+
+    /** The answer to any other request before authentication: ILLEGAL_SASL_STATE, then the connection closes. */
+    public static void logIllegalState(String what, String listenerName, InetSocketAddress peer) {
+        log.warn("Closing connection from {} on SASL listener {}: {} before authentication", peer, listenerName, what);
+    }
+
+    private void succeeded(
+            Session session, String listenerName, ConnectionAuthentication auth, InetSocketAddress peer) {
+        Principal principal = Principal.user(session.exchange.authorizationId());
+        auth.saslAuthenticated(principal);
+        failureDelay.onSuccess(address(peer));
+        log.debug(
+                "{} authenticated with {} from {} on listener {}",
+                principal,
+                session.exchange.mechanism(),
+                peer,
+                listenerName);
+    }
+
+    private long failed(Session session, String listenerName, InetSocketAddress peer, SaslAuthenticationFailure e) {
+        long delayMs = failureDelay.onFailure(address(peer));
+        log.warn(
+                "Failed authentication with {} ({}) on listener {} using {}; answering in {} ms",
+                peer,
+                e.getMessage(),
+                listenerName,
+                session.exchange.mechanism(),
+                delayMs);
+        return delayMs;
+    }
+
+    private static String address(InetSocketAddress peer) {
+        return peer.getAddress() != null ? peer.getAddress().getHostAddress() : peer.getHostString();
+    }
+}

@@ -1,0 +1,423 @@
+package io.varve.broker.security;
+
+import io.varve.broker.config.ConfigException;
+import io.varve.broker.config.ListenerConfig;
+import io.varve.security.sasl.JaasConfig;
+import io.varve.security.sasl.PlainExchange;
+import io.varve.security.sasl.ScramMechanism;
+import io.varve.security.ssl.PrincipalMappingRules;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import javax.net.ssl.KeyManagerFactory;
+
+/**
+ * The security side of the broker's configuration, with Kafka's keys: per listener its protocol ({@code
+ * listener.security.protocol.map}) and the {@code ssl.*} / {@code sasl.*} settings it uses, each key overridable per
+ * listener as {@code listener.name.<listener>.<key>} (and the JAAS text as {@code
+ * listener.name.<listener>.<mechanism>.sasl.jaas.config}).
+ *
+ * <p>Fail closed: a security key Varve does not honour, one no listener would use, a mechanism Varve does not offer,
+ * an authorizer other than Varve's own ({@code authorizer.class.name} naming Kafka's StandardAuthorizer), {@code
+ * super.users} without an authorizer, or a TLS or SASL controller or inter-broker listener stops start-up with one
+ * sentence naming the key,
+ * rather than leaving a broker that serves everyone while its operator believes it is protected.
+ */
+public final class SecurityConfig {
+    /** {@code ssl.*} keys Varve honours on a TLS listener. */
+    private static final Set<String> TLS_KEYS = Set.of(
+            "ssl.keystore.type",
+            "ssl.keystore.location",
+            "ssl.keystore.password",
+            "ssl.key.password",
+            "ssl.keystore.certificate.chain",
+            "ssl.keystore.key",
+            "ssl.truststore.type",
+            "ssl.truststore.location",
+            "ssl.truststore.password",
+            "ssl.truststore.certificates",
+            "ssl.client.auth",
+            "ssl.enabled.protocols",
+            "ssl.cipher.suites",
+            "ssl.principal.mapping.rules",
+            "ssl.protocol",
+            "ssl.keymanager.algorithm",
+            "ssl.trustmanager.algorithm");
+    /** {@code sasl.*} keys Varve honours on a SASL listener. */
+    private static final Set<String> SASL_KEYS = Set.of("sasl.enabled.mechanisms", "sasl.jaas.config");
+    /**
+     * Keys for the broker's own outgoing connections, which are PLAINTEXT only (controller and inter-broker listeners
+     * must be PLAINTEXT, checked below): accepted anywhere, there is nothing for them to weaken.
+     */
+    private static final Set<String> OUTGOING_KEYS = Set.of(
+            "ssl.endpoint.identification.algorithm",
+            "sasl.mechanism.inter.broker.protocol",
+            "sasl.mechanism.controller.protocol");
+    /** Authorization keys. */
+    private static final Set<String> AUTHORIZER_KEYS =
+            Set.of("authorizer.class.name", "super.users", "allow.everyone.if.no.acl.found");
+    /** The class names that switch on Varve's own authorizer (ACLs in the metadata log, Kafka's semantics). */
+    public static final Set<String> AUTHORIZER_CLASSES =
+            Set.of("org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+
+    static final List<String> SUPPORTED_MECHANISMS = List.of(
+            PlainExchange.MECHANISM,
+            ScramMechanism.SCRAM_SHA_256.mechanismName(),
+            ScramMechanism.SCRAM_SHA_512.mechanismName());
+
+    private static final String FAILED_AUTHENTICATION_DELAY_KEY = "connection.failed.authentication.delay.ms";
+
+    /** What {@code authorizer.class.name} switches on; null without an authorizer. */
+    public record Authorization(Set<String> superUsers, boolean allowEveryoneIfNoAclFound) {}
+
+    private final Map<String, ListenerSecurity> byListener;
+    private final long failedAuthenticationDelayMs;
+    private final Authorization authorization;
+
+    private SecurityConfig(
+            Map<String, ListenerSecurity> byListener, long failedAuthenticationDelayMs, Authorization authorization) {
+        this.byListener = byListener;
+        this.failedAuthenticationDelayMs = failedAuthenticationDelayMs;
+        this.authorization = authorization;
+    }
+
+    /** The authorizer's settings, or null when {@code authorizer.class.name} is not set (everyone may do anything). */
+    public Authorization authorization() {
+        return authorization;
+    }
+
+    private static Authorization authorization(Map<String, String> originals) {
+        String className = originals.get("authorizer.class.name");
+        if (className == null || className.isBlank()) {
+            for (String key : List.of("super.users", "allow.everyone.if.no.acl.found")) {
+                if (originals.containsKey(key)) {
+                    throw new ConfigException(key + " is set, but authorizer.class.name is not, so no ACL would be"
+                            + " enforced: set authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+                            + " or remove " + key + ".");
+                }
+            }
+            return null;
+        }
+        if (!AUTHORIZER_CLASSES.contains(className.trim())) {
+            throw new ConfigException("authorizer.class.name=" + className.trim() + " is not an authorizer Varve runs:"
+                    + " use org.apache.kafka.metadata.authorizer.StandardAuthorizer (ACLs in the metadata log).");
+        }
+        Set<String> superUsers = new java.util.LinkedHashSet<>();
+        String list = originals.getOrDefault("super.users", "");
+        for (String entry : list.split(";")) {
+            String principal = entry.trim();
+            if (principal.isEmpty()) {
+                continue;
+            }
+            int colon = principal.indexOf(':');
+            if (colon <= 0 || colon == principal.length() - 1) {
+                throw new ConfigException("super.users entry '" + principal
+                        + "' is not a principal: expected Type:name, for example User:admin, separated by ';'.");
+            }
+            superUsers.add(principal);
+        }
+        String allowEveryone = originals
+                .getOrDefault("allow.everyone.if.no.acl.found", "false")
+                .trim();
+        if (!allowEveryone.equalsIgnoreCase("true") && !allowEveryone.equalsIgnoreCase("false")) {
+            throw new ConfigException("Invalid value '" + allowEveryone
+                    + "' for configuration allow.everyone.if.no.acl.found: expected true or false.");
+        }
+        return new Authorization(Set.copyOf(superUsers), Boolean.parseBoolean(allowEveryone));
+    }
+
+    /** True for a key this class reads or refuses (so the broker does not call it unknown). */
+    public static boolean owns(String key) {
+        return key.startsWith("ssl.")
+                || key.startsWith("sasl.")
+                || key.startsWith("listener.name.")
+                || AUTHORIZER_KEYS.contains(key)
+                || key.equals(FAILED_AUTHENTICATION_DELAY_KEY);
+    }
+
+    /**
+     * Reads and checks the security keys for {@code listeners}; {@code plaintextOnly} are the listeners the broker
+     * itself connects to (controller, inter-broker), which must stay PLAINTEXT until Varve's own clients speak TLS
+     * and SASL.
+     */
+    public static SecurityConfig parse(
+            Map<String, String> originals, List<ListenerConfig> listeners, List<String> plaintextOnly) {
+        Authorization authorization = authorization(originals);
+        Map<String, ListenerSecurity> byListener = new LinkedHashMap<>();
+        for (ListenerConfig listener : listeners) {
+            SecurityProtocol protocol = SecurityProtocol.forName(listener.securityProtocol())
+                    .orElseThrow(() -> new ConfigException("listener.security.protocol.map maps listener "
+                            + listener.name() + " to " + listener.securityProtocol()
+                            + ", which is not a security protocol: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL."));
+            if (protocol != SecurityProtocol.PLAINTEXT && plaintextOnly.contains(listener.name())) {
+                throw new ConfigException("listener.security.protocol.map maps listener " + listener.name() + " to "
+                        + protocol + ", but Varve's own connections to the controller and between brokers are"
+                        + " PLAINTEXT only in this version: map " + listener.name()
+                        + " to PLAINTEXT (or name a PLAINTEXT"
+                        + " listener in inter.broker.listener.name).");
+            }
+            Keys keys = new Keys(originals, listener.name());
+            ListenerSecurity.Tls tls = protocol.tls() ? tls(keys) : null;
+            ListenerSecurity.Sasl sasl = protocol.sasl() ? sasl(keys) : null;
+            byListener.put(listener.name(), new ListenerSecurity(listener.name(), protocol, tls, sasl));
+        }
+        checkEveryKeyIsUsed(originals, byListener);
+        long delayMs = 100;
+        String delay = originals.get(FAILED_AUTHENTICATION_DELAY_KEY);
+        if (delay != null) {
+            try {
+                delayMs = Long.parseLong(delay.trim());
+            } catch (NumberFormatException e) {
+                delayMs = -1;
+            }
+            if (delayMs < 0) {
+                throw new ConfigException("Invalid value '" + delay + "' for configuration "
+                        + FAILED_AUTHENTICATION_DELAY_KEY + ": expected a number of milliseconds, at least 0.");
+            }
+        }
+        return new SecurityConfig(Map.copyOf(byListener), delayMs, authorization);
+    }
+
+    /** The security of a listener of {@code listeners}; PLAINTEXT for one it was not built with. */
+    public ListenerSecurity forListener(String listenerName) {
+        return byListener.getOrDefault(listenerName, ListenerSecurity.plaintext(listenerName));
+    }
+
+    /** {@code connection.failed.authentication.delay.ms} (Kafka's default 100): the base of the per-address delay. */
+    public long failedAuthenticationDelayMs() {
+        return failedAuthenticationDelayMs;
+    }
+
+    /** A listener's view of the keys: its {@code listener.name.<name>.} override first, then the plain key. */
+    private static final class Keys {
+        private final Map<String, String> originals;
+        private final String prefix;
+
+        Keys(Map<String, String> originals, String listenerName) {
+            this.originals = originals;
+            this.prefix = "listener.name." + listenerName.toLowerCase(Locale.ROOT) + ".";
+        }
+
+        /** The value, or null when unset or blank (an empty override unsets the plain key for this listener). */
+        String get(String key) {
+            String override = originals.get(prefix + key);
+            String value = override != null ? override : originals.get(key);
+            return value == null || value.isBlank() ? null : value;
+        }
+
+        /** The name a value came from, for error messages. */
+        String source(String key) {
+            return originals.containsKey(prefix + key) ? prefix + key : key;
+        }
+
+        String get(String key, String defaultValue) {
+            String value = get(key);
+            return value == null || value.isBlank() ? defaultValue : value.trim();
+        }
+
+        List<String> list(String key, List<String> defaultValue) {
+            String value = get(key);
+            if (value == null) {
+                return defaultValue;
+            }
+            return Arrays.stream(value.split(","))
+                    .map(String::trim)
+                    .filter(s -> !s.isEmpty())
+                    .toList();
+        }
+    }
+
+    private static ListenerSecurity.Tls tls(Keys keys) {
+        String keystoreType = keys.get("ssl.keystore.type", "JKS").toUpperCase(Locale.ROOT);
+        String location = keys.get("ssl.keystore.location");
+        String chain = keys.get("ssl.keystore.certificate.chain");
+        String key = keys.get("ssl.keystore.key");
+        if (!Set.of("JKS", "PKCS12", "PEM").contains(keystoreType)) {
+            throw new ConfigException(keys.source("ssl.keystore.type") + "=" + keystoreType
+                    + " is not a keystore type Varve reads: use JKS, PKCS12 or PEM.");
+        }
+        if ((chain != null || key != null) && !keystoreType.equals("PEM")) {
+            throw new ConfigException(keys.source(chain != null ? "ssl.keystore.certificate.chain" : "ssl.keystore.key")
+                    + " is set, which needs ssl.keystore.type=PEM.");
+        }
+        if ((chain == null) != (key == null)) {
+            throw new ConfigException(keys.source(chain == null ? "ssl.keystore.key" : "ssl.keystore.certificate.chain")
+                    + " is set without its partner: give both ssl.keystore.certificate.chain and ssl.keystore.key.");
+        }
+        if (location == null && chain == null) {
+            throw new ConfigException(keys.source("ssl.keystore.location")
+                    + " is not set, but a TLS listener needs the broker's key and certificate: set it (or, with"
+                    + " ssl.keystore.type=PEM, ssl.keystore.certificate.chain and ssl.keystore.key).");
+        }
+        if (location != null && chain != null) {
+            throw new ConfigException(keys.source("ssl.keystore.location")
+                    + " and ssl.keystore.certificate.chain are both set: give the keystore one way.");
+        }
+        String truststoreType = keys.get("ssl.truststore.type", "JKS").toUpperCase(Locale.ROOT);
+        if (!Set.of("JKS", "PKCS12", "PEM").contains(truststoreType)) {
+            throw new ConfigException(keys.source("ssl.truststore.type") + "=" + truststoreType
+                    + " is not a truststore type Varve reads: use JKS, PKCS12 or PEM.");
+        }
+        String trustCertificates = keys.get("ssl.truststore.certificates");
+        if (trustCertificates != null && !truststoreType.equals("PEM")) {
+            throw new ConfigException(
+                    keys.source("ssl.truststore.certificates") + " is set, which needs ssl.truststore.type=PEM.");
+        }
+        String clientAuthText = keys.get("ssl.client.auth", "none").toUpperCase(Locale.ROOT);
+        ListenerSecurity.ClientAuth clientAuth;
+        try {
+            clientAuth = ListenerSecurity.ClientAuth.valueOf(clientAuthText);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("Invalid value '" + keys.get("ssl.client.auth") + "' for configuration "
+                    + keys.source("ssl.client.auth") + ": must be one of none, requested, required.");
+        }
+        String truststoreLocation = keys.get("ssl.truststore.location");
+        if (clientAuth != ListenerSecurity.ClientAuth.NONE && truststoreLocation == null && trustCertificates == null) {
+            throw new ConfigException(keys.source("ssl.client.auth") + "=" + clientAuthText.toLowerCase(Locale.ROOT)
+                    + " needs the certificates clients are checked against: set ssl.truststore.location"
+                    + " (or ssl.truststore.certificates with ssl.truststore.type=PEM).");
+        }
+        String protocol = keys.get("ssl.protocol", "TLSv1.3");
+        if (!Set.of("TLS", "TLSv1.2", "TLSv1.3").contains(protocol)) {
+            throw new ConfigException(keys.source("ssl.protocol") + "=" + protocol
+                    + " is not a protocol Varve offers: use TLSv1.3, TLSv1.2 or TLS.");
+        }
+        List<String> protocols = keys.list("ssl.enabled.protocols", List.of("TLSv1.2", "TLSv1.3"));
+        for (String p : protocols) {
+            if (!p.equals("TLSv1.2") && !p.equals("TLSv1.3")) {
+                throw new ConfigException(keys.source("ssl.enabled.protocols") + " names " + p
+                        + ", which Varve does not offer: use TLSv1.2 and TLSv1.3.");
+            }
+        }
+        if (protocols.isEmpty()) {
+            throw new ConfigException(
+                    keys.source("ssl.enabled.protocols") + " names no protocol: use TLSv1.2,TLSv1.3.");
+        }
+        PrincipalMappingRules rules;
+        try {
+            String text = keys.get("ssl.principal.mapping.rules");
+            rules = text == null ? PrincipalMappingRules.DEFAULT : PrincipalMappingRules.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage() + " (" + keys.source("ssl.principal.mapping.rules") + ").");
+        }
+        return new ListenerSecurity.Tls(
+                keystoreType,
+                location,
+                keys.get("ssl.keystore.password"),
+                keys.get("ssl.key.password"),
+                chain,
+                key,
+                truststoreType,
+                truststoreLocation,
+                keys.get("ssl.truststore.password"),
+                trustCertificates,
+                clientAuth,
+                protocols,
+                keys.list("ssl.cipher.suites", List.of()),
+                rules,
+                keys.get("ssl.keymanager.algorithm", KeyManagerFactory.getDefaultAlgorithm()),
+                keys.get("ssl.trustmanager.algorithm", "PKIX"));
+    }
+
+    private static ListenerSecurity.Sasl sasl(Keys keys) {
+        List<String> mechanisms = keys.list("sasl.enabled.mechanisms", List.of("GSSAPI"));
+        if (mechanisms.isEmpty()) {
+            throw new ConfigException(keys.source("sasl.enabled.mechanisms")
+                    + " names no mechanism: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512.");
+        }
+        for (String mechanism : mechanisms) {
+            if (!SUPPORTED_MECHANISMS.contains(mechanism)) {
+                throw new ConfigException(keys.source("sasl.enabled.mechanisms") + " names " + mechanism
+                        + (keys.get("sasl.enabled.mechanisms") == null ? " (Kafka's default)" : "")
+                        + ", which Varve does not offer: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512.");
+            }
+        }
+        Map<String, String> plainUsers = Map.of();
+        if (mechanisms.contains(PlainExchange.MECHANISM)) {
+            String jaasKey = "plain.sasl.jaas.config";
+            String text = keys.get(jaasKey);
+            String source = keys.source(jaasKey);
+            if (text == null) {
+                text = keys.originals.get("sasl.jaas.config");
+                source = "sasl.jaas.config";
+            }
+            if (text == null) {
+                throw new ConfigException(keys.prefix + jaasKey
+                        + " is not set, but PLAIN is enabled: give the users as PlainLoginModule user_<name>=\"<password>\""
+                        + " entries.");
+            }
+            JaasConfig jaas;
+            try {
+                jaas = JaasConfig.parse(source, text);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage());
+            }
+            if (!jaas.loginModule().equals("org.apache.kafka.common.security.plain.PlainLoginModule")) {
+                throw new ConfigException(source + " names " + jaas.loginModule()
+                        + ", but PLAIN's users are read from org.apache.kafka.common.security.plain.PlainLoginModule.");
+            }
+            plainUsers = jaas.plainUsers();
+            if (plainUsers.isEmpty()) {
+                throw new ConfigException(
+                        source + " has no user_<name>=\"<password>\" entry, so nobody could log in" + " with PLAIN.");
+            }
+        }
+        return new ListenerSecurity.Sasl(mechanisms, plainUsers);
+    }
+
+    /** Refuses a key no listener uses or Varve does not know, so nothing the operator wrote is silently dropped. */
+    private static void checkEveryKeyIsUsed(Map<String, String> originals, Map<String, ListenerSecurity> byListener) {
+        boolean anyTls = byListener.values().stream().anyMatch(l -> l.protocol().tls());
+        boolean anySasl =
+                byListener.values().stream().anyMatch(l -> l.protocol().sasl());
+        List<String> sorted = new ArrayList<>(originals.keySet());
+        sorted.sort(null);
+        for (String key : sorted) {
+            if (key.startsWith("listener.name.")) {
+                String rest = key.substring("listener.name.".length());
+                int dot = rest.indexOf('.');
+                String name = dot < 0 ? rest : rest.substring(0, dot).toUpperCase(Locale.ROOT);
+                ListenerSecurity listener = byListener.get(name);
+                if (listener == null || dot < 0) {
+                    throw new ConfigException(key + " names listener " + name + ", which is not in listeners.");
+                }
+                checkKey(
+                        key,
+                        rest.substring(dot + 1),
+                        listener.protocol().tls(),
+                        listener.protocol().sasl());
+            } else if (key.startsWith("ssl.") || key.startsWith("sasl.")) {
+                checkKey(key, key, anyTls, anySasl);
+            }
+        }
+    }
+
+    private static void checkKey(String key, String suffix, boolean tls, boolean sasl) {
+        if (OUTGOING_KEYS.contains(suffix)) {
+            return;
+        }
+        boolean jaasForMechanism = suffix.endsWith(".sasl.jaas.config")
+                && SUPPORTED_MECHANISMS.contains(
+                        suffix.substring(0, suffix.indexOf(".sasl.jaas.config")).toUpperCase(Locale.ROOT));
+        if (TLS_KEYS.contains(suffix)) {
+            if (!tls) {
+                throw new ConfigException(key + " is set, but no listener it applies to uses SSL or SASL_SSL: map"
+                        + " a listener to one of them in listener.security.protocol.map, or remove the key.");
+            }
+        } else if (SASL_KEYS.contains(suffix) || jaasForMechanism) {
+            if (!sasl) {
+                throw new ConfigException(key + " is set, but no listener it applies to uses SASL_PLAINTEXT or"
+                        + " SASL_SSL: map a listener to one of them in listener.security.protocol.map, or remove"
+                        + " the key.");
+            }
+        } else {
+            throw new ConfigException(
+                    key
+                            + " is a listener or security key this Varve version does not honour: remove it rather than rely on it.");
+        }
+    }
+}

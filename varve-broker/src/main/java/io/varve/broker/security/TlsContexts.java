@@ -1,0 +1,162 @@
+package io.varve.broker.security;
+
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.varve.broker.config.ConfigException;
+import io.varve.broker.config.ListenerConfig;
+import io.varve.broker.network.ListenerFront;
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * Builds a TLS listener's server context with the JDK's provider: the key from a JKS or PKCS12 keystore or PEM (text
+ * in {@code ssl.keystore.certificate.chain} / {@code ssl.keystore.key}, or a file at {@code ssl.keystore.location}),
+ * the certificates clients are checked against likewise, client authentication, protocols and suites. Anything that
+ * cannot be read stops start-up with one sentence naming the key; passwords never appear in it.
+ */
+public final class TlsContexts {
+
+    /** Each listener's front, with its TLS context built now: a keystore that cannot be read stops start-up. */
+    public static Function<String, ListenerFront> fronts(SecurityConfig security, List<ListenerConfig> listeners) {
+        Map<String, ListenerFront> fronts = new HashMap<>();
+        for (ListenerConfig listener : listeners) {
+            ListenerSecurity ls = security.forListener(listener.name());
+            fronts.put(
+                    listener.name(),
+                    ls.protocol().tls()
+                            ? new ListenerFront(
+                                    ls.protocol(),
+                                    serverContext(listener.name(), ls.tls()),
+                                    ls.tls().principalMappingRules())
+                            : new ListenerFront(ls.protocol(), null, null));
+        }
+        return name -> fronts.getOrDefault(name, ListenerFront.PLAINTEXT);
+    }
+
+    public static SslContext serverContext(String listenerName, ListenerSecurity.Tls tls) {
+        try {
+            SslContextBuilder builder = keyMaterial(listenerName, tls);
+            trustMaterial(listenerName, tls, builder);
+            builder.sslProvider(SslProvider.JDK)
+                    .protocols(tls.enabledProtocols())
+                    .clientAuth(
+                            switch (tls.clientAuth()) {
+                                case NONE -> ClientAuth.NONE;
+                                case REQUESTED -> ClientAuth.OPTIONAL;
+                                case REQUIRED -> ClientAuth.REQUIRE;
+                            });
+            if (!tls.cipherSuites().isEmpty()) {
+                builder.ciphers(tls.cipherSuites());
+            }
+            return builder.build();
+        } catch (SSLException e) {
+            throw new ConfigException("The TLS settings of listener " + listenerName + " (ssl.enabled.protocols,"
+                    + " ssl.cipher.suites) cannot be used: " + message(e) + ".");
+        }
+    }
+
+    private static SslContextBuilder keyMaterial(String listenerName, ListenerSecurity.Tls tls) {
+        String where = "ssl.keystore of listener " + listenerName;
+        try {
+            if (tls.keystoreType().equals("PEM")) {
+                if (tls.keystoreCertificateChain() != null) {
+                    return SslContextBuilder.forServer(
+                            stream(tls.keystoreCertificateChain()), stream(tls.keystoreKey()), tls.keyPassword());
+                }
+                File file = readable(tls.keystoreLocation(), "ssl.keystore.location", listenerName);
+                return SslContextBuilder.forServer(file, file, tls.keyPassword());
+            }
+            KeyStore store = load(
+                    tls.keystoreType(), tls.keystoreLocation(), tls.keystorePassword(), "ssl.keystore", listenerName);
+            KeyManagerFactory factory = KeyManagerFactory.getInstance(tls.keyManagerAlgorithm());
+            String keyPassword = tls.keyPassword() != null ? tls.keyPassword() : tls.keystorePassword();
+            factory.init(store, keyPassword == null ? new char[0] : keyPassword.toCharArray());
+            return SslContextBuilder.forServer(factory);
+        } catch (IllegalArgumentException | GeneralSecurityException e) {
+            throw new ConfigException("The key or certificate in " + where + " cannot be used (check"
+                    + " ssl.keystore.password / ssl.key.password): " + message(e) + ".");
+        }
+    }
+
+    private static void trustMaterial(String listenerName, ListenerSecurity.Tls tls, SslContextBuilder builder) {
+        if (tls.truststoreLocation() == null && tls.truststoreCertificates() == null) {
+            return;
+        }
+        try {
+            if (tls.truststoreType().equals("PEM")) {
+                if (tls.truststoreCertificates() != null) {
+                    builder.trustManager(stream(tls.truststoreCertificates()));
+                } else {
+                    builder.trustManager(readable(tls.truststoreLocation(), "ssl.truststore.location", listenerName));
+                }
+                return;
+            }
+            KeyStore store = load(
+                    tls.truststoreType(),
+                    tls.truststoreLocation(),
+                    tls.truststorePassword(),
+                    "ssl.truststore",
+                    listenerName);
+            TrustManagerFactory factory = TrustManagerFactory.getInstance(tls.trustManagerAlgorithm());
+            factory.init(store);
+            builder.trustManager(factory);
+        } catch (IllegalArgumentException | GeneralSecurityException e) {
+            throw new ConfigException("The certificates in ssl.truststore of listener " + listenerName
+                    + " cannot be used: " + message(e) + ".");
+        }
+    }
+
+    private static KeyStore load(String type, String location, String password, String prefix, String listenerName) {
+        File file = readable(location, prefix + ".location", listenerName);
+        try (InputStream in = Files.newInputStream(file.toPath())) {
+            KeyStore store = KeyStore.getInstance(type);
+            store.load(in, password == null ? null : password.toCharArray());
+            return store;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new ConfigException(prefix + ".location " + location + " of listener " + listenerName
+                    + " cannot be read as " + type + " (check " + prefix + ".password and " + prefix + ".type): "
+                    + message(e) + ".");
+        }
+    }
+
+    private static File readable(String location, String key, String listenerName) {
+        Path path = Path.of(location);
+        if (!Files.isReadable(path)) {
+            throw new ConfigException(
+                    key + " " + location + " of listener " + listenerName + " is not a readable file.");
+        }
+        return path.toFile();
+    }
+
+    private static InputStream stream(String pem) {
+        // Kafka's PEM values may be written on one line; the PEM reader wants the blocks' line breaks back.
+        String text = pem.replace("\\n", "\n");
+        return new ByteArrayInputStream(text.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static String message(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+    }
+
+    private TlsContexts() {}
+}

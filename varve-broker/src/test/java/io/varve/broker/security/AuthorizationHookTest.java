@@ -1,0 +1,158 @@
+package io.varve.broker.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.protocol.ClientFrames;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.metadata.image.MetadataDelta;
+import io.varve.metadata.image.MetadataImage;
+import io.varve.metadata.record.AccessControlEntryRecord;
+import io.varve.security.Principal;
+import io.varve.security.authorizer.AclOperation;
+import io.varve.security.authorizer.AclPermission;
+import io.varve.security.authorizer.PatternType;
+import io.varve.security.authorizer.ResourceType;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.JoinGroupResponseData;
+import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.ListGroupsResponseData;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
+import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.Test;
+
+class AuthorizationHookTest {
+    private static final Principal ALICE = Principal.user("alice");
+
+    private final AuthorizationHook hook =
+            new AuthorizationHook(new BrokerAuthorizer(this::image, Set.of("User:broker"), false));
+    private final List<ApiMessage> reachedHandler = new ArrayList<>();
+
+    private MetadataImage image() {
+        MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
+        delta.replay(acl(ResourceType.TOPIC, "allowed", AclOperation.WRITE));
+        delta.replay(acl(ResourceType.GROUP, "app-", AclOperation.DESCRIBE));
+        return delta.apply(1);
+    }
+
+    private static AccessControlEntryRecord acl(ResourceType type, String name, AclOperation op) {
+        return new AccessControlEntryRecord(
+                new Uuid(1, name.hashCode()),
+                type.code(),
+                name,
+                (name.endsWith("-") ? PatternType.PREFIXED : PatternType.LITERAL).code(),
+                "User:alice",
+                "*",
+                op.code(),
+                AclPermission.ALLOW.code());
+    }
+
+    private static RequestContext request(ApiKeys api, short version, ApiMessage body, Principal principal) {
+        return new RequestContext(
+                new RequestHeaderData()
+                        .setRequestApiKey(api.id)
+                        .setRequestApiVersion(version)
+                        .setClientId("c"),
+                api,
+                version,
+                ClientFrames.asRequest(api, version, body),
+                "SASL_PLAINTEXT",
+                new InetSocketAddress("127.0.0.1", 5000),
+                0,
+                principal);
+    }
+
+    private ApiHandler answering(ApiMessage response) {
+        return r -> {
+            reachedHandler.add(r.data());
+            return CompletableFuture.completedFuture(response);
+        };
+    }
+
+    @Test
+    void aProduceToOneRefusedTopicAppendsTheOthersAndAnswersTopicAuthorizationFailedForIt() throws Exception {
+        ProduceRequestData produce = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(1000);
+        for (String topic : List.of("allowed", "refused")) {
+            produce.topicData()
+                    .add(new ProduceRequestData.TopicProduceData()
+                            .setName(topic)
+                            .setPartitionData(List.of(new ProduceRequestData.PartitionProduceData().setIndex(0))));
+        }
+        ProduceResponseData handlerAnswer = new ProduceResponseData();
+        handlerAnswer.responses().add(new ProduceResponseData.TopicProduceResponse().setName("allowed"));
+        ProduceResponseData answer = (ProduceResponseData)
+                hook.handle(request(ApiKeys.PRODUCE, (short) 11, produce, ALICE), answering(handlerAnswer))
+                        .get();
+        ProduceRequestData seen = (ProduceRequestData) reachedHandler.get(0);
+        assertThat(seen.topicData())
+                .extracting(ProduceRequestData.TopicProduceData::name)
+                .containsExactly("allowed");
+        assertThat(answer.responses())
+                .extracting(ProduceResponseData.TopicProduceResponse::name)
+                .containsExactlyInAnyOrder("allowed", "refused");
+        assertThat(answer.responses()
+                        .find("refused", Uuid.ZERO_UUID)
+                        .partitionResponses()
+                        .get(0)
+                        .errorCode())
+                .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    @Test
+    void aGroupRequestWithoutReadOnTheGroupNeverReachesItsHandler() throws Exception {
+        JoinGroupRequestData join = new JoinGroupRequestData()
+                .setGroupId("app-1")
+                .setMemberId("")
+                .setProtocolType("consumer")
+                .setSessionTimeoutMs(10_000)
+                .setRebalanceTimeoutMs(10_000);
+        JoinGroupResponseData answer = (JoinGroupResponseData)
+                hook.handle(request(ApiKeys.JOIN_GROUP, (short) 9, join, ALICE), answering(new JoinGroupResponseData()))
+                        .get();
+        assertThat(answer.errorCode())
+                .as("DESCRIBE on app- does not grant READ")
+                .isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code());
+        assertThat(reachedHandler).isEmpty();
+    }
+
+    @Test
+    void listGroupsLeavesOutTheGroupsThePrincipalMayNotDescribe() throws Exception {
+        ListGroupsResponseData all = new ListGroupsResponseData();
+        all.groups().add(new ListGroupsResponseData.ListedGroup().setGroupId("app-1"));
+        all.groups().add(new ListGroupsResponseData.ListedGroup().setGroupId("other"));
+        ListGroupsResponseData answer = (ListGroupsResponseData)
+                hook.handle(request(ApiKeys.LIST_GROUPS, (short) 4, new ListGroupsRequestData(), ALICE), answering(all))
+                        .get();
+        assertThat(answer.groups())
+                .extracting(ListGroupsResponseData.ListedGroup::groupId)
+                .containsExactly("app-1");
+    }
+
+    @Test
+    void anApiTheTableDoesNotNameNeedsClusterActionWhichSuperUsersHave() throws Exception {
+        WriteTxnMarkersRequestData markers = new WriteTxnMarkersRequestData();
+        WriteTxnMarkersResponseData refused = (WriteTxnMarkersResponseData) hook.handle(
+                        request(ApiKeys.WRITE_TXN_MARKERS, (short) 1, markers, ALICE),
+                        answering(new WriteTxnMarkersResponseData()))
+                .get();
+        assertThat(reachedHandler).isEmpty();
+        assertThat(refused).isNotNull();
+        hook.handle(
+                        request(ApiKeys.WRITE_TXN_MARKERS, (short) 1, markers, Principal.user("broker")),
+                        answering(new WriteTxnMarkersResponseData()))
+                .get();
+        assertThat(reachedHandler).hasSize(1);
+    }
+}

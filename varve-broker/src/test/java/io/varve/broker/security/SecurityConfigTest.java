@@ -1,0 +1,236 @@
+package io.varve.broker.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.varve.broker.config.BrokerConfig;
+import io.varve.broker.config.ConfigException;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SecurityConfigTest {
+    private static final String PLAIN_JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
+            + " username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\" user_alice=\"alice-secret\";";
+
+    private static BrokerConfig config(String... keyValues) {
+        Map<String, String> props = new HashMap<>();
+        props.put("log.dirs", "/tmp/unused");
+        for (int i = 0; i < keyValues.length; i += 2) {
+            props.put(keyValues[i], keyValues[i + 1]);
+        }
+        return BrokerConfig.fromMap(props);
+    }
+
+    private static void refused(String message, String... keyValues) {
+        assertThatThrownBy(() -> config(keyValues))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void thePlaintextDefaultHasNoTlsOrSasl() {
+        ListenerSecurity plaintext = config().security().forListener("PLAINTEXT");
+        assertThat(plaintext.protocol()).isEqualTo(SecurityProtocol.PLAINTEXT);
+        assertThat(plaintext.tls()).isNull();
+        assertThat(plaintext.sasl()).isNull();
+    }
+
+    @Test
+    void namedListenersTakeTheirProtocolFromTheMapAndPerListenerOverridesWin() {
+        BrokerConfig config = config(
+                "listeners", "INTERNAL://127.0.0.1:0,EXTERNAL://127.0.0.1:0,AUTH://127.0.0.1:0",
+                "listener.security.protocol.map", "INTERNAL:PLAINTEXT,EXTERNAL:SSL,AUTH:SASL_SSL,CONTROLLER:PLAINTEXT",
+                "inter.broker.listener.name", "INTERNAL",
+                "ssl.keystore.location", "/ks.p12",
+                "ssl.keystore.type", "PKCS12",
+                "listener.name.auth.ssl.keystore.location", "/auth.jks",
+                "listener.name.auth.ssl.keystore.type", "JKS",
+                "ssl.client.auth", "required",
+                "ssl.truststore.location", "/ts.jks",
+                "listener.name.auth.ssl.client.auth", "none",
+                "listener.name.auth.sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-512",
+                "listener.name.auth.plain.sasl.jaas.config", PLAIN_JAAS,
+                "ssl.principal.mapping.rules", "RULE:^CN=(.*?),.*$/$1/L,DEFAULT");
+        SecurityConfig security = config.security();
+        assertThat(security.forListener("INTERNAL").protocol()).isEqualTo(SecurityProtocol.PLAINTEXT);
+        ListenerSecurity external = security.forListener("EXTERNAL");
+        assertThat(external.protocol()).isEqualTo(SecurityProtocol.SSL);
+        assertThat(external.tls().keystoreLocation()).isEqualTo("/ks.p12");
+        assertThat(external.tls().keystoreType()).isEqualTo("PKCS12");
+        assertThat(external.tls().clientAuth()).isEqualTo(ListenerSecurity.ClientAuth.REQUIRED);
+        assertThat(external.tls().principalMappingRules().map("CN=Alice,O=x")).contains("alice");
+        ListenerSecurity auth = security.forListener("AUTH");
+        assertThat(auth.tls().keystoreLocation()).isEqualTo("/auth.jks");
+        assertThat(auth.tls().clientAuth()).isEqualTo(ListenerSecurity.ClientAuth.NONE);
+        assertThat(auth.sasl().enabledMechanisms()).containsExactly("PLAIN", "SCRAM-SHA-512");
+        assertThat(auth.sasl().plainUsers()).containsOnlyKeys("admin", "alice");
+        assertThat(config.unknownKeys()).isEmpty();
+    }
+
+    @Test
+    void securityKeysThatNoListenerUsesStopStartUp() {
+        refused("ssl.keystore.location is set, but no listener", "ssl.keystore.location", "/ks.jks");
+        refused("sasl.enabled.mechanisms is set, but no listener", "sasl.enabled.mechanisms", "PLAIN");
+        refused("sasl.jaas.config is set, but no listener", "sasl.jaas.config", PLAIN_JAAS);
+        refused(
+                "listener.name.plaintext.ssl.keystore.location is set, but no listener",
+                "listener.name.plaintext.ssl.keystore.location",
+                "/ks.jks");
+        refused("names listener NOPE, which is not in listeners", "listener.name.nope.ssl.client.auth", "none");
+        refused(
+                "ssl.engine.factory.class is a listener or security key this Varve version does not honour",
+                "listeners",
+                "SSL://127.0.0.1:0",
+                "ssl.keystore.location",
+                "/ks.jks",
+                "ssl.engine.factory.class",
+                "x.Y");
+    }
+
+    @Test
+    void kafkasStandardAuthorizerSwitchesOnVarvesAndOtherAuthorizersAreRefused() {
+        assertThat(config().security().authorization()).isNull();
+        SecurityConfig.Authorization on = config(
+                        "authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                        "super.users", "User:admin;User:CN=broker,O=x",
+                        "allow.everyone.if.no.acl.found", "true")
+                .security()
+                .authorization();
+        assertThat(on.superUsers()).containsExactlyInAnyOrder("User:admin", "User:CN=broker,O=x");
+        assertThat(on.allowEveryoneIfNoAclFound()).isTrue();
+        refused("is not an authorizer Varve runs", "authorizer.class.name", "kafka.security.authorizer.AclAuthorizer");
+        refused("super.users is set, but authorizer.class.name is not", "super.users", "User:admin");
+        refused(
+                "is not a principal",
+                "authorizer.class.name",
+                "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "super.users",
+                "admin");
+    }
+
+    @Test
+    void tlsListenersNeedAKeystoreAndClientAuthNeedsATruststore() {
+        refused("ssl.keystore.location is not set", "listeners", "SSL://127.0.0.1:0");
+        refused(
+                "ssl.client.auth=required needs",
+                "listeners",
+                "SSL://127.0.0.1:0",
+                "ssl.keystore.location",
+                "/ks.jks",
+                "ssl.client.auth",
+                "required");
+        refused(
+                "must be one of none, requested, required",
+                "listeners",
+                "SSL://127.0.0.1:0",
+                "ssl.keystore.location",
+                "/ks.jks",
+                "ssl.client.auth",
+                "maybe");
+        refused(
+                "TLSv1.1, which Varve does not offer",
+                "listeners",
+                "SSL://127.0.0.1:0",
+                "ssl.keystore.location",
+                "/ks.jks",
+                "ssl.enabled.protocols",
+                "TLSv1.1,TLSv1.2");
+        refused(
+                "needs ssl.keystore.type=PEM",
+                "listeners",
+                "SSL://127.0.0.1:0",
+                "ssl.keystore.certificate.chain",
+                "-----BEGIN CERTIFICATE-----",
+                "ssl.keystore.key",
+                "k");
+        refused(
+                "without its partner",
+                "listeners",
+                "SSL://127.0.0.1:0",
+                "ssl.keystore.type",
+                "PEM",
+                "ssl.keystore.key",
+                "k");
+        refused(
+                "invalid rule",
+                "listeners",
+                "SSL://127.0.0.1:0",
+                "ssl.keystore.location",
+                "/ks.jks",
+                "ssl.principal.mapping.rules",
+                "NONSENSE");
+    }
+
+    @Test
+    void saslListenersNeedMechanismsVarveOffersAndPlainNeedsUsers() {
+        refused("GSSAPI (Kafka's default), which Varve does not offer", "listeners", "SASL_PLAINTEXT://127.0.0.1:0");
+        refused(
+                "OAUTHBEARER, which Varve does not offer",
+                "listeners",
+                "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms",
+                "OAUTHBEARER");
+        refused(
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config is not set",
+                "listeners",
+                "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms",
+                "PLAIN");
+        refused(
+                "has no user_<name>",
+                "listeners",
+                "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms",
+                "PLAIN",
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"a\";");
+        refused(
+                "but PLAIN's users are read from",
+                "listeners",
+                "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms",
+                "PLAIN",
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        ListenerSecurity scramOnly = config(
+                        "listeners",
+                        "SASL_PLAINTEXT://127.0.0.1:0",
+                        "sasl.enabled.mechanisms",
+                        "SCRAM-SHA-256",
+                        "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+                        "org.apache.kafka.common.security.scram.ScramLoginModule required;")
+                .security()
+                .forListener("SASL_PLAINTEXT");
+        assertThat(scramOnly.sasl().enabledMechanisms()).containsExactly("SCRAM-SHA-256");
+        assertThat(scramOnly.sasl().plainUsers()).isEmpty();
+    }
+
+    @Test
+    void theBrokersOwnConnectionsStayPlaintext() {
+        refused(
+                "map CONTROLLER to PLAINTEXT",
+                "listeners",
+                "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
+                "listener.security.protocol.map",
+                "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL",
+                "controller.quorum.voters",
+                "1@127.0.0.1:9093",
+                "ssl.keystore.location",
+                "/ks.jks");
+        refused(
+                "map SSL to PLAINTEXT",
+                "listeners",
+                "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0",
+                "inter.broker.listener.name",
+                "SSL",
+                "ssl.keystore.location",
+                "/ks.jks");
+        refused(
+                "which is not a security protocol",
+                "listeners",
+                "X://127.0.0.1:0",
+                "listener.security.protocol.map",
+                "X:KERBEROS");
+    }
+}

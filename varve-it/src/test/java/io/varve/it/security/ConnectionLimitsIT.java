@@ -1,0 +1,123 @@
+package io.varve.it.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.varve.it.TestBroker;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code max.connections.per.ip} and its overrides: an address over its limit has its new connection closed, another
+ * address (127.0.0.2, a loopback alias) has its own override, and a closed connection frees its slot.
+ */
+class ConnectionLimitsIT {
+    @TempDir
+    Path dir;
+
+    private final List<Socket> sockets = new ArrayList<>();
+
+    @AfterEach
+    void closeSockets() throws IOException {
+        for (Socket s : sockets) {
+            s.close();
+        }
+    }
+
+    private Socket connect(String from, int port) throws IOException {
+        Socket socket = new Socket();
+        socket.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        socket.setSoTimeout(5000);
+        sockets.add(socket);
+        return socket;
+    }
+
+    /** True when the broker answers an ApiVersions request on this connection; false when it closed it. */
+    private static boolean answers(Socket socket) {
+        try {
+            RequestHeaderData header = new RequestHeaderData()
+                    .setRequestApiKey(ApiKeys.API_VERSIONS.id)
+                    .setRequestApiVersion((short) 3)
+                    .setCorrelationId(1)
+                    .setClientId("limits");
+            ApiVersionsRequestData body =
+                    new ApiVersionsRequestData().setClientSoftwareName("t").setClientSoftwareVersion("1");
+            ObjectSerializationCache cache = new ObjectSerializationCache();
+            short headerVersion = ApiKeys.API_VERSIONS.requestHeaderVersion((short) 3);
+            ByteBuffer buffer = ByteBuffer.allocate(header.size(cache, headerVersion) + body.size(cache, (short) 3));
+            header.write(new ByteBufferAccessor(buffer), cache, headerVersion);
+            body.write(new ByteBufferAccessor(buffer), cache, (short) 3);
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.writeInt(buffer.capacity());
+            out.write(buffer.array());
+            out.flush();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            int size = in.readInt();
+            in.readFully(new byte[size]);
+            return true;
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("no answer and no close within 5 s", e);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void pastMaxConnectionsANewConnectionIsClosedUntilOneCloses() throws Exception {
+        try (TestBroker broker = TestBroker.start(dir, Map.of("max.connections", "2"))) {
+            int port = broker.port();
+            Socket first = connect("127.0.0.1", port);
+            assertThat(answers(first)).isTrue();
+            assertThat(answers(connect("127.0.0.2", port))).isTrue();
+            assertThat(answers(connect("127.0.0.3", port)))
+                    .as("a third, from any address")
+                    .isFalse();
+            first.close();
+            await().atMost(Duration.ofSeconds(10)).until(() -> answers(connect("127.0.0.3", port)));
+        }
+    }
+
+    @Test
+    void anAddressOverItsLimitIsRefusedAndAClosedConnectionFreesItsSlot() throws Exception {
+        try (TestBroker broker = TestBroker.start(
+                dir, Map.of("max.connections.per.ip", "2", "max.connections.per.ip.overrides", "127.0.0.2:3"))) {
+            int port = broker.port();
+            Socket first = connect("127.0.0.1", port);
+            assertThat(answers(first)).isTrue();
+            assertThat(answers(connect("127.0.0.1", port))).isTrue();
+            assertThat(answers(connect("127.0.0.1", port)))
+                    .as("a third from 127.0.0.1")
+                    .isFalse();
+            for (int i = 0; i < 3; i++) {
+                assertThat(answers(connect("127.0.0.2", port)))
+                        .as("127.0.0.2 may hold 3")
+                        .isTrue();
+            }
+            assertThat(answers(connect("127.0.0.2", port)))
+                    .as("a fourth from 127.0.0.2")
+                    .isFalse();
+            first.close();
+            await().atMost(Duration.ofSeconds(10)).until(() -> answers(connect("127.0.0.1", port)));
+        }
+    }
+}

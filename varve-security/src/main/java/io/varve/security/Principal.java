@@ -1,0 +1,40 @@
+package io.varve.security;
+
+import java.util.Objects;
+
+/**
+ * An authenticated identity as Kafka writes it: a type and a name ({@code User:alice}). ACLs and {@code super.users}
+ * name principals this way; a connection nobody authenticated (PLAINTEXT, TLS without a client certificate) is
+ * {@link #ANONYMOUS}.
+ */
+public record Principal(String type, String name) {
+    public static final String USER_TYPE = "User";
+    public static final Principal ANONYMOUS = new Principal(USER_TYPE, "ANONYMOUS");
+
+    public Principal {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(name, "name");
+        if (type.isEmpty()) {
+            throw new IllegalArgumentException("a principal needs a type");
+        }
+    }
+
+    public static Principal user(String name) {
+        return new Principal(USER_TYPE, name);
+    }
+
+    /** Parses {@code Type:name} (the name may itself contain colons, as a certificate's subject may). */
+    public static Principal parse(String text) {
+        int colon = text.indexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not a principal: expected Type:name, e.g. User:alice");
+        }
+        return new Principal(text.substring(0, colon), text.substring(colon + 1));
+    }
+
+    @Override
+    public String toString() {
+        return type + ":" + name;
+    }
+}

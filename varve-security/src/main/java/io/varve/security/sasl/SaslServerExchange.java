@@ -1,0 +1,19 @@
+package io.varve.security.sasl;
+
+/**
+ * One connection's SASL exchange on the server. Not thread safe: a connection's requests are handled one at a time.
+ */
+public interface SaslServerExchange {
+
+    /** The mechanism's name as clients ask for it, e.g. {@code SCRAM-SHA-512}. */
+    String mechanism();
+
+    /** Consumes the client's next token and returns the server's answer (empty when it has nothing to say). */
+    byte[] evaluate(byte[] clientToken) throws SaslAuthenticationFailure;
+
+    /** True once the client has proven its identity. */
+    boolean complete();
+
+    /** The authenticated user name; only once {@link #complete()}. */
+    String authorizationId();
+}
