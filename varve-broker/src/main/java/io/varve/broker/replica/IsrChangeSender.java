@@ -59,6 +59,8 @@ final class IsrChangeSender {
         }
         List<IsrMember> members =
                 change.newIsr().stream().sorted().map(IsrMember::of).toList();
+        // Compared with the ISR the change starts from: the new image may reach the partition before the answer does.
+        int before = partition.isr().size();
         AlterPartitionRequest request = new AlterPartitionRequest(
                 brokerId,
                 brokerEpoch.getAsLong(),
@@ -83,7 +85,6 @@ final class IsrChangeSender {
                 retryLater(partition, "the controller answered " + result.error());
                 return;
             }
-            int before = partition.isr().size();
             partition.isrChangeCommitted(result.leaderEpoch(), result.partitionEpoch(), Set.copyOf(result.isr()));
             if (result.isr().size() != before) {
                 committedChanges.accept(result.isr().size() < before);
