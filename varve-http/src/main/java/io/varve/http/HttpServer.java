@@ -273,6 +273,8 @@ public final class HttpServer implements AutoCloseable {
                 out.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
                 ctx.writeAndFlush(out);
             } else {
+                // Said, not only done: an HTTP/1.1 client otherwise sends its next request on the closing connection.
+                out.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
                 ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
             }
         }
