@@ -80,7 +80,7 @@ final class Routes {
             } else if (n == 4 && p.get(3).equals("versions")) {
                 List<Object> out = new ArrayList<>();
                 for (SubjectVersion v : registry.versionsOf(id, deleted)) {
-                    out.add(Map.of("subject", v.subject(), "version", v.version()));
+                    out.add(ordered("subject", v.subject(), "version", v.version()));
                 }
                 ok(ex, out);
             } else {
@@ -243,7 +243,7 @@ final class Routes {
         if (!s.references().isEmpty()) {
             List<Object> refs = new ArrayList<>();
             for (SchemaReference r : s.references()) {
-                refs.add(Map.of("name", r.name(), "subject", r.subject(), "version", r.version()));
+                refs.add(ordered("name", r.name(), "subject", r.subject(), "version", r.version()));
             }
             body.put("references", refs);
         }
@@ -300,5 +300,14 @@ final class Routes {
 
     private static void notFound() {
         throw new RegistryException(404, 404, "HTTP 404 Not Found");
+    }
+
+    /** A JSON object whose fields keep Confluent's order ({@code Map.of} iterates in an order that varies by run). */
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> map = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
     }
 }
