@@ -52,13 +52,21 @@ public final class RestServer implements AutoCloseable {
         return start(listener, registry, java.util.concurrent.CompletableFuture.completedFuture(null));
     }
 
+    public static RestServer start(
+            String listener, SchemaRegistry registry, java.util.concurrent.CompletableFuture<?> ready) {
+        return start(listener, registry, ready, WriteRoute.LOCAL);
+    }
+
     /**
      * Binds {@code listener} now (a listener that cannot be bound is refused in one sentence naming the key) and
      * serves requests once {@code ready} completes (the store is replayed); until then requests wait up to
      * {@link #READY_WAIT_MS}, then get 50002.
      */
     public static RestServer start(
-            String listener, SchemaRegistry registry, java.util.concurrent.CompletableFuture<?> ready) {
+            String listener,
+            SchemaRegistry registry,
+            java.util.concurrent.CompletableFuture<?> ready,
+            WriteRoute route) {
         InetSocketAddress address = parseListener(listener);
         HttpServer server;
         try {
@@ -83,9 +91,14 @@ public final class RestServer implements AutoCloseable {
                     throw new java.util.concurrent.RejectedExecutionException("registry request queue full");
                 });
         Routes routes = new Routes(registry);
+        WriteForwarder forwarder = new WriteForwarder(registry, route, WriteForwarder.defaultClient(null));
         server.createContext("/", exchange -> {
             try {
                 awaitReady(ready);
+                if (WriteForwarder.isWrite(exchange.getRequestMethod(), HttpExchangeIo.segments(exchange))
+                        && forwarder.forwardIfRemote(exchange)) {
+                    return;
+                }
                 routes.handle(exchange);
             } catch (RegistryException e) {
                 HttpExchangeIo.error(exchange, e);
