@@ -51,6 +51,9 @@ public final class SchemaRegistryWiring implements AutoCloseable {
                     "varve.schema.registry.listeners: one listener is supported, got '" + listener + "'");
         }
         RestServer.parseListener(listener);
+        RegistrySecurity.of(config, () -> {
+            throw new IllegalStateException("not started");
+        });
     }
 
     /** Replicas of {@code _schemas}, capped to the brokers registered when it is created (Confluent's default). */
@@ -58,7 +61,11 @@ public final class SchemaRegistryWiring implements AutoCloseable {
 
     /** The registry of this node, or null when {@code varve.schema.registry.listeners} is empty or its port taken. */
     public static SchemaRegistryWiring start(
-            BrokerConfig config, MetadataCache cache, ReplicaManager replicaManager, ControllerCalls controller) {
+            BrokerConfig config,
+            MetadataCache cache,
+            ReplicaManager replicaManager,
+            ControllerCalls controller,
+            java.util.function.Supplier<io.varve.metadata.image.MetadataImage> image) {
         String listener = config.schemaRegistryListeners();
         if (listener.isEmpty()) {
             return null;
@@ -82,7 +89,11 @@ public final class SchemaRegistryWiring implements AutoCloseable {
         RestServer server;
         try {
             server = RestServer.start(
-                    listener, registry, ready, new SchemasWriteRoute(schemaLog, registry, config.nodeId()));
+                    listener,
+                    registry,
+                    ready,
+                    new SchemasWriteRoute(schemaLog, registry, config.nodeId()),
+                    RegistrySecurity.of(config, image));
             url.set(advertisedUrl(listener, server.port(), config));
         } catch (IllegalArgumentException e) {
             if (config.schemaRegistryListenersConfigured()) {

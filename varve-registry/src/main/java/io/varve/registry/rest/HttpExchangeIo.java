@@ -93,6 +93,9 @@ final class HttpExchangeIo {
     }
 
     static void error(HttpExchange exchange, RegistryException e) throws IOException {
+        if (e.httpStatus() == 401) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"varve-schema-registry\"");
+        }
         Map<String, Object> body = new java.util.LinkedHashMap<>();
         body.put("error_code", e.errorCode());
         body.put("message", e.getMessage());

@@ -41,9 +41,11 @@ public final class RestServer implements AutoCloseable {
             throw new IllegalArgumentException(
                     LISTENERS_KEY + ": '" + listener + "' is not a URL like http://localhost:8081");
         }
-        if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0) {
-            throw new IllegalArgumentException(LISTENERS_KEY + ": '" + listener
-                    + "' must be an http:// URL with a host and a port (https is not supported yet)");
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                || uri.getHost() == null
+                || uri.getPort() < 0) {
+            throw new IllegalArgumentException(
+                    LISTENERS_KEY + ": '" + listener + "' must be an http:// or https:// URL with a host and a port");
         }
         return new InetSocketAddress(uri.getHost(), uri.getPort());
     }
@@ -67,10 +69,63 @@ public final class RestServer implements AutoCloseable {
             SchemaRegistry registry,
             java.util.concurrent.CompletableFuture<?> ready,
             WriteRoute route) {
+        return start(listener, registry, ready, route, Security.NONE);
+    }
+
+    /**
+     * TLS and access control of the listener: the server's TLS context and client authentication for https, the
+     * context forwarded writes are sent with, and who may do what.
+     */
+    public record Security(
+            javax.net.ssl.SSLContext serverTls,
+            ClientAuth clientAuth,
+            javax.net.ssl.SSLContext clientTls,
+            RegistryAccess access) {
+        public static final Security NONE = new Security(null, ClientAuth.NONE, null, RegistryAccess.OPEN);
+    }
+
+    /** Whether an https listener asks clients for a certificate, and whether it needs one. */
+    public enum ClientAuth {
+        NONE,
+        REQUESTED,
+        REQUIRED
+    }
+
+    public static boolean isHttps(String listener) {
+        return listener.trim().toLowerCase(java.util.Locale.ROOT).startsWith("https:");
+    }
+
+    public static RestServer start(
+            String listener,
+            SchemaRegistry registry,
+            java.util.concurrent.CompletableFuture<?> ready,
+            WriteRoute route,
+            Security security) {
         InetSocketAddress address = parseListener(listener);
+        boolean https = isHttps(listener);
+        if (https && security.serverTls() == null) {
+            throw new IllegalArgumentException(
+                    LISTENERS_KEY + ": '" + listener + "' is https, but no TLS settings were given for it");
+        }
         HttpServer server;
         try {
-            server = HttpServer.create(address, 128);
+            if (https) {
+                com.sun.net.httpserver.HttpsServer tls = com.sun.net.httpserver.HttpsServer.create(address, 128);
+                tls.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(security.serverTls()) {
+                    @Override
+                    public void configure(com.sun.net.httpserver.HttpsParameters params) {
+                        javax.net.ssl.SSLParameters p = getSSLContext().getDefaultSSLParameters();
+                        p.setNeedClientAuth(security.clientAuth() == ClientAuth.REQUIRED);
+                        if (security.clientAuth() == ClientAuth.REQUESTED) {
+                            p.setWantClientAuth(true);
+                        }
+                        params.setSSLParameters(p);
+                    }
+                });
+                server = tls;
+            } else {
+                server = HttpServer.create(address, 128);
+            }
         } catch (IOException e) {
             throw new IllegalArgumentException(
                     LISTENERS_KEY + ": cannot listen on " + listener + " (" + e.getMessage() + ")", e);
@@ -91,15 +146,18 @@ public final class RestServer implements AutoCloseable {
                     throw new java.util.concurrent.RejectedExecutionException("registry request queue full");
                 });
         Routes routes = new Routes(registry);
-        WriteForwarder forwarder = new WriteForwarder(registry, route, WriteForwarder.defaultClient(null));
+        WriteForwarder forwarder =
+                new WriteForwarder(registry, route, WriteForwarder.defaultClient(security.clientTls()));
         server.createContext("/", exchange -> {
             try {
+                // Before anything else, so that a request without valid credentials learns nothing, not even 50002.
+                Guard guard = Guard.of(security.access(), exchange);
                 awaitReady(ready);
                 if (WriteForwarder.isWrite(exchange.getRequestMethod(), HttpExchangeIo.segments(exchange))
                         && forwarder.forwardIfRemote(exchange)) {
                     return;
                 }
-                routes.handle(exchange);
+                routes.handle(exchange, guard);
             } catch (RegistryException e) {
                 HttpExchangeIo.error(exchange, e);
             } catch (RuntimeException e) {
@@ -112,7 +170,8 @@ public final class RestServer implements AutoCloseable {
         server.setExecutor(pool);
         server.start();
         log.info(
-                "Schema registry listening on http://{}:{}",
+                "Schema registry listening on {}://{}:{}",
+                https ? "https" : "http",
                 address.getHostString(),
                 server.getAddress().getPort());
         return new RestServer(server, pool);
