@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.varve.registry.RegistryException;
 import io.varve.registry.SchemaRegistry;
+import io.varve.registry.rest.RegistryAccess.Operation;
 import io.varve.registry.store.SchemaLog;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -226,6 +227,53 @@ class WriteForwarderTest {
 
         assertThat(json(reg).get("error_code").asInt()).isEqualTo(50003);
         assertThat(asked).hasValue(0);
+    }
+
+    @Test
+    void aForwardedWriteCarriesTheClientsCredentialsToTheWriterWhichChecksThemAgain() throws Exception {
+        RegistryAccess basicOnly = new RegistryAccess() {
+            @Override
+            public String authenticate(com.sun.net.httpserver.HttpExchange exchange) {
+                String auth = exchange.getRequestHeaders().getFirst("Authorization");
+                if (!"Basic YWxpY2U6c2VjcmV0".equals(auth)) {
+                    throw new RegistryException(401, 40101, "Unauthorized");
+                }
+                return "User:alice";
+            }
+
+            @Override
+            public boolean allowed(String principal, String host, Operation operation, String subject) {
+                return operation != Operation.WRITE || subject.equals("alice-value");
+            }
+        };
+        RestServer writer = RestServer.start(
+                "http://127.0.0.1:0",
+                new SchemaRegistry(writerLog()),
+                java.util.concurrent.CompletableFuture.completedFuture(null),
+                WriteRoute.LOCAL,
+                new RestServer.Security(null, RestServer.ClientAuth.NONE, null, basicOnly));
+        servers.add(writer);
+        // The follower lets everything through: only the writer's own check can refuse.
+        RestServer follower = start(followerLog(), route(url(writer), url(writer), new AtomicInteger()));
+
+        HttpRequest.Builder allowed = HttpRequest.newBuilder(url(follower).resolve("/subjects/alice-value/versions"))
+                .header("Content-Type", CT)
+                .header("Authorization", "Basic YWxpY2U6c2VjcmV0")
+                .POST(HttpRequest.BodyPublishers.ofString(schemaBody(USER)));
+        HttpResponse<String> ok = http.send(allowed.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+
+        HttpRequest.Builder denied = HttpRequest.newBuilder(url(follower).resolve("/subjects/bob-value/versions"))
+                .header("Content-Type", CT)
+                .header("Authorization", "Basic YWxpY2U6c2VjcmV0")
+                .POST(HttpRequest.BodyPublishers.ofString(schemaBody(USER)));
+        HttpResponse<String> forbidden = http.send(denied.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(forbidden.statusCode()).isEqualTo(403);
+        assertThat(json(forbidden).get("error_code").asInt()).isEqualTo(40301);
+
+        HttpResponse<String> anonymous =
+                call(follower, "POST", "/subjects/alice-value/versions", schemaBody(USER), null);
+        assertThat(anonymous.statusCode()).isEqualTo(401);
     }
 
     @Test
