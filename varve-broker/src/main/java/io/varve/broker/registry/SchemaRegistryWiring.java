@@ -51,6 +51,19 @@ public final class SchemaRegistryWiring implements AutoCloseable {
                     "varve.schema.registry.listeners: one listener is supported, got '" + listener + "'");
         }
         RestServer.parseListener(listener);
+        String advertised = config.schemaRegistryAdvertisedListener();
+        if (!advertised.isEmpty()) {
+            try {
+                RestServer.parseListener(advertised);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("varve.schema.registry.advertised.listener: '" + advertised
+                        + "' must be an http:// or https:// URL with a host and a port");
+            }
+            if (RestServer.isHttps(advertised) != RestServer.isHttps(listener)) {
+                throw new IllegalArgumentException("varve.schema.registry.advertised.listener: '" + advertised
+                        + "' must use the scheme of varve.schema.registry.listeners ('" + listener + "')");
+            }
+        }
         RegistrySecurity.of(config, () -> {
             throw new IllegalStateException("not started");
         });
@@ -109,10 +122,14 @@ public final class SchemaRegistryWiring implements AutoCloseable {
     }
 
     /**
-     * The URL other nodes forward writes to: the listener's, with the port it bound (for port 0) and, for a wildcard
-     * host, the host of this broker's first advertised listener.
+     * The URL other nodes forward writes to: {@code varve.schema.registry.advertised.listener} when set, else the
+     * listener's, with the port it bound (for port 0) and, for a wildcard host, the host of this broker's first
+     * advertised listener.
      */
     static String advertisedUrl(String listener, int boundPort, BrokerConfig config) {
+        if (!config.schemaRegistryAdvertisedListener().isEmpty()) {
+            return config.schemaRegistryAdvertisedListener();
+        }
         java.net.URI uri = java.net.URI.create(listener.trim());
         String host = uri.getHost();
         if (host == null || host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
