@@ -107,7 +107,7 @@ public final class NodeActions implements ConsoleActions {
                         out.add(new ConfigEntry(
                                 c.name(),
                                 c.isSensitive() ? null : c.value(),
-                                source == null ? "UNKNOWN" : source.name(),
+                                sourceName(source),
                                 c.readOnly(),
                                 c.isSensitive()));
                     }
@@ -259,6 +259,14 @@ public final class NodeActions implements ConsoleActions {
     @Override
     public CompletableFuture<List<ClientQuota>> clientQuotas() {
         return security.clientQuotas();
+    }
+
+    /** The source as Admin and {@code kafka-configs} name it (the wire's TOPIC_CONFIG is DYNAMIC_TOPIC_CONFIG). */
+    private static String sourceName(DescribeConfigsResponse.ConfigSource source) {
+        if (source == null) {
+            return "UNKNOWN";
+        }
+        return source == DescribeConfigsResponse.ConfigSource.TOPIC_CONFIG ? "DYNAMIC_TOPIC_CONFIG" : source.name();
     }
 
     private static String message(Errors error, String detail) {

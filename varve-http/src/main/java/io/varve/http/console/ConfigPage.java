@@ -52,7 +52,7 @@ final class ConfigPage {
                 .append("\">Messages</a></p>");
         b.append("<table id=configs><thead><tr><th>Key</th><th>Value</th><th>Source</th><th></th></tr></thead><tbody>");
         for (ConfigEntry c : configs) {
-            boolean override = c.source().equals("TOPIC_CONFIG") || c.source().equals("DYNAMIC_TOPIC_CONFIG");
+            boolean override = c.source().equals("DYNAMIC_TOPIC_CONFIG");
             b.append("<tr data-key=\"")
                     .append(esc(c.name()))
                     .append("\"><td>")
