@@ -470,7 +470,11 @@ public final class Broker implements AutoCloseable {
                     metrics,
                     metrics.view(),
                     new NodeActions(
-                            controllerWiring.calls, config.deleteTopicEnable(), consoleApis, Principal.ANONYMOUS));
+                            controllerWiring.calls,
+                            config.deleteTopicEnable(),
+                            consoleApis,
+                            Principal.ANONYMOUS,
+                            schemaRegistry == null ? null : schemaRegistry.registry()));
         } catch (HttpServer.BindFailure e) {
             if (config.httpListenersExplicit()) {
                 throw new ConfigException("varve.http.listeners: " + e.getMessage() + ".");

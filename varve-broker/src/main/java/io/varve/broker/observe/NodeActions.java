@@ -13,8 +13,12 @@ import io.varve.http.view.ConfigEntry;
 import io.varve.http.view.ConsoleActions;
 import io.varve.http.view.ConsoleFailure;
 import io.varve.http.view.OffsetReset;
+import io.varve.http.view.SchemaDecoded;
 import io.varve.http.view.ScramUser;
 import io.varve.metadata.controller.CreateTopicRequest;
+import io.varve.registry.RegistryException;
+import io.varve.registry.SchemaRegistry;
+import io.varve.registry.format.ParsedSchema;
 import io.varve.security.Principal;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,13 +56,21 @@ public final class NodeActions implements ConsoleActions {
     private final ConsoleRequests requests;
     private final MessageBrowsing browsing;
     private final SecurityListing security;
+    /** Null when {@code varve.schema.registry.enable} is off. */
+    private final SchemaRegistry schemaRegistry;
 
     /**
      * {@code principal} is whom the console acts as: anonymous while the console binds loopback only; the HTTP
      * listener's authenticated principal once it has one.
      */
-    public NodeActions(ControllerCalls controller, boolean deleteTopicEnable, LocalApis apis, Principal principal) {
+    public NodeActions(
+            ControllerCalls controller,
+            boolean deleteTopicEnable,
+            LocalApis apis,
+            Principal principal,
+            SchemaRegistry schemaRegistry) {
         this.controller = controller;
+        this.schemaRegistry = schemaRegistry;
         this.deleteTopicEnable = deleteTopicEnable;
         this.requests = new ConsoleRequests(apis, principal);
         this.browsing = new MessageBrowsing(requests);
@@ -259,6 +271,20 @@ public final class NodeActions implements ConsoleActions {
     @Override
     public CompletableFuture<List<ClientQuota>> clientQuotas() {
         return security.clientQuotas();
+    }
+
+    @Override
+    public SchemaDecoded decodeSchemaValue(int schemaId, byte[] value, int offset) {
+        if (schemaRegistry == null) {
+            return null;
+        }
+        ParsedSchema schema;
+        try {
+            schema = schemaRegistry.parsed(schemaId);
+        } catch (RegistryException e) {
+            return new SchemaDecoded(schemaId, null, null);
+        }
+        return new SchemaDecoded(schemaId, schema.type(), schema.toJson(value, offset, value.length - offset));
     }
 
     /** The source as Admin and {@code kafka-configs} name it (the wire's TOPIC_CONFIG is DYNAMIC_TOPIC_CONFIG). */

@@ -11,6 +11,7 @@ import io.varve.http.view.BrowsedPartition;
 import io.varve.http.view.ConsoleActions;
 import io.varve.http.view.ConsoleFailure;
 import io.varve.http.view.Message;
+import io.varve.http.view.SchemaDecoded;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -193,7 +194,7 @@ final class MessageBrowser {
         return value == null ? "" : new String(value, StandardCharsets.UTF_8);
     }
 
-    private static void row(StringBuilder b, Message m) {
+    private void row(StringBuilder b, Message m) {
         b.append("<tr><td>")
                 .append(m.partition())
                 .append("</td><td>")
@@ -212,10 +213,22 @@ final class MessageBrowser {
         }
         b.append("</td><td>");
         int schema = Payloads.schemaId(m.value());
+        SchemaDecoded decoded = schema < 0 ? null : actions.decodeSchemaValue(schema, m.value(), 5);
         if (schema >= 0) {
-            b.append("<div><small>schema id ").append(schema).append("</small></div>");
+            b.append("<div class=schema><small>schema id ")
+                    .append(schema)
+                    .append(
+                            decoded == null
+                                    ? ""
+                                    : decoded.type() == null ? ", not in the registry" : " (" + decoded.type() + ")")
+                    .append("</small></div>");
         }
-        b.append(Payloads.html(m.value())).append("</td></tr>");
+        if (decoded != null && decoded.json() != null) {
+            byte[] json = decoded.json().getBytes(StandardCharsets.UTF_8);
+            b.append(Payloads.html(json)).append("</td></tr>");
+        } else {
+            b.append(Payloads.html(m.value())).append("</td></tr>");
+        }
     }
 
     private static String nextPage(HttpRequest r, String topic, BrowsedPartition p) {

@@ -60,6 +60,14 @@ public interface ConsoleActions {
         return unavailable();
     }
 
+    /**
+     * A value of schema {@code schemaId} (the bytes after the wire header) decoded through the in-box schema registry,
+     * or null when the registry is off.
+     */
+    default SchemaDecoded decodeSchemaValue(int schemaId, byte[] value, int offset) {
+        return null;
+    }
+
     private static <T> CompletableFuture<T> unavailable() {
         return CompletableFuture.failedFuture(new ConsoleFailure(501, "This node does not offer it in its console."));
     }

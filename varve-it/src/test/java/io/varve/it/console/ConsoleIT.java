@@ -57,7 +57,11 @@ class ConsoleIT {
 
     @BeforeAll
     void start() throws Exception {
-        broker = TestBroker.start(dir.resolve("data"), Map.of("varve.http.listeners", "http://127.0.0.1:0"));
+        broker = TestBroker.start(
+                dir.resolve("data"),
+                Map.of(
+                        "varve.http.listeners", "http://127.0.0.1:0",
+                        "varve.schema.registry.listeners", "http://127.0.0.1:0"));
         base = "http://127.0.0.1:" + broker.broker().httpPort(0);
         try (var admin = broker.admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 1))).all().get();
@@ -410,5 +414,58 @@ class ConsoleIT {
         assertThat(browser.findElements(By.cssSelector(".chart .uplot")).size())
                 .as("the broker's chart and one per topic")
                 .isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void anAvroValueWithTheRegistrysHeaderIsShownDecodedThroughTheInBoxRegistry() throws Exception {
+        String topic = "console-it-avro";
+        String schema = "{\"type\":\"record\",\"name\":\"User\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
+                + "{\"name\":\"n\",\"type\":\"int\"}]}";
+        HttpResponse<String> registered = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + broker.broker().schemaRegistryPort() + "/subjects/"
+                                                + topic + "-value/versions"))
+                                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"schema\":\"" + schema.replace("\"", "\\\"") + "\"}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
+        int id = Integer.parseInt(registered.body().replaceAll("\\D", ""));
+        // magic byte 0, the schema id, then Avro's binary encoding of {"name": "alice", "n": 7}
+        java.nio.ByteBuffer value = java.nio.ByteBuffer.allocate(5 + 7);
+        value.put((byte) 0)
+                .putInt(id)
+                .put((byte) 10)
+                .put("alice".getBytes(StandardCharsets.UTF_8))
+                .put((byte) 14);
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
+            producer.send(new ProducerRecord<>(topic, value.array())).get();
+        }
+        visit("/console/messages?topic=" + topic + "&from=offset&at=0", "alice", "messages-avro");
+        assertThat(text()).contains("schema id " + id + " (AVRO)");
+        assertThat(browser.findElement(By.cssSelector("#messages pre.json")).getText())
+                .isEqualTo("{\n  \"name\": \"alice\",\n  \"n\": 7\n}");
+    }
+
+    @Test
+    void theBrowserReadsCommittedOnlyAnAbortedTransactionsMessagesAreNotShown() throws Exception {
+        String topic = "console-it-txn";
+        try (var admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of("transactional.id", "console-it-txn"))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, "aborted-value".getBytes(StandardCharsets.UTF_8)));
+            producer.flush();
+            producer.abortTransaction();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, "committed-value".getBytes(StandardCharsets.UTF_8)));
+            producer.commitTransaction();
+        }
+        visit("/console/messages?topic=" + topic + "&from=offset&at=0", "committed-value", "messages-read-committed");
+        assertThat(text()).doesNotContain("aborted-value").contains("1 of 1 messages read match");
     }
 }
