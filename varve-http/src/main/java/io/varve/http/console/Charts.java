@@ -62,7 +62,7 @@ final class Charts {
                 + " series.push({label: el.dataset['label' + s], stroke: colours[s], points: {show: true}}); }"
                 + "new uPlot({title: el.dataset.title, width: 800, height: 220,"
                 + " scales: {x: {time: true, range: function () { var n = Date.now() / 1000; return [n - 3600, n]; }}},"
-                + " series: series}, data, el);});"
+                + " axes: [{}, {size: 80}], series: series}, data, el);});"
                 + "</script>";
     }
 }
