@@ -416,23 +416,37 @@ class ConsoleIT {
                 .isGreaterThanOrEqualTo(2);
     }
 
-    @Test
-    void anAvroValueWithTheRegistrysHeaderIsShownDecodedThroughTheInBoxRegistry() throws Exception {
-        String topic = "console-it-avro";
-        String schema = "{\"type\":\"record\",\"name\":\"User\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
-                + "{\"name\":\"n\",\"type\":\"int\"}]}";
+    /** Registers {@code schema} under {@code topic}-value in the in-box registry; its id. */
+    private int register(String topic, String type, String schema) throws Exception {
+        String body = "{" + (type == null ? "" : "\"schemaType\":\"" + type + "\",") + "\"schema\":\""
+                + schema.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"}";
         HttpResponse<String> registered = HttpClient.newHttpClient()
                 .send(
                         HttpRequest.newBuilder(URI.create(
                                         "http://127.0.0.1:" + broker.broker().schemaRegistryPort() + "/subjects/"
                                                 + topic + "-value/versions"))
                                 .header("Content-Type", "application/vnd.schemaregistry.v1+json")
-                                .POST(HttpRequest.BodyPublishers.ofString(
-                                        "{\"schema\":\"" + schema.replace("\"", "\\\"") + "\"}"))
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
-        int id = Integer.parseInt(registered.body().replaceAll("\\D", ""));
+        return Integer.parseInt(registered.body().replaceAll("\\D", ""));
+    }
+
+    private void produce(String topic, byte[] value) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
+            producer.send(new ProducerRecord<>(topic, value)).get();
+        }
+    }
+
+    @Test
+    void anAvroValueWithTheRegistrysHeaderIsShownDecodedThroughTheInBoxRegistry() throws Exception {
+        String topic = "console-it-avro";
+        int id = register(
+                topic,
+                null,
+                "{\"type\":\"record\",\"name\":\"User\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
+                        + "{\"name\":\"n\",\"type\":\"int\"}]}");
         // magic byte 0, the schema id, then Avro's binary encoding of {"name": "alice", "n": 7}
         java.nio.ByteBuffer value = java.nio.ByteBuffer.allocate(5 + 7);
         value.put((byte) 0)
@@ -440,13 +454,24 @@ class ConsoleIT {
                 .put((byte) 10)
                 .put("alice".getBytes(StandardCharsets.UTF_8))
                 .put((byte) 14);
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
-            producer.send(new ProducerRecord<>(topic, value.array())).get();
-        }
+        produce(topic, value.array());
         visit("/console/messages?topic=" + topic + "&from=offset&at=0", "alice", "messages-avro");
         assertThat(text()).contains("schema id " + id + " (AVRO)");
         assertThat(browser.findElement(By.cssSelector("#messages pre.json")).getText())
                 .isEqualTo("{\n  \"name\": \"alice\",\n  \"n\": 7\n}");
+    }
+
+    @Test
+    void aProtobufValueWithTheRegistrysHeaderIsShownWithItsFieldNames() throws Exception {
+        String topic = "console-it-protobuf";
+        int id = register(topic, "PROTOBUF", "syntax = \"proto3\";\nmessage Order { string id = 1; int32 qty = 2; }\n");
+        // magic byte 0, the schema id, the message-index list [0], then id "o1" and qty 3
+        java.nio.ByteBuffer value = java.nio.ByteBuffer.allocate(5 + 1 + 6);
+        value.put((byte) 0).putInt(id).put((byte) 0).put(new byte[] {0x0a, 2, 'o', '1', 0x10, 3});
+        produce(topic, value.array());
+        visit("/console/messages?topic=" + topic + "&from=offset&at=0", "PROTOBUF", "messages-protobuf");
+        assertThat(browser.findElement(By.cssSelector("#messages pre.json")).getText())
+                .isEqualTo("{\n  \"id\": \"o1\",\n  \"qty\": 3\n}");
     }
 
     @Test
