@@ -78,6 +78,21 @@ final class ConsoleRequests {
                 });
     }
 
+    /**
+     * Each partition's earliest and latest (last stable) offset, and with {@code timestampMs} not null its offset at
+     * that time (-1 where no record is that late), in the order of {@code partitions}.
+     */
+    record Bounds(long[] earliest, long[] latest, long[] atTime) {}
+
+    CompletableFuture<Bounds> bounds(String topic, List<Integer> partitions, Long timestampMs) {
+        CompletableFuture<long[]> earliest = offsets(topic, partitions, EARLIEST);
+        CompletableFuture<long[]> latest = offsets(topic, partitions, LATEST);
+        CompletableFuture<long[]> atTime =
+                timestampMs == null ? CompletableFuture.completedFuture(null) : offsets(topic, partitions, timestampMs);
+        return CompletableFuture.allOf(earliest, latest, atTime)
+                .thenApply(v -> new Bounds(earliest.join(), latest.join(), atTime.join()));
+    }
+
     /** Throws the console's failure for {@code error}, unless it is NONE. */
     static void check(Errors error, String what) {
         check(error, null, what);

@@ -43,23 +43,19 @@ final class MessageBrowsing {
             } else {
                 throw new ConsoleFailure(404, "Topic " + q.topic() + " has no partition " + q.partition() + ".");
             }
-            CompletableFuture<long[]> earliest = requests.offsets(q.topic(), partitions, ConsoleRequests.EARLIEST);
-            CompletableFuture<long[]> latest = requests.offsets(q.topic(), partitions, ConsoleRequests.LATEST);
-            CompletableFuture<long[]> atTime = q.from() == BrowseQuery.From.TIMESTAMP
-                    ? requests.offsets(q.topic(), partitions, q.value())
-                    : CompletableFuture.completedFuture(null);
-            return CompletableFuture.allOf(earliest, latest, atTime).thenCompose(v -> {
-                long[] low = earliest.join();
-                long[] high = latest.join();
+            Long time = q.from() == BrowseQuery.From.TIMESTAMP ? q.value() : null;
+            return requests.bounds(q.topic(), partitions, time).thenCompose(b -> {
                 Read[] reads = new Read[partitions.size()];
                 for (int i = 0; i < reads.length; i++) {
+                    long low = b.earliest()[i];
+                    long high = b.latest()[i];
                     long start =
                             switch (q.from()) {
-                                case OFFSET -> Math.max(low[i], Math.min(high[i], q.value()));
-                                case END -> Math.max(low[i], high[i] - q.limit());
-                                case TIMESTAMP -> atTime.join()[i] < 0 ? high[i] : atTime.join()[i];
+                                case OFFSET -> Math.max(low, Math.min(high, q.value()));
+                                case END -> Math.max(low, high - q.limit());
+                                case TIMESTAMP -> b.atTime()[i] < 0 ? high : b.atTime()[i];
                             };
-                    reads[i] = new Read(partitions.get(i), start, high[i]);
+                    reads[i] = new Read(partitions.get(i), start, high);
                 }
                 return rounds(q, reads, 0);
             });

@@ -1,7 +1,5 @@
 package io.varve.broker.observe;
 
-import static io.varve.broker.observe.ConsoleRequests.EARLIEST;
-import static io.varve.broker.observe.ConsoleRequests.LATEST;
 import static io.varve.broker.observe.ConsoleRequests.check;
 
 import io.varve.broker.controller.ControllerCalls;
@@ -191,21 +189,15 @@ public final class NodeActions implements ConsoleActions {
      * earliest and latest; a timestamp later than every record resets to the latest offset.
      */
     private CompletableFuture<long[]> targets(String topic, List<Integer> partitions, OffsetReset to) {
-        CompletableFuture<long[]> earliest = requests.offsets(topic, partitions, EARLIEST);
-        CompletableFuture<long[]> latest = requests.offsets(topic, partitions, LATEST);
-        CompletableFuture<long[]> atTime = to.to() == OffsetReset.To.TIMESTAMP
-                ? requests.offsets(topic, partitions, to.value())
-                : CompletableFuture.completedFuture(null);
-        return CompletableFuture.allOf(earliest, latest, atTime).thenApply(v -> {
-            long[] low = earliest.join();
-            long[] high = latest.join();
+        Long time = to.to() == OffsetReset.To.TIMESTAMP ? to.value() : null;
+        return requests.bounds(topic, partitions, time).thenApply(b -> {
             long[] out = new long[partitions.size()];
             for (int i = 0; i < out.length; i++) {
                 out[i] = switch (to.to()) {
-                    case EARLIEST -> low[i];
-                    case LATEST -> high[i];
-                    case OFFSET -> Math.max(low[i], Math.min(high[i], to.value()));
-                    case TIMESTAMP -> atTime.join()[i] < 0 ? high[i] : atTime.join()[i];
+                    case EARLIEST -> b.earliest()[i];
+                    case LATEST -> b.latest()[i];
+                    case OFFSET -> Math.max(b.earliest()[i], Math.min(b.latest()[i], to.value()));
+                    case TIMESTAMP -> b.atTime()[i] < 0 ? b.latest()[i] : b.atTime()[i];
                 };
             }
             return out;
