@@ -39,6 +39,7 @@ import io.varve.broker.network.ListenerFront;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.observe.FetchTraffic;
+import io.varve.broker.observe.LocalApis;
 import io.varve.broker.observe.NodeActions;
 import io.varve.broker.observe.NodeView;
 import io.varve.broker.registry.SchemaRegistryWiring;
@@ -72,6 +73,7 @@ import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
 import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.raft.MetadataRaft;
+import io.varve.security.Principal;
 import io.varve.security.sasl.AuthenticationFailureDelay;
 import io.varve.security.sasl.ScramCredential;
 import io.varve.storage.LogManager;
@@ -137,6 +139,8 @@ public final class Broker implements AutoCloseable {
     private final NodeMetrics metrics = new NodeMetrics();
     /** The HTTP listener (/metrics, /health); null when varve.http.listeners is empty or could not be bound. */
     private HttpListener httpListener;
+    /** The console's in-process Kafka requests: the request handlers and the ACL check of the Kafka listeners. */
+    private LocalApis consoleApis;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -364,6 +368,7 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
         AuthorizationHook authorization = authorizationHook();
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
+        consoleApis = new LocalApis(registry, authorization, requestExecutor, interBrokerListenerName());
 
         new TelemetryApis(loader::image, metrics.clientTelemetry(), System::currentTimeMillis).register(registry);
         for (ApiRegistry.Api api : registry.all()) {
@@ -464,7 +469,12 @@ public final class Broker implements AutoCloseable {
                     config.httpListeners(),
                     metrics,
                     metrics.view(),
-                    new NodeActions(controllerWiring.calls, config.deleteTopicEnable()));
+                    new NodeActions(
+                            controllerWiring.calls,
+                            config.deleteTopicEnable(),
+                            consoleApis,
+                            Principal.ANONYMOUS,
+                            schemaRegistry == null ? null : schemaRegistry.registry()));
         } catch (HttpServer.BindFailure e) {
             if (config.httpListenersExplicit()) {
                 throw new ConfigException("varve.http.listeners: " + e.getMessage() + ".");
