@@ -361,7 +361,8 @@ public final class Broker implements AutoCloseable {
                         0,
                         0,
                         new DescribeUserScramCredentialsHandler(loader::image))
-                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
+                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(loader::image))
+                .register(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, forwarded);
         AuthorizationHook authorization = authorizationHook();
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
 
