@@ -41,6 +41,7 @@ import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.observe.FetchTraffic;
 import io.varve.broker.observe.NodeActions;
 import io.varve.broker.observe.NodeView;
+import io.varve.broker.quota.RequestQuotas;
 import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
@@ -376,7 +377,17 @@ public final class Broker implements AutoCloseable {
         socketServer.start(
                 metadataLogs.requestListeners(config),
                 new KafkaRequestDispatcher(
-                        registry, apiVersions, requestExecutor, metrics.requests(), saslAuthenticator(), authorization),
+                        registry,
+                        apiVersions,
+                        requestExecutor,
+                        metrics.requests(),
+                        saslAuthenticator(),
+                        authorization,
+                        new RequestQuotas(
+                                loader::image,
+                                config.quotaWindowNum(),
+                                config.quotaWindowSizeMs(),
+                                System::currentTimeMillis)),
                 listenerFronts);
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);

@@ -122,6 +122,8 @@ public final class BrokerConfig {
             .define("max.connections", INT, Integer.MAX_VALUE, 0, Integer.MAX_VALUE)
             .define("max.connections.per.ip", INT, Integer.MAX_VALUE, 0, Integer.MAX_VALUE)
             .define("max.connections.per.ip.overrides", STRING, "")
+            .define("quota.window.num", INT, 11, 2, Integer.MAX_VALUE)
+            .define("quota.window.size.seconds", INT, 1, 1, Integer.MAX_VALUE)
             .define("num.network.threads", INT, 3, 1, 256)
             .define("num.io.threads", INT, 8, 1, 256)
             .defineAccepted("queued.max.requests", INT)
@@ -809,6 +811,16 @@ public final class BrokerConfig {
         }
         return new io.varve.broker.network.ConnectionLimits(
                 intValue("max.connections"), intValue("max.connections.per.ip"), overrides);
+    }
+
+    /** {@code quota.window.num}: how many samples a client quota's rate is measured over. */
+    public int quotaWindowNum() {
+        return intValue("quota.window.num");
+    }
+
+    /** {@code quota.window.size.seconds}, in ms: the length of one sample. */
+    public long quotaWindowSizeMs() {
+        return intValue("quota.window.size.seconds") * 1000L;
     }
 
     public int numNetworkThreads() {
