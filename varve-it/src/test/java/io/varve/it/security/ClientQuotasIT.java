@@ -63,11 +63,26 @@ class ClientQuotasIT {
                     "--add-config",
                     "producer_byte_rate=1048576,consumer_byte_rate=2097152"));
             assertOk(configs(
-                    common, "--alter", "--entity-type", "users", "--entity-default", "--add-config",
+                    common,
+                    "--alter",
+                    "--entity-type",
+                    "users",
+                    "--entity-default",
+                    "--add-config",
                     "request_percentage=50"));
             assertOk(configs(
-                    common, "--alter", "--entity-type", "users", "--entity-name", "alice", "--entity-type", "clients",
-                    "--entity-name", "app", "--add-config", "producer_byte_rate=4096"));
+                    common,
+                    "--alter",
+                    "--entity-type",
+                    "users",
+                    "--entity-name",
+                    "alice",
+                    "--entity-type",
+                    "clients",
+                    "--entity-name",
+                    "app",
+                    "--add-config",
+                    "producer_byte_rate=4096"));
 
             ToolRun client = configs(common, "--describe", "--entity-type", "clients", "--entity-name", "app");
             assertOk(client);
@@ -76,23 +91,44 @@ class ClientQuotasIT {
             assertOk(defaults);
             assertThat(defaults.output()).contains("request_percentage=50");
             ToolRun both = configs(
-                    common, "--describe", "--entity-type", "users", "--entity-name", "alice", "--entity-type",
-                    "clients", "--entity-name", "app");
+                    common,
+                    "--describe",
+                    "--entity-type",
+                    "users",
+                    "--entity-name",
+                    "alice",
+                    "--entity-type",
+                    "clients",
+                    "--entity-name",
+                    "app");
             assertOk(both);
             assertThat(both.output()).contains("producer_byte_rate=4096");
 
             assertOk(configs(
-                    common, "--alter", "--entity-type", "clients", "--entity-name", "app", "--delete-config",
+                    common,
+                    "--alter",
+                    "--entity-type",
+                    "clients",
+                    "--entity-name",
+                    "app",
+                    "--delete-config",
                     "consumer_byte_rate"));
             ToolRun after = configs(common, "--describe", "--entity-type", "clients", "--entity-name", "app");
             assertThat(after.output()).contains("producer_byte_rate=1048576").doesNotContain("consumer_byte_rate");
 
             // a fractional byte rate is refused, and nothing is written
             ToolRun fraction = configs(
-                    common, "--alter", "--entity-type", "clients", "--entity-name", "app", "--add-config",
+                    common,
+                    "--alter",
+                    "--entity-type",
+                    "clients",
+                    "--entity-name",
+                    "app",
+                    "--add-config",
                     "producer_byte_rate=1.5");
             assertThat(fraction.exitCode()).as(fraction.output()).isNotZero();
-            assertThat(configs(common, "--describe", "--entity-type", "clients", "--entity-name", "app").output())
+            assertThat(configs(common, "--describe", "--entity-type", "clients", "--entity-name", "app")
+                            .output())
                     .contains("producer_byte_rate=1048576");
         }
     }
@@ -190,8 +226,8 @@ class ClientQuotasIT {
             double[] rates = new double[2];
             try (KafkaProducer<byte[], byte[]> fast = producer(broker, "fast-producer");
                     KafkaProducer<byte[], byte[]> slow = producer(broker, "slow-producer")) {
-                Thread fastThread = new Thread(() -> rates[0] = produceFor(fast, "fast", Duration.ofSeconds(4),
-                        Duration.ofSeconds(8)));
+                Thread fastThread = new Thread(
+                        () -> rates[0] = produceFor(fast, "fast", Duration.ofSeconds(4), Duration.ofSeconds(8)));
                 fastThread.start();
                 // the quota's windows fill up in the first seconds (a quiet client starts with a burst): measure after
                 rates[1] = produceFor(slow, "slow", Duration.ofSeconds(5), Duration.ofSeconds(10));
@@ -249,12 +285,17 @@ class ClientQuotasIT {
 
     private static KafkaProducer<byte[], byte[]> producer(TestBroker broker, String clientId) {
         return broker.producer(Map.of(
-                ProducerConfig.CLIENT_ID_CONFIG, clientId,
-                ProducerConfig.ACKS_CONFIG, "1",
-                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.CLIENT_ID_CONFIG,
+                clientId,
+                ProducerConfig.ACKS_CONFIG,
+                "1",
+                ProducerConfig.LINGER_MS_CONFIG,
+                5,
                 // a small buffer: send() blocks while throttled instead of queueing past the delivery timeout
-                ProducerConfig.BUFFER_MEMORY_CONFIG, 256 * 1024,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000));
+                ProducerConfig.BUFFER_MEMORY_CONFIG,
+                256 * 1024,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                60_000));
     }
 
     /**

@@ -5,11 +5,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One kind of quota (produce bytes, fetch bytes, request time …): a {@link SampledRate} per rate a resolved quota
- * names, and the throttle time a recording earns. Over the bound, the throttle is the time after which the rate would
- * be back at the bound had nothing more been recorded: {@code (rate - bound) / bound × measured window}, at most the
- * samples' span — Kafka's rule, so a client that waits it out runs at its quota. Rates idle for longer than the span
- * are dropped (their rate is zero). Thread safe: each rate is guarded by itself; times are passed in.
+ * One kind of quota (produce bytes, fetch bytes, request time …): per rate a resolved quota names, a {@link
+ * SampledRate} over {@code quota.window.num} windows (the rate as Kafka measures and reports it) and a {@link
+ * TokenBucket} that decides the throttle time a recording earns: the time its deficit takes to refill at the bound, at
+ * most the samples' span. An idle client may send {@code samples - 1} windows' worth at once, as an empty set of
+ * sampled windows lets it in Kafka; after that it runs at its quota. Rates idle for longer than the span are dropped.
+ * Thread safe: each rate is guarded by itself; times are passed in.
  */
 public final class QuotaManager {
     private final int samples;
@@ -21,10 +22,12 @@ public final class QuotaManager {
 
     private static final class Entry {
         final SampledRate rate;
+        final TokenBucket credit;
         long lastRecordMs;
 
-        Entry(SampledRate rate, long nowMs) {
+        Entry(SampledRate rate, TokenBucket credit, long nowMs) {
             this.rate = rate;
+            this.credit = credit;
             this.lastRecordMs = nowMs;
         }
     }
@@ -41,11 +44,14 @@ public final class QuotaManager {
         sweep(nowMs);
         Entry entry = rates.computeIfAbsent(
                 new Key(quota.userTag(), quota.clientIdTag()),
-                k -> new Entry(new SampledRate(samples, windowMs, nowMs), nowMs));
+                k -> new Entry(
+                        new SampledRate(samples, windowMs, nowMs),
+                        new TokenBucket((samples - 1) * windowMs, nowMs),
+                        nowMs));
         synchronized (entry) {
             entry.lastRecordMs = nowMs;
             entry.rate.record(value, nowMs);
-            return throttleMs(entry.rate, quota.bound(), nowMs);
+            return cap(entry.credit.record(value, quota.bound(), nowMs));
         }
     }
 
@@ -55,6 +61,7 @@ public final class QuotaManager {
         if (entry != null) {
             synchronized (entry) {
                 entry.rate.record(-value, nowMs);
+                entry.credit.record(-value, quota.bound(), nowMs);
             }
         }
     }
@@ -66,7 +73,7 @@ public final class QuotaManager {
             return 0;
         }
         synchronized (entry) {
-            return throttleMs(entry.rate, quota.bound(), nowMs);
+            return cap(entry.credit.throttleMs(quota.bound(), nowMs));
         }
     }
 
@@ -93,13 +100,8 @@ public final class QuotaManager {
         return rates.size();
     }
 
-    private static long throttleMs(SampledRate rate, double bound, long nowMs) {
-        double current = rate.ratePerSecond(nowMs);
-        if (current <= bound) {
-            return 0;
-        }
-        double throttle = (current - bound) / bound * rate.measuredMs(nowMs);
-        return Math.min((long) Math.ceil(throttle), rate.maxThrottleMs());
+    private long cap(long throttleMs) {
+        return Math.min(throttleMs, samples * windowMs);
     }
 
     private void sweep(long nowMs) {

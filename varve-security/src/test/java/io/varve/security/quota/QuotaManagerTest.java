@@ -18,13 +18,14 @@ class QuotaManagerTest {
     }
 
     @Test
-    void theThrottleGrowsWithTheExcessOverTheBound() {
-        // 20 kB at once, over ten windows' worth (the minimum measured span): 2 kB/s, twice the bound
-        assertThat(new QuotaManager(11, 1000).recordAndGetThrottleMs(ALICE_1KB, 20_000, 0))
-                .isEqualTo(10_000);
-        // 15 kB: one and a half times the bound, half the wait
-        assertThat(new QuotaManager(11, 1000).recordAndGetThrottleMs(ALICE_1KB, 15_000, 0))
-                .isEqualTo(5_000);
+    void anIdleClientMaySendItsWindowsWorthAtOnceAndIsThenThrottledForTheExcess() {
+        QuotaManager quotas = new QuotaManager(11, 1000);
+        // ten windows' worth (10 kB) passes; 20 kB is 10 kB over, ten seconds of the rate
+        assertThat(quotas.recordAndGetThrottleMs(ALICE_1KB, 10_000, 0)).isZero();
+        assertThat(quotas.recordAndGetThrottleMs(ALICE_1KB, 10_000, 0)).isEqualTo(10_000);
+        // waiting it out clears the throttle; 500 ms later half a second's worth is due again
+        assertThat(quotas.throttleMs(ALICE_1KB, 10_000)).isZero();
+        assertThat(quotas.recordAndGetThrottleMs(ALICE_1KB, 1_000, 10_500)).isEqualTo(500);
     }
 
     @Test
@@ -34,22 +35,38 @@ class QuotaManagerTest {
     }
 
     @Test
-    void aClientThatHonoursEveryThrottleRunsAtItsQuota() {
+    void theRateIsMeasuredOverTheSampledWindows() {
         QuotaManager quotas = new QuotaManager(11, 1000);
-        long now = 0;
-        double sent = 0;
-        long measuredFromMs = 30_000;
-        double sentBeforeMeasuring = 0;
-        while (now < 120_000) {
-            if (now >= measuredFromMs && sentBeforeMeasuring == 0) {
-                sentBeforeMeasuring = sent;
+        quotas.recordAndGetThrottleMs(ALICE_1KB, 5_000, 0);
+        // one burst after a quiet period counts over at least ten windows
+        assertThat(quotas.ratePerSecond(ALICE_1KB, 0)).isEqualTo(500.0);
+    }
+
+    @Test
+    void aClientThatHonoursEveryThrottleRunsAtItsQuotaWhateverItsRequestSizes() {
+        for (int requestBytes :
+                new int[] {50, 500, 1_000}) { // up to a window's worth: the cap on a throttle never binds
+            for (int samples : new int[] {2, 4, 11}) {
+                QuotaManager quotas = new QuotaManager(samples, 1000);
+                long now = 0;
+                double sent = 0;
+                long measuredFromMs = 30_000;
+                double sentBeforeMeasuring = -1;
+                while (now < 120_000) {
+                    if (now >= measuredFromMs && sentBeforeMeasuring < 0) {
+                        sentBeforeMeasuring = sent;
+                        measuredFromMs = now;
+                    }
+                    sent += requestBytes;
+                    long throttle = quotas.recordAndGetThrottleMs(ALICE_1KB, requestBytes, now);
+                    now += Math.max(throttle, 7); // a greedy client: sends again as soon as it may
+                }
+                double rate = (sent - sentBeforeMeasuring) * 1000 / (now - measuredFromMs);
+                assertThat(rate)
+                        .as("%d-byte requests, %d samples", requestBytes, samples)
+                        .isBetween(970.0, 1030.0);
             }
-            sent += 500;
-            long throttle = quotas.recordAndGetThrottleMs(ALICE_1KB, 500, now);
-            now += Math.max(throttle, 10); // a greedy client: sends again as soon as it may
         }
-        double rate = (sent - sentBeforeMeasuring) * 1000 / (now - measuredFromMs);
-        assertThat(rate).isBetween(900.0, 1100.0);
     }
 
     @Test
