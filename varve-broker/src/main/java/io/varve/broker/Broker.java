@@ -41,6 +41,7 @@ import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.observe.FetchTraffic;
 import io.varve.broker.observe.NodeActions;
 import io.varve.broker.observe.NodeView;
+import io.varve.broker.quota.ConnectionCreationRates;
 import io.varve.broker.quota.RequestQuotas;
 import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
@@ -373,6 +374,12 @@ public final class Broker implements AutoCloseable {
         }
         socketServer = network.get();
         socketServer.limitConnections(connectionLimits);
+        socketServer.limitConnectionRates(new ConnectionCreationRates(
+                loader::image,
+                config::maxConnectionCreationRate,
+                config.quotaWindowNum(),
+                config.quotaWindowSizeMs(),
+                System::currentTimeMillis));
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
@@ -387,6 +394,7 @@ public final class Broker implements AutoCloseable {
                                 loader::image,
                                 config.quotaWindowNum(),
                                 config.quotaWindowSizeMs(),
+                                config.numPartitions(),
                                 System::currentTimeMillis)),
                 listenerFronts);
 

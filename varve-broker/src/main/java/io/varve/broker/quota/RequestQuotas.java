@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.apache.kafka.common.errors.ThrottlingQuotaExceededException;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -28,6 +29,12 @@ import org.apache.kafka.common.protocol.Errors;
  *       are fetched again once the throttle is over). Followers' fetches are not throttled.
  *   <li>{@code request_percentage}: the request thread's time in the handler, in percent of one thread, for every API
  *       but ApiVersions and the SASL exchange.
+ *   <li>{@code controller_mutation_rate}: the partitions CreateTopics, CreatePartitions and DeleteTopics create or
+ *       delete ({@link ControllerMutations}). A request that arrives while the quota is exceeded is answered
+ *       THROTTLING_QUOTA_EXCEEDED for every topic (CreateTopics v6+, CreatePartitions v3+, DeleteTopics v5+; older
+ *       versions are throttled instead); one that arrives within it is forwarded whole and counted, and may take the
+ *       client over. Kafka decides topic by topic inside one request; Varve, which forwards the request as it came,
+ *       decides for the request.
  * </ul>
  *
  * The response carries the larger throttle time; the connection is then muted for it (the dispatcher reads it back
@@ -38,10 +45,16 @@ public final class RequestQuotas {
     private final QuotaManager produce;
     private final QuotaManager fetch;
     private final QuotaManager requestTime;
+    private final QuotaManager mutations;
+    private final ControllerMutations mutationCount;
     private final LongSupplier clockMs;
 
-    public RequestQuotas(Supplier<MetadataImage> image, int samples, long windowMs, LongSupplier clockMs) {
+    /** @param defaultPartitions {@code num.partitions}: what a CreateTopics without a count creates */
+    public RequestQuotas(
+            Supplier<MetadataImage> image, int samples, long windowMs, int defaultPartitions, LongSupplier clockMs) {
         this.resolver = new QuotaResolver(entity -> image.get().clientQuotas().quotas(entity));
+        this.mutations = new QuotaManager(samples, windowMs);
+        this.mutationCount = new ControllerMutations(image, defaultPartitions);
         this.produce = new QuotaManager(samples, windowMs);
         this.fetch = new QuotaManager(samples, windowMs);
         this.requestTime = new QuotaManager(samples, windowMs);
@@ -60,6 +73,25 @@ public final class RequestQuotas {
                     resolver.resolve(user, clientId, ClientQuotaKeys.PRODUCER_BYTE_RATE);
             if (quota.isPresent()) {
                 bandwidthThrottleMs = produce.recordAndGetThrottleMs(quota.get(), frameBytes, clockMs.getAsLong());
+            }
+        } else if (ControllerMutations.counted(api)) {
+            Optional<QuotaResolver.Resolved> quota =
+                    resolver.resolve(user, clientId, ClientQuotaKeys.CONTROLLER_MUTATION_RATE);
+            if (quota.isPresent()) {
+                long now = clockMs.getAsLong();
+                long overMs = mutations.throttleMs(quota.get(), now);
+                if (overMs > 0 && ControllerMutations.strict(api, request.apiVersion())) {
+                    ApiMessage refused = request.errorResponse(new ThrottlingQuotaExceededException(
+                            "The controller mutation quota is exceeded for this client"));
+                    ThrottleTimes.raise(refused, (int) overMs);
+                    return CompletableFuture.completedFuture(refused);
+                }
+                int partitions = mutationCount.partitions(api, request.body());
+                bandwidthThrottleMs =
+                        partitions == 0 ? overMs : mutations.recordAndGetThrottleMs(quota.get(), partitions, now);
+                if (ControllerMutations.strict(api, request.apiVersion())) {
+                    bandwidthThrottleMs = 0; // strict clients learn of the quota from the refusal, not a throttle
+                }
             }
         } else if (api == ApiKeys.FETCH && !fromFollower(request)) {
             consumerQuota = resolver.resolve(user, clientId, ClientQuotaKeys.CONSUMER_BYTE_RATE);

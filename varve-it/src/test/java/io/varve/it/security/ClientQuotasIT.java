@@ -296,6 +296,40 @@ class ClientQuotasIT {
         return bytes;
     }
 
+    @Test
+    void aClientOverItsControllerMutationRateIsRefusedWithThrottlingQuotaExceeded() throws Exception {
+        try (TestBroker broker = broker();
+                Admin admin = broker.admin()) {
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                            new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "creator")),
+                            List.of(new ClientQuotaAlteration.Op("controller_mutation_rate", 1.0)))))
+                    .all()
+                    .get(20, TimeUnit.SECONDS);
+            java.util.Properties props = new java.util.Properties();
+            props.put("bootstrap.servers", broker.bootstrap());
+            props.put("client.id", "creator");
+            try (Admin creator = Admin.create(props)) {
+                org.apache.kafka.clients.admin.CreateTopicsOptions noRetry =
+                        new org.apache.kafka.clients.admin.CreateTopicsOptions().retryOnQuotaViolation(false);
+                // within the quota when it arrives: created, and it takes the client over (ten partitions at 1/s)
+                creator.createTopics(List.of(new NewTopic("many", 10, (short) 1)), noRetry)
+                        .all()
+                        .get(20, TimeUnit.SECONDS);
+                assertThatThrownBy(() -> creator.createTopics(List.of(new NewTopic("one-more", 1, (short) 1)), noRetry)
+                                .all()
+                                .get(20, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(org.apache.kafka.common.errors.ThrottlingQuotaExceededException.class);
+                // another client is not limited by it
+                admin.createTopics(List.of(new NewTopic("other", 10, (short) 1)))
+                        .all()
+                        .get(20, TimeUnit.SECONDS);
+                assertThat(admin.listTopics().names().get(20, TimeUnit.SECONDS))
+                        .contains("many", "other")
+                        .doesNotContain("one-more");
+            }
+        }
+    }
+
     private static KafkaProducer<byte[], byte[]> producer(TestBroker broker, String clientId) {
         return broker.producer(Map.of(
                 ProducerConfig.CLIENT_ID_CONFIG,
