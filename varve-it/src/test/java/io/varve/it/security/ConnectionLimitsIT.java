@@ -149,12 +149,14 @@ class ConnectionLimitsIT {
 
     @Test
     void pastMaxConnectionCreationRateNewConnectionsWaitTheirTurn() throws Exception {
-        try (TestBroker broker = TestBroker.start(
-                dir, Map.of("max.connection.creation.rate", "10", "quota.window.num", "2"))) {
+        try (TestBroker broker =
+                TestBroker.start(dir, Map.of("max.connection.creation.rate", "10", "quota.window.num", "2"))) {
             int port = broker.port();
             long start = System.nanoTime();
             for (int i = 0; i < 30; i++) {
-                assertThat(answers(connect("127.0.0.1", port))).as("connection %d", i).isTrue();
+                assertThat(answers(connect("127.0.0.1", port)))
+                        .as("connection %d", i)
+                        .isTrue();
             }
             long elapsedMs = (System.nanoTime() - start) / 1_000_000;
             // one second's worth (10) at once, the other 20 at 10 per second
