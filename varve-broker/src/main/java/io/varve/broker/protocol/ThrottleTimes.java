@@ -18,9 +18,12 @@ public final class ThrottleTimes {
         protected Accessors computeValue(Class<?> type) {
             MethodHandles.Lookup lookup = MethodHandles.publicLookup();
             try {
+                // typed as (ApiMessage) so that every call is an invokeExact: no per-call adaptation on the hot path
                 return new Accessors(
-                        lookup.findVirtual(type, "throttleTimeMs", MethodType.methodType(int.class)),
-                        lookup.findVirtual(type, "setThrottleTimeMs", MethodType.methodType(type, int.class)));
+                        lookup.findVirtual(type, "throttleTimeMs", MethodType.methodType(int.class))
+                                .asType(MethodType.methodType(int.class, ApiMessage.class)),
+                        lookup.findVirtual(type, "setThrottleTimeMs", MethodType.methodType(type, int.class))
+                                .asType(MethodType.methodType(void.class, ApiMessage.class, int.class)));
             } catch (NoSuchMethodException | IllegalAccessException e) {
                 return new Accessors(null, null);
             }
@@ -33,7 +36,7 @@ public final class ThrottleTimes {
             return 0;
         }
         try {
-            return (int) a.get().invoke(response);
+            return (int) a.get().invokeExact(response);
         } catch (Throwable e) {
             throw new IllegalStateException(
                     "reading throttle_time_ms of " + response.getClass().getName(), e);
@@ -47,7 +50,7 @@ public final class ThrottleTimes {
             return;
         }
         try {
-            a.set().invoke(response, throttleMs);
+            a.set().invokeExact(response, throttleMs);
         } catch (Throwable e) {
             throw new IllegalStateException(
                     "setting throttle_time_ms of " + response.getClass().getName(), e);
