@@ -259,7 +259,7 @@ public final class Broker implements AutoCloseable {
                 blockSize -> controller.allocateProducerIds(
                         nodeId, lifecycle == null ? -1 : lifecycle.brokerEpoch(), blockSize),
                 config.producerIdBlockSize());
-        schemaRegistry = SchemaRegistryWiring.start(config, metadataCache, replicaManager, controller);
+        schemaRegistry = SchemaRegistryWiring.start(config, metadataCache, replicaManager, controller, loader::image);
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)

@@ -83,6 +83,10 @@ public final class BrokerConfig {
             .define("auto.create.topics.enable", BOOLEAN, true)
             // The schema registry's REST listener (Confluent's port); empty turns the registry off.
             .define("varve.schema.registry.listeners", STRING, "http://localhost:8081")
+            // The Kafka listener whose TLS settings, users and principals the registry's listener takes; empty: none.
+            .define("varve.schema.registry.security.listener", STRING, "")
+            // The URL other brokers forward registry writes to; empty: the listener's, with a wildcard host replaced.
+            .define("varve.schema.registry.advertised.listener", STRING, "")
             .define("delete.topic.enable", BOOLEAN, true)
             .define("message.max.bytes", INT, 1048588, 0, Integer.MAX_VALUE)
             .define("log.segment.bytes", LONG, 1073741824L, 14, Integer.MAX_VALUE)
@@ -634,6 +638,18 @@ public final class BrokerConfig {
     /** {@code varve.schema.registry.listeners}: the registry's URL, or empty when it is off. */
     public String schemaRegistryListeners() {
         String value = (String) values.get("varve.schema.registry.listeners");
+        return value == null ? "" : value.trim();
+    }
+
+    /** {@code varve.schema.registry.security.listener}: the Kafka listener whose security the registry shares. */
+    public String schemaRegistrySecurityListener() {
+        String value = (String) values.get("varve.schema.registry.security.listener");
+        return value == null ? "" : value.trim();
+    }
+
+    /** {@code varve.schema.registry.advertised.listener}: where other brokers reach this registry; empty: derived. */
+    public String schemaRegistryAdvertisedListener() {
+        String value = (String) values.get("varve.schema.registry.advertised.listener");
         return value == null ? "" : value.trim();
     }
 
