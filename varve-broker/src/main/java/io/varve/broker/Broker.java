@@ -42,6 +42,8 @@ import io.varve.broker.observe.FetchTraffic;
 import io.varve.broker.observe.LocalApis;
 import io.varve.broker.observe.NodeActions;
 import io.varve.broker.observe.NodeView;
+import io.varve.broker.quota.ConnectionCreationRates;
+import io.varve.broker.quota.RequestQuotas;
 import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
@@ -365,7 +367,8 @@ public final class Broker implements AutoCloseable {
                         0,
                         0,
                         new DescribeUserScramCredentialsHandler(loader::image))
-                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
+                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(loader::image))
+                .register(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, forwarded);
         AuthorizationHook authorization = authorizationHook();
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
         consoleApis = new LocalApis(registry, authorization, requestExecutor, interBrokerListenerName());
@@ -376,11 +379,28 @@ public final class Broker implements AutoCloseable {
         }
         socketServer = network.get();
         socketServer.limitConnections(connectionLimits);
+        socketServer.limitConnectionRates(new ConnectionCreationRates(
+                loader::image,
+                config::maxConnectionCreationRate,
+                config.quotaWindowNum(),
+                config.quotaWindowSizeMs(),
+                System::currentTimeMillis));
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
                 new KafkaRequestDispatcher(
-                        registry, apiVersions, requestExecutor, metrics.requests(), saslAuthenticator(), authorization),
+                        registry,
+                        apiVersions,
+                        requestExecutor,
+                        metrics.requests(),
+                        saslAuthenticator(),
+                        authorization,
+                        new RequestQuotas(
+                                loader::image,
+                                config.quotaWindowNum(),
+                                config.quotaWindowSizeMs(),
+                                config.numPartitions(),
+                                System::currentTimeMillis)),
                 listenerFronts);
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
