@@ -48,6 +48,7 @@ import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.security.AclApis;
 import io.varve.broker.security.AuthorizationHook;
 import io.varve.broker.security.BrokerAuthorizer;
+import io.varve.broker.security.OAuthBearerValidators;
 import io.varve.broker.security.SaslApis;
 import io.varve.broker.security.SaslAuthenticator;
 import io.varve.broker.security.SecurityConfig;
@@ -137,6 +138,8 @@ public final class Broker implements AutoCloseable {
     private final NodeMetrics metrics = new NodeMetrics();
     /** The HTTP listener (/metrics, /health); null when varve.http.listeners is empty or could not be bound. */
     private HttpListener httpListener;
+    /** Null unless a listener enables OAUTHBEARER. */
+    private OAuthBearerValidators oauthBearer;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -583,6 +586,10 @@ public final class Broker implements AutoCloseable {
         if (!anySasl) {
             return null;
         }
+        oauthBearer = OAuthBearerValidators.start(
+                config.security(),
+                config.listeners().stream().map(ListenerConfig::name).toList(),
+                System::currentTimeMillis);
         return new SaslAuthenticator(
                 config.security(),
                 (user, mechanism) -> loader.image()
@@ -592,7 +599,8 @@ public final class Broker implements AutoCloseable {
                 new AuthenticationFailureDelay(
                         config.security().failedAuthenticationDelayMs(),
                         10_000,
-                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime())));
+                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime())),
+                oauthBearer);
     }
 
     /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */
@@ -712,6 +720,7 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("HTTP listener", httpListener);
         closeQuietly("network", socketServer);
+        closeQuietly("JWK set refresh", oauthBearer);
         closeQuietly("schema registry", schemaRegistry);
         closeQuietly("replica fetchers", replicaFetchers);
         if (replicaManager != null) {

@@ -49,9 +49,11 @@ public record ListenerSecurity(String listenerName, SecurityProtocol protocol, T
     }
 
     /**
-     * {@code sasl.enabled.mechanisms} and PLAIN's users (from the listener's JAAS text; empty when PLAIN is off).
+     * {@code sasl.enabled.mechanisms}, PLAIN's users (from the listener's JAAS text; empty when PLAIN is off) and
+     * OAUTHBEARER's token validation (null when OAUTHBEARER is off).
      */
-    public record Sasl(List<String> enabledMechanisms, Map<String, String> plainUsers) {
+    public record Sasl(
+            List<String> enabledMechanisms, Map<String, String> plainUsers, OAuthBearerSettings oauthBearer) {
         @Override
         public String toString() {
             return "Sasl(" + enabledMechanisms + ", " + plainUsers.size() + " PLAIN users)";

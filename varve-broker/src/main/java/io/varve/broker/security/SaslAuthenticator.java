@@ -1,6 +1,7 @@
 package io.varve.broker.security;
 
 import io.varve.security.Principal;
+import io.varve.security.oauthbearer.OAuthBearerExchange;
 import io.varve.security.sasl.AuthenticationFailureDelay;
 import io.varve.security.sasl.PlainExchange;
 import io.varve.security.sasl.SaslAuthenticationFailure;
@@ -70,21 +71,28 @@ public final class SaslAuthenticator {
     private final ScramCredentials scramCredentials;
     private final AuthenticationFailureDelay failureDelay;
     private final Supplier<String> serverNonces;
+    /** Null when no listener enables OAUTHBEARER. */
+    private final OAuthBearerValidators oauthBearer;
 
     public SaslAuthenticator(
-            SecurityConfig security, ScramCredentials scramCredentials, AuthenticationFailureDelay failureDelay) {
-        this(security, scramCredentials, failureDelay, randomNonces());
+            SecurityConfig security,
+            ScramCredentials scramCredentials,
+            AuthenticationFailureDelay failureDelay,
+            OAuthBearerValidators oauthBearer) {
+        this(security, scramCredentials, failureDelay, randomNonces(), oauthBearer);
     }
 
     SaslAuthenticator(
             SecurityConfig security,
             ScramCredentials scramCredentials,
             AuthenticationFailureDelay failureDelay,
-            Supplier<String> serverNonces) {
+            Supplier<String> serverNonces,
+            OAuthBearerValidators oauthBearer) {
         this.security = security;
         this.scramCredentials = scramCredentials;
         this.failureDelay = failureDelay;
         this.serverNonces = serverNonces;
+        this.oauthBearer = oauthBearer;
     }
 
     private static Supplier<String> randomNonces() {
@@ -123,9 +131,15 @@ public final class SaslAuthenticator {
                     sasl.enabledMechanisms());
             return Answer.closing(response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()), 0);
         }
-        SaslServerExchange exchange = mechanism.equals(PlainExchange.MECHANISM)
-                ? new PlainExchange(sasl.plainUsers())
-                : new ScramExchange(ScramMechanism.forName(mechanism).orElseThrow(), scramCredentials, serverNonces);
+        SaslServerExchange exchange =
+                switch (mechanism) {
+                    case PlainExchange.MECHANISM -> new PlainExchange(sasl.plainUsers());
+                    case OAuthBearerExchange.MECHANISM ->
+                        new OAuthBearerExchange(oauthBearer.forListener(listenerName));
+                    default ->
+                        new ScramExchange(
+                                ScramMechanism.forName(mechanism).orElseThrow(), scramCredentials, serverNonces);
+                };
         auth.saslSession(new Session(exchange, version == 0));
         return Answer.of(response.setErrorCode(Errors.NONE.code()));
     }
@@ -198,7 +212,7 @@ public final class SaslAuthenticator {
         log.warn(
                 "Failed authentication with {} ({}) on listener {} using {}; answering in {} ms",
                 peer,
-                e.getMessage(),
+                e.logMessage(),
                 listenerName,
                 session.exchange.mechanism(),
                 delayMs);

@@ -2,6 +2,7 @@ package io.varve.broker.security;
 
 import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
+import io.varve.security.oauthbearer.OAuthBearerExchange;
 import io.varve.security.sasl.JaasConfig;
 import io.varve.security.sasl.PlainExchange;
 import io.varve.security.sasl.ScramMechanism;
@@ -49,6 +50,18 @@ public final class SecurityConfig {
             "ssl.trustmanager.algorithm");
     /** {@code sasl.*} keys Varve honours on a SASL listener. */
     private static final Set<String> SASL_KEYS = Set.of("sasl.enabled.mechanisms", "sasl.jaas.config");
+    /** OAUTHBEARER's keys (Kafka's {@code sasl.oauthbearer.*} as its OAuthBearerValidatorCallbackHandler reads them). */
+    private static final Set<String> OAUTHBEARER_KEYS = Set.of(
+            OAuthBearerSettings.JWKS_URL,
+            OAuthBearerSettings.JWKS_REFRESH_MS,
+            OAuthBearerSettings.JWKS_RETRY_BACKOFF_MS,
+            OAuthBearerSettings.JWKS_RETRY_BACKOFF_MAX_MS,
+            OAuthBearerSettings.EXPECTED_ISSUER,
+            OAuthBearerSettings.EXPECTED_AUDIENCE,
+            OAuthBearerSettings.SUB_CLAIM_NAME,
+            OAuthBearerSettings.SCOPE_CLAIM_NAME,
+            OAuthBearerSettings.CLOCK_SKEW_SECONDS,
+            OAuthBearerSettings.CALLBACK_HANDLER_KEY);
     /**
      * Keys for the broker's own outgoing connections, which are PLAINTEXT only (controller and inter-broker listeners
      * must be PLAINTEXT, checked below): accepted anywhere, there is nothing for them to weaken.
@@ -67,7 +80,8 @@ public final class SecurityConfig {
     static final List<String> SUPPORTED_MECHANISMS = List.of(
             PlainExchange.MECHANISM,
             ScramMechanism.SCRAM_SHA_256.mechanismName(),
-            ScramMechanism.SCRAM_SHA_512.mechanismName());
+            ScramMechanism.SCRAM_SHA_512.mechanismName(),
+            OAuthBearerExchange.MECHANISM);
 
     private static final String FAILED_AUTHENTICATION_DELAY_KEY = "connection.failed.authentication.delay.ms";
 
@@ -327,13 +341,13 @@ public final class SecurityConfig {
         List<String> mechanisms = keys.list("sasl.enabled.mechanisms", List.of("GSSAPI"));
         if (mechanisms.isEmpty()) {
             throw new ConfigException(keys.source("sasl.enabled.mechanisms")
-                    + " names no mechanism: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512.");
+                    + " names no mechanism: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER.");
         }
         for (String mechanism : mechanisms) {
             if (!SUPPORTED_MECHANISMS.contains(mechanism)) {
                 throw new ConfigException(keys.source("sasl.enabled.mechanisms") + " names " + mechanism
                         + (keys.get("sasl.enabled.mechanisms") == null ? " (Kafka's default)" : "")
-                        + ", which Varve does not offer: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512.");
+                        + ", which Varve does not offer: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER.");
             }
         }
         Map<String, String> plainUsers = Map.of();
@@ -366,7 +380,10 @@ public final class SecurityConfig {
                         source + " has no user_<name>=\"<password>\" entry, so nobody could log in" + " with PLAIN.");
             }
         }
-        return new ListenerSecurity.Sasl(mechanisms, plainUsers);
+        OAuthBearerSettings oauthBearer = mechanisms.contains(OAuthBearerExchange.MECHANISM)
+                ? OAuthBearerSettings.parse(keys::get, keys::source, keys.prefix)
+                : null;
+        return new ListenerSecurity.Sasl(mechanisms, plainUsers, oauthBearer);
     }
 
     /** Refuses a key no listener uses or Varve does not know, so nothing the operator wrote is silently dropped. */
@@ -408,7 +425,7 @@ public final class SecurityConfig {
                 throw new ConfigException(key + " is set, but no listener it applies to uses SSL or SASL_SSL: map"
                         + " a listener to one of them in listener.security.protocol.map, or remove the key.");
             }
-        } else if (SASL_KEYS.contains(suffix) || jaasForMechanism) {
+        } else if (SASL_KEYS.contains(suffix) || OAUTHBEARER_KEYS.contains(suffix) || jaasForMechanism) {
             if (!sasl) {
                 throw new ConfigException(key + " is set, but no listener it applies to uses SASL_PLAINTEXT or"
                         + " SASL_SSL: map a listener to one of them in listener.security.protocol.map, or remove"
