@@ -84,6 +84,8 @@ public final class SecurityConfig {
             OAuthBearerExchange.MECHANISM);
 
     private static final String FAILED_AUTHENTICATION_DELAY_KEY = "connection.failed.authentication.delay.ms";
+    /** KIP-368; also as {@code listener.name.<l>[.<mechanism>].connections.max.reauth.ms}. */
+    private static final String MAX_REAUTH_KEY = "connections.max.reauth.ms";
 
     /** What {@code authorizer.class.name} switches on; null without an authorizer. */
     public record Authorization(Set<String> superUsers, boolean allowEveryoneIfNoAclFound) {}
@@ -150,7 +152,8 @@ public final class SecurityConfig {
                 || key.startsWith("sasl.")
                 || key.startsWith("listener.name.")
                 || AUTHORIZER_KEYS.contains(key)
-                || key.equals(FAILED_AUTHENTICATION_DELAY_KEY);
+                || key.equals(FAILED_AUTHENTICATION_DELAY_KEY)
+                || key.equals(MAX_REAUTH_KEY);
     }
 
     /**
@@ -383,7 +386,30 @@ public final class SecurityConfig {
         OAuthBearerSettings oauthBearer = mechanisms.contains(OAuthBearerExchange.MECHANISM)
                 ? OAuthBearerSettings.parse(keys::get, keys::source, keys.prefix)
                 : null;
-        return new ListenerSecurity.Sasl(mechanisms, plainUsers, oauthBearer);
+        Map<String, Long> maxReauthMs = new LinkedHashMap<>();
+        for (String mechanism : mechanisms) {
+            String key = mechanism.toLowerCase(Locale.ROOT) + "." + MAX_REAUTH_KEY;
+            String value = keys.get(key);
+            String source = keys.source(key);
+            if (value == null) {
+                value = keys.get(MAX_REAUTH_KEY);
+                source = keys.source(MAX_REAUTH_KEY);
+            }
+            long ms = 0;
+            if (value != null) {
+                try {
+                    ms = Long.parseLong(value.trim());
+                } catch (NumberFormatException e) {
+                    ms = -1;
+                }
+                if (ms < 0) {
+                    throw new ConfigException("Invalid value '" + value + "' for configuration " + source
+                            + ": expected a number of milliseconds, at least 0 (0: no re-authentication).");
+                }
+            }
+            maxReauthMs.put(mechanism, ms);
+        }
+        return new ListenerSecurity.Sasl(mechanisms, plainUsers, oauthBearer, Map.copyOf(maxReauthMs));
     }
 
     /** Refuses a key no listener uses or Varve does not know, so nothing the operator wrote is silently dropped. */
@@ -417,15 +443,17 @@ public final class SecurityConfig {
         if (OUTGOING_KEYS.contains(suffix)) {
             return;
         }
-        boolean jaasForMechanism = suffix.endsWith(".sasl.jaas.config")
-                && SUPPORTED_MECHANISMS.contains(
-                        suffix.substring(0, suffix.indexOf(".sasl.jaas.config")).toUpperCase(Locale.ROOT));
+        boolean jaasForMechanism = forMechanism(suffix, ".sasl.jaas.config");
+        boolean reauthForMechanism = suffix.equals(MAX_REAUTH_KEY) || forMechanism(suffix, "." + MAX_REAUTH_KEY);
         if (TLS_KEYS.contains(suffix)) {
             if (!tls) {
                 throw new ConfigException(key + " is set, but no listener it applies to uses SSL or SASL_SSL: map"
                         + " a listener to one of them in listener.security.protocol.map, or remove the key.");
             }
-        } else if (SASL_KEYS.contains(suffix) || OAUTHBEARER_KEYS.contains(suffix) || jaasForMechanism) {
+        } else if (SASL_KEYS.contains(suffix)
+                || OAUTHBEARER_KEYS.contains(suffix)
+                || jaasForMechanism
+                || reauthForMechanism) {
             if (!sasl) {
                 throw new ConfigException(key + " is set, but no listener it applies to uses SASL_PLAINTEXT or"
                         + " SASL_SSL: map a listener to one of them in listener.security.protocol.map, or remove"
@@ -436,5 +464,12 @@ public final class SecurityConfig {
                     key
                             + " is a listener or security key this Varve version does not honour: remove it rather than rely on it.");
         }
+    }
+
+    /** True for {@code <mechanism><ending>} with a mechanism Varve offers, e.g. {@code plain.sasl.jaas.config}. */
+    private static boolean forMechanism(String suffix, String ending) {
+        return suffix.endsWith(ending)
+                && SUPPORTED_MECHANISMS.contains(
+                        suffix.substring(0, suffix.length() - ending.length()).toUpperCase(Locale.ROOT));
     }
 }
