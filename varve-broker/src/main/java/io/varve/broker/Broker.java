@@ -48,7 +48,9 @@ import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.security.AclApis;
 import io.varve.broker.security.AuthorizationHook;
 import io.varve.broker.security.BrokerAuthorizer;
+import io.varve.broker.security.KeystoreReloader;
 import io.varve.broker.security.OAuthBearerValidators;
+import io.varve.broker.security.ReloadableSslContext;
 import io.varve.broker.security.SaslApis;
 import io.varve.broker.security.SaslAuthenticator;
 import io.varve.broker.security.SecurityConfig;
@@ -80,7 +82,9 @@ import io.varve.storage.PartitionLog;
 import io.varve.tiered.RemoteStorageFactory;
 import io.varve.tiered.manager.RemoteLogManager;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -176,7 +180,9 @@ public final class Broker implements AutoCloseable {
         networkInit.start();
         config.logWarnings();
         // TLS contexts first: a keystore that cannot be read stops the start before anything else is done
-        Function<String, ListenerFront> listenerFronts = TlsContexts.fronts(config.security(), config.listeners());
+        Map<String, ReloadableSslContext> tlsContexts = new HashMap<>();
+        Function<String, ListenerFront> listenerFronts =
+                TlsContexts.fronts(config.security(), config.listeners(), tlsContexts);
         ConnectionLimits connectionLimits = config.connectionLimits();
         SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
@@ -235,6 +241,8 @@ public final class Broker implements AutoCloseable {
         loader.attachSnapshotGenerator(metadataSnapshots);
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);
+        KeystoreReloader keystoreReloader = new KeystoreReloader(nodeId, config.security(), tlsContexts, loader::image);
+        loader.installPublisher(keystoreReloader);
         raft.register(loader);
         raft.start();
         publisher.replayComplete(loader.image());
@@ -303,8 +311,16 @@ public final class Broker implements AutoCloseable {
                         1,
                         4,
                         new DescribeConfigsHandler(nodeId, brokerConfigLayers, loader::image))
-                .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, ConfigForwarding.incremental(forwarded, nodeId))
-                .register(ApiKeys.ALTER_CONFIGS, 0, 2, ConfigForwarding.legacy(forwarded, nodeId))
+                .register(
+                        ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                        0,
+                        1,
+                        ConfigForwarding.incremental(forwarded, nodeId, keystoreReloader::check))
+                .register(
+                        ApiKeys.ALTER_CONFIGS,
+                        0,
+                        2,
+                        ConfigForwarding.legacy(forwarded, nodeId, keystoreReloader::check))
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
