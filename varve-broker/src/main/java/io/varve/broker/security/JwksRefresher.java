@@ -39,6 +39,8 @@ final class JwksRefresher implements Supplier<JsonWebKeySet> {
     private List<String> loadedKeyIds;
     private boolean failing;
     private long backoffMs;
+    /** When an early read for an unknown kid may next be asked for (monotonic ms); rate-limits the requests. */
+    private final java.util.concurrent.atomic.AtomicLong nextExpediteMs = new java.util.concurrent.atomic.AtomicLong();
 
     JwksRefresher(OAuthBearerSettings settings, ScheduledExecutorService scheduler) {
         this.url = settings.jwksUrl();
@@ -53,6 +55,41 @@ final class JwksRefresher implements Supplier<JsonWebKeySet> {
     @Override
     public JsonWebKeySet get() {
         return current;
+    }
+
+    /**
+     * A token named a key id the set does not hold: read the set again soon (in the background, at most once per
+     * {@code retry.backoff.max.ms}), as Kafka does when an identity provider rotates its keys.
+     */
+    void expedite(String keyId) {
+        long nowMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+        long allowed = nextExpediteMs.get();
+        if (nowMs < allowed || !nextExpediteMs.compareAndSet(allowed, nowMs + settings.retryBackoffMaxMs())) {
+            return;
+        }
+        log.info("A token names key id '{}', which the JWK set of {} does not hold: reading it again", keyId, url);
+        if (!scheduler.isShutdown()) {
+            scheduler.execute(this::readOnce);
+        }
+    }
+
+    /** One read outside the schedule: updates the set on success, leaves the schedule as it is. */
+    private synchronized void readOnce() {
+        try {
+            JsonWebKeySet set = JsonWebKeySet.parse(read(), url.toString());
+            current = set;
+            List<String> ids = set.keys().stream()
+                    .map(k -> Objects.toString(k.keyId(), "(no kid)"))
+                    .toList();
+            if (!ids.equals(loadedKeyIds)) {
+                log.info("Loaded the JWK set of {}: {} signing keys {}", url, ids.size(), ids);
+            }
+            loadedKeyIds = ids;
+        } catch (IOException | IllegalArgumentException e) {
+            log.warn("Cannot read the JWK set of {} ({}); keeping the current one", url, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Reads the set now (on the caller's thread, so the listener starts with keys when the endpoint answers). */

@@ -43,7 +43,8 @@ public final class OAuthBearerValidators implements AutoCloseable {
                 r.start();
                 return r;
             });
-            validators.byListener.put(listener, new JwtValidator(settings.token(), refresher, wallClockMs));
+            validators.byListener.put(
+                    listener, new JwtValidator(settings.token(), refresher, wallClockMs, refresher::expedite));
         }
         return validators;
     }

@@ -6,6 +6,7 @@ import static io.varve.it.ClientSupport.uniqueTopic;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.varve.it.RawClient;
 import io.varve.it.TestBroker;
@@ -221,6 +222,31 @@ class OAuthBearerIT {
                     (short) 2);
             assertThat(answer.errorCode()).isZero();
             assertThat(answer.authBytes()).isEmpty();
+        }
+    }
+
+    /** Key rotation: a token under a key id the broker has not seen makes it read the JWKS again at once. */
+    @Test
+    void aTokenUnderARotatedKeyIsAcceptedOnceTheBrokerReadsTheNewKeySet() throws Exception {
+        String token = idp.token(Kind.ROTATED, "alice", 300);
+        assertThat(authenticate(token)).isEqualTo("{\"status\":\"invalid_token\"}");
+        idp.publishRotatedKey();
+        // the unknown kid of the first attempt or of a later one brings the new set in, long before refresh.ms
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> authenticate(token).isEmpty());
+    }
+
+    /** One OAUTHBEARER exchange on SASL_PLAINTEXT: the server's first answer, empty when the token was accepted. */
+    private static String authenticate(String token) throws Exception {
+        try (RawClient raw = new RawClient(port("SASL_PLAINTEXT"))) {
+            raw.send(new SaslHandshakeRequestData().setMechanism("OAUTHBEARER"), (short) 1);
+            SaslAuthenticateResponseData answer = raw.send(
+                    new SaslAuthenticateRequestData()
+                            .setAuthBytes(("n,,\u0001auth=Bearer " + token + "\u0001\u0001").getBytes(UTF_8)),
+                    (short) 2);
+            assertThat(answer.errorCode()).isZero();
+            return new String(answer.authBytes(), UTF_8);
         }
     }
 }

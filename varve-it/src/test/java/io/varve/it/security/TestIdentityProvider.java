@@ -38,13 +38,17 @@ final class TestIdentityProvider implements AutoCloseable {
         /** Signed by a key the set does not hold, under the RSA key's kid. */
         FORGED,
         /** Audience {@code billing}. */
-        WRONG_AUDIENCE
+        WRONG_AUDIENCE,
+        /** RS256 with a second RSA key, kid {@code rsa-2}, published only after {@link #publishRotatedKey()}. */
+        ROTATED
     }
 
     private final HttpServer server;
     private final KeyPair rsa;
     private final KeyPair ec;
     private final KeyPair stranger;
+    private final KeyPair rotated;
+    private volatile boolean rotatedPublished;
     private final Map<String, Kind> clients = new ConcurrentHashMap<>();
     private final AtomicInteger tokensIssued = new AtomicInteger();
     private volatile long lifetimeSeconds = 3600;
@@ -54,6 +58,7 @@ final class TestIdentityProvider implements AutoCloseable {
         rsaGenerator.initialize(2048);
         rsa = rsaGenerator.generateKeyPair();
         stranger = rsaGenerator.generateKeyPair();
+        rotated = rsaGenerator.generateKeyPair();
         KeyPairGenerator ecGenerator = KeyPairGenerator.getInstance("EC");
         ecGenerator.initialize(new ECGenParameterSpec("secp256r1"));
         ec = ecGenerator.generateKeyPair();
@@ -72,6 +77,11 @@ final class TestIdentityProvider implements AutoCloseable {
         lifetimeSeconds = seconds;
     }
 
+    /** The identity provider rotates its keys: the JWKS now holds {@code rsa-2} too. */
+    void publishRotatedKey() {
+        rotatedPublished = true;
+    }
+
     int tokensIssued() {
         return tokensIssued.get();
     }
@@ -88,7 +98,12 @@ final class TestIdentityProvider implements AutoCloseable {
                 + "{\"kty\":\"EC\",\"kid\":\"ec-1\",\"use\":\"sig\",\"crv\":\"P-256\",\"x\":\""
                 + b64(e.getW().getAffineX(), 32) + "\",\"y\":\"" + b64(e.getW().getAffineY(), 32) + "\"},"
                 + "{\"kty\":\"RSA\",\"kid\":\"enc-1\",\"use\":\"enc\",\"n\":\"" + b64(r.getModulus(), 0)
-                + "\",\"e\":\"AQAB\"}]}";
+                + "\",\"e\":\"AQAB\"}"
+                + (rotatedPublished
+                        ? ",{\"kty\":\"RSA\",\"kid\":\"rsa-2\",\"n\":\""
+                                + b64(((RSAPublicKey) rotated.getPublic()).getModulus(), 0) + "\",\"e\":\"AQAB\"}"
+                        : "")
+                + "]}";
     }
 
     /** A token for {@code subject} of the given kind, expiring {@code expiresInSeconds} from now (may be negative). */
@@ -99,10 +114,11 @@ final class TestIdentityProvider implements AutoCloseable {
                 + now + ",\"exp\":" + (now + expiresInSeconds) + ",\"scope\":\"kafka\"}";
         boolean ecdsa = kind == Kind.ES256;
         String header = "{\"alg\":\"" + (ecdsa ? "ES256" : "RS256") + "\",\"typ\":\"JWT\",\"kid\":\""
-                + (ecdsa ? "ec-1" : "rsa-1") + "\"}";
+                + (ecdsa ? "ec-1" : kind == Kind.ROTATED ? "rsa-2" : "rsa-1") + "\"}";
         String input = URL.encodeToString(header.getBytes(UTF_8)) + "." + URL.encodeToString(claims.getBytes(UTF_8));
         Signature signer = Signature.getInstance(ecdsa ? "SHA256withECDSAinP1363Format" : "SHA256withRSA");
-        signer.initSign((kind == Kind.FORGED ? stranger : ecdsa ? ec : rsa).getPrivate());
+        signer.initSign(
+                (kind == Kind.FORGED ? stranger : kind == Kind.ROTATED ? rotated : ecdsa ? ec : rsa).getPrivate());
         signer.update(input.getBytes(UTF_8));
         return input + "." + URL.encodeToString(signer.sign());
     }

@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -65,11 +66,22 @@ public final class JwtValidator {
     private final Settings settings;
     private final Supplier<JsonWebKeySet> keys;
     private final LongSupplier clockMs;
+    private final Consumer<String> unknownKeyId;
 
     public JwtValidator(Settings settings, Supplier<JsonWebKeySet> keys, LongSupplier clockMs) {
+        this(settings, keys, clockMs, kid -> {});
+    }
+
+    /**
+     * @param unknownKeyId told the {@code kid} of a token no key of the set has: the identity provider may have rotated
+     *     its keys, so the set's owner reads it again early (the token itself is still refused)
+     */
+    public JwtValidator(
+            Settings settings, Supplier<JsonWebKeySet> keys, LongSupplier clockMs, Consumer<String> unknownKeyId) {
         this.settings = settings;
         this.keys = keys;
         this.clockMs = clockMs;
+        this.unknownKeyId = unknownKeyId;
     }
 
     public ValidToken validate(String jwt) throws InvalidTokenException {
@@ -93,6 +105,9 @@ public final class JwtValidator {
         byte[] signature = decode(parts[2], "signature");
         List<JsonWebKeySet.Key> candidates = candidates(kid, alg, algorithm);
         if (candidates.isEmpty()) {
+            if (kid != null) {
+                unknownKeyId.accept(kid);
+            }
             throw new InvalidTokenException(
                     kid != null
                             ? "no signing key with kid '" + kid + "' for " + alg + " in the JWK set"

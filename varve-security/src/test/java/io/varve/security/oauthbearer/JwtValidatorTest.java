@@ -76,6 +76,17 @@ class JwtValidatorTest {
     }
 
     @Test
+    void anUnknownKeyIdIsReportedSoTheSetCanBeReadAgain() throws Exception {
+        java.util.List<String> reported = new java.util.ArrayList<>();
+        JwtValidator validator = new JwtValidator(
+                new JwtValidator.Settings(null, Set.of(), "sub", "scope", 30), () -> keys, () -> NOW_MS, reported::add);
+        assertThatThrownBy(() -> validator.validate(TestTokens.sign("RS256", "rotated-2", rsa, claims(NOW_S + 60))))
+                .isInstanceOf(InvalidTokenException.class);
+        validator.validate(TestTokens.sign("RS256", "r1", rsa, claims(NOW_S + 60)));
+        assertThat(reported).containsExactly("rotated-2");
+    }
+
+    @Test
     void aTamperedPayloadFailsTheSignature() throws Exception {
         String token = TestTokens.sign("RS256", "r1", rsa, claims(NOW_S + 60));
         String[] parts = token.split("\\.");
