@@ -51,6 +51,9 @@ import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.security.AclApis;
 import io.varve.broker.security.AuthorizationHook;
 import io.varve.broker.security.BrokerAuthorizer;
+import io.varve.broker.security.KeystoreReloader;
+import io.varve.broker.security.OAuthBearerValidators;
+import io.varve.broker.security.ReloadableSslContext;
 import io.varve.broker.security.SaslApis;
 import io.varve.broker.security.SaslAuthenticator;
 import io.varve.broker.security.SecurityConfig;
@@ -83,7 +86,9 @@ import io.varve.storage.PartitionLog;
 import io.varve.tiered.RemoteStorageFactory;
 import io.varve.tiered.manager.RemoteLogManager;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -143,6 +148,8 @@ public final class Broker implements AutoCloseable {
     private HttpListener httpListener;
     /** The console's in-process Kafka requests: the request handlers and the ACL check of the Kafka listeners. */
     private LocalApis consoleApis;
+    /** Null unless a listener enables OAUTHBEARER. */
+    private OAuthBearerValidators oauthBearer;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -179,7 +186,9 @@ public final class Broker implements AutoCloseable {
         networkInit.start();
         config.logWarnings();
         // TLS contexts first: a keystore that cannot be read stops the start before anything else is done
-        Function<String, ListenerFront> listenerFronts = TlsContexts.fronts(config.security(), config.listeners());
+        Map<String, ReloadableSslContext> tlsContexts = new HashMap<>();
+        Function<String, ListenerFront> listenerFronts =
+                TlsContexts.fronts(config.security(), config.listeners(), tlsContexts);
         ConnectionLimits connectionLimits = config.connectionLimits();
         SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
@@ -238,6 +247,8 @@ public final class Broker implements AutoCloseable {
         loader.attachSnapshotGenerator(metadataSnapshots);
         SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
         loader.installPublisher(publisher);
+        KeystoreReloader keystoreReloader = new KeystoreReloader(nodeId, config.security(), tlsContexts, loader::image);
+        loader.installPublisher(keystoreReloader);
         raft.register(loader);
         raft.start();
         publisher.replayComplete(loader.image());
@@ -306,8 +317,16 @@ public final class Broker implements AutoCloseable {
                         1,
                         4,
                         new DescribeConfigsHandler(nodeId, brokerConfigLayers, loader::image))
-                .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, ConfigForwarding.incremental(forwarded, nodeId))
-                .register(ApiKeys.ALTER_CONFIGS, 0, 2, ConfigForwarding.legacy(forwarded, nodeId))
+                .register(
+                        ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                        0,
+                        1,
+                        ConfigForwarding.incremental(forwarded, nodeId, keystoreReloader::check))
+                .register(
+                        ApiKeys.ALTER_CONFIGS,
+                        0,
+                        2,
+                        ConfigForwarding.legacy(forwarded, nodeId, keystoreReloader::check))
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
@@ -613,6 +632,10 @@ public final class Broker implements AutoCloseable {
         if (!anySasl) {
             return null;
         }
+        oauthBearer = OAuthBearerValidators.start(
+                config.security(),
+                config.listeners().stream().map(ListenerConfig::name).toList(),
+                System::currentTimeMillis);
         return new SaslAuthenticator(
                 config.security(),
                 (user, mechanism) -> loader.image()
@@ -622,7 +645,8 @@ public final class Broker implements AutoCloseable {
                 new AuthenticationFailureDelay(
                         config.security().failedAuthenticationDelayMs(),
                         10_000,
-                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime())));
+                        () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime())),
+                oauthBearer);
     }
 
     /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */
@@ -742,6 +766,7 @@ public final class Broker implements AutoCloseable {
         }
         closeQuietly("HTTP listener", httpListener);
         closeQuietly("network", socketServer);
+        closeQuietly("JWK set refresh", oauthBearer);
         closeQuietly("schema registry", schemaRegistry);
         closeQuietly("replica fetchers", replicaFetchers);
         if (replicaManager != null) {

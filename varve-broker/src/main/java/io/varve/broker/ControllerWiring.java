@@ -9,6 +9,7 @@ import io.varve.broker.controller.ControllerRouter;
 import io.varve.broker.network.ConnectionInfo;
 import io.varve.broker.network.RequestDispatcher;
 import io.varve.broker.network.ResponseFrame;
+import io.varve.broker.security.BootstrapScramCredentials;
 import io.varve.metadata.MetadataLoader;
 import io.varve.metadata.controller.ControllerConfig;
 import io.varve.metadata.controller.QuorumController;
@@ -135,6 +136,7 @@ final class ControllerWiring implements AutoCloseable {
         if (controller == null || loader.image().features().level(SupportedFeatures.METADATA_VERSION) > 0) {
             return;
         }
+        bootstrapScram = BootstrapScramCredentials.read(config.metadataLogDir());
         if (config.controllerQuorumVoters().size() > 1
                 || !config.controllerQuorumBootstrapServers().isEmpty()) {
             // Several controllers (or a dynamic quorum, which may grow): which one leads first is not known at
@@ -143,6 +145,7 @@ final class ControllerWiring implements AutoCloseable {
                     () -> finalizeIfLeading(loader), 0, FEATURE_BOOTSTRAP_CHECK_MS, TimeUnit.MILLISECONDS);
             return;
         }
+        writeBootstrapScram();
         io.varve.metadata.controller.ErrorReply reply =
                 controller.updateFeatures(initialLevels(), false).get(30, TimeUnit.SECONDS);
         if (reply.error() != org.apache.kafka.common.protocol.Errors.NONE) {
@@ -153,6 +156,32 @@ final class ControllerWiring implements AutoCloseable {
     }
 
     private static final long FEATURE_BOOTSTRAP_CHECK_MS = 200;
+
+    /** The SCRAM users of {@code varve format --add-scram}; written with the initial feature levels. */
+    private volatile List<io.varve.metadata.record.UserScramCredentialRecord> bootstrapScram = List.of();
+
+    /**
+     * Before the feature levels, which mark the cluster as bootstrapped: a controller that fails between the two
+     * writes them again as an upsert of the same credentials.
+     */
+    private void writeBootstrapScram() throws Exception {
+        List<io.varve.metadata.record.UserScramCredentialRecord> records = bootstrapScram;
+        if (records.isEmpty()) {
+            return;
+        }
+        Map<String, io.varve.metadata.controller.ErrorReply> replies =
+                controller.alterUserScramCredentials(List.of(), records).get(30, TimeUnit.SECONDS);
+        for (Map.Entry<String, io.varve.metadata.controller.ErrorReply> reply : replies.entrySet()) {
+            if (reply.getValue().error() != org.apache.kafka.common.protocol.Errors.NONE) {
+                throw new IllegalStateException("Writing the SCRAM credentials of user " + reply.getKey()
+                        + " given at format time failed: " + reply.getValue().error() + " "
+                        + reply.getValue().message());
+            }
+        }
+        LOG.info(
+                "New cluster: wrote the SCRAM credentials given at format time for users {}",
+                records.stream().map(r -> r.name()).distinct().toList());
+    }
 
     /** On the retries thread: once this node leads a cluster with no metadata.version yet, finalize the levels. */
     private void finalizeIfLeading(MetadataLoader loader) {
@@ -167,6 +196,7 @@ final class ControllerWiring implements AutoCloseable {
             return;
         }
         try {
+            writeBootstrapScram();
             // Same levels again are no change, so two leaders in a row doing this is harmless.
             io.varve.metadata.controller.ErrorReply reply =
                     controller.updateFeatures(initialLevels(), false).get(30, TimeUnit.SECONDS);

@@ -3,11 +3,14 @@ package io.varve.broker;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
+import io.varve.broker.security.BootstrapScramCredentials;
+import io.varve.metadata.record.UserScramCredentialRecord;
 import io.varve.raft.core.message.VoterSet;
 import io.varve.raft.node.MetadataRaftRuntime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -67,6 +70,24 @@ public final class StorageFormatter {
      * @return the directory id written in the metadata log dir
      */
     public static Uuid format(BrokerConfig config, String clusterId, InitialVoters initial) throws IOException {
+        return format(config, clusterId, initial, List.of());
+    }
+
+    /**
+     * Formats this node's directories with SCRAM users ({@code --add-scram}) for the new cluster's metadata log.
+     *
+     * @return the directory id written in the metadata log dir
+     */
+    public static Uuid format(BrokerConfig config, String clusterId, InitialVoters initial, List<String> addScram)
+            throws IOException {
+        List<UserScramCredentialRecord> scram = BootstrapScramCredentials.derive(addScram, new SecureRandom());
+        // an empty process.roles is a lone combined node
+        if (!scram.isEmpty()
+                && !config.processRoles().isEmpty()
+                && !config.processRoles().contains("controller")) {
+            throw new ConfigException("--add-scram is for a controller: the first active controller of the new"
+                    + " cluster writes the users into the metadata log. Format the controllers with it.");
+        }
         if (clusterId == null || clusterId.isBlank()) {
             throw new ConfigException("--cluster-id is required: the same id on every node of the cluster.");
         }
@@ -116,6 +137,7 @@ public final class StorageFormatter {
             MetaProperties.write(
                     dir, clusterId, config.nodeId(), dir.equals(metadataDir) ? metadataDirectoryId : Uuid.randomUuid());
         }
+        BootstrapScramCredentials.write(metadataDir, scram);
         if (dynamic) {
             if (voters != null) {
                 MetadataRaftRuntime.writeBootstrapVoters(metadataDir, voters);

@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code varve format --config FILE --cluster-id ID [--standalone | --initial-controllers LIST |
- * --no-initial-controllers]}: Kafka's {@code kafka-storage format} for a controller of a dynamic quorum (see {@link
+ * {@code varve format --config FILE --cluster-id ID [--add-scram 'SCRAM-SHA-256=[name=U,password=P]']... [--standalone |
+ * --initial-controllers LIST | --no-initial-controllers]}: Kafka's {@code kafka-storage format} for a controller of a dynamic quorum (see {@link
  * StorageFormatter}). Nodes of a static quorum need not run it: they format themselves at first start.
  */
 @Command(
@@ -41,6 +41,13 @@ public final class FormatCommand implements Callable<Integer> {
             paramLabel = "ID",
             description = "The cluster id, the same on every node (a Kafka uuid, as kafka-storage random-uuid prints).")
     String clusterId;
+
+    @Option(
+            names = {"-S", "--add-scram"},
+            paramLabel = "MECHANISM=[name=USER,password=PASSWORD]",
+            description = "A SCRAM user of the new cluster, as kafka-storage format takes it, for example"
+                    + " 'SCRAM-SHA-256=[name=alice,password=alice-secret]' (optionally iterations=N); repeatable.")
+    List<String> addScram = new ArrayList<>();
 
     @ArgGroup(exclusive = true)
     Voters voters;
@@ -75,7 +82,7 @@ public final class FormatCommand implements Callable<Integer> {
             } else if (voters != null && voters.none) {
                 initial = InitialVoters.none();
             }
-            Uuid directoryId = StorageFormatter.format(config, clusterId, initial);
+            Uuid directoryId = StorageFormatter.format(config, clusterId, initial, addScram);
             System.out.println("Formatted node " + config.nodeId() + " of cluster " + clusterId
                     + " (metadata directory " + config.metadataLogDir() + ", directory id " + directoryId + ").");
             return 0;

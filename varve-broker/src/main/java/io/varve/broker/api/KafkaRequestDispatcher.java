@@ -127,6 +127,16 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
         if (auth.saslPending() && apiKey != ApiKeys.API_VERSIONS) {
             return saslExchange(apiKey, version, correlationId, body, connection);
         }
+        if (auth.protocol().sasl()) {
+            // KIP-368: a new exchange on an authenticated connection, or the end of a session not renewed in time
+            if (apiKey == ApiKeys.SASL_HANDSHAKE || (apiKey == ApiKeys.SASL_AUTHENTICATE && auth.reauthenticating())) {
+                return saslExchange(apiKey, version, correlationId, body, connection);
+            }
+            if (auth.sessionExpired(System.nanoTime())) {
+                SaslAuthenticator.logExpiredSession(auth, connection.listenerName(), connection.remoteAddress());
+                return CompletableFuture.completedFuture(new ResponseFrame(List.of()).thenClose());
+            }
+        }
         RequestContext request = new RequestContext(
                 parsed.header(),
                 apiKey,
@@ -196,7 +206,8 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
             SaslAuthenticateRequestData token = (SaslAuthenticateRequestData) body.data();
             // the request threads, not the network thread: SCRAM's HMACs are cheap but not free
             return CompletableFuture.supplyAsync(
-                            () -> sasl.authenticate(token, listener, auth, connection.remoteAddress()), requestExecutor)
+                            () -> sasl.authenticate(token, version, listener, auth, connection.remoteAddress()),
+                            requestExecutor)
                     .thenCompose(a -> answer(a, apiKey, version, correlationId));
         }
         SaslAuthenticator.logIllegalState(apiKey + " request", listener, connection.remoteAddress());

@@ -49,9 +49,20 @@ public record ListenerSecurity(String listenerName, SecurityProtocol protocol, T
     }
 
     /**
-     * {@code sasl.enabled.mechanisms} and PLAIN's users (from the listener's JAAS text; empty when PLAIN is off).
+     * {@code sasl.enabled.mechanisms}, PLAIN's users (from the listener's JAAS text; empty when PLAIN is off) and
+     * OAUTHBEARER's token validation (null when OAUTHBEARER is off), and per mechanism {@code
+     * connections.max.reauth.ms} (KIP-368; 0: sessions do not expire unless their credential does).
      */
-    public record Sasl(List<String> enabledMechanisms, Map<String, String> plainUsers) {
+    public record Sasl(
+            List<String> enabledMechanisms,
+            Map<String, String> plainUsers,
+            OAuthBearerSettings oauthBearer,
+            Map<String, Long> maxReauthMsByMechanism) {
+        /** {@code connections.max.reauth.ms} for a mechanism of this listener; 0 when not set. */
+        public long maxReauthMs(String mechanism) {
+            return maxReauthMsByMechanism.getOrDefault(mechanism, 0L);
+        }
+
         @Override
         public String toString() {
             return "Sasl(" + enabledMechanisms + ", " + plainUsers.size() + " PLAIN users)";

@@ -10,8 +10,8 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * SaslHandshake (v0, v1) and SaslAuthenticate (v0 to v2) in the API registry, advertised on every listener as Kafka
  * does. Before authentication on a SASL listener the dispatcher hands them to {@link SaslAuthenticator}; what reaches
- * these handlers came on a listener without SASL or after authentication completed (re-authentication, KIP-368, is
- * not offered), and gets ILLEGAL_SASL_STATE.
+ * these handlers came on a listener without SASL, or is a SaslAuthenticate after authentication completed with no
+ * re-authentication (KIP-368) begun by a SaslHandshake, and gets ILLEGAL_SASL_STATE.
  */
 public final class SaslApis {
 

@@ -1,6 +1,7 @@
 package io.varve.broker.security;
 
 import io.varve.security.Principal;
+import io.varve.security.oauthbearer.OAuthBearerExchange;
 import io.varve.security.sasl.AuthenticationFailureDelay;
 import io.varve.security.sasl.PlainExchange;
 import io.varve.security.sasl.SaslAuthenticationFailure;
@@ -11,6 +12,9 @@ import io.varve.security.sasl.ScramMechanism;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
@@ -36,7 +40,16 @@ import org.slf4j.LoggerFactory;
  * AUTHENTICATE / RAW       token, exchange complete   the last token                      authenticated
  * AUTHENTICATE / RAW       token, exchange fails      SASL_AUTHENTICATION_FAILED + message (RAW: none), close, delayed
  * AUTHENTICATE             SaslHandshake, other       ILLEGAL_SASL_STATE, close
+ * authenticated            SaslHandshake v1 (same)    NONE + mechanisms                   re-authenticating (KIP-368)
+ * authenticated            SaslHandshake v0 / other   ILLEGAL_SASL_STATE, close
+ * re-authenticating        token, exchange complete   the last token + session lifetime   authenticated (new end)
+ * re-authenticating        another principal, failure SASL_AUTHENTICATION_FAILED + message, close
+ * authenticated, ended     any other request          (no answer) close
  * </pre>
+ *
+ * <p>A session ends after the earlier of the mechanism's {@code connections.max.reauth.ms} and its credential's
+ * expiry (an OAUTHBEARER token's {@code exp}); SaslAuthenticate v1+ tells the client how long that is, and
+ * kafka-clients re-authenticates before then.
  *
  * A failure is logged once with the peer's address, never with a secret, and its answer waits the peer's failure
  * delay ({@link AuthenticationFailureDelay}). Pure apart from the log: the dispatcher serialises and sends the answer.
@@ -70,21 +83,43 @@ public final class SaslAuthenticator {
     private final ScramCredentials scramCredentials;
     private final AuthenticationFailureDelay failureDelay;
     private final Supplier<String> serverNonces;
+    /** Null when no listener enables OAUTHBEARER. */
+    private final OAuthBearerValidators oauthBearer;
+    /** Session ends are kept on the monotonic clock; credentials (tokens) expire on the wall clock. */
+    private final LongSupplier nanoClock;
+
+    private final LongSupplier wallClockMs;
 
     public SaslAuthenticator(
-            SecurityConfig security, ScramCredentials scramCredentials, AuthenticationFailureDelay failureDelay) {
-        this(security, scramCredentials, failureDelay, randomNonces());
+            SecurityConfig security,
+            ScramCredentials scramCredentials,
+            AuthenticationFailureDelay failureDelay,
+            OAuthBearerValidators oauthBearer) {
+        this(
+                security,
+                scramCredentials,
+                failureDelay,
+                randomNonces(),
+                oauthBearer,
+                System::nanoTime,
+                System::currentTimeMillis);
     }
 
     SaslAuthenticator(
             SecurityConfig security,
             ScramCredentials scramCredentials,
             AuthenticationFailureDelay failureDelay,
-            Supplier<String> serverNonces) {
+            Supplier<String> serverNonces,
+            OAuthBearerValidators oauthBearer,
+            LongSupplier nanoClock,
+            LongSupplier wallClockMs) {
         this.security = security;
         this.scramCredentials = scramCredentials;
         this.failureDelay = failureDelay;
         this.serverNonces = serverNonces;
+        this.oauthBearer = oauthBearer;
+        this.nanoClock = nanoClock;
+        this.wallClockMs = wallClockMs;
     }
 
     private static Supplier<String> randomNonces() {
@@ -114,6 +149,19 @@ public final class SaslAuthenticator {
             return Answer.closing(response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code()), 0);
         }
         String mechanism = request.mechanism();
+        boolean reauthentication = !auth.saslPending();
+        if (reauthentication && (version == 0 || !mechanism.equals(auth.saslMechanism()))) {
+            log.warn(
+                    "Closing connection of {} from {} on listener {}: re-authentication {}",
+                    auth.principal(),
+                    peer,
+                    listenerName,
+                    version == 0
+                            ? "needs SaslHandshake v1"
+                            : "asked for " + mechanism + ", but the session was authenticated with "
+                                    + auth.saslMechanism());
+            return Answer.closing(response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code()), 0);
+        }
         if (!sasl.enabledMechanisms().contains(mechanism)) {
             log.warn(
                     "SASL handshake from {} on listener {} asked for mechanism {}, which is not enabled ({})",
@@ -123,15 +171,22 @@ public final class SaslAuthenticator {
                     sasl.enabledMechanisms());
             return Answer.closing(response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()), 0);
         }
-        SaslServerExchange exchange = mechanism.equals(PlainExchange.MECHANISM)
-                ? new PlainExchange(sasl.plainUsers())
-                : new ScramExchange(ScramMechanism.forName(mechanism).orElseThrow(), scramCredentials, serverNonces);
+        SaslServerExchange exchange =
+                switch (mechanism) {
+                    case PlainExchange.MECHANISM -> new PlainExchange(sasl.plainUsers());
+                    case OAuthBearerExchange.MECHANISM ->
+                        new OAuthBearerExchange(oauthBearer.forListener(listenerName));
+                    default ->
+                        new ScramExchange(
+                                ScramMechanism.forName(mechanism).orElseThrow(), scramCredentials, serverNonces);
+                };
         auth.saslSession(new Session(exchange, version == 0));
         return Answer.of(response.setErrorCode(Errors.NONE.code()));
     }
 
     public Answer authenticate(
             SaslAuthenticateRequestData request,
+            short version,
             String listenerName,
             ConnectionAuthentication auth,
             InetSocketAddress peer) {
@@ -145,13 +200,18 @@ public final class SaslAuthenticator {
         }
         try {
             byte[] token = session.exchange.evaluate(request.authBytes());
+            long sessionLifetimeMs = 0;
             if (session.exchange.complete()) {
-                succeeded(session, listenerName, auth, peer);
+                sessionLifetimeMs = succeeded(session, listenerName, auth, peer);
             }
-            return Answer.of(new SaslAuthenticateResponseData()
+            SaslAuthenticateResponseData response = new SaslAuthenticateResponseData()
                     .setErrorCode(Errors.NONE.code())
-                    .setAuthBytes(token)
-                    .setSessionLifetimeMs(0));
+                    .setAuthBytes(token);
+            if (version >= 1) {
+                // v0 has no field for it: such a client cannot re-authenticate, and is closed when the session ends
+                response.setSessionLifetimeMs(sessionLifetimeMs);
+            }
+            return Answer.of(response);
         } catch (SaslAuthenticationFailure e) {
             return Answer.closing(
                     new SaslAuthenticateResponseData()
@@ -180,15 +240,52 @@ public final class SaslAuthenticator {
         log.warn("Closing connection from {} on SASL listener {}: {} before authentication", peer, listenerName, what);
     }
 
-    private void succeeded(
-            Session session, String listenerName, ConnectionAuthentication auth, InetSocketAddress peer) {
+    /**
+     * Completes a successful exchange; returns the session's lifetime in ms (0: no end). The end is the earlier of the
+     * mechanism's {@code connections.max.reauth.ms} and the credential's expiry, as in Kafka. A re-authentication must
+     * prove the same principal.
+     */
+    private long succeeded(Session session, String listenerName, ConnectionAuthentication auth, InetSocketAddress peer)
+            throws SaslAuthenticationFailure {
         Principal principal = Principal.user(session.exchange.authorizationId());
-        auth.saslAuthenticated(principal);
+        boolean reauthentication = !auth.saslPending();
+        if (reauthentication && !principal.equals(auth.principal())) {
+            throw new SaslAuthenticationFailure(
+                    "Cannot change principals during re-authentication from " + auth.principal() + " to " + principal);
+        }
+        long maxReauthMs = security.forListener(listenerName).sasl().maxReauthMs(session.exchange.mechanism());
+        OptionalLong credentialExpiryMs = session.exchange.credentialExpiryMs();
+        long lifetimeMs = 0;
+        if (credentialExpiryMs.isPresent()) {
+            long untilExpiryMs = Math.max(0, credentialExpiryMs.getAsLong() - wallClockMs.getAsLong());
+            lifetimeMs = maxReauthMs > 0 ? Math.min(untilExpiryMs, maxReauthMs) : untilExpiryMs;
+        } else if (maxReauthMs > 0) {
+            lifetimeMs = maxReauthMs;
+        }
+        boolean expires = lifetimeMs > 0 || credentialExpiryMs.isPresent();
+        long expiryNanos = expires
+                ? nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(lifetimeMs)
+                : ConnectionAuthentication.NO_EXPIRY;
+        auth.saslAuthenticated(principal, session.exchange.mechanism(), expiryNanos);
         failureDelay.onSuccess(address(peer));
         log.debug(
-                "{} authenticated with {} from {} on listener {}",
+                "{} {} with {} from {} on listener {}; session lifetime {} ms",
                 principal,
+                reauthentication ? "re-authenticated" : "authenticated",
                 session.exchange.mechanism(),
+                peer,
+                listenerName,
+                lifetimeMs);
+        return lifetimeMs;
+    }
+
+    /**
+     * Closes a connection whose session ended without re-authentication (KIP-368), as Kafka does at its next request.
+     */
+    public static void logExpiredSession(ConnectionAuthentication auth, String listenerName, InetSocketAddress peer) {
+        log.info(
+                "Closing connection of {} from {} on listener {}: its SASL session ended without re-authentication",
+                auth.principal(),
                 peer,
                 listenerName);
     }
@@ -198,7 +295,7 @@ public final class SaslAuthenticator {
         log.warn(
                 "Failed authentication with {} ({}) on listener {} using {}; answering in {} ms",
                 peer,
-                e.getMessage(),
+                e.logMessage(),
                 listenerName,
                 session.exchange.mechanism(),
                 delayMs);

@@ -2,6 +2,7 @@ package io.varve.broker.security;
 
 import io.varve.broker.config.ConfigException;
 import io.varve.broker.config.ListenerConfig;
+import io.varve.security.oauthbearer.OAuthBearerExchange;
 import io.varve.security.sasl.JaasConfig;
 import io.varve.security.sasl.PlainExchange;
 import io.varve.security.sasl.ScramMechanism;
@@ -49,6 +50,18 @@ public final class SecurityConfig {
             "ssl.trustmanager.algorithm");
     /** {@code sasl.*} keys Varve honours on a SASL listener. */
     private static final Set<String> SASL_KEYS = Set.of("sasl.enabled.mechanisms", "sasl.jaas.config");
+    /** OAUTHBEARER's keys (Kafka's {@code sasl.oauthbearer.*} as its OAuthBearerValidatorCallbackHandler reads them). */
+    private static final Set<String> OAUTHBEARER_KEYS = Set.of(
+            OAuthBearerSettings.JWKS_URL,
+            OAuthBearerSettings.JWKS_REFRESH_MS,
+            OAuthBearerSettings.JWKS_RETRY_BACKOFF_MS,
+            OAuthBearerSettings.JWKS_RETRY_BACKOFF_MAX_MS,
+            OAuthBearerSettings.EXPECTED_ISSUER,
+            OAuthBearerSettings.EXPECTED_AUDIENCE,
+            OAuthBearerSettings.SUB_CLAIM_NAME,
+            OAuthBearerSettings.SCOPE_CLAIM_NAME,
+            OAuthBearerSettings.CLOCK_SKEW_SECONDS,
+            OAuthBearerSettings.CALLBACK_HANDLER_KEY);
     /**
      * Keys for the broker's own outgoing connections, which are PLAINTEXT only (controller and inter-broker listeners
      * must be PLAINTEXT, checked below): accepted anywhere, there is nothing for them to weaken.
@@ -67,9 +80,12 @@ public final class SecurityConfig {
     static final List<String> SUPPORTED_MECHANISMS = List.of(
             PlainExchange.MECHANISM,
             ScramMechanism.SCRAM_SHA_256.mechanismName(),
-            ScramMechanism.SCRAM_SHA_512.mechanismName());
+            ScramMechanism.SCRAM_SHA_512.mechanismName(),
+            OAuthBearerExchange.MECHANISM);
 
     private static final String FAILED_AUTHENTICATION_DELAY_KEY = "connection.failed.authentication.delay.ms";
+    /** KIP-368; also as {@code listener.name.<l>[.<mechanism>].connections.max.reauth.ms}. */
+    private static final String MAX_REAUTH_KEY = "connections.max.reauth.ms";
 
     /** What {@code authorizer.class.name} switches on; null without an authorizer. */
     public record Authorization(Set<String> superUsers, boolean allowEveryoneIfNoAclFound) {}
@@ -136,7 +152,8 @@ public final class SecurityConfig {
                 || key.startsWith("sasl.")
                 || key.startsWith("listener.name.")
                 || AUTHORIZER_KEYS.contains(key)
-                || key.equals(FAILED_AUTHENTICATION_DELAY_KEY);
+                || key.equals(FAILED_AUTHENTICATION_DELAY_KEY)
+                || key.equals(MAX_REAUTH_KEY);
     }
 
     /**
@@ -327,13 +344,13 @@ public final class SecurityConfig {
         List<String> mechanisms = keys.list("sasl.enabled.mechanisms", List.of("GSSAPI"));
         if (mechanisms.isEmpty()) {
             throw new ConfigException(keys.source("sasl.enabled.mechanisms")
-                    + " names no mechanism: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512.");
+                    + " names no mechanism: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER.");
         }
         for (String mechanism : mechanisms) {
             if (!SUPPORTED_MECHANISMS.contains(mechanism)) {
                 throw new ConfigException(keys.source("sasl.enabled.mechanisms") + " names " + mechanism
                         + (keys.get("sasl.enabled.mechanisms") == null ? " (Kafka's default)" : "")
-                        + ", which Varve does not offer: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512.");
+                        + ", which Varve does not offer: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER.");
             }
         }
         Map<String, String> plainUsers = Map.of();
@@ -366,7 +383,33 @@ public final class SecurityConfig {
                         source + " has no user_<name>=\"<password>\" entry, so nobody could log in" + " with PLAIN.");
             }
         }
-        return new ListenerSecurity.Sasl(mechanisms, plainUsers);
+        OAuthBearerSettings oauthBearer = mechanisms.contains(OAuthBearerExchange.MECHANISM)
+                ? OAuthBearerSettings.parse(keys::get, keys::source, keys.prefix)
+                : null;
+        Map<String, Long> maxReauthMs = new LinkedHashMap<>();
+        for (String mechanism : mechanisms) {
+            String key = mechanism.toLowerCase(Locale.ROOT) + "." + MAX_REAUTH_KEY;
+            String value = keys.get(key);
+            String source = keys.source(key);
+            if (value == null) {
+                value = keys.get(MAX_REAUTH_KEY);
+                source = keys.source(MAX_REAUTH_KEY);
+            }
+            long ms = 0;
+            if (value != null) {
+                try {
+                    ms = Long.parseLong(value.trim());
+                } catch (NumberFormatException e) {
+                    ms = -1;
+                }
+                if (ms < 0) {
+                    throw new ConfigException("Invalid value '" + value + "' for configuration " + source
+                            + ": expected a number of milliseconds, at least 0 (0: no re-authentication).");
+                }
+            }
+            maxReauthMs.put(mechanism, ms);
+        }
+        return new ListenerSecurity.Sasl(mechanisms, plainUsers, oauthBearer, Map.copyOf(maxReauthMs));
     }
 
     /** Refuses a key no listener uses or Varve does not know, so nothing the operator wrote is silently dropped. */
@@ -400,15 +443,17 @@ public final class SecurityConfig {
         if (OUTGOING_KEYS.contains(suffix) || suffix.equals("max.connection.creation.rate")) {
             return; // read elsewhere: the outgoing keys by the broker's clients, the rate by BrokerConfig
         }
-        boolean jaasForMechanism = suffix.endsWith(".sasl.jaas.config")
-                && SUPPORTED_MECHANISMS.contains(
-                        suffix.substring(0, suffix.indexOf(".sasl.jaas.config")).toUpperCase(Locale.ROOT));
+        boolean jaasForMechanism = forMechanism(suffix, ".sasl.jaas.config");
+        boolean reauthForMechanism = suffix.equals(MAX_REAUTH_KEY) || forMechanism(suffix, "." + MAX_REAUTH_KEY);
         if (TLS_KEYS.contains(suffix)) {
             if (!tls) {
                 throw new ConfigException(key + " is set, but no listener it applies to uses SSL or SASL_SSL: map"
                         + " a listener to one of them in listener.security.protocol.map, or remove the key.");
             }
-        } else if (SASL_KEYS.contains(suffix) || jaasForMechanism) {
+        } else if (SASL_KEYS.contains(suffix)
+                || OAUTHBEARER_KEYS.contains(suffix)
+                || jaasForMechanism
+                || reauthForMechanism) {
             if (!sasl) {
                 throw new ConfigException(key + " is set, but no listener it applies to uses SASL_PLAINTEXT or"
                         + " SASL_SSL: map a listener to one of them in listener.security.protocol.map, or remove"
@@ -419,5 +464,12 @@ public final class SecurityConfig {
                     key
                             + " is a listener or security key this Varve version does not honour: remove it rather than rely on it.");
         }
+    }
+
+    /** True for {@code <mechanism><ending>} with a mechanism Varve offers, e.g. {@code plain.sasl.jaas.config}. */
+    private static boolean forMechanism(String suffix, String ending) {
+        return suffix.endsWith(ending)
+                && SUPPORTED_MECHANISMS.contains(
+                        suffix.substring(0, suffix.length() - ending.length()).toUpperCase(Locale.ROOT));
     }
 }

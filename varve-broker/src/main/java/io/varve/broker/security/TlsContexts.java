@@ -34,6 +34,12 @@ public final class TlsContexts {
 
     /** Each listener's front, with its TLS context built now: a keystore that cannot be read stops start-up. */
     public static Function<String, ListenerFront> fronts(SecurityConfig security, List<ListenerConfig> listeners) {
+        return fronts(security, listeners, new HashMap<>());
+    }
+
+    /** As {@link #fronts(SecurityConfig, List)}, and puts each TLS listener's reloadable context in {@code out}. */
+    public static Function<String, ListenerFront> fronts(
+            SecurityConfig security, List<ListenerConfig> listeners, Map<String, ReloadableSslContext> out) {
         Map<String, ListenerFront> fronts = new HashMap<>();
         for (ListenerConfig listener : listeners) {
             ListenerSecurity ls = security.forListener(listener.name());
@@ -42,7 +48,8 @@ public final class TlsContexts {
                     ls.protocol().tls()
                             ? new ListenerFront(
                                     ls.protocol(),
-                                    serverContext(listener.name(), ls.tls()),
+                                    out.computeIfAbsent(
+                                            listener.name(), n -> new ReloadableSslContext(serverContext(n, ls.tls()))),
                                     ls.tls().principalMappingRules())
                             : new ListenerFront(ls.protocol(), null, null));
         }

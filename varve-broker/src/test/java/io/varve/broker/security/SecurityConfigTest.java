@@ -166,11 +166,11 @@ class SecurityConfigTest {
     void saslListenersNeedMechanismsVarveOffersAndPlainNeedsUsers() {
         refused("GSSAPI (Kafka's default), which Varve does not offer", "listeners", "SASL_PLAINTEXT://127.0.0.1:0");
         refused(
-                "OAUTHBEARER, which Varve does not offer",
+                "XOAUTH2, which Varve does not offer",
                 "listeners",
                 "SASL_PLAINTEXT://127.0.0.1:0",
                 "sasl.enabled.mechanisms",
-                "OAUTHBEARER");
+                "XOAUTH2");
         refused(
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config is not set",
                 "listeners",
@@ -232,5 +232,67 @@ class SecurityConfigTest {
                 "X://127.0.0.1:0",
                 "listener.security.protocol.map",
                 "X:KERBEROS");
+    }
+
+    private static final String VALIDATOR =
+            "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler";
+
+    @Test
+    void oauthBearerReadsKafkasKeysForTheListener() {
+        ListenerSecurity listener = config(
+                        "listeners", "SASL_SSL://127.0.0.1:0",
+                        "ssl.keystore.location", "/ks.jks",
+                        "sasl.enabled.mechanisms", "OAUTHBEARER",
+                        "listener.name.sasl_ssl.oauthbearer.sasl.server.callback.handler.class", VALIDATOR,
+                        "listener.name.sasl_ssl.oauthbearer.sasl.jaas.config",
+                                "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;",
+                        "sasl.oauthbearer.jwks.endpoint.url", "https://idp.test/jwks",
+                        "sasl.oauthbearer.expected.audience", "varve, kafka",
+                        "sasl.oauthbearer.expected.issuer", "https://idp.test",
+                        "listener.name.sasl_ssl.sasl.oauthbearer.sub.claim.name", "client_id",
+                        "sasl.oauthbearer.clock.skew.seconds", "5")
+                .security()
+                .forListener("SASL_SSL");
+        OAuthBearerSettings oauth = listener.sasl().oauthBearer();
+        assertThat(oauth.jwksUrl()).hasToString("https://idp.test/jwks");
+        assertThat(oauth.jwksRefreshMs()).isEqualTo(3_600_000);
+        assertThat(oauth.token().expectedAudiences()).containsExactlyInAnyOrder("varve", "kafka");
+        assertThat(oauth.token().expectedIssuer()).isEqualTo("https://idp.test");
+        assertThat(oauth.token().subClaimName()).isEqualTo("client_id");
+        assertThat(oauth.token().clockSkewSeconds()).isEqualTo(5);
+    }
+
+    @Test
+    void oauthBearerWithoutTheValidatorHandlerOrAJwksUrlIsRefused() {
+        refused(
+                "listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class is not set",
+                "listeners",
+                "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms",
+                "OAUTHBEARER",
+                "sasl.oauthbearer.jwks.endpoint.url",
+                "https://idp.test/jwks");
+        refused(
+                "sasl.oauthbearer.jwks.endpoint.url is not set",
+                "listeners",
+                "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms",
+                "OAUTHBEARER",
+                "listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class",
+                VALIDATOR);
+        refused(
+                "is not a URL Varve reads a JWK set from",
+                "listeners",
+                "SASL_PLAINTEXT://127.0.0.1:0",
+                "sasl.enabled.mechanisms",
+                "OAUTHBEARER",
+                "listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class",
+                VALIDATOR,
+                "sasl.oauthbearer.jwks.endpoint.url",
+                "ftp://idp.test/jwks");
+        refused(
+                "sasl.oauthbearer.expected.audience is set, but no listener it applies to uses SASL",
+                "sasl.oauthbearer.expected.audience",
+                "varve");
     }
 }

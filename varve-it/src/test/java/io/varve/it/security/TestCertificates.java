@@ -101,6 +101,11 @@ public final class TestCertificates {
         return signed("broker-" + type.toLowerCase(), "CN=broker,O=Varve Test", "san=ip:127.0.0.1,dns:localhost", type);
     }
 
+    /** Another broker keystore (a renewed certificate), valid for 127.0.0.1 and localhost too. */
+    public Path brokerKeystore(String name, String subject) throws Exception {
+        return signed(name, subject, "san=ip:127.0.0.1,dns:localhost", "PKCS12");
+    }
+
     /** A client's keystore with {@code subject} as its certificate's distinguished name. */
     public Path clientKeystore(String name, String subject) throws Exception {
         return signed(name, subject, null, "PKCS12");

@@ -1,5 +1,7 @@
 package io.varve.security.sasl;
 
+import java.util.OptionalLong;
+
 /**
  * One connection's SASL exchange on the server. Not thread safe: a connection's requests are handled one at a time.
  */
@@ -16,4 +18,12 @@ public interface SaslServerExchange {
 
     /** The authenticated user name; only once {@link #complete()}. */
     String authorizationId();
+
+    /**
+     * When the proven credential stops being valid (a token's expiry, epoch milliseconds), which bounds the session
+     * (KIP-368); empty for credentials that do not expire. Only once {@link #complete()}.
+     */
+    default OptionalLong credentialExpiryMs() {
+        return OptionalLong.empty();
+    }
 }

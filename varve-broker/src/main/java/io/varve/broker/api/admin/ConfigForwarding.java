@@ -4,7 +4,9 @@ import io.varve.broker.api.ApiHandler;
 import io.varve.broker.protocol.ClientFrames;
 import io.varve.broker.protocol.RequestContext;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -25,6 +27,22 @@ public final class ConfigForwarding {
 
     private ConfigForwarding() {}
 
+    /**
+     * A check this broker makes on its own broker resource (or the cluster default) before forwarding, such as a new
+     * keystore that must load: a refusal is answered INVALID_CONFIG and nothing is stored.
+     */
+    @FunctionalInterface
+    public interface LocalCheck {
+        LocalCheck NONE = (name, changes, replace) -> null;
+
+        /**
+         * @param changes keys set (values) and deleted (null values)
+         * @param replace true for AlterConfigs, which replaces the resource's configs
+         * @return why the change is refused, or null
+         */
+        String refusal(String resourceName, Map<String, String> changes, boolean replace);
+    }
+
     /** One resource as both APIs carry it, and how to rebuild each API's request and answer around a subset. */
     private record Shape<R, A>(
             Function<R, Byte> type,
@@ -32,7 +50,9 @@ public final class ConfigForwarding {
             Function<List<R>, ApiMessage> requestWith,
             Function<ApiMessage, List<A>> answers,
             Function<List<A>, ApiMessage> responseWith,
-            AnswerMaker<A> refusal) {}
+            AnswerMaker<A> refusal,
+            Function<R, Map<String, String>> changes,
+            boolean replace) {}
 
     @FunctionalInterface
     private interface AnswerMaker<A> {
@@ -40,6 +60,10 @@ public final class ConfigForwarding {
     }
 
     public static ApiHandler incremental(ApiHandler forward, int nodeId) {
+        return incremental(forward, nodeId, LocalCheck.NONE);
+    }
+
+    public static ApiHandler incremental(ApiHandler forward, int nodeId, LocalCheck check) {
         return request -> {
             IncrementalAlterConfigsRequestData data = request.body();
             return run(
@@ -65,11 +89,25 @@ public final class ConfigForwarding {
                                             .setResourceType(type)
                                             .setResourceName(name)
                                             .setErrorCode(error.code())
-                                            .setErrorMessage(message)));
+                                            .setErrorMessage(message),
+                            r -> {
+                                Map<String, String> changes = new HashMap<>();
+                                // DELETE (1) removes the key; the other operations leave a value
+                                r.configs()
+                                        .forEach(c ->
+                                                changes.put(c.name(), c.configOperation() == 1 ? null : c.value()));
+                                return changes;
+                            },
+                            false),
+                    check);
         };
     }
 
     public static ApiHandler legacy(ApiHandler forward, int nodeId) {
+        return legacy(forward, nodeId, LocalCheck.NONE);
+    }
+
+    public static ApiHandler legacy(ApiHandler forward, int nodeId, LocalCheck check) {
         return request -> {
             AlterConfigsRequestData data = request.body();
             return run(
@@ -94,12 +132,24 @@ public final class ConfigForwarding {
                                     .setResourceType(type)
                                     .setResourceName(name)
                                     .setErrorCode(error.code())
-                                    .setErrorMessage(message)));
+                                    .setErrorMessage(message),
+                            r -> {
+                                Map<String, String> changes = new HashMap<>();
+                                r.configs().forEach(c -> changes.put(c.name(), c.value()));
+                                return changes;
+                            },
+                            true),
+                    check);
         };
     }
 
     private static <R, A> CompletableFuture<ApiMessage> run(
-            RequestContext request, ApiHandler forward, int nodeId, List<R> resources, Shape<R, A> shape) {
+            RequestContext request,
+            ApiHandler forward,
+            int nodeId,
+            List<R> resources,
+            Shape<R, A> shape,
+            LocalCheck check) {
         List<A> refused = new ArrayList<>();
         List<R> forwarded = new ArrayList<>();
         List<Boolean> refusedAt = new ArrayList<>();
@@ -107,16 +157,21 @@ public final class ConfigForwarding {
             byte type = shape.type().apply(r);
             String name = shape.name().apply(r);
             String refusal = null;
+            Errors error = Errors.INVALID_REQUEST;
             if (type == BROKER) {
                 try {
                     ConfigResources.forAlter(type, name, nodeId);
                 } catch (InvalidRequestException e) {
                     refusal = e.getMessage();
                 }
+                if (refusal == null) {
+                    refusal = check.refusal(name, shape.changes().apply(r), shape.replace());
+                    error = Errors.INVALID_CONFIG;
+                }
             }
             refusedAt.add(refusal != null);
             if (refusal != null) {
-                refused.add(shape.refusal().make(type, name, Errors.INVALID_REQUEST, refusal));
+                refused.add(shape.refusal().make(type, name, error, refusal));
             } else {
                 forwarded.add(r);
             }

@@ -1,0 +1,130 @@
+package io.varve.it.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.varve.it.TestBroker;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code varve format --add-scram}, as Kafka's {@code kafka-storage format --add-scram}: a node formatted with SCRAM
+ * users serves them on its very first start, before anyone could have created them at run time.
+ */
+class FormatScramIT {
+    private static final String SCRAM_MODULE = "org.apache.kafka.common.security.scram.ScramLoginModule";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aNodeFormattedWithAScramUserServesItOnItsFirstStart() throws Exception {
+        Map<String, String> props = new HashMap<>();
+        props.put("node.id", "1");
+        props.put("log.dirs", dir.resolve("data").toString());
+        props.put("listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0");
+        props.put("sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512");
+        Path config = dir.resolve("server.properties");
+        Properties p = new Properties();
+        p.putAll(props);
+        try (Writer w = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
+            p.store(w, null);
+        }
+        String clusterId = Uuid.randomUuid().toString();
+        ToolRun format = varve(
+                "format",
+                "--config",
+                config.toString(),
+                "--cluster-id",
+                clusterId,
+                "--add-scram",
+                "SCRAM-SHA-256=[name=alice,password=alice-secret]",
+                "--add-scram",
+                "SCRAM-SHA-512=[name=bob,password=\"bob-secret\",iterations=8192]");
+        assertThat(format.exitCode()).as(format.output()).isZero();
+        String written = Files.readString(dir.resolve("data").resolve("bootstrap-scram-credentials"));
+        assertThat(written).doesNotContain("alice-secret").doesNotContain("bob-secret");
+
+        try (TestBroker broker = TestBroker.start(dir.resolve("data"), props)) {
+            int port = broker.broker().boundPort("SASL_PLAINTEXT");
+            assertThat(clusterIdAs(port, "SCRAM-SHA-256", "alice", "alice-secret"))
+                    .isEqualTo(clusterId);
+            assertThat(clusterIdAs(port, "SCRAM-SHA-512", "bob", "bob-secret")).isEqualTo(clusterId);
+            assertThatThrownBy(() -> clusterIdAs(port, "SCRAM-SHA-256", "alice", "wrong"))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(SaslAuthenticationException.class);
+        }
+    }
+
+    @Test
+    void aMalformedAddScramIsRefusedWithOneSentence() throws Exception {
+        ToolRun format = varve(
+                "format",
+                "--override",
+                "node.id=1",
+                "--override",
+                "log.dirs=" + dir.resolve("data"),
+                "--cluster-id",
+                Uuid.randomUuid().toString(),
+                "--add-scram",
+                "SCRAM-SHA-1=[name=alice,password=x]");
+        assertThat(format.exitCode()).isEqualTo(2);
+        assertThat(format.output()).contains("which is not a SCRAM mechanism: use SCRAM-SHA-256 or SCRAM-SHA-512");
+        assertThat(dir.resolve("data").resolve("meta.properties")).doesNotExist();
+    }
+
+    private static String clusterIdAs(int port, String mechanism, String user, String password) throws Exception {
+        Properties c = new Properties();
+        c.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
+        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        c.put(SaslConfigs.SASL_MECHANISM, mechanism);
+        c.put(
+                SaslConfigs.SASL_JAAS_CONFIG,
+                SCRAM_MODULE + " required username=\"" + user + "\" password=\"" + password + "\";");
+        c.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
+        c.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+        try (Admin admin = Admin.create(c)) {
+            return admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    record ToolRun(int exitCode, String output) {}
+
+    private ToolRun varve(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.varve.cli.Varve"));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile(dir, "varve", ".out");
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        return new ToolRun(process.isAlive() ? -1 : process.exitValue(), Files.readString(out));
+    }
+}
