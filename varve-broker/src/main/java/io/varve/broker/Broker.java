@@ -210,6 +210,7 @@ public final class Broker implements AutoCloseable {
                         .topicValues(overrides)
                         .getOrDefault("min.insync.replicas", "1")),
                 System::currentTimeMillis);
+        replicaManager.useReplicaSelector(config.replicaSelector());
         replicaManager.onIsrChange(shrank -> {
             if (shrank) {
                 metrics.replicas().isrShrunk();

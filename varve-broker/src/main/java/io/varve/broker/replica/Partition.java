@@ -275,6 +275,7 @@ public final class Partition {
      */
     public boolean appendAsFollower(
             int leaderEpoch, ByteBuffer records, long leaderHighWatermark, long leaderLogStartOffset) {
+        boolean hwMoved;
         synchronized (this) {
             if (state.isLeader() || state.leaderEpoch() != leaderEpoch) {
                 return false;
@@ -282,12 +283,18 @@ public final class Partition {
             if (records.hasRemaining()) {
                 FollowerWrites.append(partitionLog, records);
             }
+            long before = state.highWatermark();
             state.followerLogUpdated(partitionLog.logEndOffset(), leaderHighWatermark);
             publishHighWatermark();
             if (leaderLogStartOffset > partitionLog.logStartOffset()) {
                 // records the leader deleted (retention, DeleteRecords) go here too; bounded by the high watermark
                 partitionLog.advanceLogStartOffset(leaderLogStartOffset, "the leader's log start offset");
             }
+            hwMoved = state.highWatermark() != before;
+        }
+        if (hwMoved) {
+            // consumers reading from this follower (KIP-392) wait for its high watermark, not for appends
+            events.highWatermarkMoved(this);
         }
         return true;
     }
@@ -344,6 +351,33 @@ public final class Partition {
             publishHighWatermark();
         }
         return true;
+    }
+
+    /**
+     * The log end offsets of the in-sync followers whose log holds {@code offset} (as last reported by their fetches),
+     * when this broker leads: where a consumer may be sent to read it (KIP-392). Empty on a follower.
+     */
+    public synchronized java.util.Map<Integer, Long> inSyncFollowersHolding(long offset) {
+        java.util.Map<Integer, Long> holding = new java.util.TreeMap<>();
+        if (!state.isLeader()) {
+            return holding;
+        }
+        for (int id : state.isr()) {
+            if (id == localId) {
+                continue;
+            }
+            state.follower(id).ifPresent(f -> {
+                if (f.logEndOffset() >= offset) {
+                    holding.put(id, f.logEndOffset());
+                }
+            });
+        }
+        return holding;
+    }
+
+    /** Whether this broker follows the partition (it has a leader that is not this broker). */
+    public synchronized boolean isFollower() {
+        return state.role() == PartitionState.Role.FOLLOWER;
     }
 
     // ---- reads of the state ----

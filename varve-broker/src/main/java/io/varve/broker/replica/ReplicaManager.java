@@ -3,6 +3,7 @@ package io.varve.broker.replica;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.replica.selector.ReplicaSelector;
 import io.varve.broker.replica.state.PartitionState;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.metadata.controller.replication.AlterPartitionReply;
@@ -89,6 +90,9 @@ public final class ReplicaManager implements Partition.Events {
     };
     private volatile boolean replicating;
     private final BiFunction<MetadataSnapshot, Map<String, String>, Integer> minInsyncReplicas;
+
+    /** {@code replica.selector.class} (KIP-392); null: consumers read from the leader only. */
+    private volatile ReplicaSelector replicaSelector;
 
     /** Where reads of offsets held only by remote storage go; set once at start-up when tiering is on. */
     private volatile TieredReads tieredReads = TieredReads.disabled();
@@ -323,6 +327,54 @@ public final class ReplicaManager implements Partition.Events {
             throw new NotLeaderOrFollowerException("This broker is not the leader of " + tp + ".");
         }
         return p.get();
+    }
+
+    /**
+     * The partition of {@code tp} for a consumer's fetch: the leader's, or from Fetch v11 on (KIP-392) a follower's,
+     * which serves up to its own high watermark. Kafka's errors otherwise.
+     */
+    public Partition readablePartition(MetadataSnapshot snapshot, TopicPartition tp, boolean followerAllowed) {
+        if (followerAllowed) {
+            Optional<Partition> p = partition(tp);
+            if (p.isPresent() && p.get().isFollower()) {
+                return p.get();
+            }
+        }
+        return leaderPartition(snapshot, tp);
+    }
+
+    /** Sets the selector of {@code replica.selector.class}; empty keeps every consumer on the leader. */
+    public void useReplicaSelector(Optional<ReplicaSelector> selector) {
+        this.replicaSelector = selector.orElse(null);
+    }
+
+    /**
+     * KIP-392: the replica a consumer in {@code clientRack} should read {@code partition} (led here) from at {@code
+     * fetchOffset}, or -1 to read here. Only in-sync followers that hold the offset and are registered are candidates.
+     */
+    public int preferredReadReplica(
+            MetadataSnapshot snapshot, Partition partition, String clientRack, long fetchOffset) {
+        ReplicaSelector selector = replicaSelector;
+        if (selector == null || clientRack == null || clientRack.isEmpty()) {
+            return -1;
+        }
+        Map<Integer, String> racks = new HashMap<>();
+        for (MetadataSnapshot.BrokerInfo b : snapshot.brokers()) {
+            racks.put(b.nodeId(), b.rack());
+        }
+        List<ReplicaSelector.Candidate> followers = new java.util.ArrayList<>();
+        partition.inSyncFollowersHolding(fetchOffset).forEach((id, logEnd) -> {
+            if (racks.containsKey(id)) {
+                followers.add(new ReplicaSelector.Candidate(id, racks.get(id), logEnd));
+            }
+        });
+        if (followers.isEmpty()) {
+            return -1;
+        }
+        ReplicaSelector.Candidate leader = new ReplicaSelector.Candidate(
+                nodeId, racks.get(nodeId), partition.log().logEndOffset());
+        int chosen = selector.select(clientRack, leader, followers);
+        return chosen == nodeId ? -1 : chosen;
     }
 
     @Override
