@@ -678,6 +678,7 @@ public final class Broker implements AutoCloseable {
                         .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
                 this::brokerEpoch,
                 System::currentTimeMillis);
+        replicaFetchers.useThrottles(replicaManager.throttles());
         if (remoteLogManager != null) {
             replicaFetchers.useTieredFollowerStart(new TieredFollowerBootstrap(remoteLogManager));
         }

@@ -290,6 +290,15 @@ public final class FetchHandler implements ApiHandler {
                     }
                     partition.followerFetched(replicaId, fetchOffset);
                 }
+                // replication throttles apply to followers out of the ISR only (they must not slow acks=all)
+                boolean throttled = replicaId >= 0 && !partition.isr().contains(replicaId);
+                if (throttled && replicaManager.throttles().leaderMustWait(t.tp)) {
+                    out.setErrorCode(Errors.NONE.code())
+                            .setHighWatermark(log.highWatermark())
+                            .setLastStableOffset(log.lastStableOffset())
+                            .setLogStartOffset(log.logStartOffset());
+                    continue; // no records now: leader.replication.throttled.rate is spent
+                }
                 // the last stable offset first: it never passes the high watermark read after it
                 long readableEnd = readableEnd(log, readCommitted, replicaId);
                 read.readableEnds[i] = readableEnd;
@@ -309,6 +318,9 @@ public final class FetchHandler implements ApiHandler {
                     continue;
                 }
                 int size = slice.sizeBytes();
+                if (throttled) {
+                    replicaManager.throttles().leaderSent(t.tp, size);
+                }
                 read.bytes += size;
                 budget -= size;
                 out.setErrorCode(Errors.NONE.code())

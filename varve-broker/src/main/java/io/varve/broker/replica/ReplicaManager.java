@@ -5,6 +5,7 @@ import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
 import io.varve.broker.replica.selector.ReplicaSelector;
 import io.varve.broker.replica.state.PartitionState;
+import io.varve.broker.replica.throttle.ReplicationThrottles;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.metadata.controller.replication.AlterPartitionReply;
 import io.varve.metadata.controller.replication.AlterPartitionRequest;
@@ -91,6 +92,9 @@ public final class ReplicaManager implements Partition.Events {
     private volatile boolean replicating;
     private final BiFunction<MetadataSnapshot, Map<String, String>, Integer> minInsyncReplicas;
 
+    /** The replication throttles of this broker, from each image's configs. */
+    private final ReplicationThrottles throttles;
+
     /** {@code replica.selector.class} (KIP-392); null: consumers read from the leader only. */
     private volatile ReplicaSelector replicaSelector;
 
@@ -121,6 +125,12 @@ public final class ReplicaManager implements Partition.Events {
         this.minInsyncReplicas = minInsyncReplicas;
         this.clockMs = clockMs;
         this.isrChanges = new IsrChangeSender(nodeId, timer, 100);
+        this.throttles = new ReplicationThrottles(nodeId, clockMs);
+    }
+
+    /** The replication throttles (leader and follower quotas with the throttled replicas of the newest image). */
+    public ReplicationThrottles throttles() {
+        return throttles;
     }
 
     /** {@code observer} is told of each ISR change the controller made for a partition led here (true: it shrank). */
@@ -173,6 +183,11 @@ public final class ReplicaManager implements Partition.Events {
      */
     public synchronized void applyMetadata(MetadataSnapshot snapshot) {
         reconciled = snapshot;
+        Map<String, Map<String, String>> topicConfigs = new HashMap<>();
+        for (TopicInfo topic : snapshot.topics()) {
+            topicConfigs.put(topic.name(), topic.configs());
+        }
+        throttles.update(snapshot.dynamicBrokerConfigs(), snapshot.dynamicDefaultBrokerConfigs(), topicConfigs);
         Map<TopicPartition, Uuid> wanted = new HashMap<>();
         for (TopicInfo topic : snapshot.topics()) {
             for (PartitionInfo p : topic.partitions().values()) {
