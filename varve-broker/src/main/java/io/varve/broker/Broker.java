@@ -180,6 +180,8 @@ public final class Broker implements AutoCloseable {
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
         LogConfigs logConfigs = new LogConfigs(config);
+        // before the log manager removes its clean-shutdown markers (KIP-966's PreviousBrokerEpoch)
+        long previousBrokerEpoch = io.varve.broker.metadata.CleanShutdownEpoch.take(config.logDirs());
         logManager = new LogManager(
                 config.logDirs(),
                 logConfigs.brokerDefaults(),
@@ -389,7 +391,8 @@ public final class Broker implements AutoCloseable {
                         Uuid.randomUuid(),
                         advertisedEndpoints(),
                         config.rack(),
-                        SupportedFeatures.THIS_BUILD),
+                        SupportedFeatures.THIS_BUILD,
+                        previousBrokerEpoch),
                 config.brokerHeartbeatIntervalMs(),
                 // a lone node's partitions have nowhere to move: no controlled shutdown
                 shared ? config.brokerSessionTimeoutMs() : 0,
@@ -740,6 +743,9 @@ public final class Broker implements AutoCloseable {
         closeQuietly("remote reads", tieredReads);
         closeQuietly("remote log manager", remoteLogManager);
         closeQuietly("log manager", logManager);
+        if (logManager != null) {
+            io.varve.broker.metadata.CleanShutdownEpoch.recordIfClean(config.logDirs(), brokerEpoch());
+        }
         log.info(
                 "Varve node {} shut down in {} ms",
                 config.nodeId(),
