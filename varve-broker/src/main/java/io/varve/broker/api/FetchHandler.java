@@ -288,7 +288,7 @@ public final class FetchHandler implements ApiHandler {
                         read.hasError = true;
                         continue;
                     }
-                    partition.followerFetched(replicaId, fetchOffset);
+                    partition.followerFetched(replicaId, fetchOffset, t.partition.logStartOffset());
                 }
                 // replication throttles apply to followers out of the ISR only (they must not slow acks=all)
                 boolean throttled = replicaId >= 0 && !partition.isr().contains(replicaId);

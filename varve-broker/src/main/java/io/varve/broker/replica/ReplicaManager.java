@@ -80,6 +80,7 @@ public final class ReplicaManager implements Partition.Events {
         return t;
     });
     private final ProducePurgatory producePurgatory = new ProducePurgatory(timer, 100_000);
+    private final DeleteRecordsPurgatory deleteRecordsPurgatory = new DeleteRecordsPurgatory(timer, 10_000);
     private final IsrChangeSender isrChanges;
     private final LongSupplier clockMs;
     private volatile FollowerFetching followers = new FollowerFetching() {
@@ -224,6 +225,7 @@ public final class ReplicaManager implements Partition.Events {
                 partitions.remove(tp, p);
                 followers.stopFollowing(tp);
                 producePurgatory.leadershipLost(tp);
+                deleteRecordsPurgatory.check(tp);
                 fetchPurgatory.onAppend(tp, Integer.MAX_VALUE);
             }
         }
@@ -272,6 +274,7 @@ public final class ReplicaManager implements Partition.Events {
                 followers.stopFollowing(tp);
             } else {
                 producePurgatory.leadershipLost(tp);
+                deleteRecordsPurgatory.check(tp);
                 fetchPurgatory.onAppend(tp, Integer.MAX_VALUE); // waiting consumer fetches learn of the new leader
                 if (h.info().leader() < 0) {
                     followers.stopFollowing(tp); // offline: nobody to fetch from until a leader is elected
@@ -397,6 +400,31 @@ public final class ReplicaManager implements Partition.Events {
         TopicPartition tp = partition.topicPartition();
         producePurgatory.check(tp);
         fetchPurgatory.onHighWatermark(tp); // consumers waiting for committed data read again
+    }
+
+    @Override
+    public void followerLogStartMoved(Partition partition) {
+        deleteRecordsPurgatory.check(partition.topicPartition());
+    }
+
+    /**
+     * DeleteRecords on partitions led here, after their leader logs moved their log start to {@code targets}:
+     * completes once every live replica's log start reached its target (the low watermark), or at {@code timeoutMs}.
+     */
+    public CompletableFuture<Map<TopicPartition, DeleteRecordsPurgatory.Outcome>> awaitLowWatermarks(
+            Map<TopicPartition, Long> targets, long timeoutMs) {
+        return deleteRecordsPurgatory.await(
+                targets,
+                tp -> {
+                    MetadataSnapshot snapshot = reconciled;
+                    if (snapshot == null) {
+                        throw new NotLeaderOrFollowerException("This broker has not caught up with the metadata.");
+                    }
+                    java.util.Set<Integer> live = new java.util.HashSet<>();
+                    snapshot.brokers().forEach(b -> live.add(b.nodeId()));
+                    return leaderPartition(snapshot, tp).lowWatermark(live);
+                },
+                timeoutMs);
     }
 
     @Override

@@ -98,6 +98,15 @@ class FollowerFetchingIT {
                             .get(TOPIC)
                             .partitions()
                             .get(0);
+                    if (p.leader() != null && p.leader().id() != 1 && p.isr().size() == 3) {
+                        // broker 1 was not unfenced yet when the topic was created: give it its preferred leadership
+                        admin.electLeaders(
+                                        org.apache.kafka.common.ElectionType.PREFERRED,
+                                        java.util.Set.of(new org.apache.kafka.common.TopicPartition(TOPIC, 0)))
+                                .all()
+                                .get(10, TimeUnit.SECONDS);
+                        return false;
+                    }
                     return p.leader() != null && p.leader().id() == 1 && p.isr().size() == 3;
                 });
 
