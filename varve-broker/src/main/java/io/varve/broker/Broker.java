@@ -195,6 +195,8 @@ public final class Broker implements AutoCloseable {
         MetadataLogs.refuseUnformattedDynamicQuorum(config);
         String clusterId = MetaProperties.loadOrFormat(config.logDirs(), nodeId);
         LogConfigs logConfigs = new LogConfigs(config);
+        // before the log manager removes its clean-shutdown markers (KIP-966's PreviousBrokerEpoch)
+        long previousBrokerEpoch = io.varve.broker.metadata.CleanShutdownEpoch.take(config.logDirs());
         logManager = new LogManager(
                 config.logDirs(),
                 logConfigs.brokerDefaults(),
@@ -225,6 +227,7 @@ public final class Broker implements AutoCloseable {
                         .topicValues(overrides)
                         .getOrDefault("min.insync.replicas", "1")),
                 System::currentTimeMillis);
+        replicaManager.useReplicaSelector(config.replicaSelector());
         replicaManager.onIsrChange(shrank -> {
             if (shrank) {
                 metrics.replicas().isrShrunk();
@@ -432,7 +435,8 @@ public final class Broker implements AutoCloseable {
                         Uuid.randomUuid(),
                         advertisedEndpoints(),
                         config.rack(),
-                        SupportedFeatures.THIS_BUILD),
+                        SupportedFeatures.THIS_BUILD,
+                        previousBrokerEpoch),
                 config.brokerHeartbeatIntervalMs(),
                 // a lone node's partitions have nowhere to move: no controlled shutdown
                 shared ? config.brokerSessionTimeoutMs() : 0,
@@ -731,6 +735,7 @@ public final class Broker implements AutoCloseable {
                         .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
                 this::brokerEpoch,
                 System::currentTimeMillis);
+        replicaFetchers.useThrottles(replicaManager.throttles());
         if (remoteLogManager != null) {
             replicaFetchers.useTieredFollowerStart(new TieredFollowerBootstrap(remoteLogManager));
         }
@@ -793,6 +798,9 @@ public final class Broker implements AutoCloseable {
         closeQuietly("remote reads", tieredReads);
         closeQuietly("remote log manager", remoteLogManager);
         closeQuietly("log manager", logManager);
+        if (logManager != null) {
+            io.varve.broker.metadata.CleanShutdownEpoch.recordIfClean(config.logDirs(), brokerEpoch());
+        }
         log.info(
                 "Varve node {} shut down in {} ms",
                 config.nodeId(),

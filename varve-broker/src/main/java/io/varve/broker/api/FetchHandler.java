@@ -38,7 +38,9 @@ import org.apache.kafka.common.protocol.Errors;
  * fetches from, it gets the diverging epoch (v12+) to truncate to instead of records. A consumer gets whole batches from the leader's log up to the high watermark (the last stable offset for
  * isolation_level READ_COMMITTED, with the aborted transactions overlapping what is returned), within max.bytes and the
  * per-partition limits, long-polling until min.bytes or max.wait.ms. Record bytes go from the segment file to the
- * socket (sendfile) without passing through the heap. Sessions are not kept: a request that
+ * socket (sendfile) without passing through the heap. From v11 (KIP-392) a consumer naming its rack may be told by the
+ * leader to read from an in-sync follower of that rack ({@code replica.selector.class}); a follower serves such
+ * consumers up to its own high watermark (learnt from the leader's fetch responses). Sessions are not kept: a request that
  * asks for one gets session id 0 (the documented "no session" answer) and clients go on with full fetches.
  */
 public final class FetchHandler implements ApiHandler {
@@ -49,6 +51,8 @@ public final class FetchHandler implements ApiHandler {
     private static final short FIRST_CURRENT_LEADER_VERSION = 12;
 
     private static final short FIRST_NODE_ENDPOINTS_VERSION = 16;
+    /** KIP-392: from this version a consumer names its rack and may be served by a follower. */
+    private static final short FIRST_RACK_VERSION = 11;
     /** Fetch session ids; 0 means none (FetchMetadata.INVALID_SESSION_ID in the protocol guide). */
     private static final int NO_SESSION = 0;
 
@@ -95,8 +99,17 @@ public final class FetchHandler implements ApiHandler {
         boolean readCommitted = replicaId < 0
                 && request.apiVersion() >= 4
                 && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();
-        Reader reader =
-                new Reader(data, targets, byId, readCommitted, replicaId, request.listenerName(), request.apiVersion());
+        boolean followerAllowed = replicaId < 0 && request.apiVersion() >= FIRST_RACK_VERSION;
+        Reader reader = new Reader(
+                data,
+                targets,
+                byId,
+                readCommitted,
+                replicaId,
+                request.listenerName(),
+                request.apiVersion(),
+                followerAllowed,
+                followerAllowed ? data.rackId() : null);
         Read first = read(reader, snapshot);
         if (first.remote != null) {
             // remote data is there to read: no long poll (Kafka does the same), the read completes the response
@@ -117,7 +130,7 @@ public final class FetchHandler implements ApiHandler {
                         watched,
                         data.minBytes() - first.bytes,
                         data.maxWaitMs(),
-                        () -> !anyAdvanced(first, targets, readCommitted, replicaId),
+                        () -> !anyAdvanced(first, reader),
                         () -> {
                             try {
                                 Read again = read(reader, cache.snapshot());
@@ -144,7 +157,10 @@ public final class FetchHandler implements ApiHandler {
     }
 
     /** True when a partition's readable end moved: the high watermark, or the last stable offset for read_committed. */
-    private boolean anyAdvanced(Read first, List<Target> targets, boolean readCommitted, int replicaId) {
+    private boolean anyAdvanced(Read first, Reader reader) {
+        List<Target> targets = reader.targets();
+        boolean readCommitted = reader.readCommitted();
+        int replicaId = reader.replicaId();
         MetadataSnapshot snapshot = cache.snapshot();
         for (int i = 0; i < targets.size(); i++) {
             Target t = targets.get(i);
@@ -152,7 +168,9 @@ public final class FetchHandler implements ApiHandler {
                 continue;
             }
             try {
-                PartitionLog log = replicaManager.leaderLog(snapshot, t.tp);
+                PartitionLog log = replicaManager
+                        .readablePartition(snapshot, t.tp, reader.followerAllowed())
+                        .log();
                 if (readableEnd(log, readCommitted, replicaId) != first.readableEnds[i]) {
                     return true;
                 }
@@ -193,7 +211,9 @@ public final class FetchHandler implements ApiHandler {
             boolean readCommitted,
             int replicaId,
             String listenerName,
-            short apiVersion) {}
+            short apiVersion,
+            boolean followerAllowed,
+            String clientRack) {}
 
     private Read read(Reader r, MetadataSnapshot snapshot) {
         FetchRequestData data = r.data();
@@ -230,10 +250,23 @@ public final class FetchHandler implements ApiHandler {
                 continue;
             }
             try {
-                Partition partition = replicaManager.leaderPartition(snapshot, t.tp);
+                Partition partition = replicaManager.readablePartition(snapshot, t.tp, r.followerAllowed());
                 PartitionLog log = partition.log();
                 partition.checkLeaderEpoch(t.partition.currentLeaderEpoch());
                 long fetchOffset = t.partition.fetchOffset();
+                int preferred = r.clientRack() == null || !partition.isLeader()
+                        ? -1
+                        : replicaManager.preferredReadReplica(snapshot, partition, r.clientRack(), fetchOffset);
+                if (preferred >= 0) {
+                    // KIP-392: no records, the consumer goes to the replica of its rack and fetches there
+                    out.setErrorCode(Errors.NONE.code())
+                            .setHighWatermark(log.highWatermark())
+                            .setLastStableOffset(log.lastStableOffset())
+                            .setLogStartOffset(log.logStartOffset())
+                            .setPreferredReadReplica(preferred);
+                    read.hasError = true; // answered at once, as Kafka does
+                    continue;
+                }
                 if (replicaId >= 0) {
                     partition.requireFollower(replicaId);
                     EpochEndOffset diverging = partition.divergence(t.partition.lastFetchedEpoch(), fetchOffset);
@@ -255,7 +288,16 @@ public final class FetchHandler implements ApiHandler {
                         read.hasError = true;
                         continue;
                     }
-                    partition.followerFetched(replicaId, fetchOffset);
+                    partition.followerFetched(replicaId, fetchOffset, t.partition.logStartOffset());
+                }
+                // replication throttles apply to followers out of the ISR only (they must not slow acks=all)
+                boolean throttled = replicaId >= 0 && !partition.isr().contains(replicaId);
+                if (throttled && replicaManager.throttles().leaderMustWait(t.tp)) {
+                    out.setErrorCode(Errors.NONE.code())
+                            .setHighWatermark(log.highWatermark())
+                            .setLastStableOffset(log.lastStableOffset())
+                            .setLogStartOffset(log.logStartOffset());
+                    continue; // no records now: leader.replication.throttled.rate is spent
                 }
                 // the last stable offset first: it never passes the high watermark read after it
                 long readableEnd = readableEnd(log, readCommitted, replicaId);
@@ -276,6 +318,9 @@ public final class FetchHandler implements ApiHandler {
                     continue;
                 }
                 int size = slice.sizeBytes();
+                if (throttled) {
+                    replicaManager.throttles().leaderSent(t.tp, size);
+                }
                 read.bytes += size;
                 budget -= size;
                 out.setErrorCode(Errors.NONE.code())

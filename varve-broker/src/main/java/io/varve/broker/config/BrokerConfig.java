@@ -196,6 +196,7 @@ public final class BrokerConfig {
             .define("replica.fetch.min.bytes", INT, 1, 1, Integer.MAX_VALUE)
             .define("replica.fetch.backoff.ms", INT, 1000, 0, Integer.MAX_VALUE)
             .define("replica.socket.timeout.ms", INT, 30000, 1, Integer.MAX_VALUE)
+            .define(io.varve.broker.replica.selector.ReplicaSelectors.CONFIG, STRING, null)
             // Kafka keys Varve accepts today and applies in a later release.
             .defineAccepted("num.recovery.threads.per.data.dir", INT)
             .defineAccepted("compression.type", STRING)
@@ -252,6 +253,11 @@ public final class BrokerConfig {
             throw new ConfigException("replica.socket.timeout.ms must be at least replica.fetch.wait.max.ms, or"
                     + " every fetch that waits at its leader for data times out.");
         }
+        try {
+            replicaSelector();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
         checkQuorumSettings();
         List<String> plaintextOnly = new ArrayList<>(controllerListenerNames());
         String interBroker = (String) values.get("inter.broker.listener.name");
@@ -274,6 +280,12 @@ public final class BrokerConfig {
     /** {@code replica.lag.time.max.ms}: a follower not caught up for this long leaves the ISR. */
     public long replicaLagTimeMaxMs() {
         return longValue("replica.lag.time.max.ms");
+    }
+
+    /** {@code replica.selector.class} (KIP-392); empty: consumers read from the leader only. */
+    public java.util.Optional<io.varve.broker.replica.selector.ReplicaSelector> replicaSelector() {
+        return io.varve.broker.replica.selector.ReplicaSelectors.forClassName(
+                (String) values.get(io.varve.broker.replica.selector.ReplicaSelectors.CONFIG));
     }
 
     /** The replica fetchers' keys. */

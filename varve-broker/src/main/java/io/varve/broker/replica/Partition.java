@@ -37,6 +37,9 @@ public final class Partition {
         void highWatermarkMoved(Partition partition);
 
         void isrChangeProposed(Partition partition, IsrChange change);
+
+        /** A follower reported a higher log start offset (DeleteRecords waits for the low watermark). */
+        default void followerLogStartMoved(Partition partition) {}
     }
 
     /** An append as leader and the epoch it was written at. */
@@ -50,6 +53,8 @@ public final class Partition {
     private final PartitionState state;
     private volatile Uuid topicId;
     private volatile int minInsyncReplicas = 1;
+    /** The log start offset each follower last reported in its fetch, at this leader epoch; under the monitor. */
+    private final java.util.Map<Integer, Long> followerLogStarts = new java.util.HashMap<>();
 
     Partition(
             TopicPartition tp,
@@ -110,6 +115,7 @@ public final class Partition {
             } else if (info.leader() == localId) {
                 // followers asking where their epoch ends learn this epoch's start before its first record
                 partitionLog.assignLeaderEpochAtLogEnd(info.leaderEpoch());
+                followerLogStarts.clear();
                 state.becomeLeader(
                         info.leaderEpoch(),
                         info.partitionEpoch(),
@@ -202,6 +208,40 @@ public final class Partition {
         }
     }
 
+    /**
+     * {@link #followerFetched(int, long)} with the log start offset the follower reported: a move of it may complete
+     * DeleteRecords waiting for the low watermark.
+     */
+    public void followerFetched(int replicaId, long fetchOffset, long followerLogStartOffset) {
+        boolean moved = false;
+        synchronized (this) {
+            if (state.isLeader() && state.isReplica(replicaId) && followerLogStartOffset >= 0) {
+                Long before = followerLogStarts.put(replicaId, followerLogStartOffset);
+                moved = before == null || before != followerLogStartOffset;
+            }
+        }
+        followerFetched(replicaId, fetchOffset);
+        if (moved) {
+            events.followerLogStartMoved(this);
+        }
+    }
+
+    /**
+     * The low watermark when this broker leads: the smallest log start offset of this log and of the followers in
+     * {@code liveBrokers} that reported one at this leader epoch (Kafka leaves out replicas not alive or not heard
+     * from). NOT_LEADER_OR_FOLLOWER on a follower.
+     */
+    public synchronized long lowWatermark(Set<Integer> liveBrokers) {
+        requireLeader();
+        long low = partitionLog.logStartOffset();
+        for (java.util.Map.Entry<Integer, Long> e : followerLogStarts.entrySet()) {
+            if (liveBrokers.contains(e.getKey()) && state.isReplica(e.getKey())) {
+                low = Math.min(low, e.getValue());
+            }
+        }
+        return low;
+    }
+
     /** Records a follower's fetch from {@code fetchOffset}: may move the high watermark and expand the ISR. */
     public void followerFetched(int replicaId, long fetchOffset) {
         Outcome outcome;
@@ -275,6 +315,7 @@ public final class Partition {
      */
     public boolean appendAsFollower(
             int leaderEpoch, ByteBuffer records, long leaderHighWatermark, long leaderLogStartOffset) {
+        boolean hwMoved;
         synchronized (this) {
             if (state.isLeader() || state.leaderEpoch() != leaderEpoch) {
                 return false;
@@ -282,12 +323,18 @@ public final class Partition {
             if (records.hasRemaining()) {
                 FollowerWrites.append(partitionLog, records);
             }
+            long before = state.highWatermark();
             state.followerLogUpdated(partitionLog.logEndOffset(), leaderHighWatermark);
             publishHighWatermark();
             if (leaderLogStartOffset > partitionLog.logStartOffset()) {
                 // records the leader deleted (retention, DeleteRecords) go here too; bounded by the high watermark
                 partitionLog.advanceLogStartOffset(leaderLogStartOffset, "the leader's log start offset");
             }
+            hwMoved = state.highWatermark() != before;
+        }
+        if (hwMoved) {
+            // consumers reading from this follower (KIP-392) wait for its high watermark, not for appends
+            events.highWatermarkMoved(this);
         }
         return true;
     }
@@ -345,6 +392,33 @@ public final class Partition {
             publishHighWatermark();
         }
         return true;
+    }
+
+    /**
+     * The log end offsets of the in-sync followers whose log holds {@code offset} (as last reported by their fetches),
+     * when this broker leads: where a consumer may be sent to read it (KIP-392). Empty on a follower.
+     */
+    public synchronized java.util.Map<Integer, Long> inSyncFollowersHolding(long offset) {
+        java.util.Map<Integer, Long> holding = new java.util.TreeMap<>();
+        if (!state.isLeader()) {
+            return holding;
+        }
+        for (int id : state.isr()) {
+            if (id == localId) {
+                continue;
+            }
+            state.follower(id).ifPresent(f -> {
+                if (f.logEndOffset() >= offset) {
+                    holding.put(id, f.logEndOffset());
+                }
+            });
+        }
+        return holding;
+    }
+
+    /** Whether this broker follows the partition (it has a leader that is not this broker). */
+    public synchronized boolean isFollower() {
+        return state.role() == PartitionState.Role.FOLLOWER;
     }
 
     // ---- reads of the state ----

@@ -3,7 +3,9 @@ package io.varve.broker.replica;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.PartitionInfo;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
+import io.varve.broker.replica.selector.ReplicaSelector;
 import io.varve.broker.replica.state.PartitionState;
+import io.varve.broker.replica.throttle.ReplicationThrottles;
 import io.varve.broker.tiered.TieredReads;
 import io.varve.metadata.controller.replication.AlterPartitionReply;
 import io.varve.metadata.controller.replication.AlterPartitionRequest;
@@ -78,6 +80,7 @@ public final class ReplicaManager implements Partition.Events {
         return t;
     });
     private final ProducePurgatory producePurgatory = new ProducePurgatory(timer, 100_000);
+    private final DeleteRecordsPurgatory deleteRecordsPurgatory = new DeleteRecordsPurgatory(timer, 10_000);
     private final IsrChangeSender isrChanges;
     private final LongSupplier clockMs;
     private volatile FollowerFetching followers = new FollowerFetching() {
@@ -89,6 +92,12 @@ public final class ReplicaManager implements Partition.Events {
     };
     private volatile boolean replicating;
     private final BiFunction<MetadataSnapshot, Map<String, String>, Integer> minInsyncReplicas;
+
+    /** The replication throttles of this broker, from each image's configs. */
+    private final ReplicationThrottles throttles;
+
+    /** {@code replica.selector.class} (KIP-392); null: consumers read from the leader only. */
+    private volatile ReplicaSelector replicaSelector;
 
     /** Where reads of offsets held only by remote storage go; set once at start-up when tiering is on. */
     private volatile TieredReads tieredReads = TieredReads.disabled();
@@ -117,6 +126,12 @@ public final class ReplicaManager implements Partition.Events {
         this.minInsyncReplicas = minInsyncReplicas;
         this.clockMs = clockMs;
         this.isrChanges = new IsrChangeSender(nodeId, timer, 100);
+        this.throttles = new ReplicationThrottles(nodeId, clockMs);
+    }
+
+    /** The replication throttles (leader and follower quotas with the throttled replicas of the newest image). */
+    public ReplicationThrottles throttles() {
+        return throttles;
     }
 
     /** {@code observer} is told of each ISR change the controller made for a partition led here (true: it shrank). */
@@ -169,6 +184,11 @@ public final class ReplicaManager implements Partition.Events {
      */
     public synchronized void applyMetadata(MetadataSnapshot snapshot) {
         reconciled = snapshot;
+        Map<String, Map<String, String>> topicConfigs = new HashMap<>();
+        for (TopicInfo topic : snapshot.topics()) {
+            topicConfigs.put(topic.name(), topic.configs());
+        }
+        throttles.update(snapshot.dynamicBrokerConfigs(), snapshot.dynamicDefaultBrokerConfigs(), topicConfigs);
         Map<TopicPartition, Uuid> wanted = new HashMap<>();
         for (TopicInfo topic : snapshot.topics()) {
             for (PartitionInfo p : topic.partitions().values()) {
@@ -205,6 +225,7 @@ public final class ReplicaManager implements Partition.Events {
                 partitions.remove(tp, p);
                 followers.stopFollowing(tp);
                 producePurgatory.leadershipLost(tp);
+                deleteRecordsPurgatory.check(tp);
                 fetchPurgatory.onAppend(tp, Integer.MAX_VALUE);
             }
         }
@@ -253,6 +274,7 @@ public final class ReplicaManager implements Partition.Events {
                 followers.stopFollowing(tp);
             } else {
                 producePurgatory.leadershipLost(tp);
+                deleteRecordsPurgatory.check(tp);
                 fetchPurgatory.onAppend(tp, Integer.MAX_VALUE); // waiting consumer fetches learn of the new leader
                 if (h.info().leader() < 0) {
                     followers.stopFollowing(tp); // offline: nobody to fetch from until a leader is elected
@@ -325,11 +347,84 @@ public final class ReplicaManager implements Partition.Events {
         return p.get();
     }
 
+    /**
+     * The partition of {@code tp} for a consumer's fetch: the leader's, or from Fetch v11 on (KIP-392) a follower's,
+     * which serves up to its own high watermark. Kafka's errors otherwise.
+     */
+    public Partition readablePartition(MetadataSnapshot snapshot, TopicPartition tp, boolean followerAllowed) {
+        if (followerAllowed) {
+            Optional<Partition> p = partition(tp);
+            if (p.isPresent() && p.get().isFollower()) {
+                return p.get();
+            }
+        }
+        return leaderPartition(snapshot, tp);
+    }
+
+    /** Sets the selector of {@code replica.selector.class}; empty keeps every consumer on the leader. */
+    public void useReplicaSelector(Optional<ReplicaSelector> selector) {
+        this.replicaSelector = selector.orElse(null);
+    }
+
+    /**
+     * KIP-392: the replica a consumer in {@code clientRack} should read {@code partition} (led here) from at {@code
+     * fetchOffset}, or -1 to read here. Only in-sync followers that hold the offset and are registered are candidates.
+     */
+    public int preferredReadReplica(
+            MetadataSnapshot snapshot, Partition partition, String clientRack, long fetchOffset) {
+        ReplicaSelector selector = replicaSelector;
+        if (selector == null || clientRack == null || clientRack.isEmpty()) {
+            return -1;
+        }
+        Map<Integer, String> racks = new HashMap<>();
+        for (MetadataSnapshot.BrokerInfo b : snapshot.brokers()) {
+            racks.put(b.nodeId(), b.rack());
+        }
+        List<ReplicaSelector.Candidate> followers = new java.util.ArrayList<>();
+        partition.inSyncFollowersHolding(fetchOffset).forEach((id, logEnd) -> {
+            if (racks.containsKey(id)) {
+                followers.add(new ReplicaSelector.Candidate(id, racks.get(id), logEnd));
+            }
+        });
+        if (followers.isEmpty()) {
+            return -1;
+        }
+        ReplicaSelector.Candidate leader = new ReplicaSelector.Candidate(
+                nodeId, racks.get(nodeId), partition.log().logEndOffset());
+        int chosen = selector.select(clientRack, leader, followers);
+        return chosen == nodeId ? -1 : chosen;
+    }
+
     @Override
     public void highWatermarkMoved(Partition partition) {
         TopicPartition tp = partition.topicPartition();
         producePurgatory.check(tp);
         fetchPurgatory.onHighWatermark(tp); // consumers waiting for committed data read again
+    }
+
+    @Override
+    public void followerLogStartMoved(Partition partition) {
+        deleteRecordsPurgatory.check(partition.topicPartition());
+    }
+
+    /**
+     * DeleteRecords on partitions led here, after their leader logs moved their log start to {@code targets}:
+     * completes once every live replica's log start reached its target (the low watermark), or at {@code timeoutMs}.
+     */
+    public CompletableFuture<Map<TopicPartition, DeleteRecordsPurgatory.Outcome>> awaitLowWatermarks(
+            Map<TopicPartition, Long> targets, long timeoutMs) {
+        return deleteRecordsPurgatory.await(
+                targets,
+                tp -> {
+                    MetadataSnapshot snapshot = reconciled;
+                    if (snapshot == null) {
+                        throw new NotLeaderOrFollowerException("This broker has not caught up with the metadata.");
+                    }
+                    java.util.Set<Integer> live = new java.util.HashSet<>();
+                    snapshot.brokers().forEach(b -> live.add(b.nodeId()));
+                    return leaderPartition(snapshot, tp).lowWatermark(live);
+                },
+                timeoutMs);
     }
 
     @Override

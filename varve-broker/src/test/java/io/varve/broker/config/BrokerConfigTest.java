@@ -251,4 +251,16 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> BrokerConfig.fromMap(unknownInterBroker))
                 .hasMessageStartingWith("inter.broker.listener.name INTERNAL is not a listener of this broker");
     }
+
+    @Test
+    void aReplicaSelectorVarveDoesNotProvideRefusesTheStartNamingTheKey() {
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("replica.selector.class", "com.example.NearestSelector")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("replica.selector.class com.example.NearestSelector is not available");
+        assertThat(BrokerConfig.fromMap(Map.of(
+                                "replica.selector.class", "org.apache.kafka.common.replica.RackAwareReplicaSelector"))
+                        .replicaSelector())
+                .isPresent();
+        assertThat(BrokerConfig.fromMap(Map.of()).replicaSelector()).isEmpty();
+    }
 }

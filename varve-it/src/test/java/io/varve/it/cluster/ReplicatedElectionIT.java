@@ -153,6 +153,36 @@ class ReplicatedElectionIT {
     }
 
     @Test
+    void aBrokerStoppedCleanlyKeepsItsElrMembershipAndLeadsCleanlyWhenItReturns() throws Exception {
+        // KIP-966's PreviousBrokerEpoch: the restart shows the epoch of a clean shutdown, so broker 2 stays
+        // eligible; the test above shows a killed one is not
+        createTopic(new NewTopic("eligible", Map.of(0, List.of(1, 2))).configs(Map.of("min.insync.replicas", "2")));
+        await("both replicas in sync")
+                .atMost(BOUND)
+                .ignoreExceptions()
+                .until(() -> partition("eligible").isr().size() == 2);
+        List<String> written = produce("eligible", 100, cluster.node(3));
+        assertThat(cluster.node(2).stop(Duration.ofSeconds(30))).isTrue();
+        await("broker 2 left the ISR for the ELR")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> ids(partition("eligible").isr()).equals(List.of(1))
+                        && partition("eligible").elr().stream().anyMatch(n -> n.id() == 2));
+        admin = cluster.admin(cluster.node(3));
+        cluster.node(1).kill(); // the only ISR member: only an eligible replica may lead now
+        cluster.node(2).start(); // at once, or two of three voters are down and no controller is elected
+
+        await("broker 2 elected from the ELR")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> partition("eligible").leader().id() == 2);
+        assertThat(readAll("eligible", written.size(), cluster.node(3))).containsExactlyElementsOf(written);
+        assertThat(logsOfAll()).doesNotContain("Unclean leader election: broker 2 now leads eligible-0");
+    }
+
+    @Test
     void theAutomaticRebalanceGivesTheLeadershipBackToThePreferredReplicaOnceInSync() throws Exception {
         createTopic(new NewTopic("balanced", Map.of(0, List.of(1, 2, 3))));
         await("three replicas in sync")

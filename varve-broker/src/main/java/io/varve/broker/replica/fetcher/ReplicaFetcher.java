@@ -4,6 +4,7 @@ import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.protocol.ClientFrames;
 import io.varve.broker.protocol.WireRecords;
 import io.varve.broker.replica.Partition;
+import io.varve.broker.replica.throttle.ReplicationThrottles;
 import io.varve.storage.epoch.EpochEndOffset;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -52,6 +53,8 @@ final class ReplicaFetcher implements Runnable {
     private final LongSupplier clockMs;
     private final String name;
     private final java.util.function.Supplier<TieredFollowerStart> tieredStart;
+    /** The follower quota, or null before it is set. */
+    private final java.util.function.Supplier<ReplicationThrottles> throttles;
     /** Guarded by this object's monitor. */
     private final Map<TopicPartition, Fetching> partitions = new LinkedHashMap<>();
 
@@ -69,8 +72,10 @@ final class ReplicaFetcher implements Runnable {
             IntFunction<Optional<InetSocketAddress>> addresses,
             LongSupplier brokerEpoch,
             LongSupplier clockMs,
-            java.util.function.Supplier<TieredFollowerStart> tieredStart) {
+            java.util.function.Supplier<TieredFollowerStart> tieredStart,
+            java.util.function.Supplier<ReplicationThrottles> throttles) {
         this.tieredStart = tieredStart;
+        this.throttles = throttles;
         this.localId = localId;
         this.leaderId = leaderId;
         this.settings = settings;
@@ -134,7 +139,7 @@ final class ReplicaFetcher implements Runnable {
     }
 
     private void fetchOnce() throws InterruptedException {
-        List<Fetching> ready = readyPartitions();
+        List<Fetching> ready = unthrottled(readyPartitions());
         if (ready.isEmpty()) {
             return;
         }
@@ -192,6 +197,34 @@ final class ReplicaFetcher implements Runnable {
                 }
             }
         }
+    }
+
+    /**
+     * Leaves out the partitions followed out of the ISR whose follower throttle is spent; when that leaves nothing,
+     * waits until the quota allows a fetch again (at most the back-off, woken by add() or shutdown()).
+     */
+    private List<Fetching> unthrottled(List<Fetching> ready) throws InterruptedException {
+        ReplicationThrottles quota = throttles.get();
+        if (quota == null || ready.isEmpty()) {
+            return ready;
+        }
+        List<Fetching> allowed = new ArrayList<>(ready.size());
+        for (Fetching f : ready) {
+            if (!outOfSyncHere(f.partition())
+                    || !quota.followerMustWait(f.partition().topicPartition())) {
+                allowed.add(f);
+            }
+        }
+        if (allowed.isEmpty()) {
+            synchronized (this) {
+                wait(Math.max(1, Math.min(settings.backoffMs(), quota.followerWaitMs())));
+            }
+        }
+        return allowed;
+    }
+
+    private boolean outOfSyncHere(Partition partition) {
+        return !partition.isr().contains(localId);
     }
 
     private synchronized List<Fetching> readyPartitions() throws InterruptedException {
@@ -269,6 +302,10 @@ final class ReplicaFetcher implements Runnable {
                     return;
                 }
                 ByteBuffer records = WireRecords.bytesOrNull(p.records());
+                ReplicationThrottles quota = throttles.get();
+                if (quota != null && records != null && outOfSyncHere(partition)) {
+                    quota.followerFetched(partition.topicPartition(), records.remaining());
+                }
                 partition.appendAsFollower(
                         f.leaderEpoch(),
                         records == null ? ByteBuffer.allocate(0) : records,

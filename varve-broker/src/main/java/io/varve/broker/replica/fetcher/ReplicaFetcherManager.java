@@ -3,6 +3,7 @@ package io.varve.broker.replica.fetcher;
 import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.replica.Partition;
 import io.varve.broker.replica.ReplicaManager;
+import io.varve.broker.replica.throttle.ReplicationThrottles;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,6 +31,7 @@ public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetch
     private final Map<TopicPartition, Key> placement = new HashMap<>();
     private boolean closed;
     private volatile TieredFollowerStart tieredStart = TieredFollowerStart.NONE;
+    private volatile ReplicationThrottles throttles;
 
     /**
      * @param addresses   a broker's address on the inter-broker listener, from the metadata image
@@ -73,12 +75,18 @@ public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetch
                     addresses,
                     brokerEpoch,
                     clockMs,
-                    () -> tieredStart);
+                    () -> tieredStart,
+                    () -> throttles);
             f.start();
             return f;
         });
         fetcher.add(partition, leaderEpoch);
         placement.put(tp, key);
+    }
+
+    /** The follower side of the replication throttles (follower.replication.throttled.*); none until set. */
+    public void useThrottles(ReplicationThrottles throttles) {
+        this.throttles = throttles;
     }
 
     /** How followers build a partition from the remote tier when the leader says OFFSET_MOVED_TO_TIERED_STORAGE. */
