@@ -44,14 +44,25 @@ public final class SessionPartition {
             long logStartOffsetOfFollower,
             int maxBytes) {}
 
-    /** What one response says of a partition. */
+    /**
+     * What one response says of a partition.
+     *
+     * @param directive true when the answer tells the client to do something beyond its offsets (a diverging epoch
+     *     to truncate to, a preferred read replica): always sent
+     */
     public record Answer(
             Key key,
             short errorCode,
             long highWatermark,
             long lastStableOffset,
             long logStartOffset,
-            int recordsBytes) {
+            int recordsBytes,
+            boolean directive) {
+
+        public Answer(
+                Key key, short errorCode, long highWatermark, long lastStableOffset, long logStartOffset, int bytes) {
+            this(key, errorCode, highWatermark, lastStableOffset, logStartOffset, bytes, false);
+        }
 
         boolean isError() {
             return errorCode != 0;
@@ -79,6 +90,7 @@ public final class SessionPartition {
     boolean answered(Answer answer) {
         boolean mustSend = answer.recordsBytes() > 0
                 || answer.isError()
+                || answer.directive()
                 || answer.highWatermark() != sentHighWatermark
                 || answer.lastStableOffset() != sentLastStableOffset
                 || answer.logStartOffset() != sentLogStartOffset;
