@@ -642,6 +642,11 @@ public final class Broker implements AutoCloseable {
         });
     }
 
+    /** The KIP-227 fetch session cache (its counts are Kafka's NumIncrementalFetchSessions …). */
+    public io.varve.broker.fetchsession.FetchSessionCache fetchSessions() {
+        return fetchSessions;
+    }
+
     /** The port a listener is bound to (tests configure port 0). */
     public int boundPort(String listenerName) {
         return socketServer.boundPort(listenerName);
