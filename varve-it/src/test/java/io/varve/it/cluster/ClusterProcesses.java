@@ -70,6 +70,7 @@ public final class ClusterProcesses implements AutoCloseable {
         private final int brokers;
         private final boolean combined;
         private final Map<String, String> overrides = new LinkedHashMap<>();
+        private final Map<Integer, Map<String, String>> nodeOverrides = new HashMap<>();
         private boolean namespaces;
 
         private Builder(int controllers, int brokers, boolean combined) {
@@ -84,6 +85,12 @@ public final class ClusterProcesses implements AutoCloseable {
         /** A setting for every node, after the harness's own (so it wins over them). */
         public Builder override(String key, String value) {
             overrides.put(key, value);
+            return this;
+        }
+
+        /** A setting for the node {@code nodeId} alone, after every other (so it wins over them). */
+        public Builder overrideFor(int nodeId, String key, String value) {
+            nodeOverrides.computeIfAbsent(nodeId, id -> new LinkedHashMap<>()).put(key, value);
             return this;
         }
 
@@ -163,6 +170,7 @@ public final class ClusterProcesses implements AutoCloseable {
                 settings.put("controller.quorum.voters", String.join(",", voters));
                 settings.put("log.dirs", dataDir.toString());
                 settings.putAll(overrides);
+                settings.putAll(nodeOverrides.getOrDefault(id, Map.of()));
                 List<String> arguments = new ArrayList<>();
                 settings.forEach((k, v) -> {
                     arguments.add("--override");
