@@ -67,10 +67,14 @@ class FollowerFetchSessionIT {
                     .atMost(BOUND)
                     .pollInterval(Duration.ofMillis(200))
                     .ignoreExceptions()
-                    .until(() -> admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() == 3);
+                    .until(() -> admin.describeCluster()
+                                    .nodes()
+                                    .get(5, TimeUnit.SECONDS)
+                                    .size()
+                            == 3);
             String topic = "replicated-sessions";
-            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 3)
-                            .configs(Map.of("min.insync.replicas", "3"))))
+            admin.createTopics(List.of(
+                            new NewTopic(topic, PARTITIONS, (short) 3).configs(Map.of("min.insync.replicas", "3"))))
                     .all()
                     .get(180, TimeUnit.SECONDS);
             await("every partition's ISR holds its three replicas")
@@ -154,7 +158,8 @@ class FollowerFetchSessionIT {
         await("followers fetching")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> meters.values().stream().allMatch(m -> m.exchanges().size() >= perNode));
+                .until(() ->
+                        meters.values().stream().allMatch(m -> m.exchanges().size() >= perNode));
         List<Exchange> all = new ArrayList<>();
         meters.values().forEach(m -> all.addAll(m.exchanges()));
         return all;
