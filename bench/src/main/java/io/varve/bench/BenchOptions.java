@@ -33,7 +33,7 @@ public final class BenchOptions {
 
     public static final List<Integer> ALL_SCENARIOS = List.of(1, 2, 3, 4, 5, 6, 7, 8, 9);
     /** Run only when named: (10) and (11) hold 10,000 and 50,000 partitions (tens of minutes with Kafka), (12) runs three brokers of each kind. */
-    static final List<Integer> NAMED_ONLY_SCENARIOS = List.of(10, 11, 12);
+    static final List<Integer> NAMED_ONLY_SCENARIOS = List.of(10, 11, 12, 13);
     static final List<Integer> SMOKE_SCENARIOS = List.of(1, 2, 3, 4, 8);
     static final String DEFAULT_BROKER_JVM_OPTS = "-Xms1g -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 "
             + "-XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true";
@@ -168,7 +168,7 @@ public final class BenchOptions {
         for (String part : value.split(",")) {
             int n = positive("--scenarios", part.trim());
             if (!ALL_SCENARIOS.contains(n) && !NAMED_ONLY_SCENARIOS.contains(n)) {
-                throw new UsageException("--scenarios takes numbers from 1 to 11, not " + n);
+                throw new UsageException("--scenarios takes numbers from 1 to 13, not " + n);
             }
             if (!list.contains(n)) {
                 list.add(n);
