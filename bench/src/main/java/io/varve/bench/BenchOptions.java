@@ -90,8 +90,8 @@ public final class BenchOptions {
             "                 [--broker-jvm-opts \"...\"] [--keep-data] [--no-build]",
             "  --smoke            tiny sizes, 1 run, scenarios 1,2,3,4,8: proves the harness works (< 2 min)",
             "  --scenarios LIST   which scenarios to run (default: all, 1-9; 7 is reported inside every other;"
-                    + " 10 and 11, 10,000 and 50,000 partitions on one node, and 12, three brokers with replication"
-                    + " factor 3, run only when named)",
+                    + " 10 and 11, 10,000 and 50,000 partitions on one node, 12, three brokers with replication"
+                    + " factor 3, and 13, fetch sessions on and off, run only when named)",
             "  --runs N           A/B rounds per scenario (default 3; smoke 1); medians are over these",
             "  --record           also add the run's tables to bench/RESULTS.md",
             "  --records N        records per produce/consume run (default 1,000,000)",
