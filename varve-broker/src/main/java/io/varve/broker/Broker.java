@@ -314,7 +314,7 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, ConfigForwarding.incremental(forwarded, nodeId))
                 .register(ApiKeys.ALTER_CONFIGS, 0, 2, ConfigForwarding.legacy(forwarded, nodeId))
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
-                .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
+                .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
                 .register(ApiKeys.ELECT_LEADERS, 0, 2, forwarded)
                 .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 1, forwarded)
