@@ -71,6 +71,7 @@ public final class ClusterProcesses implements AutoCloseable {
         private final boolean combined;
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private final Map<Integer, Map<String, String>> nodeOverrides = new HashMap<>();
+        private final List<String> extraListeners = new ArrayList<>();
         private boolean namespaces;
 
         private Builder(int controllers, int brokers, boolean combined) {
@@ -88,9 +89,18 @@ public final class ClusterProcesses implements AutoCloseable {
             return this;
         }
 
-        /** A setting for the node {@code nodeId} alone, after every other (so it wins over them). */
+        /** A setting for node {@code nodeId} alone (e.g. a port of its own), after every other setting. */
         public Builder overrideFor(int nodeId, String key, String value) {
             nodeOverrides.computeIfAbsent(nodeId, id -> new LinkedHashMap<>()).put(key, value);
+            return this;
+        }
+
+        /**
+         * One more listener on every broker, named after its security protocol (e.g. {@code SASL_SSL}, which Kafka's
+         * default protocol map knows), on a port of its own; the harness's clients keep using PLAINTEXT.
+         */
+        public Builder extraListener(String name) {
+            extraListeners.add(name);
             return this;
         }
 
@@ -158,6 +168,9 @@ public final class ClusterProcesses implements AutoCloseable {
                 List<String> listeners = new ArrayList<>();
                 if (role.isBroker()) {
                     listeners.add("PLAINTEXT://" + hosts.get(i) + ":" + clientPorts.get(i));
+                    for (String extra : extraListeners) {
+                        listeners.add(extra + "://" + hosts.get(i) + ":" + ServerProcess.freePort());
+                    }
                 }
                 if (role.isController()) {
                     listeners.add("CONTROLLER://" + hosts.get(i) + ":" + controllerPorts.get(i));
