@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.varve.bench.scenario.ConsumeThroughput;
+import io.varve.bench.scenario.FetchSessionCost;
 import io.varve.bench.scenario.ManyPartitions;
 import io.varve.bench.scenario.ManyProducerConnections;
 import io.varve.bench.scenario.PartitionScale;
@@ -41,6 +42,7 @@ public final class Bench {
             case 10 -> new PartitionScale(10, 10_000);
             case 11 -> new PartitionScale(11, 50_000);
             case 12 -> new ReplicatedCluster();
+            case 13 -> new FetchSessionCost();
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }

@@ -54,6 +54,11 @@ public final class BrokerLauncher {
 
     /** Starts {@code kind} on an empty data directory (the previous one is deleted). */
     public RunningBroker startFresh(BrokerKind kind, String label) throws IOException {
+        return startFresh(kind, label, Map.of());
+    }
+
+    /** As {@link #startFresh(BrokerKind, String)}, with {@code settings} over the shared ones (same keys on both). */
+    public RunningBroker startFresh(BrokerKind kind, String label, Map<String, String> settings) throws IOException {
         Path dataDir = dataDir(kind);
         deleteTree(dataDir);
         if (kind == BrokerKind.KAFKA) {
@@ -61,7 +66,7 @@ public final class BrokerLauncher {
         } else {
             Files.createDirectories(dataDir);
         }
-        return start(kind, label);
+        return start(kind, label, settings);
     }
 
     /** Starts {@code kind} again on the data directory its previous start left. */
@@ -84,6 +89,10 @@ public final class BrokerLauncher {
     }
 
     private RunningBroker start(BrokerKind kind, String label) throws IOException {
+        return start(kind, label, Map.of());
+    }
+
+    private RunningBroker start(BrokerKind kind, String label, Map<String, String> extra) throws IOException {
         int port = freePort();
         Path dataDir = dataDir(kind);
         Path logFile = options.workDir.resolve("logs").resolve(label + "-broker.log");
@@ -92,12 +101,12 @@ public final class BrokerLauncher {
         command.add(javaBinary());
         command.addAll(splitOptions(options.brokerJvmOpts));
         if (kind == BrokerKind.KAFKA) {
-            writeProperties(config, kafkaSettings(port, freePort(), dataDir));
+            writeProperties(config, withExtra(kafkaSettings(port, freePort(), dataDir), extra));
             command.add("-Dlog4j2.configurationFile=" + options.benchDir.resolve("config/kafka-log4j2.properties"));
             command.add("-Dkafka.logs.dir=" + logFile.getParent());
             command.addAll(List.of("-cp", options.kafkaLibs + "/*", "kafka.Kafka", config.toString()));
         } else {
-            writeProperties(config, varveSettings(port, dataDir));
+            writeProperties(config, withExtra(varveSettings(port, dataDir), extra));
             command.addAll(splitOptions(options.varveLauncherOpts));
             command.addAll(List.of("-cp", options.varveClasspath, "io.varve.cli.Varve", "server", "--config",
                     config.toString()));
@@ -105,6 +114,12 @@ public final class BrokerLauncher {
         long startNanos = System.nanoTime();
         Process process = ChildProcesses.start(command, options.workDir, logFile);
         return new RunningBroker(kind, process, port, dataDir, logFile, startNanos);
+    }
+
+    private static Map<String, String> withExtra(Map<String, String> settings, Map<String, String> extra) {
+        Map<String, String> all = new LinkedHashMap<>(settings);
+        all.putAll(extra);
+        return all;
     }
 
     /** Settings every node of a replicated cluster gets: replication factor 3 and {@code min.insync.replicas=2}. */

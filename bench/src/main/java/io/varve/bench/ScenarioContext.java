@@ -66,6 +66,25 @@ public final class ScenarioContext {
         return broker;
     }
 
+    /**
+     * Starts {@code kind} on an empty data directory with {@code settings} over the shared ones, never kept for
+     * another scenario (a broker smoke mode kept is stopped first: they share the data directory).
+     */
+    public RunningBroker freshBroker(BrokerKind kind, String label, Map<String, String> settings) throws IOException {
+        RunningBroker kept = shared.remove(kind);
+        if (kept != null) {
+            finish(kept);
+        }
+        RunningBroker broker = launcher.startFresh(kind, label, settings);
+        try {
+            broker.awaitReady(READY_TIMEOUT);
+        } catch (IOException | RuntimeException e) {
+            broker.stop();
+            throw e;
+        }
+        return broker;
+    }
+
     /** Starts {@code kind} again on its previous data; does not wait, so the caller can time the start-up. */
     public RunningBroker restartBroker(BrokerKind kind, String label) throws IOException {
         return launcher.restart(kind, label);

@@ -137,6 +137,9 @@ public final class Broker implements AutoCloseable {
 
     private volatile boolean closed;
     private ReplicaManager replicaManager;
+    /** KIP-227 fetch sessions, shared by every listener's Fetch handler. */
+    private io.varve.broker.fetchsession.FetchSessionCache fetchSessions;
+
     private io.varve.broker.replica.fetcher.ReplicaFetcherManager replicaFetchers;
     /** Retries the partition logs that could not be opened or created. */
     private java.util.concurrent.ScheduledExecutorService logRetry;
@@ -278,6 +281,11 @@ public final class Broker implements AutoCloseable {
                         nodeId, lifecycle == null ? -1 : lifecycle.brokerEpoch(), blockSize),
                 config.producerIdBlockSize());
         schemaRegistry = SchemaRegistryWiring.start(config, metadataCache, replicaManager, controller, loader::image);
+        fetchSessions = new io.varve.broker.fetchsession.FetchSessionCache(
+                config.fetchSessionCacheSlots(),
+                io.varve.broker.fetchsession.FetchSessionCache.EVICTION_MIN_AGE_MS,
+                System::currentTimeMillis,
+                () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
@@ -299,7 +307,10 @@ public final class Broker implements AutoCloseable {
                         4,
                         17,
                         new FetchHandler(
-                                metadataCache, replicaManager, new FetchTraffic(metadataCache, metrics.traffic())))
+                                metadataCache,
+                                replicaManager,
+                                new FetchTraffic(metadataCache, metrics.traffic()),
+                                fetchSessions))
                 .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
                 .register(
                         ApiKeys.OFFSET_FOR_LEADER_EPOCH,
@@ -687,6 +698,11 @@ public final class Broker implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /** The KIP-227 fetch session cache (its counts are Kafka's NumIncrementalFetchSessions …). */
+    public io.varve.broker.fetchsession.FetchSessionCache fetchSessions() {
+        return fetchSessions;
     }
 
     /** The port a listener is bound to (tests configure port 0). */

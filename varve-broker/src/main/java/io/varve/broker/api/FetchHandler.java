@@ -1,5 +1,6 @@
 package io.varve.broker.api;
 
+import io.varve.broker.fetchsession.FetchSessionCache;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
 import io.varve.broker.metadata.MetadataSnapshot.TopicInfo;
@@ -40,8 +41,9 @@ import org.apache.kafka.common.protocol.Errors;
  * per-partition limits, long-polling until min.bytes or max.wait.ms. Record bytes go from the segment file to the
  * socket (sendfile) without passing through the heap. From v11 (KIP-392) a consumer naming its rack may be told by the
  * leader to read from an in-sync follower of that rack ({@code replica.selector.class}); a follower serves such
- * consumers up to its own high watermark (learnt from the leader's fetch responses). Sessions are not kept: a request that
- * asks for one gets session id 0 (the documented "no session" answer) and clients go on with full fetches.
+ * consumers up to its own high watermark (learnt from the leader's fetch responses). Incremental fetch sessions
+ * (KIP-227) are kept by the {@link FetchSessionCache}: an incremental request reads every partition of its session and
+ * is answered with the ones that changed ({@link FetchRequestSession}).
  */
 public final class FetchHandler implements ApiHandler {
     private static final short FIRST_TOPIC_ID_VERSION = 13;
@@ -59,11 +61,14 @@ public final class FetchHandler implements ApiHandler {
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
     private final FetchTraffic traffic;
+    private final FetchSessionCache sessions;
 
-    public FetchHandler(MetadataCache cache, ReplicaManager replicaManager, FetchTraffic traffic) {
+    public FetchHandler(
+            MetadataCache cache, ReplicaManager replicaManager, FetchTraffic traffic, FetchSessionCache sessions) {
         this.cache = cache;
         this.replicaManager = replicaManager;
         this.traffic = traffic;
+        this.sessions = sessions;
     }
 
     /** One requested partition, resolved against the metadata. */
@@ -71,20 +76,30 @@ public final class FetchHandler implements ApiHandler {
 
     @Override
     public CompletableFuture<ApiMessage> handle(RequestContext request) {
-        return fetch(request).thenApply(response -> traffic.sent(request, response));
+        FetchRequestData data = request.body();
+        FetchRequestSession session =
+                FetchRequestSession.open(sessions, data, request.apiVersion(), replicaId(request) >= 0);
+        if (session.error() != Errors.NONE) {
+            return CompletableFuture.completedFuture(session.errorResponse());
+        }
+        return fetch(request, session.topicsToRead())
+                .thenApply(response -> traffic.sent(request, session.finish((FetchResponseData) response)));
     }
 
-    private CompletableFuture<ApiMessage> fetch(RequestContext request) {
+    private static int replicaId(RequestContext request) {
         FetchRequestData data = request.body();
-        if (data.sessionId() != NO_SESSION) {
-            return CompletableFuture.completedFuture(new FetchResponseData()
-                    .setErrorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code())
-                    .setSessionId(NO_SESSION));
-        }
+        return request.apiVersion() >= FIRST_REPLICA_STATE_VERSION
+                ? data.replicaState().replicaId()
+                : data.replicaId();
+    }
+
+    /** Reads {@code topics}: the request's own, or the partitions of its fetch session. */
+    private CompletableFuture<ApiMessage> fetch(RequestContext request, List<FetchTopic> topics) {
+        FetchRequestData data = request.body();
         boolean byId = request.apiVersion() >= FIRST_TOPIC_ID_VERSION;
         MetadataSnapshot snapshot = cache.snapshot();
         List<Target> targets = new ArrayList<>();
-        for (FetchTopic topic : data.topics()) {
+        for (FetchTopic topic : topics) {
             TopicInfo info = byId
                     ? snapshot.topicsById().get(topic.topicId())
                     : snapshot.topicsByName().get(topic.topic());
@@ -93,9 +108,7 @@ public final class FetchHandler implements ApiHandler {
                         topic, p, info, info == null ? null : new TopicPartition(info.name(), p.partition())));
             }
         }
-        int replicaId = request.apiVersion() >= FIRST_REPLICA_STATE_VERSION
-                ? data.replicaState().replicaId()
-                : data.replicaId();
+        int replicaId = replicaId(request);
         boolean readCommitted = replicaId < 0
                 && request.apiVersion() >= 4
                 && data.isolationLevel() == IsolationLevel.READ_COMMITTED.id();

@@ -195,6 +195,8 @@ public final class BrokerConfig {
             .define("replica.fetch.wait.max.ms", INT, 500, 0, Integer.MAX_VALUE)
             .define("replica.fetch.min.bytes", INT, 1, 1, Integer.MAX_VALUE)
             .define("replica.fetch.backoff.ms", INT, 1000, 0, Integer.MAX_VALUE)
+            // KIP-227 incremental fetch sessions; 0 turns them off (every fetch is answered in full)
+            .define("max.incremental.fetch.session.cache.slots", INT, 1000, 0, Integer.MAX_VALUE)
             .define("replica.socket.timeout.ms", INT, 30000, 1, Integer.MAX_VALUE)
             .define(io.varve.broker.replica.selector.ReplicaSelectors.CONFIG, STRING, null)
             // Kafka keys Varve accepts today and applies in a later release.
@@ -275,6 +277,11 @@ public final class BrokerConfig {
     /** Per listener its security protocol and TLS / SASL settings. */
     public SecurityConfig security() {
         return security;
+    }
+
+    /** {@code max.incremental.fetch.session.cache.slots}: fetch sessions this broker keeps (KIP-227); 0: none. */
+    public int fetchSessionCacheSlots() {
+        return intValue("max.incremental.fetch.session.cache.slots");
     }
 
     /** {@code replica.lag.time.max.ms}: a follower not caught up for this long leaves the ISR. */

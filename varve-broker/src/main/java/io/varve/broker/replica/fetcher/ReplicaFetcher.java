@@ -27,8 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One thread fetching a set of partitions from one leader broker, as Kafka's replica fetcher does: a sessionless
- * Fetch naming this broker in ReplicaState, each partition from its log end with the epoch of its last batch; the
+ * One thread fetching a set of partitions from one leader broker, as Kafka's replica fetcher does: a Fetch naming
+ * this broker in ReplicaState, each partition from its log end with the epoch of its last batch, in a fetch session
+ * with the leader (KIP-227, {@link LeaderFetchSession}: after the first request only what changed); the
  * answer is appended as it is (the leader's offsets and epochs), a diverging epoch truncates first, an offset the
  * leader no longer has restarts the log at the leader's start. A partition whose fetch fails waits out the back-off;
  * a new leader or epoch comes from the metadata image, which moves the partition to another fetcher.
@@ -62,6 +63,8 @@ final class ReplicaFetcher implements Runnable {
     private volatile java.util.concurrent.CompletableFuture<ClientFrames.Response> inFlight;
     private Thread thread;
     private String lastFailure;
+    /** Owned by the fetcher thread. */
+    private final LeaderFetchSession session = new LeaderFetchSession();
 
     ReplicaFetcher(
             int localId,
@@ -169,6 +172,7 @@ final class ReplicaFetcher implements Runnable {
         } catch (java.util.concurrent.CancellationException e) {
             return; // shut down
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            session.handleError();
             failed("fetching from " + address.get() + " failed: " + (e.getCause() != null ? e.getCause() : e));
             backOffAll();
             return;
@@ -177,7 +181,14 @@ final class ReplicaFetcher implements Runnable {
             log.info("Replica fetcher {} fetches from leader {} again", name, leaderId);
             lastFailure = null;
         }
-        if (response.errorCode() != Errors.NONE.code()) {
+        if (!session.handleResponse(response)) {
+            Errors error = Errors.forCode(response.errorCode());
+            if (error == Errors.FETCH_SESSION_ID_NOT_FOUND
+                    || error == Errors.INVALID_FETCH_SESSION_EPOCH
+                    || error == Errors.FETCH_SESSION_TOPIC_ID_ERROR) {
+                log.debug("Replica fetcher {}: leader {} answered {}; fetching in full", name, leaderId, error);
+                return; // the next request is full, at once
+            }
             failed("leader " + leaderId + " answered " + Errors.forCode(response.errorCode()));
             backOffAll();
             return;
@@ -254,28 +265,22 @@ final class ReplicaFetcher implements Runnable {
                 .setMaxWaitMs(settings.waitMaxMs())
                 .setMinBytes(settings.minBytes())
                 .setMaxBytes(settings.responseMaxBytes())
-                .setIsolationLevel((byte) 0)
-                .setSessionId(0)
-                .setSessionEpoch(-1);
-        Map<Uuid, FetchRequestData.FetchTopic> topics = new LinkedHashMap<>();
+                .setIsolationLevel((byte) 0);
+        Map<TopicPartition, LeaderFetchSession.PartitionState> next = new LinkedHashMap<>();
         for (Fetching f : ready) {
             Partition p = f.partition();
-            FetchRequestData.FetchTopic topic =
-                    topics.computeIfAbsent(p.topicId(), id -> new FetchRequestData.FetchTopic()
-                            .setTopicId(id)
-                            .setTopic(p.topicPartition().topic()));
-            topic.partitions()
-                    .add(new FetchRequestData.FetchPartition()
-                            .setPartition(p.topicPartition().partition())
-                            .setCurrentLeaderEpoch(f.leaderEpoch())
-                            .setFetchOffset(p.log().logEndOffset())
-                            .setLastFetchedEpoch(p.log().latestLeaderEpoch())
-                            .setLogStartOffset(p.log().logStartOffset())
-                            .setPartitionMaxBytes(settings.fetchMaxBytes()));
-            sent.put(p.topicPartition(), f);
+            next.put(
+                    p.topicPartition(),
+                    new LeaderFetchSession.PartitionState(
+                            p.topicId(),
+                            p.log().logEndOffset(),
+                            f.leaderEpoch(),
+                            p.log().latestLeaderEpoch(),
+                            p.log().logStartOffset(),
+                            settings.fetchMaxBytes()));
+            sent.put(p.topicPartition(), f); // an incremental answer may carry any partition of the session
         }
-        request.topics().addAll(topics.values());
-        return request;
+        return session.build(request, next);
     }
 
     private void handle(Fetching f, FetchResponseData.PartitionData p) {
