@@ -15,6 +15,7 @@ import io.varve.bench.scenario.PartitionScale;
 import io.varve.bench.scenario.ProduceLatency;
 import io.varve.bench.scenario.ProduceThroughput;
 import io.varve.bench.scenario.ReplicatedCluster;
+import io.varve.bench.scenario.SecuredThroughput;
 import io.varve.bench.scenario.Startup;
 import io.varve.bench.scenario.TransactionThroughput;
 
@@ -41,6 +42,7 @@ public final class Bench {
             case 10 -> new PartitionScale(10, 10_000);
             case 11 -> new PartitionScale(11, 50_000);
             case 12 -> new ReplicatedCluster();
+            case 13 -> new SecuredThroughput();
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }

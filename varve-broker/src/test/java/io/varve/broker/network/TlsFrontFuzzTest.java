@@ -2,6 +2,8 @@ package io.varve.broker.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
@@ -30,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManagerFactory;
+import org.slf4j.LoggerFactory;
 
 /**
  * Varve's TLS front — the listener pipeline of an SSL listener ({@link ConnectionPipeline}: Netty's SslHandler with the
@@ -55,6 +58,12 @@ class TlsFrontFuzzTest {
     private static final SocketServer.Settings SETTINGS = new SocketServer.Settings(MAX_FRAME_BYTES, 0, 1, 0, 0);
     private static final SslContext SERVER = serverContext();
     private static final SslContext CLIENT = clientContext();
+
+    static {
+        // every refused handshake logs a line (as it should in a broker); thousands a second would slow the fuzzer
+        ((Logger) LoggerFactory.getLogger(ConnectionHandler.class)).setLevel(Level.ERROR);
+        ((Logger) LoggerFactory.getLogger("io.netty")).setLevel(Level.INFO);
+    }
 
     @FuzzTest(maxDuration = "20s")
     void bytesBeforeOrAfterAHandshakeReachTheDispatcherOnlyAsFramesThroughTheCipher(FuzzedDataProvider data)
