@@ -66,14 +66,17 @@ public final class PerfTools {
         return produce(label, bootstrap, topic, records, recordSize, ratePerSec, producerProps, null);
     }
 
-    /** As above, with the client settings in {@code clientConfig} ({@code --producer.config}: TLS, SASL), if not null. */
+    /**
+     * As above, with the client settings in {@code clientConfig} ({@code --command-config}, Kafka 4.2 and later; 4.4
+     * calls {@code --producer.config} deprecated: TLS, SASL), if not null.
+     */
     public ProducerResult produce(String label, String bootstrap, String topic, long records, int recordSize,
                                   int ratePerSec, Map<String, String> producerProps, Path clientConfig)
             throws IOException {
         List<String> args = new ArrayList<>(List.of("--topic", topic, "--num-records", Long.toString(records),
                 "--record-size", Integer.toString(recordSize), "--throughput", Integer.toString(ratePerSec)));
         if (clientConfig != null) {
-            args.addAll(List.of("--producer.config", clientConfig.toString()));
+            args.addAll(List.of("--command-config", clientConfig.toString()));
         }
         args.addAll(List.of("--producer-props", "bootstrap.servers=" + bootstrap));
         producerProps.forEach((key, value) -> args.add(key + "=" + value));

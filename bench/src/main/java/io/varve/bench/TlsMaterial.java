@@ -13,8 +13,7 @@ import java.util.Map;
  * The certificates of a secured run, made with the JDK's keytool under {@code bench/work/tls} once per harness run and
  * given to both brokers alike: one self-signed RSA-2048 broker certificate (subject alternative names 127.0.0.1 and
  * localhost, so clients keep Kafka's default hostname verification) in a PKCS12 keystore, and a PKCS12 truststore
- * holding it for the clients. Also the client property files Kafka's tools read ({@code --producer.config},
- * {@code --command-config}).
+ * holding it for the clients. Also the client property files Kafka's tools read ({@code --command-config}).
  */
 public final class TlsMaterial {
     /** Throwaway: a keystore made for one run on this machine, deleted with bench/work. */

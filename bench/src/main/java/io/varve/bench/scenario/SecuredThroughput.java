@@ -31,8 +31,8 @@ import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
  * (13): produce and consume throughput and the broker's CPU per GiB over TLS ({@code SSL}) and over {@code SASL_SSL}
  * with SCRAM-SHA-512, both brokers with the same certificates ({@link TlsMaterial}). One broker start per round holds
  * both listeners beside PLAINTEXT (which only the harness's Admin uses: topics, the SCRAM user). Per protocol:
- * ProducerPerformance ({@code --producer.config}) as in (1), then ConsumerPerformance ({@code --command-config},
- * Kafka 4.2+) over the same records with a new group; each timed phase metered on its own.
+ * ProducerPerformance as in (1), then ConsumerPerformance over the same records, both with {@code --command-config}
+ * (Kafka 4.2+), the consumer in a new group; each timed phase metered on its own.
  */
 public final class SecuredThroughput implements Scenario {
 
@@ -71,7 +71,7 @@ public final class SecuredThroughput implements Scenario {
     @Override
     public String setup(BenchOptions.Sizes sizes) {
         return "per protocol: ProducerPerformance --num-records " + sizes.produceRecords() + " --record-size 1024"
-                + " --throughput -1 acks=all linger.ms=" + Producing.LINGER_MS + " --producer.config <client TLS/SASL"
+                + " --throughput -1 acks=all linger.ms=" + Producing.LINGER_MS + " --command-config <client TLS/SASL"
                 + " settings>, then ConsumerPerformance --messages " + sizes.produceRecords() + " --command-config"
                 + " (new group); one self-signed RSA-2048 certificate (keytool) for both brokers, TLS as the JDK"
                 + " negotiates it (TLSv1.3); SCRAM user made with AlterUserScramCredentials (8192 iterations)"
