@@ -39,8 +39,11 @@ import io.varve.broker.network.ListenerFront;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.observe.FetchTraffic;
+import io.varve.broker.observe.LocalApis;
 import io.varve.broker.observe.NodeActions;
 import io.varve.broker.observe.NodeView;
+import io.varve.broker.quota.ConnectionCreationRates;
+import io.varve.broker.quota.RequestQuotas;
 import io.varve.broker.registry.SchemaRegistryWiring;
 import io.varve.broker.replica.FetchPurgatory;
 import io.varve.broker.replica.ProducerIdManager;
@@ -72,6 +75,7 @@ import io.varve.metadata.controller.feature.SupportedFeatures;
 import io.varve.metadata.record.Endpoint;
 import io.varve.metadata.snapshot.SnapshotGenerator;
 import io.varve.raft.MetadataRaft;
+import io.varve.security.Principal;
 import io.varve.security.sasl.AuthenticationFailureDelay;
 import io.varve.security.sasl.ScramCredential;
 import io.varve.storage.LogManager;
@@ -137,6 +141,8 @@ public final class Broker implements AutoCloseable {
     private final NodeMetrics metrics = new NodeMetrics();
     /** The HTTP listener (/metrics, /health); null when varve.http.listeners is empty or could not be bound. */
     private HttpListener httpListener;
+    /** The console's in-process Kafka requests: the request handlers and the ACL check of the Kafka listeners. */
+    private LocalApis consoleApis;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -257,7 +263,7 @@ public final class Broker implements AutoCloseable {
                 blockSize -> controller.allocateProducerIds(
                         nodeId, lifecycle == null ? -1 : lifecycle.brokerEpoch(), blockSize),
                 config.producerIdBlockSize());
-        schemaRegistry = SchemaRegistryWiring.start(config, metadataCache, replicaManager, controller);
+        schemaRegistry = SchemaRegistryWiring.start(config, metadataCache, replicaManager, controller, loader::image);
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
@@ -303,7 +309,7 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1, ConfigForwarding.incremental(forwarded, nodeId))
                 .register(ApiKeys.ALTER_CONFIGS, 0, 2, ConfigForwarding.legacy(forwarded, nodeId))
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
-                .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4, new DescribeLogDirsHandler(logManager))
+                .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsHandler(logManager))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
                 .register(ApiKeys.ELECT_LEADERS, 0, 2, forwarded)
                 .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 1, forwarded)
@@ -361,9 +367,11 @@ public final class Broker implements AutoCloseable {
                         0,
                         0,
                         new DescribeUserScramCredentialsHandler(loader::image))
-                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
+                .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(loader::image))
+                .register(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, forwarded);
         AuthorizationHook authorization = authorizationHook();
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
+        consoleApis = new LocalApis(registry, authorization, requestExecutor, interBrokerListenerName());
 
         new TelemetryApis(loader::image, metrics.clientTelemetry(), System::currentTimeMillis).register(registry);
         for (ApiRegistry.Api api : registry.all()) {
@@ -371,11 +379,28 @@ public final class Broker implements AutoCloseable {
         }
         socketServer = network.get();
         socketServer.limitConnections(connectionLimits);
+        socketServer.limitConnectionRates(new ConnectionCreationRates(
+                loader::image,
+                config::maxConnectionCreationRate,
+                config.quotaWindowNum(),
+                config.quotaWindowSizeMs(),
+                System::currentTimeMillis));
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
                 new KafkaRequestDispatcher(
-                        registry, apiVersions, requestExecutor, metrics.requests(), saslAuthenticator(), authorization),
+                        registry,
+                        apiVersions,
+                        requestExecutor,
+                        metrics.requests(),
+                        saslAuthenticator(),
+                        authorization,
+                        new RequestQuotas(
+                                loader::image,
+                                config.quotaWindowNum(),
+                                config.quotaWindowSizeMs(),
+                                config.numPartitions(),
+                                System::currentTimeMillis)),
                 listenerFronts);
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
@@ -464,7 +489,12 @@ public final class Broker implements AutoCloseable {
                     config.httpListeners(),
                     metrics,
                     metrics.view(),
-                    new NodeActions(controllerWiring.calls, config.deleteTopicEnable()));
+                    new NodeActions(
+                            controllerWiring.calls,
+                            config.deleteTopicEnable(),
+                            consoleApis,
+                            Principal.ANONYMOUS,
+                            schemaRegistry == null ? null : schemaRegistry.registry()));
         } catch (HttpServer.BindFailure e) {
             if (config.httpListenersExplicit()) {
                 throw new ConfigException("varve.http.listeners: " + e.getMessage() + ".");

@@ -39,7 +39,7 @@ public final class HttpListener implements AutoCloseable {
     public static HttpListener start(
             List<HttpEndpoint> endpoints, NodeMetrics metrics, BrokerView view, ConsoleActions actions) {
         HttpListener l = new HttpListener();
-        ConsolePages console = new ConsolePages(view, actions, System::currentTimeMillis);
+        ConsolePages console = new ConsolePages(view, actions, metrics.traffic(), System::currentTimeMillis);
         l.server
                 .route("/metrics", metrics::scrape)
                 .route("/health/live", r -> HttpResponse.json(200, "{\"status\":\"UP\"}"))
@@ -53,6 +53,7 @@ public final class HttpListener implements AutoCloseable {
         });
         l.sampler.scheduleAtFixedRate(
                 () -> {
+                    console.sampleTraffic();
                     try {
                         console.sampleLag();
                     } catch (Exception e) {

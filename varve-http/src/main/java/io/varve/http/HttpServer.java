@@ -203,6 +203,15 @@ public final class HttpServer implements AutoCloseable {
                 write(ctx, HttpResponse.error(405, request.method() + " is not allowed on " + path), keepAlive, false);
                 return;
             }
+            if (path.startsWith("/console") && !fromLoopback(ctx)) {
+                // the console acts as the anonymous principal until the listener authenticates: this host only
+                write(
+                        ctx,
+                        HttpResponse.error(403, "The console answers only on the loopback interface for now."),
+                        false,
+                        head);
+                return;
+            }
             Map<String, String> form = Map.of();
             if (post) {
                 if (!sameOrigin(request)) {
@@ -237,6 +246,12 @@ public final class HttpServer implements AutoCloseable {
             } catch (RejectedExecutionException e) {
                 write(ctx, HttpResponse.error(503, "Too many requests in progress; try again."), false, head);
             }
+        }
+
+        private boolean fromLoopback(ChannelHandlerContext ctx) {
+            return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a
+                    && a.getAddress() != null
+                    && a.getAddress().isLoopbackAddress();
         }
 
         /** No Origin (not a browser), or an Origin whose host and port are the Host the request was sent to. */

@@ -33,7 +33,7 @@ public final class SchemaRegistry {
     private final Formats formats = new Formats();
     private final RegistryState state = new RegistryState();
     private final Map<Integer, ParsedSchema> parsedById = new ConcurrentHashMap<>();
-    private long nextOffset;
+    private volatile long nextOffset;
 
     public SchemaRegistry(SchemaLog schemaLog) {
         this.schemaLog = schemaLog;
@@ -42,6 +42,47 @@ public final class SchemaRegistry {
     /** Replays the log from where this registry stopped; at start-up the whole log. */
     public synchronized void catchUp() {
         nextOffset = schemaLog.readFrom(nextOffset, state::apply);
+    }
+
+    /**
+     * Claims the log's writer role (see {@link SchemaLog#claimWriter}) and replays up to its end; the broker calls it
+     * as soon as this node leads the log, so that other nodes learn where to forward writes.
+     */
+    public synchronized void claimWriter() {
+        schemaLog.claimWriter();
+        catchUp();
+    }
+
+    /** The log offset this registry has replayed up to (exclusive): a write's answer carries it. */
+    public long appliedOffset() {
+        return nextOffset;
+    }
+
+    /**
+     * Replays until {@code offset} is applied or {@code timeoutMs} has passed (a node answering a write it forwarded
+     * waits for the write to reach its own copy: read-your-writes); returns whether it was reached.
+     */
+    public boolean awaitApplied(long offset, long timeoutMs) {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        long pauseMs = 2;
+        while (nextOffset < offset) {
+            catchUp();
+            if (nextOffset >= offset) {
+                break;
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            try {
+                // The local copy advances with the follower's fetches: no event to wait on, so poll briefly.
+                Thread.sleep(pauseMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            pauseMs = Math.min(50, pauseMs * 2);
+        }
+        return true;
     }
 
     public RegistryState state() {
@@ -57,7 +98,7 @@ public final class SchemaRegistry {
     /** Registers {@code request} under {@code subject} and returns its id (the existing one if already there). */
     public synchronized int register(String subject, RegisterRequest request, boolean normalize) {
         requireSubjectName(subject);
-        catchUp();
+        prepareWrite();
         Mode mode = mode(subject);
         if (mode == Mode.READONLY) {
             throw RegistryException.operationNotPermitted("Subject " + subject + " is in read-only mode");
@@ -96,6 +137,12 @@ public final class SchemaRegistry {
         return id;
     }
 
+    /** Claims the writer role, then replays: every check of a write runs on the whole committed log. */
+    private void prepareWrite() {
+        schemaLog.claimWriter();
+        catchUp();
+    }
+
     private int chooseId(RegisterRequest request, String contentKey) {
         Optional<Integer> existing = state.idOf(contentKey);
         if (request.id() == null) {
@@ -126,7 +173,7 @@ public final class SchemaRegistry {
 
     /** Soft or permanent delete of one version; returns the version number. */
     public synchronized int deleteVersion(String subject, String versionText, boolean permanent) {
-        catchUp();
+        prepareWrite();
         requireWritable(subject);
         SubjectVersion v = version(subject, versionText, true);
         StoredSchema schema = state.schema(v.id()).orElseThrow();
@@ -152,7 +199,7 @@ public final class SchemaRegistry {
 
     /** Soft or permanent delete of a subject's versions; returns their numbers. */
     public synchronized List<Integer> deleteSubject(String subject, boolean permanent) {
-        catchUp();
+        prepareWrite();
         requireWritable(subject);
         List<SubjectVersion> all = state.versions(subject);
         if (all.isEmpty()) {
@@ -194,7 +241,7 @@ public final class SchemaRegistry {
     /** Sets the compatibility level of {@code subject} (or the global one for {@link RegistryState#GLOBAL}). */
     public synchronized CompatibilityLevel setConfig(String subject, String level) {
         CompatibilityLevel parsed = CompatibilityLevel.parse(level);
-        catchUp();
+        prepareWrite();
         requireWritable(subject);
         schemaLog.append(List.of(RegistryRecords.config(subject, parsed)));
         catchUp();
@@ -204,7 +251,7 @@ public final class SchemaRegistry {
 
     /** Removes a subject's level (back to the global one) or resets the global one; returns the level it had. */
     public synchronized CompatibilityLevel deleteConfig(String subject) {
-        catchUp();
+        prepareWrite();
         requireWritable(subject);
         CompatibilityLevel previous = subject.isEmpty()
                 ? state.config(subject).orElse(CompatibilityLevel.DEFAULT)
@@ -217,7 +264,7 @@ public final class SchemaRegistry {
     /** Sets the mode of {@code subject} or the global one; IMPORT needs no subjects there unless {@code force}. */
     public synchronized Mode setMode(String subject, String modeName, boolean force) {
         Mode mode = Mode.parse(modeName);
-        catchUp();
+        prepareWrite();
         if (mode == Mode.IMPORT && !force) {
             boolean hasSchemas = subject.isEmpty()
                     ? state.subjects().stream()
@@ -234,7 +281,7 @@ public final class SchemaRegistry {
     }
 
     public synchronized Mode deleteMode(String subject) {
-        catchUp();
+        prepareWrite();
         Mode previous = state.mode(subject).orElseThrow(() -> RegistryException.subjectModeNotFound(subject));
         schemaLog.append(List.of(RegistryRecords.mode(subject, null)));
         catchUp();

@@ -535,8 +535,9 @@ public final class PartitionLog {
 
     /**
      * Drops every record at and above {@code offset}, as a follower does before fetching on from a leader whose log
-     * diverges there (a batch straddling the offset goes whole, so the log end offset afterwards may be lower). A
-     * no-op when {@code offset} is at or past the log end offset; below the first segment it is
+     * diverges there (a batch straddling the offset goes whole, so the log end offset afterwards may be lower). At or
+     * past the log end offset no record goes, only leader epochs that start at the end (see {@link
+     * #dropEpochsFromLogEnd}); below the first segment it is
      * {@link #truncateFullyAndStartAt}. Segments above go, the one holding the offset is cut, the leader epochs past
      * the new end are dropped, the producer state is rebuilt, and the high watermark, log start offset and recovery
      * point are clamped to the new end. A crash at any step loads as a log ending between the new and the old end
@@ -550,6 +551,7 @@ public final class PartitionLog {
             throw new IllegalArgumentException(name + ": cannot truncate to negative offset " + offset);
         }
         if (offset >= logEndOffset) {
+            dropEpochsFromLogEnd();
             return false; // checked again under the lock
         }
         events.truncationStarting(this);
@@ -560,9 +562,21 @@ public final class PartitionLog {
         }
     }
 
+    /**
+     * A truncation at or past the end drops no record, but still drops the leader epochs that start at the end: a
+     * broker that became leader recorded its epoch there and lost the leadership before appending anything. Kept,
+     * that epoch would be this log's latest, and every fetch from the new leader would report a divergence at an
+     * offset this log already ends at: the follower would truncate nothing, ask again, and never catch up.
+     */
+    private synchronized void dropEpochsFromLogEnd() {
+        ensureUsable();
+        epochCache.truncateFromEnd(logEndOffset);
+    }
+
     private synchronized boolean truncateToLocked(long offset) {
         ensureUsable();
         if (offset >= logEndOffset) {
+            epochCache.truncateFromEnd(logEndOffset);
             return false;
         }
         if (offset < segments.map().firstKey()) {

@@ -112,6 +112,21 @@ class PartitionLogTruncationTest {
     }
 
     @Test
+    void truncateToTheLogEndDropsALeaderEpochRecordedThereWithoutRecords() {
+        // a broker that became leader at epoch 7 and lost the leadership before appending: the new leader reports a
+        // divergence at this log's end, and the epoch must go, or the next fetch reports the same divergence again
+        PartitionLog log = replicatedLog(root);
+        log.assignLeaderEpochAtLogEnd(7);
+        assertThat(log.latestLeaderEpoch()).isEqualTo(7);
+
+        assertThat(log.truncateTo(log.logEndOffset())).isFalse();
+
+        assertThat(log.latestLeaderEpoch()).isEqualTo(3);
+        assertThat(log.logEndOffset()).isEqualTo(24);
+        assertThat(log.leaderEpochEntries()).doesNotContain(new EpochEntry(7, 24));
+    }
+
+    @Test
     void afterATruncationARetryOfADroppedBatchIsAppendedAgainAndOneOfAKeptBatchIsADuplicate() {
         PartitionLog log = replicatedLog(root);
         log.truncateTo(12); // keeps the producer's batches at 0 (seq 0-1) and 6 (seq 2-3), drops the one at 12

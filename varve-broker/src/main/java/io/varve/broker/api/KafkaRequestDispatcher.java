@@ -9,6 +9,8 @@ import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.RequestParser;
 import io.varve.broker.protocol.ResponseWriter;
+import io.varve.broker.protocol.ThrottleTimes;
+import io.varve.broker.quota.RequestQuotas;
 import io.varve.broker.security.AuthorizationHook;
 import io.varve.broker.security.ConnectionAuthentication;
 import io.varve.broker.security.SaslAuthenticator;
@@ -52,6 +54,8 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
     private final SaslAuthenticator sasl;
     /** Null without {@code authorizer.class.name}: every request goes straight to its handler. */
     private final AuthorizationHook authorization;
+    /** Null where clients are not throttled (the controller listener). */
+    private final RequestQuotas quotas;
 
     public KafkaRequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, Executor requestExecutor) {
         this(registry, apiVersions, requestExecutor, null);
@@ -69,6 +73,18 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
             RequestMetrics metrics,
             SaslAuthenticator sasl,
             AuthorizationHook authorization) {
+        this(registry, apiVersions, requestExecutor, metrics, sasl, authorization, null);
+    }
+
+    public KafkaRequestDispatcher(
+            ApiRegistry registry,
+            ApiVersionsHandler apiVersions,
+            Executor requestExecutor,
+            RequestMetrics metrics,
+            SaslAuthenticator sasl,
+            AuthorizationHook authorization,
+            RequestQuotas quotas) {
+        this.quotas = quotas;
         this.registry = registry;
         this.apiVersions = apiVersions;
         this.requestExecutor = requestExecutor;
@@ -121,7 +137,8 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                 connection.remoteAddress(),
                 System.nanoTime(),
                 auth.principal());
-        ApiHandler handler = authorization == null ? api.handler() : r -> authorization.handle(r, api.handler());
+        ApiHandler authorized = authorization == null ? api.handler() : r -> authorization.handle(r, api.handler());
+        ApiHandler handler = quotas == null ? authorized : r -> quotas.handle(r, authorized, frameBytes);
         RequestTimer timer = RequestTimer.of(metrics, apiKey.id, version, frameBytes, request.receivedNanos());
         boolean[] failed = {false};
         CompletableFuture<ResponseFrame> answer = CompletableFuture.supplyAsync(
@@ -147,14 +164,20 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                     failed[0] = true;
                     return request.errorResponse(cause);
                 })
-                .thenApply(response ->
-                        response == null ? null : ResponseWriter.write(apiKey, version, correlationId, response));
+                .thenApply(response -> response == null ? null : throttled(response, apiKey, version, correlationId));
         return timer == null
                 ? answer
                 : answer.thenApply(out -> {
                     timer.answered(out, failed[0], System.nanoTime());
                     return out;
                 });
+    }
+
+    /** The response's frame; a response with a throttle time mutes its connection for as long (Kafka's KIP-219). */
+    private static ResponseFrame throttled(ApiMessage response, ApiKeys apiKey, short version, int correlationId) {
+        ResponseFrame frame = ResponseWriter.write(apiKey, version, correlationId, response);
+        int throttleMs = ThrottleTimes.get(response);
+        return throttleMs > 0 ? frame.thenMuteFor(throttleMs) : frame;
     }
 
     /** A request of a SASL connection that has not authenticated yet: its exchange, or ILLEGAL_SASL_STATE. */

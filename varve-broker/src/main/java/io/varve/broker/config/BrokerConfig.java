@@ -83,6 +83,10 @@ public final class BrokerConfig {
             .define("auto.create.topics.enable", BOOLEAN, true)
             // The schema registry's REST listener (Confluent's port); empty turns the registry off.
             .define("varve.schema.registry.listeners", STRING, "http://localhost:8081")
+            // The Kafka listener whose TLS settings, users and principals the registry's listener takes; empty: none.
+            .define("varve.schema.registry.security.listener", STRING, "")
+            // The URL other brokers forward registry writes to; empty: the listener's, with a wildcard host replaced.
+            .define("varve.schema.registry.advertised.listener", STRING, "")
             .define("delete.topic.enable", BOOLEAN, true)
             .define("message.max.bytes", INT, 1048588, 0, Integer.MAX_VALUE)
             .define("log.segment.bytes", LONG, 1073741824L, 14, Integer.MAX_VALUE)
@@ -122,6 +126,9 @@ public final class BrokerConfig {
             .define("max.connections", INT, Integer.MAX_VALUE, 0, Integer.MAX_VALUE)
             .define("max.connections.per.ip", INT, Integer.MAX_VALUE, 0, Integer.MAX_VALUE)
             .define("max.connections.per.ip.overrides", STRING, "")
+            .define("max.connection.creation.rate", INT, Integer.MAX_VALUE, 0, Integer.MAX_VALUE)
+            .define("quota.window.num", INT, 11, 2, Integer.MAX_VALUE)
+            .define("quota.window.size.seconds", INT, 1, 1, Integer.MAX_VALUE)
             .define("num.network.threads", INT, 3, 1, 256)
             .define("num.io.threads", INT, 8, 1, 256)
             .defineAccepted("queued.max.requests", INT)
@@ -634,6 +641,18 @@ public final class BrokerConfig {
         return value == null ? "" : value.trim();
     }
 
+    /** {@code varve.schema.registry.security.listener}: the Kafka listener whose security the registry shares. */
+    public String schemaRegistrySecurityListener() {
+        String value = (String) values.get("varve.schema.registry.security.listener");
+        return value == null ? "" : value.trim();
+    }
+
+    /** {@code varve.schema.registry.advertised.listener}: where other brokers reach this registry; empty: derived. */
+    public String schemaRegistryAdvertisedListener() {
+        String value = (String) values.get("varve.schema.registry.advertised.listener");
+        return value == null ? "" : value.trim();
+    }
+
     /** True when the registry's listener was configured rather than left at its default. */
     public boolean schemaRegistryListenersConfigured() {
         return originals().containsKey("varve.schema.registry.listeners");
@@ -809,6 +828,42 @@ public final class BrokerConfig {
         }
         return new io.varve.broker.network.ConnectionLimits(
                 intValue("max.connections"), intValue("max.connections.per.ip"), overrides);
+    }
+
+    /**
+     * {@code max.connection.creation.rate} for a listener: its {@code listener.name.<listener>.} override, else the
+     * broker's (per second; {@code Integer.MAX_VALUE}, the default, is unlimited). The broker's does not apply to the
+     * inter-broker and controller listeners, as in Kafka: brokers must always reach each other.
+     */
+    public int maxConnectionCreationRate(String listenerName) {
+        String override = originals.get(
+                "listener.name." + listenerName.toLowerCase(java.util.Locale.ROOT) + ".max.connection.creation.rate");
+        if (override == null) {
+            boolean internal = listenerName.equals(interBrokerListenerName())
+                    || controllerListenerNames().contains(listenerName);
+            return internal ? Integer.MAX_VALUE : intValue("max.connection.creation.rate");
+        }
+        try {
+            int rate = Integer.parseInt(override.trim());
+            if (rate < 0) {
+                throw new NumberFormatException();
+            }
+            return rate;
+        } catch (NumberFormatException e) {
+            throw new ConfigException("Invalid value '" + override + "' for configuration listener.name."
+                    + listenerName.toLowerCase(java.util.Locale.ROOT)
+                    + ".max.connection.creation.rate: expected a number of connections per second, at least 0.");
+        }
+    }
+
+    /** {@code quota.window.num}: how many samples a client quota's rate is measured over. */
+    public int quotaWindowNum() {
+        return intValue("quota.window.num");
+    }
+
+    /** {@code quota.window.size.seconds}, in ms: the length of one sample. */
+    public long quotaWindowSizeMs() {
+        return intValue("quota.window.size.seconds") * 1000L;
     }
 
     public int numNetworkThreads() {

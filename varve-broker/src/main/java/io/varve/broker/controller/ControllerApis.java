@@ -5,6 +5,7 @@ import io.varve.broker.api.ApiRegistry;
 import io.varve.broker.api.ApiVersionsHandler;
 import io.varve.broker.api.CreateTopicsHandler;
 import io.varve.broker.api.DeleteTopicsHandler;
+import io.varve.broker.api.admin.AlterClientQuotasHandler;
 import io.varve.broker.api.admin.AlterConfigsHandler;
 import io.varve.broker.api.admin.AlterPartitionReassignmentsHandler;
 import io.varve.broker.api.admin.CreatePartitionsHandler;
@@ -113,6 +114,7 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                         0,
                         0,
                         activeOnly(new AlterUserScramCredentialsHandler(controller)))
+                .register(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, activeOnly(new AlterClientQuotasHandler(controller)))
                 .register(
                         ApiKeys.CREATE_ACLS,
                         ApiKeys.CREATE_ACLS.oldestVersion(),

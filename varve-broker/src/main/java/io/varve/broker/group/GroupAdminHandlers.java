@@ -139,16 +139,24 @@ final class GroupAdminHandlers {
             DeleteGroupsResponseData response = new DeleteGroupsResponseData();
             for (String groupId : data.groupsNames()) {
                 if (response.results().find(groupId) == null) {
+                    Errors error = futures.get(groupId).join().get(groupId);
+                    // v3 (Kafka 4.4) says why; older versions drop the field
                     response.results()
                             .add(new DeletableGroupResult()
                                     .setGroupId(groupId)
-                                    .setErrorCode(futures.get(groupId)
-                                            .join()
-                                            .get(groupId)
-                                            .code()));
+                                    .setErrorCode(error.code())
+                                    .setErrorMessage(error == Errors.NONE ? null : deletionFailure(error)));
                 }
             }
             return response;
         });
+    }
+
+    private static String deletionFailure(Errors error) {
+        return switch (error) {
+            case NON_EMPTY_GROUP -> "The group has members: only an empty group can be deleted.";
+            case GROUP_ID_NOT_FOUND -> "The group does not exist.";
+            default -> error.message();
+        };
     }
 }

@@ -40,7 +40,7 @@ public final class GroupApis {
                 .register(ApiKeys.OFFSET_DELETE, 0, 0, offsets::delete)
                 .register(ApiKeys.DESCRIBE_GROUPS, 0, 6, admin::describe)
                 .register(ApiKeys.LIST_GROUPS, 0, 5, admin::list)
-                .register(ApiKeys.DELETE_GROUPS, 0, 2, admin::delete)
+                .register(ApiKeys.DELETE_GROUPS, 0, 3, admin::delete)
                 .register(ApiKeys.CONSUMER_GROUP_HEARTBEAT, 0, 1, consumer::heartbeat)
                 .register(ApiKeys.CONSUMER_GROUP_DESCRIBE, 0, 1, consumer::describe);
     }

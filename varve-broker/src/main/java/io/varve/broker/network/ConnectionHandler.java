@@ -53,6 +53,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private ConnectionInfo info;
 
+    /** Set while a throttled client's connection is muted: nothing is read or dispatched until it clears. */
+    private boolean muted;
+
     /** Whether the TLS handshake's principal has been taken (TLS listeners only). */
     private boolean tlsPrincipalTaken;
 
@@ -96,7 +99,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         queued.add(frame);
         updateAutoRead(ctx);
-        if (inProgress == null) {
+        if (inProgress == null && !muted) {
             dispatchNext(ctx);
         }
     }
@@ -156,6 +159,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             ctx.flush();
+            if (response.muteMs() > 0) {
+                mute(ctx, response.muteMs());
+                return;
+            }
         } else if (response != null && response.closeAfterWrite()) {
             releaseQueued();
             ctx.close();
@@ -163,6 +170,26 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         updateAutoRead(ctx);
         dispatchNext(ctx);
+    }
+
+    /**
+     * Stops reading from the channel for {@code muteMs}, as Kafka mutes a throttled client after sending its response:
+     * a client that ignores the response's throttle time gets no further request read before it is over.
+     */
+    private void mute(ChannelHandlerContext ctx, long muteMs) {
+        muted = true;
+        updateAutoRead(ctx);
+        ctx.executor()
+                .schedule(
+                        () -> {
+                            muted = false;
+                            updateAutoRead(ctx);
+                            if (inProgress == null) {
+                                dispatchNext(ctx);
+                            }
+                        },
+                        muteMs,
+                        java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -243,7 +270,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void updateAutoRead(ChannelHandlerContext ctx) {
-        boolean shouldRead = queued.size() < maxQueuedRequests && ctx.channel().isWritable();
+        boolean shouldRead =
+                !muted && queued.size() < maxQueuedRequests && ctx.channel().isWritable();
         if (ctx.channel().config().isAutoRead() != shouldRead) {
             ctx.channel().config().setAutoRead(shouldRead);
         }

@@ -8,15 +8,23 @@ import java.util.List;
  * A serialised response: byte chunks and file regions, written to the socket in order. File regions go from the
  * page cache to the socket with sendfile, never through the heap.
  */
-public record ResponseFrame(List<Part> parts, boolean closeAfterWrite) {
+public record ResponseFrame(List<Part> parts, boolean closeAfterWrite, long muteMs) {
 
     public ResponseFrame(List<Part> parts) {
-        this(parts, false);
+        this(parts, false, 0);
     }
 
     /** This response, after which the connection is closed (a failed authentication, a request out of turn). */
     public ResponseFrame thenClose() {
-        return new ResponseFrame(parts, true);
+        return new ResponseFrame(parts, true, muteMs);
+    }
+
+    /**
+     * This response, after which the connection reads nothing for {@code muteMs}: a client over its quota
+     * (the response carries the same throttle time).
+     */
+    public ResponseFrame thenMuteFor(long muteMs) {
+        return new ResponseFrame(parts, closeAfterWrite, muteMs);
     }
 
     public sealed interface Part permits Bytes, FileRegionPart {}

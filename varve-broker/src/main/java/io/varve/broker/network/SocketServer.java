@@ -51,6 +51,7 @@ public final class SocketServer implements AutoCloseable {
     private final Map<String, Channel> boundChannels = new LinkedHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
     private volatile ConnectionLimits limits = ConnectionLimits.NONE;
+    private volatile ConnectionAdmission rates = ConnectionAdmission.NONE;
 
     /** Creates the event loops; nothing is bound until {@link #start}. */
     public SocketServer(Settings settings) {
@@ -71,6 +72,34 @@ public final class SocketServer implements AutoCloseable {
     /** Sets the connection limits; before {@link #start}. */
     public void limitConnections(ConnectionLimits connectionLimits) {
         this.limits = connectionLimits;
+    }
+
+    /** Sets the connection creation rates; before {@link #start}. */
+    public void limitConnectionRates(ConnectionAdmission connectionRates) {
+        this.rates = connectionRates;
+    }
+
+    /**
+     * A new connection over a creation rate: over the listener's it is served once the rate allows (Kafka's acceptor
+     * waits the same way), over its address's quota it is closed after the throttle time (so a client that reconnects
+     * at once does not spin). Nothing is read from it meanwhile.
+     */
+    private void paceOrRefuse(SocketChannel ch, String listenerName) {
+        InetAddress address = ch.remoteAddress().getAddress();
+        ConnectionAdmission.Decision decision = rates.admit(listenerName, address);
+        if (decision.delayMs() <= 0 && !decision.close()) {
+            return;
+        }
+        ch.config().setAutoRead(false);
+        if (decision.close()) {
+            log.debug(
+                    "Closing a new connection from {} in {} ms: over its connection_creation_rate",
+                    address,
+                    decision.delayMs());
+            ch.eventLoop().schedule(() -> ch.close(), decision.delayMs(), TimeUnit.MILLISECONDS);
+        } else {
+            ch.eventLoop().schedule(() -> ch.config().setAutoRead(true), decision.delayMs(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
@@ -116,6 +145,7 @@ public final class SocketServer implements AutoCloseable {
                             if (!admit(ch)) {
                                 return;
                             }
+                            paceOrRefuse(ch, listener.name());
                             if (settings.sendBufferBytes() > 0) {
                                 ch.config().setSendBufferSize(settings.sendBufferBytes());
                             }

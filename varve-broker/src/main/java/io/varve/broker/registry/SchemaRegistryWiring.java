@@ -51,6 +51,22 @@ public final class SchemaRegistryWiring implements AutoCloseable {
                     "varve.schema.registry.listeners: one listener is supported, got '" + listener + "'");
         }
         RestServer.parseListener(listener);
+        String advertised = config.schemaRegistryAdvertisedListener();
+        if (!advertised.isEmpty()) {
+            try {
+                RestServer.parseListener(advertised);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("varve.schema.registry.advertised.listener: '" + advertised
+                        + "' must be an http:// or https:// URL with a host and a port");
+            }
+            if (RestServer.isHttps(advertised) != RestServer.isHttps(listener)) {
+                throw new IllegalArgumentException("varve.schema.registry.advertised.listener: '" + advertised
+                        + "' must use the scheme of varve.schema.registry.listeners ('" + listener + "')");
+            }
+        }
+        RegistrySecurity.of(config, () -> {
+            throw new IllegalStateException("not started");
+        });
     }
 
     /** Replicas of {@code _schemas}, capped to the brokers registered when it is created (Confluent's default). */
@@ -58,7 +74,11 @@ public final class SchemaRegistryWiring implements AutoCloseable {
 
     /** The registry of this node, or null when {@code varve.schema.registry.listeners} is empty or its port taken. */
     public static SchemaRegistryWiring start(
-            BrokerConfig config, MetadataCache cache, ReplicaManager replicaManager, ControllerCalls controller) {
+            BrokerConfig config,
+            MetadataCache cache,
+            ReplicaManager replicaManager,
+            ControllerCalls controller,
+            java.util.function.Supplier<io.varve.metadata.image.MetadataImage> image) {
         String listener = config.schemaRegistryListeners();
         if (listener.isEmpty()) {
             return null;
@@ -75,12 +95,19 @@ public final class SchemaRegistryWiring implements AutoCloseable {
                 cache,
                 replicaManager,
                 controller);
-        SchemasTopicLog schemaLog = new SchemasTopicLog(topic, replicaManager);
+        java.util.concurrent.atomic.AtomicReference<String> url = new java.util.concurrent.atomic.AtomicReference<>();
+        SchemasTopicLog schemaLog = new SchemasTopicLog(topic, replicaManager, config.nodeId(), url::get);
         SchemaRegistry registry = new SchemaRegistry(schemaLog);
         CompletableFuture<Void> ready = new CompletableFuture<>();
         RestServer server;
         try {
-            server = RestServer.start(listener, registry, ready);
+            server = RestServer.start(
+                    listener,
+                    registry,
+                    ready,
+                    new SchemasWriteRoute(schemaLog, registry, config.nodeId()),
+                    RegistrySecurity.of(config, image));
+            url.set(advertisedUrl(listener, server.port(), config));
         } catch (IllegalArgumentException e) {
             if (config.schemaRegistryListenersConfigured()) {
                 throw e;
@@ -92,6 +119,25 @@ public final class SchemaRegistryWiring implements AutoCloseable {
         loader.setDaemon(true);
         loader.start();
         return new SchemaRegistryWiring(registry, server, ready, loader);
+    }
+
+    /**
+     * The URL other nodes forward writes to: {@code varve.schema.registry.advertised.listener} when set, else the
+     * listener's, with the port it bound (for port 0) and, for a wildcard host, the host of this broker's first
+     * advertised listener.
+     */
+    static String advertisedUrl(String listener, int boundPort, BrokerConfig config) {
+        if (!config.schemaRegistryAdvertisedListener().isEmpty()) {
+            return config.schemaRegistryAdvertisedListener();
+        }
+        java.net.URI uri = java.net.URI.create(listener.trim());
+        String host = uri.getHost();
+        if (host == null || host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
+            host = config.advertisedListeners().isEmpty()
+                    ? "localhost"
+                    : config.advertisedListeners().get(0).host();
+        }
+        return uri.getScheme() + "://" + host + ":" + boundPort;
     }
 
     /**
@@ -115,7 +161,7 @@ public final class SchemaRegistryWiring implements AutoCloseable {
                         SchemasTopicLog.TOPIC,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
                         registry.state().maxId());
-                follow(registry);
+                follow(schemaLog, registry);
                 return;
             } catch (RuntimeException notYet) {
                 if (!warned && System.nanoTime() - startNanos > TimeUnit.SECONDS.toNanos(10)) {
@@ -139,18 +185,31 @@ public final class SchemaRegistryWiring implements AutoCloseable {
 
     /**
      * Keeps replaying what other nodes wrote (a node that does not lead {@code _schemas} sees the leader's writes
-     * through its replica); on the writer there is nothing new and each round costs one high-watermark read.
+     * through its replica); on the leader each round checks that it has claimed the writer role in its epoch.
      */
-    private static void follow(SchemaRegistry registry) {
+    private static void follow(SchemasTopicLog schemaLog, SchemaRegistry registry) {
+        String lastProblem = null;
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 Thread.sleep(FOLLOW_INTERVAL_MS);
-                registry.catchUp();
+                if (schemaLog.leads()) {
+                    // A new leader claims at once, so that the others learn where to forward writes.
+                    registry.claimWriter();
+                } else {
+                    registry.catchUp();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
-                log.warn("Replaying {} failed; retrying", SchemasTopicLog.TOPIC, e);
+                // One line per new failure, not one per round while it lasts.
+                String problem = e.toString();
+                if (!problem.equals(lastProblem)) {
+                    log.warn("Replaying or claiming {} failed ({}); retrying", SchemasTopicLog.TOPIC, problem);
+                    lastProblem = problem;
+                }
+                continue;
             }
+            lastProblem = null;
         }
     }
 

@@ -305,8 +305,9 @@ public final class Partition {
                         offset,
                         partitionLog.logEndOffset(),
                         state.leaderId());
-                FollowerWrites.truncateTo(partitionLog, offset);
             }
+            // also at the log end: drops a leader epoch recorded there without records (see PartitionLog.truncateTo)
+            FollowerWrites.truncateTo(partitionLog, offset);
             state.followerLogUpdated(partitionLog.logEndOffset(), state.highWatermark());
             publishHighWatermark();
         }

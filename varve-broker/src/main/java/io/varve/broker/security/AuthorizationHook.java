@@ -126,6 +126,7 @@ public final class AuthorizationHook {
             case DESCRIBE_LOG_DIRS, DESCRIBE_QUORUM, DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS ->
                 cluster(r, h, AclOperation.DESCRIBE);
             case DESCRIBE_CLIENT_QUOTAS -> cluster(r, h, AclOperation.DESCRIBE_CONFIGS);
+            case ALTER_CLIENT_QUOTAS -> cluster(r, h, AclOperation.ALTER_CONFIGS);
             case CREATE_ACLS,
                     DELETE_ACLS,
                     ALTER_USER_SCRAM_CREDENTIALS,

@@ -67,6 +67,12 @@ public final class BrokerAuthorizer {
         return current().authorize(request.principal(), host(request), op, type, name);
     }
 
+    /** For callers outside the Kafka protocol (the schema registry's listener), with a principal and a host. */
+    public boolean authorize(
+            io.varve.security.Principal principal, String host, AclOperation op, ResourceType type, String name) {
+        return current().authorize(principal, host, op, type, name);
+    }
+
     public boolean authorizeCluster(RequestContext request, AclOperation op) {
         return authorize(request, op, ResourceType.CLUSTER, CLUSTER_NAME);
     }

@@ -397,8 +397,8 @@ public final class SecurityConfig {
     }
 
     private static void checkKey(String key, String suffix, boolean tls, boolean sasl) {
-        if (OUTGOING_KEYS.contains(suffix)) {
-            return;
+        if (OUTGOING_KEYS.contains(suffix) || suffix.equals("max.connection.creation.rate")) {
+            return; // read elsewhere: the outgoing keys by the broker's clients, the rate by BrokerConfig
         }
         boolean jaasForMechanism = suffix.endsWith(".sasl.jaas.config")
                 && SUPPORTED_MECHANISMS.contains(

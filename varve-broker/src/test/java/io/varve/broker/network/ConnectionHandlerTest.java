@@ -78,4 +78,34 @@ class ConnectionHandlerTest {
         assertThat(inFlight.refCnt()).isZero();
         assertThat(dispatcher.firstBytes).containsExactly(1);
     }
+
+    @Test
+    void aThrottledResponseMutesTheConnectionForItsThrottleTime() {
+        PendingDispatcher dispatcher = new PendingDispatcher();
+        EmbeddedChannel channel = new EmbeddedChannel(new ConnectionHandler(dispatcher, "PLAINTEXT", 1, 16));
+        channel.freezeTime();
+        channel.writeInbound(frame(1));
+        channel.writeInbound(frame(2));
+
+        dispatcher
+                .pending
+                .get(0)
+                .complete(ResponseFrame.of(ByteBuffer.allocate(4)).thenMuteFor(500));
+        channel.runPendingTasks();
+        assertThat((ByteBuf) channel.readOutbound()).satisfies(ByteBuf::release);
+        assertThat(channel.config().isAutoRead()).as("reading while muted").isFalse();
+        assertThat(dispatcher.firstBytes).as("dispatched while muted").containsExactly(1);
+
+        channel.advanceTimeBy(499, java.util.concurrent.TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        assertThat(dispatcher.firstBytes).containsExactly(1);
+
+        channel.advanceTimeBy(1, java.util.concurrent.TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        assertThat(channel.config().isAutoRead()).isTrue();
+        assertThat(dispatcher.firstBytes).containsExactly(1, 2);
+        dispatcher.pending.get(1).complete(null);
+        channel.runPendingTasks();
+        channel.finishAndReleaseAll();
+    }
 }

@@ -213,6 +213,29 @@ class ReplicaManagerReplicationTest {
                 .until(() -> p.isr().equals(java.util.Set.of(1, 2, 3)));
     }
 
+    @Test
+    void aFormerLeaderThatAppendedNothingDropsItsEpochOnTheNewLeadersDivergenceAndThenMatchesItsHistory()
+            throws Exception {
+        // all three restarted at once: this broker led epoch 1 for a moment and wrote nothing, then 2 leads epoch 2
+        // with a history that knows only epoch 0. Its answer to a fetch naming epoch 1 is a divergence at epoch 0's
+        // end, which is this log's end: the truncation drops no record but must drop epoch 1, or the next fetch names
+        // epoch 1 again and the follower never catches up (nor rejoins the ISR)
+        image(1, 0, 1, 2, 3);
+        Partition p = replicas.partition(TP).orElseThrow();
+        replicas.append(p, batch("a", "b"), AppendOrigin.CLIENT, (short) 1);
+        image(2, 1, 1, 2, 3);
+        image(1, 2, 1, 2, 3); // leads epoch 2 (recorded at offset 2), loses it before appending
+        assertThat(p.log().latestLeaderEpoch()).isEqualTo(2);
+        image(2, 3, 1, 2, 3);
+
+        assertThat(p.truncateTo(3, 2)).isTrue();
+
+        assertThat(p.log().logEndOffset()).isEqualTo(2);
+        assertThat(p.log().latestLeaderEpoch())
+                .as("the next fetch names the epoch the leader knows")
+                .isEqualTo(0);
+    }
+
     private void image(int leader, int leaderEpoch, int... replicaIds) {
         List<Integer> isr = new ArrayList<>();
         for (int r : replicaIds) {

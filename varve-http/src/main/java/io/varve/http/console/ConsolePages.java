@@ -2,10 +2,14 @@ package io.varve.http.console;
 
 import static io.varve.http.console.Html.bytes;
 import static io.varve.http.console.Html.esc;
+import static io.varve.http.console.Layout.fragmentOrPage;
+import static io.varve.http.console.Layout.page;
+import static io.varve.http.console.Layout.row;
 
 import io.varve.http.HttpRequest;
 import io.varve.http.HttpResponse;
 import io.varve.http.HttpServer;
+import io.varve.http.metrics.TopicTraffic;
 import io.varve.http.view.BrokerView;
 import io.varve.http.view.ClusterView;
 import io.varve.http.view.ConsoleActions;
@@ -32,8 +36,6 @@ import java.util.function.LongSupplier;
 public final class ConsolePages {
     private static final long LAG_TIMEOUT_MS = 2000;
 
-    private static final long ACTION_TIMEOUT_MS = 30_000;
-
     private final BrokerView view;
     private final ConsoleActions actions;
     /** Samples at most every 15 s: an hour is {@link LagHistory#MAX_SAMPLES}. */
@@ -41,10 +43,13 @@ public final class ConsolePages {
 
     private final LongSupplier clockMs;
 
-    public ConsolePages(BrokerView view, ConsoleActions actions, LongSupplier clockMs) {
+    private final ThroughputPage throughput;
+
+    public ConsolePages(BrokerView view, ConsoleActions actions, TopicTraffic traffic, LongSupplier clockMs) {
         this.view = view;
         this.actions = actions;
         this.clockMs = clockMs;
+        this.throughput = new ThroughputPage(traffic, clockMs);
     }
 
     /** Adds the console's routes to {@code server}. */
@@ -57,11 +62,21 @@ public final class ConsolePages {
                 .routePost("/console/topics/create", this::createTopic)
                 .routePost("/console/topics/delete", this::deleteTopic)
                 .routePrefix(Assets.PREFIX, Assets::serve);
+        new ConfigPage(actions).routes(server);
+        new OffsetResetPage(actions).routes(server);
+        new MessageBrowser(actions).routes(server);
+        new SecurityPages(actions).routes(server);
+        throughput.routes(server);
     }
 
     /** Samples every group's summed lag for the chart; called periodically by the listener. */
     public void sampleLag() throws Exception {
         sample(lags());
+    }
+
+    /** Samples the bytes in and out of every topic for the throughput charts; called periodically by the listener. */
+    public void sampleTraffic() {
+        throughput.sample();
     }
 
     private void sample(List<GroupLag> lags) {
@@ -166,7 +181,7 @@ public final class ConsolePages {
         if (partitions == 0 || partitions < -1 || partitions > 100_000) {
             return page("Topics", "<h1>Topics</h1><p class=bad>Partitions must be a number from 1 to 100000.</p>", 400);
         }
-        String error = actions.createTopic(name, partitions).get(ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        String error = actions.createTopic(name, partitions).get(Layout.ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         if (error != null) {
             return page(
                     "Topics",
@@ -181,7 +196,7 @@ public final class ConsolePages {
         if (name.isEmpty()) {
             return page("Topics", "<h1>Topics</h1><p class=bad>Which topic? The form names none.</p>", 400);
         }
-        String error = actions.deleteTopic(name).get(ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        String error = actions.deleteTopic(name).get(Layout.ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         if (error != null) {
             return page(
                     "Topics",
@@ -206,7 +221,15 @@ public final class ConsolePages {
                     "<h1>" + esc(name) + "</h1><p class=bad>This node holds no partition of this topic.</p>",
                     404);
         }
+        String encoded = esc(java.net.URLEncoder.encode(name, StandardCharsets.UTF_8));
         StringBuilder b = new StringBuilder("<h1>Topic ").append(esc(name)).append("</h1>");
+        b.append("<p><a id=configs href=\"")
+                .append(ConfigPage.PATH)
+                .append("?name=")
+                .append(encoded)
+                .append("\">Configs</a> · <a id=messages href=\"/console/messages?topic=")
+                .append(encoded)
+                .append("\">Messages</a> · <a href=\"/console/throughput\">Throughput</a></p>");
         b.append(
                 "<table><thead><tr><th>Partition</th><th>Leader here</th><th>Replicas</th><th>ISR</th><th>Log start</th>"
                         + "<th>Log end</th><th>High watermark</th><th>Segments</th><th>Local size</th><th>Remote size</th><th>Upload lag</th></tr></thead><tbody>");
@@ -260,7 +283,11 @@ public final class ConsolePages {
                     .append(esc(group))
                     .append(" <small>lag ")
                     .append(sum)
-                    .append("</small></h2>");
+                    .append(" · <a class=reset href=\"")
+                    .append(OffsetResetPage.PATH)
+                    .append("?group=")
+                    .append(esc(java.net.URLEncoder.encode(group, StandardCharsets.UTF_8)))
+                    .append("\">reset offsets</a></small></h2>");
             table.append(
                     "<table><thead><tr><th>Topic</th><th>Partition</th><th>Committed</th><th>Log end</th><th>Lag</th><th>Time lag (s)</th></tr></thead><tbody>");
             for (GroupLag l : rows) {
@@ -285,63 +312,19 @@ public final class ConsolePages {
         if (!"1".equals(r.query().get("fragment"))) {
             for (String group : byGroup.keySet()) {
                 List<LagHistory.Sample> samples = history.samples(group);
-                StringBuilder xs = new StringBuilder();
-                StringBuilder ys = new StringBuilder();
-                for (LagHistory.Sample s : samples) {
-                    xs.append(xs.length() == 0 ? "" : ",").append(s.timeMs() / 1000);
-                    ys.append(ys.length() == 0 ? "" : ",").append(s.lag());
+                double[] lag = new double[samples.size()];
+                for (int i = 0; i < lag.length; i++) {
+                    lag[i] = samples.get(i).lag();
                 }
-                charts.append("<div class=chart data-group=\"")
-                        .append(esc(group))
-                        .append("\" data-x=\"")
-                        .append(xs)
-                        .append("\" data-y=\"")
-                        .append(ys)
-                        .append("\"></div>");
+                charts.append(Charts.chart(
+                        "lag-" + group,
+                        "Lag of " + group + " (last hour)",
+                        Charts.times(samples, LagHistory.Sample::timeMs),
+                        new String[] {"lag"},
+                        new double[][] {lag}));
             }
-            charts.append("<script src=\"/console/assets/uPlot.iife.min.js\"></script><script>")
-                    .append("document.querySelectorAll('.chart').forEach(function (el) {")
-                    .append("var xs = el.dataset.x ? el.dataset.x.split(',').map(Number) : [];")
-                    .append("var ys = el.dataset.y ? el.dataset.y.split(',').map(Number) : [];")
-                    .append("new uPlot({title: 'Lag of ' + el.dataset.group + ' (last hour)', width: 800, height: 220,")
-                    .append("scales: {x: {time: true, range: function () { var n = Date.now() / 1000;")
-                    .append(" return [n - 3600, n]; }}},")
-                    .append("series: [{}, {label: 'lag', stroke: '#2a6', points: {show: true}}]}, [xs, ys], el);});")
-                    .append("</script>");
+            charts.append(Charts.script());
         }
         return fragmentOrPage(r, "Consumer groups", charts.toString(), table.toString());
-    }
-
-    private HttpResponse fragmentOrPage(HttpRequest r, String title, String head, String fragment) {
-        if ("1".equals(r.query().get("fragment"))) {
-            return new HttpResponse(200, "text/html; charset=utf-8", fragment.getBytes(StandardCharsets.UTF_8));
-        }
-        return page(title, head + fragment);
-    }
-
-    private static void row(StringBuilder b, String key, String valueHtml) {
-        b.append("<tr><th>")
-                .append(esc(key))
-                .append("</th><td>")
-                .append(valueHtml)
-                .append("</td></tr>");
-    }
-
-    private HttpResponse page(String title, String body) {
-        return page(title, body, 200);
-    }
-
-    private HttpResponse page(String title, String body, int status) {
-        String html = "<!doctype html><html lang=en><head><meta charset=utf-8><title>" + esc(title) + " · Varve</title>"
-                + "<link rel=icon href=\"data:,\"><link rel=stylesheet href=\"/console/assets/uPlot.min.css\">"
-                + "<script src=\"/console/assets/htmx.min.js\"></script><style>"
-                + "body{font-family:system-ui,sans-serif;margin:0;color:#222}nav{background:#1d3b53;padding:.6em 1em}"
-                + "nav a{color:#fff;margin-right:1.5em;text-decoration:none}main{padding:1em 2em}"
-                + "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.3em .7em;text-align:left}"
-                + "th{background:#f3f5f7}.ok{color:#197a33}.bad{color:#b00020}small{color:#666;font-weight:normal}"
-                + "</style></head><body><nav><a href=\"/console\">Overview</a><a href=\"/console/topics\">Topics</a>"
-                + "<a href=\"/console/groups\">Consumer groups</a><a href=\"/metrics\">Metrics</a></nav><main>"
-                + body + "</main></body></html>";
-        return new HttpResponse(status, "text/html; charset=utf-8", html.getBytes(StandardCharsets.UTF_8));
     }
 }

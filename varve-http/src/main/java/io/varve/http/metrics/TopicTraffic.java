@@ -58,6 +58,13 @@ public final class TopicTraffic {
         topics.keySet().retainAll(existing);
     }
 
+    /** Bytes in and out so far of each topic ({@code [in, out]}), for the console's throughput charts. */
+    public java.util.Map<String, long[]> byteTotals() {
+        java.util.Map<String, long[]> out = new java.util.TreeMap<>();
+        topics.forEach((name, t) -> out.put(name, new long[] {t.bytesIn.sum(), t.bytesOut.sum()}));
+        return out;
+    }
+
     Iterable<Topic> topics() {
         return topics.values();
     }

@@ -70,6 +70,8 @@ public final class ClusterProcesses implements AutoCloseable {
         private final int brokers;
         private final boolean combined;
         private final Map<String, String> overrides = new LinkedHashMap<>();
+        private final Map<Integer, Map<String, String>> nodeOverrides = new HashMap<>();
+        private final List<String> extraListeners = new ArrayList<>();
         private boolean namespaces;
 
         private Builder(int controllers, int brokers, boolean combined) {
@@ -84,6 +86,21 @@ public final class ClusterProcesses implements AutoCloseable {
         /** A setting for every node, after the harness's own (so it wins over them). */
         public Builder override(String key, String value) {
             overrides.put(key, value);
+            return this;
+        }
+
+        /** A setting for node {@code nodeId} alone (e.g. a port of its own), after every other setting. */
+        public Builder overrideFor(int nodeId, String key, String value) {
+            nodeOverrides.computeIfAbsent(nodeId, id -> new LinkedHashMap<>()).put(key, value);
+            return this;
+        }
+
+        /**
+         * One more listener on every broker, named after its security protocol (e.g. {@code SASL_SSL}, which Kafka's
+         * default protocol map knows), on a port of its own; the harness's clients keep using PLAINTEXT.
+         */
+        public Builder extraListener(String name) {
+            extraListeners.add(name);
             return this;
         }
 
@@ -151,6 +168,9 @@ public final class ClusterProcesses implements AutoCloseable {
                 List<String> listeners = new ArrayList<>();
                 if (role.isBroker()) {
                     listeners.add("PLAINTEXT://" + hosts.get(i) + ":" + clientPorts.get(i));
+                    for (String extra : extraListeners) {
+                        listeners.add(extra + "://" + hosts.get(i) + ":" + ServerProcess.freePort());
+                    }
                 }
                 if (role.isController()) {
                     listeners.add("CONTROLLER://" + hosts.get(i) + ":" + controllerPorts.get(i));
@@ -163,6 +183,7 @@ public final class ClusterProcesses implements AutoCloseable {
                 settings.put("controller.quorum.voters", String.join(",", voters));
                 settings.put("log.dirs", dataDir.toString());
                 settings.putAll(overrides);
+                settings.putAll(nodeOverrides.getOrDefault(id, Map.of()));
                 List<String> arguments = new ArrayList<>();
                 settings.forEach((k, v) -> {
                     arguments.add("--override");

@@ -225,9 +225,17 @@ class SchemaRegistryIT {
     @Test
     void aRegistryListenerThatIsNotAnHttpUrlIsRefusedAtStartUpInOneSentenceNamingTheKey(@TempDir Path otherDir) {
         assertThatThrownBy(() ->
-                        TestBroker.start(otherDir, Map.of("varve.schema.registry.listeners", "https://127.0.0.1:0")))
+                        TestBroker.start(otherDir, Map.of("varve.schema.registry.listeners", "ftp://127.0.0.1:0")))
                 .hasMessageStartingWith("varve.schema.registry.listeners: ")
-                .hasMessageContaining("https is not supported");
+                .hasMessageContaining("must be an http:// or https:// URL");
+    }
+
+    @Test
+    void anHttpsListenerWithoutAKafkaListenerToTakeItsKeystoreFromIsRefusedAtStartUp(@TempDir Path otherDir) {
+        assertThatThrownBy(() ->
+                        TestBroker.start(otherDir, Map.of("varve.schema.registry.listeners", "https://127.0.0.1:0")))
+                .hasMessageStartingWith(
+                        "varve.schema.registry.listeners is https: set" + " varve.schema.registry.security.listener");
     }
 
     private static void assertRefused(KafkaProducer<byte[], byte[]> producer, String topic, byte[] value, String why) {

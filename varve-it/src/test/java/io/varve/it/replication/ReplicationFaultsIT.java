@@ -266,10 +266,6 @@ class ReplicationFaultsIT {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("Known defect, to fix first: after all three are killed at once and restarted, a"
-            + " partition can stay with an ISR of one for good (the leader's first expansion is refused with"
-            + " INELIGIBLE_REPLICA while the follower is still fenced, and no expansion is proposed again); passed in"
-            + " three of four runs. See the session-6 closing note.")
     void acknowledgedRecordsSurviveAllThreeNodesKilledAtOnceAndRestarted() throws Exception {
         ReplicatedTopic topic = startWithLedger("AllKilledIT", threeNodes(), PARTITIONS);
         for (ClusterNode node : cluster.nodes()) {

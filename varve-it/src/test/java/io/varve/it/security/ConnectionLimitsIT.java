@@ -120,4 +120,47 @@ class ConnectionLimitsIT {
             await().atMost(Duration.ofSeconds(10)).until(() -> answers(connect("127.0.0.1", port)));
         }
     }
+
+    @Test
+    void anAddressOverItsConnectionCreationRateHasNewConnectionsClosedWhileOthersConnect() throws Exception {
+        try (TestBroker broker = TestBroker.start(dir, Map.of("quota.window.num", "2"));
+                org.apache.kafka.clients.admin.Admin admin = broker.admin()) {
+            admin.alterClientQuotas(List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration(
+                            new org.apache.kafka.common.quota.ClientQuotaEntity(Map.of("ip", "127.0.0.3")),
+                            List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration.Op(
+                                    "connection_creation_rate", 2.0)))))
+                    .all()
+                    .get(20, java.util.concurrent.TimeUnit.SECONDS);
+            int port = broker.port();
+            int refused = 0;
+            for (int i = 0; i < 8; i++) {
+                if (!answers(connect("127.0.0.3", port))) {
+                    refused++;
+                }
+            }
+            assertThat(refused).as("connections from 127.0.0.3 closed").isGreaterThanOrEqualTo(2);
+            for (int i = 0; i < 8; i++) {
+                assertThat(answers(connect("127.0.0.4", port)))
+                        .as("127.0.0.4 has no quota")
+                        .isTrue();
+            }
+        }
+    }
+
+    @Test
+    void pastMaxConnectionCreationRateNewConnectionsWaitTheirTurn() throws Exception {
+        try (TestBroker broker =
+                TestBroker.start(dir, Map.of("max.connection.creation.rate", "10", "quota.window.num", "2"))) {
+            int port = broker.port();
+            long start = System.nanoTime();
+            for (int i = 0; i < 30; i++) {
+                assertThat(answers(connect("127.0.0.1", port)))
+                        .as("connection %d", i)
+                        .isTrue();
+            }
+            long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+            // one second's worth (10) at once, the other 20 at 10 per second
+            assertThat(elapsedMs).isGreaterThanOrEqualTo(1_500);
+        }
+    }
 }

@@ -10,6 +10,7 @@ import io.varve.metadata.controller.cluster.ClusterControl;
 import io.varve.metadata.controller.feature.FeatureControl;
 import io.varve.metadata.controller.feature.FeatureUpdate;
 import io.varve.metadata.controller.feature.SupportedFeatures;
+import io.varve.metadata.controller.quota.ClientQuotaControl;
 import io.varve.metadata.controller.replication.AlterPartitionReply;
 import io.varve.metadata.controller.replication.AlterPartitionRequest;
 import io.varve.metadata.controller.replication.ElectionControl;
@@ -90,6 +91,7 @@ public final class QuorumController implements AutoCloseable {
     private final FeatureControl featureControl = new FeatureControl(SupportedFeatures.THIS_BUILD);
     private final ScramControl scramControl = new ScramControl();
     private final AclControl aclControl = new AclControl();
+    private final ClientQuotaControl clientQuotaControl = new ClientQuotaControl();
     private final ConfigControl configControl;
     private final LongSupplier clockMs;
     private final ScheduledExecutorService eventThread;
@@ -412,6 +414,13 @@ public final class QuorumController implements AutoCloseable {
             List<java.util.function.Predicate<AccessControlEntryRecord>> filters) {
         List<java.util.function.Predicate<AccessControlEntryRecord>> copy = List.copyOf(filters);
         return submit("deleteAcls", image -> aclControl.delete(image, copy));
+    }
+
+    /** AlterClientQuotas: per entry its result; each entry applies whole or not at all. */
+    public CompletableFuture<List<ErrorReply>> alterClientQuotas(
+            List<ClientQuotaControl.Entry> entries, boolean validateOnly) {
+        List<ClientQuotaControl.Entry> copy = List.copyOf(entries);
+        return submit("alterClientQuotas", image -> clientQuotaControl.alter(image, copy, validateOnly));
     }
 
     private <T> CompletableFuture<T> submit(String name, Function<MetadataImage, ControllerResult<T>> operation) {

@@ -2,6 +2,7 @@ package io.varve.metadata.image;
 
 import io.varve.metadata.record.AccessControlEntryRecord;
 import io.varve.metadata.record.BrokerRegistrationChangeRecord;
+import io.varve.metadata.record.ClientQuotaRecord;
 import io.varve.metadata.record.ConfigRecord;
 import io.varve.metadata.record.FeatureLevelRecord;
 import io.varve.metadata.record.MetadataRecord;
@@ -33,6 +34,7 @@ public final class MetadataDelta {
     private ProducerIdsDelta producerIdsDelta;
     private ScramDelta scramDelta;
     private AclsDelta aclsDelta;
+    private ClientQuotasDelta clientQuotasDelta;
 
     public MetadataDelta(MetadataImage base) {
         this.base = Objects.requireNonNull(base, "base");
@@ -66,6 +68,7 @@ public final class MetadataDelta {
             case REMOVE_USER_SCRAM_CREDENTIAL -> scram().replay((RemoveUserScramCredentialRecord) record);
             case ACCESS_CONTROL_ENTRY -> acls().replay((AccessControlEntryRecord) record);
             case REMOVE_ACCESS_CONTROL_ENTRY -> acls().replay((RemoveAccessControlEntryRecord) record);
+            case CLIENT_QUOTA -> clientQuotas().replay((ClientQuotaRecord) record);
             default -> throw new IllegalStateException("no replay for " + record.type());
         }
     }
@@ -119,6 +122,18 @@ public final class MetadataDelta {
         return aclsDelta;
     }
 
+    private ClientQuotasDelta clientQuotas() {
+        if (clientQuotasDelta == null) {
+            clientQuotasDelta = new ClientQuotasDelta(base.clientQuotas());
+        }
+        return clientQuotasDelta;
+    }
+
+    /** Client quota changes, or null if none. */
+    public ClientQuotasDelta clientQuotasDelta() {
+        return clientQuotasDelta;
+    }
+
     /** ACL changes, or null if none. */
     public AclsDelta aclsDelta() {
         return aclsDelta;
@@ -167,6 +182,7 @@ public final class MetadataDelta {
                 clusterDelta == null ? base.cluster() : clusterDelta.apply(),
                 producerIdsDelta == null ? base.producerIds() : producerIdsDelta.apply(),
                 scramDelta == null ? base.scram() : scramDelta.apply(),
-                aclsDelta == null ? base.acls() : aclsDelta.apply());
+                aclsDelta == null ? base.acls() : aclsDelta.apply(),
+                clientQuotasDelta == null ? base.clientQuotas() : clientQuotasDelta.apply());
     }
 }

@@ -22,7 +22,8 @@ public record MetadataImage(
         ClusterImage cluster,
         ProducerIdsImage producerIds,
         ScramImage scram,
-        AclsImage acls) {
+        AclsImage acls,
+        ClientQuotasImage clientQuotas) {
 
     public static final MetadataImage EMPTY = new MetadataImage(
             -1,
@@ -32,7 +33,8 @@ public record MetadataImage(
             ClusterImage.EMPTY,
             ProducerIdsImage.EMPTY,
             ScramImage.EMPTY,
-            AclsImage.EMPTY);
+            AclsImage.EMPTY,
+            ClientQuotasImage.EMPTY);
 
     /** An image without SCRAM credentials or ACLs. */
     public MetadataImage(
@@ -43,6 +45,19 @@ public record MetadataImage(
             ClusterImage cluster,
             ProducerIdsImage producerIds) {
         this(offset, features, topics, configs, cluster, producerIds, ScramImage.EMPTY, AclsImage.EMPTY);
+    }
+
+    /** An image without client quotas. */
+    public MetadataImage(
+            long offset,
+            FeaturesImage features,
+            TopicsImage topics,
+            ConfigsImage configs,
+            ClusterImage cluster,
+            ProducerIdsImage producerIds,
+            ScramImage scram,
+            AclsImage acls) {
+        this(offset, features, topics, configs, cluster, producerIds, scram, acls, ClientQuotasImage.EMPTY);
     }
 
     public MetadataImage {
@@ -56,6 +71,7 @@ public record MetadataImage(
         Objects.requireNonNull(producerIds, "producerIds");
         Objects.requireNonNull(scram, "scram");
         Objects.requireNonNull(acls, "acls");
+        Objects.requireNonNull(clientQuotas, "clientQuotas");
     }
 
     public boolean isEmpty() {
@@ -75,7 +91,7 @@ public record MetadataImage(
     /**
      * The records of {@link #toRecords()} handed to {@code out} one at a time, without a list of them: how a
      * snapshot streams a large image. Features first ({@code metadata.version} leads), then brokers, topics with
-     * their partitions, configs, the producer-id state, SCRAM credentials and ACLs.
+     * their partitions, configs, the producer-id state, SCRAM credentials, ACLs and client quotas.
      */
     public void writeRecords(Consumer<MetadataRecord> out) {
         features.writeRecords(out);
@@ -87,5 +103,6 @@ public record MetadataImage(
         }
         scram.writeRecords(out);
         acls.writeRecords(out);
+        clientQuotas.writeRecords(out);
     }
 }

@@ -1,5 +1,6 @@
 package io.varve.metadata.image;
 
+import io.varve.metadata.record.ClientQuotaRecord;
 import io.varve.metadata.record.ConfigRecord;
 import io.varve.metadata.record.ConfigResourceType;
 import io.varve.metadata.record.FeatureLevelRecord;
@@ -25,7 +26,7 @@ import java.util.TreeMap;
  * <p>The delta is the replay, on {@code before}, of records that turn it into {@code after}: removals of topics
  * and brokers {@code after} lacks first (a name deleted and created again gets a new id), then topics and
  * partitions that are new or differ, registrations that differ, every config and feature level that differs,
- * the producer-id state, the SCRAM credentials and the ACLs. Its {@link MetadataDelta#apply} equals {@code after} but for the offset.
+ * the producer-id state, the SCRAM credentials, the ACLs and the client quotas. Its {@link MetadataDelta#apply} equals {@code after} but for the offset.
  */
 public final class MetadataImageDiff {
 
@@ -53,7 +54,22 @@ public final class MetadataImageDiff {
         after.acls().acls().values().stream()
                 .filter(acl -> !before.acls().acls().containsKey(acl.id()))
                 .forEach(delta::replay);
+        diffClientQuotas(before.clientQuotas(), after.clientQuotas(), delta);
         return delta;
+    }
+
+    private static void diffClientQuotas(ClientQuotasImage before, ClientQuotasImage after, MetadataDelta delta) {
+        before.entities().forEach((entity, quotas) -> quotas.keySet().forEach(key -> {
+            if (!after.quotas(entity).containsKey(key)) {
+                delta.replay(new ClientQuotaRecord(entity, key, 0, true));
+            }
+        }));
+        after.entities()
+                .forEach((entity, quotas) -> quotas.forEach((key, value) -> {
+                    if (!value.equals(before.quotas(entity).get(key))) {
+                        delta.replay(new ClientQuotaRecord(entity, key, value, false));
+                    }
+                }));
     }
 
     private static void diffScram(ScramImage before, ScramImage after, MetadataDelta delta) {

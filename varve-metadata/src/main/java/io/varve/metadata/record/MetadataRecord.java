@@ -18,7 +18,8 @@ public sealed interface MetadataRecord
                 UserScramCredentialRecord,
                 RemoveUserScramCredentialRecord,
                 AccessControlEntryRecord,
-                RemoveAccessControlEntryRecord {
+                RemoveAccessControlEntryRecord,
+                ClientQuotaRecord {
 
     MetadataRecordType type();
 }

@@ -24,6 +24,7 @@ import org.apache.kafka.common.Uuid;
  *     enum           one byte code
  *     list           unsigned varint count, then each element
  *     byte[]         unsigned varint length, then the bytes
+ *     double         the IEEE 754 bits as a big-endian int64
  * </pre>
  *
  * <p>Decoding rejects unknown types and versions, truncated input and trailing bytes: a metadata
@@ -138,6 +139,17 @@ public final class MetadataRecordSerde {
                 out.writeByte(acl.permission());
             }
             case REMOVE_ACCESS_CONTROL_ENTRY -> out.writeUuid(((RemoveAccessControlEntryRecord) record).id());
+            case CLIENT_QUOTA -> {
+                ClientQuotaRecord quota = (ClientQuotaRecord) record;
+                out.writeUnsignedVarInt(quota.entity().size());
+                quota.entity().forEach((entityType, name) -> {
+                    out.writeString(entityType);
+                    out.writeNullableString(name);
+                });
+                out.writeString(quota.key());
+                out.writeFixedLong(Double.doubleToLongBits(quota.value()));
+                out.writeBoolean(quota.remove());
+            }
             default -> throw new IllegalStateException("no encoder for " + type);
         }
     }
@@ -225,7 +237,23 @@ public final class MetadataRecordSerde {
                         in.readByte(),
                         in.readByte());
             case REMOVE_ACCESS_CONTROL_ENTRY -> new RemoveAccessControlEntryRecord(in.readUuid());
+            case CLIENT_QUOTA -> readClientQuota(in);
         };
+    }
+
+    /** Entity types with their names (null: the default entity), the key, the value as IEEE bits, the removal. */
+    private static ClientQuotaRecord readClientQuota(ByteReader in) {
+        int count = in.readCount();
+        Map<String, String> entity = new TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            String type = in.readString();
+            if (entity.containsKey(type)) {
+                throw new MetadataRecordFormatException("client quota entity type " + type + " listed twice");
+            }
+            entity.put(type, in.readNullableString());
+        }
+        return new ClientQuotaRecord(
+                entity, in.readString(), Double.longBitsToDouble(in.readFixedLong()), in.readBoolean());
     }
 
     /** Version 1 appends adding replicas, removing replicas, ELR and last known ELR to version 0's fields. */

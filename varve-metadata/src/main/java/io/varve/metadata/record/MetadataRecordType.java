@@ -22,7 +22,9 @@ public enum MetadataRecordType {
     USER_SCRAM_CREDENTIAL(11, 0),
     REMOVE_USER_SCRAM_CREDENTIAL(12, 0),
     ACCESS_CONTROL_ENTRY(13, 0),
-    REMOVE_ACCESS_CONTROL_ENTRY(14, 0);
+    REMOVE_ACCESS_CONTROL_ENTRY(14, 0),
+    /** A client quota value set or removed (Kafka's ClientQuotaRecord; Kafka's own id for it is 14). */
+    CLIENT_QUOTA(15, 0);
 
     private final int id;
     private final int currentVersion;

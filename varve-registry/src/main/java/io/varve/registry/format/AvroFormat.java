@@ -110,6 +110,22 @@ final class AvroFormat implements SchemaFormat {
             }
         }
 
+        @Override
+        public String toJson(byte[] payload, int offset, int length) {
+            try {
+                BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload, offset, length, null);
+                Object datum = new GenericDatumReader<Object>(schema).read(null, decoder);
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                org.apache.avro.io.JsonEncoder json =
+                        org.apache.avro.io.EncoderFactory.get().jsonEncoder(schema, out);
+                new org.apache.avro.generic.GenericDatumWriter<Object>(schema).write(datum, json);
+                json.flush();
+                return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+
         List<Schema> referenced() {
             return referenced;
         }

@@ -171,6 +171,13 @@ final class JsonSchemaFormat implements SchemaFormat {
         }
 
         @Override
+        public String toJson(byte[] payload, int offset, int length) {
+            return invalidPayload(payload, offset, length) == null
+                    ? new String(payload, offset, length, java.nio.charset.StandardCharsets.UTF_8)
+                    : null;
+        }
+
+        @Override
         public String invalidPayload(byte[] payload, int offset, int length) {
             JsonNode value;
             try {

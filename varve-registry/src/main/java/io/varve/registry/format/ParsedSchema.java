@@ -27,4 +27,12 @@ public interface ParsedSchema {
      * Why {@code payload} (a record value after the 5-byte wire header) is not data of this schema, or null when it is.
      */
     String invalidPayload(byte[] payload, int offset, int length);
+
+    /**
+     * {@code payload} (after the wire header) as JSON text for people to read (the console's message browser), or null
+     * when this format does not decode to JSON here or the payload is not data of this schema.
+     */
+    default String toJson(byte[] payload, int offset, int length) {
+        return null;
+    }
 }

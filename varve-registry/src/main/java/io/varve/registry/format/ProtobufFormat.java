@@ -123,6 +123,13 @@ final class ProtobufFormat implements SchemaFormat {
         }
 
         @Override
+        public String toJson(byte[] payload, int offset, int length) {
+            return invalidPayload(payload, offset, length) == null
+                    ? io.varve.registry.compat.ProtobufJson.toJson(file, payload, offset, length)
+                    : null;
+        }
+
+        @Override
         public String invalidPayload(byte[] payload, int offset, int length) {
             return ProtobufWire.invalidPayload(file, payload, offset, length);
         }

@@ -93,14 +93,31 @@ final class HttpExchangeIo {
     }
 
     static void error(HttpExchange exchange, RegistryException e) throws IOException {
+        if (e.httpStatus() == 401) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"varve-schema-registry\"");
+        }
         Map<String, Object> body = new java.util.LinkedHashMap<>();
         body.put("error_code", e.errorCode());
         body.put("message", e.getMessage());
         json(exchange, e.httpStatus(), body);
     }
 
+    /** The writer's answer to a forwarded write, as it gave it. */
+    static void passThrough(HttpExchange exchange, int status, String contentType, byte[] bytes) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            exchange.getResponseBody().write(bytes);
+        }
+        exchange.close();
+    }
+
     private static void send(HttpExchange exchange, int status, byte[] bytes) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+        if (exchange.getAttribute(WriteForwarder.OFFSET_ATTRIBUTE) instanceof io.varve.registry.SchemaRegistry r) {
+            // A write handled here: how far the log was applied when it was answered (read-your-writes elsewhere).
+            exchange.getResponseHeaders().set(WriteForwarder.OFFSET_HEADER, Long.toString(r.appliedOffset()));
+        }
         exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
         if (bytes.length > 0) {
             exchange.getResponseBody().write(bytes);

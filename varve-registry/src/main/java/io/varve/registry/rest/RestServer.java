@@ -24,6 +24,15 @@ public final class RestServer implements AutoCloseable {
     private static final int QUEUE = 1024;
     static final long READY_WAIT_MS = 30_000;
 
+    static {
+        // The JDK's server writes a response's headers and body in two segments: with Nagle's algorithm on, the body
+        // waits for the client's delayed ACK of the headers (~40 ms a request, 20 lookups/s over loopback). Read
+        // once, when the JDK's server configuration loads: set before this class creates a server.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private final HttpServer server;
     private final ThreadPoolExecutor pool;
 
@@ -41,9 +50,11 @@ public final class RestServer implements AutoCloseable {
             throw new IllegalArgumentException(
                     LISTENERS_KEY + ": '" + listener + "' is not a URL like http://localhost:8081");
         }
-        if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0) {
-            throw new IllegalArgumentException(LISTENERS_KEY + ": '" + listener
-                    + "' must be an http:// URL with a host and a port (https is not supported yet)");
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                || uri.getHost() == null
+                || uri.getPort() < 0) {
+            throw new IllegalArgumentException(
+                    LISTENERS_KEY + ": '" + listener + "' must be an http:// or https:// URL with a host and a port");
         }
         return new InetSocketAddress(uri.getHost(), uri.getPort());
     }
@@ -52,17 +63,78 @@ public final class RestServer implements AutoCloseable {
         return start(listener, registry, java.util.concurrent.CompletableFuture.completedFuture(null));
     }
 
+    public static RestServer start(
+            String listener, SchemaRegistry registry, java.util.concurrent.CompletableFuture<?> ready) {
+        return start(listener, registry, ready, WriteRoute.LOCAL);
+    }
+
     /**
      * Binds {@code listener} now (a listener that cannot be bound is refused in one sentence naming the key) and
      * serves requests once {@code ready} completes (the store is replayed); until then requests wait up to
      * {@link #READY_WAIT_MS}, then get 50002.
      */
     public static RestServer start(
-            String listener, SchemaRegistry registry, java.util.concurrent.CompletableFuture<?> ready) {
+            String listener,
+            SchemaRegistry registry,
+            java.util.concurrent.CompletableFuture<?> ready,
+            WriteRoute route) {
+        return start(listener, registry, ready, route, Security.NONE);
+    }
+
+    /**
+     * TLS and access control of the listener: the server's TLS context and client authentication for https, the
+     * context forwarded writes are sent with, and who may do what.
+     */
+    public record Security(
+            javax.net.ssl.SSLContext serverTls,
+            ClientAuth clientAuth,
+            javax.net.ssl.SSLContext clientTls,
+            RegistryAccess access) {
+        public static final Security NONE = new Security(null, ClientAuth.NONE, null, RegistryAccess.OPEN);
+    }
+
+    /** Whether an https listener asks clients for a certificate, and whether it needs one. */
+    public enum ClientAuth {
+        NONE,
+        REQUESTED,
+        REQUIRED
+    }
+
+    public static boolean isHttps(String listener) {
+        return listener.trim().toLowerCase(java.util.Locale.ROOT).startsWith("https:");
+    }
+
+    public static RestServer start(
+            String listener,
+            SchemaRegistry registry,
+            java.util.concurrent.CompletableFuture<?> ready,
+            WriteRoute route,
+            Security security) {
         InetSocketAddress address = parseListener(listener);
+        boolean https = isHttps(listener);
+        if (https && security.serverTls() == null) {
+            throw new IllegalArgumentException(
+                    LISTENERS_KEY + ": '" + listener + "' is https, but no TLS settings were given for it");
+        }
         HttpServer server;
         try {
-            server = HttpServer.create(address, 128);
+            if (https) {
+                com.sun.net.httpserver.HttpsServer tls = com.sun.net.httpserver.HttpsServer.create(address, 128);
+                tls.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(security.serverTls()) {
+                    @Override
+                    public void configure(com.sun.net.httpserver.HttpsParameters params) {
+                        javax.net.ssl.SSLParameters p = getSSLContext().getDefaultSSLParameters();
+                        p.setNeedClientAuth(security.clientAuth() == ClientAuth.REQUIRED);
+                        if (security.clientAuth() == ClientAuth.REQUESTED) {
+                            p.setWantClientAuth(true);
+                        }
+                        params.setSSLParameters(p);
+                    }
+                });
+                server = tls;
+            } else {
+                server = HttpServer.create(address, 128);
+            }
         } catch (IOException e) {
             throw new IllegalArgumentException(
                     LISTENERS_KEY + ": cannot listen on " + listener + " (" + e.getMessage() + ")", e);
@@ -83,10 +155,18 @@ public final class RestServer implements AutoCloseable {
                     throw new java.util.concurrent.RejectedExecutionException("registry request queue full");
                 });
         Routes routes = new Routes(registry);
+        WriteForwarder forwarder =
+                new WriteForwarder(registry, route, WriteForwarder.defaultClient(security.clientTls()));
         server.createContext("/", exchange -> {
             try {
+                // Before anything else, so that a request without valid credentials learns nothing, not even 50002.
+                Guard guard = Guard.of(security.access(), exchange);
                 awaitReady(ready);
-                routes.handle(exchange);
+                if (WriteForwarder.isWrite(exchange.getRequestMethod(), HttpExchangeIo.segments(exchange))
+                        && forwarder.forwardIfRemote(exchange)) {
+                    return;
+                }
+                routes.handle(exchange, guard);
             } catch (RegistryException e) {
                 HttpExchangeIo.error(exchange, e);
             } catch (RuntimeException e) {
@@ -99,7 +179,8 @@ public final class RestServer implements AutoCloseable {
         server.setExecutor(pool);
         server.start();
         log.info(
-                "Schema registry listening on http://{}:{}",
+                "Schema registry listening on {}://{}:{}",
+                https ? "https" : "http",
                 address.getHostString(),
                 server.getAddress().getPort());
         return new RestServer(server, pool);

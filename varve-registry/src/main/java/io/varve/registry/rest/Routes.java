@@ -7,6 +7,7 @@ import io.varve.registry.RegistryException;
 import io.varve.registry.SchemaRegistry;
 import io.varve.registry.format.Formats;
 import io.varve.registry.format.SchemaReference;
+import io.varve.registry.rest.RegistryAccess.Operation;
 import io.varve.registry.state.RegistryState;
 import io.varve.registry.state.StoredSchema;
 import io.varve.registry.state.SubjectVersion;
@@ -16,7 +17,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Confluent Schema Registry's paths, each mapped to one {@link SchemaRegistry} call. */
+/**
+ * Confluent Schema Registry's paths, each mapped to one {@link SchemaRegistry} call after the {@link Guard}'s check:
+ * reads of a subject need DESCRIBE on it, registering WRITE, deleting DELETE, reading a level or mode
+ * DESCRIBE_CONFIGS and changing one ALTER_CONFIGS (on the subject, or on the registry for the global ones); lists
+ * show only the subjects the principal may describe, and a schema by id needs one of its subjects.
+ */
 final class Routes {
     private final SchemaRegistry registry;
 
@@ -24,7 +30,7 @@ final class Routes {
         this.registry = registry;
     }
 
-    void handle(HttpExchange ex) throws IOException {
+    void handle(HttpExchange ex, Guard guard) throws IOException {
         List<String> p = HttpExchangeIo.segments(ex);
         Map<String, String> q = HttpExchangeIo.query(ex);
         String method = ex.getRequestMethod();
@@ -32,16 +38,17 @@ final class Routes {
         String first = n > 0 ? p.get(0) : "";
         switch (first) {
             case "" -> ok(ex, Map.of());
-            case "schemas" -> schemas(ex, method, p, q);
-            case "subjects" -> subjects(ex, method, p, q);
-            case "config" -> config(ex, method, n > 1 ? p.get(1) : RegistryState.GLOBAL, n, q);
-            case "mode" -> mode(ex, method, n > 1 ? p.get(1) : RegistryState.GLOBAL, n, q);
-            case "compatibility" -> compatibility(ex, method, p, q);
+            case "schemas" -> schemas(ex, method, p, q, guard);
+            case "subjects" -> subjects(ex, method, p, q, guard);
+            case "config" -> config(ex, method, n > 1 ? p.get(1) : RegistryState.GLOBAL, n, q, guard);
+            case "mode" -> mode(ex, method, n > 1 ? p.get(1) : RegistryState.GLOBAL, n, q, guard);
+            case "compatibility" -> compatibility(ex, method, p, q, guard);
             default -> notFound();
         }
     }
 
-    private void schemas(HttpExchange ex, String method, List<String> p, Map<String, String> q) throws IOException {
+    private void schemas(HttpExchange ex, String method, List<String> p, Map<String, String> q, Guard guard)
+            throws IOException {
         requireMethod(method, "GET");
         int n = p.size();
         boolean deleted = flag(q, "deleted");
@@ -49,7 +56,7 @@ final class Routes {
             ok(ex, registry.schemaTypes());
         } else if (n == 1) {
             List<Object> out = new ArrayList<>();
-            for (String s : registry.subjects(deleted, q.get("subjectPrefix"))) {
+            for (String s : guard.describable(registry.subjects(deleted, q.get("subjectPrefix")))) {
                 List<SubjectVersion> versions = registry.state().versions(s, deleted);
                 if (flag(q, "latestOnly")) {
                     versions = versions.subList(versions.size() - 1, versions.size());
@@ -62,6 +69,13 @@ final class Routes {
         } else if (n >= 3 && p.get(1).equals("ids")) {
             int id = parseId(p.get(2));
             StoredSchema s = registry.schema(id);
+            List<SubjectVersion> holders = registry.versionsOf(id, true).stream()
+                    .filter(v -> guard.mayDescribe(v.subject()))
+                    .toList();
+            if (holders.isEmpty() && !registry.versionsOf(id, true).isEmpty()) {
+                guard.require(
+                        Operation.DESCRIBE, registry.versionsOf(id, true).get(0).subject());
+            }
             if (n == 3) {
                 Map<String, Object> body = schemaBody(s);
                 if (flag(q, "fetchMaxId")) {
@@ -75,11 +89,15 @@ final class Routes {
                         ex,
                         registry.versionsOf(id, deleted).stream()
                                 .map(SubjectVersion::subject)
+                                .filter(guard::mayDescribe)
                                 .distinct()
                                 .toList());
             } else if (n == 4 && p.get(3).equals("versions")) {
                 List<Object> out = new ArrayList<>();
                 for (SubjectVersion v : registry.versionsOf(id, deleted)) {
+                    if (!guard.mayDescribe(v.subject())) {
+                        continue;
+                    }
                     out.add(ordered("subject", v.subject(), "version", v.version()));
                 }
                 ok(ex, out);
@@ -91,15 +109,23 @@ final class Routes {
         }
     }
 
-    private void subjects(HttpExchange ex, String method, List<String> p, Map<String, String> q) throws IOException {
+    private void subjects(HttpExchange ex, String method, List<String> p, Map<String, String> q, Guard guard)
+            throws IOException {
         int n = p.size();
         boolean deleted = flag(q, "deleted");
         if (n == 1) {
             requireMethod(method, "GET");
-            ok(ex, registry.subjects(deleted, q.get("subjectPrefix")));
+            ok(ex, guard.describable(registry.subjects(deleted, q.get("subjectPrefix"))));
             return;
         }
         String subject = p.get(1);
+        guard.require(
+                switch (method) {
+                    case "DELETE" -> Operation.DELETE;
+                    case "POST" -> n == 3 ? Operation.WRITE : Operation.DESCRIBE;
+                    default -> Operation.DESCRIBE;
+                },
+                subject);
         if (n == 2) {
             if (method.equals("POST")) {
                 SubjectVersion v = registry.lookUp(subject, request(ex), flag(q, "normalize"), deleted);
@@ -147,11 +173,12 @@ final class Routes {
         }
     }
 
-    private void config(HttpExchange ex, String method, String subject, int n, Map<String, String> q)
+    private void config(HttpExchange ex, String method, String subject, int n, Map<String, String> q, Guard guard)
             throws IOException {
         if (n > 2) {
             notFound();
         }
+        guard.require(method.equals("GET") ? Operation.DESCRIBE_CONFIGS : Operation.ALTER_CONFIGS, subject);
         switch (method) {
             case "GET" ->
                 ok(
@@ -182,10 +209,12 @@ final class Routes {
         }
     }
 
-    private void mode(HttpExchange ex, String method, String subject, int n, Map<String, String> q) throws IOException {
+    private void mode(HttpExchange ex, String method, String subject, int n, Map<String, String> q, Guard guard)
+            throws IOException {
         if (n > 2) {
             notFound();
         }
+        guard.require(method.equals("GET") ? Operation.DESCRIBE_CONFIGS : Operation.ALTER_CONFIGS, subject);
         switch (method) {
             case "GET" ->
                 ok(
@@ -208,7 +237,7 @@ final class Routes {
         }
     }
 
-    private void compatibility(HttpExchange ex, String method, List<String> p, Map<String, String> q)
+    private void compatibility(HttpExchange ex, String method, List<String> p, Map<String, String> q, Guard guard)
             throws IOException {
         int n = p.size();
         if (n < 4 || !p.get(1).equals("subjects") || !p.get(3).equals("versions") || n > 5) {
@@ -216,6 +245,7 @@ final class Routes {
         }
         requireMethod(method, "POST");
         String subject = p.get(2);
+        guard.require(Operation.DESCRIBE, subject);
         List<String> messages = registry.testCompatibility(subject, n == 5 ? p.get(4) : null, request(ex));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("is_compatible", messages.isEmpty());

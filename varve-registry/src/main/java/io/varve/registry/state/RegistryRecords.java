@@ -18,7 +18,8 @@ import java.util.List;
  * {@code SCHEMA} (subject, version) with the version's id, text, references and deleted flag, or a tombstone for a
  * permanent delete; {@code CONFIG} and {@code MODE} (subject, or none for global) with a level or mode, or a
  * tombstone; {@code ID} with the highest id ever given, so that no id is reused after its schema is deleted and
- * compacted away.
+ * compacted away; {@code WRITER} (Varve's own) with the node that takes writes, the leader epoch it claimed and the
+ * URL other nodes forward writes to.
  */
 public final class RegistryRecords {
     static final ObjectMapper MAPPER = new ObjectMapper();
@@ -74,6 +75,15 @@ public final class RegistryRecords {
     public static Entry maxId(int maxId) {
         return new Entry(
                 bytes(key("ID", null, 0)), bytes(MAPPER.createObjectNode().put("maxId", maxId)));
+    }
+
+    /** The writer's claim: written by a node when it becomes the leader of the log, before any write of its own. */
+    public static Entry writer(RegistryWriter writer) {
+        ObjectNode value = MAPPER.createObjectNode()
+                .put("nodeId", writer.nodeId())
+                .put("leaderEpoch", writer.leaderEpoch())
+                .put("url", writer.url());
+        return new Entry(bytes(key("WRITER", null, 0)), bytes(value));
     }
 
     private static ObjectNode key(String type, String subject, int magic) {

@@ -25,6 +25,7 @@ public final class RegistryState {
     private final Map<String, CompatibilityLevel> configs = new ConcurrentHashMap<>();
     private final Map<String, Mode> modes = new ConcurrentHashMap<>();
     private volatile int maxId;
+    private volatile RegistryWriter writer;
 
     /** Applies one record of the log. Unknown key types (written by a newer version) are skipped. */
     public void apply(byte[] keyBytes, byte[] valueBytes) {
@@ -55,8 +56,21 @@ public final class RegistryState {
                     maxId = Math.max(maxId, value.path("maxId").asInt());
                 }
             }
+            case "WRITER" -> {
+                if (value != null) {
+                    writer = new RegistryWriter(
+                            value.path("nodeId").asInt(),
+                            value.path("leaderEpoch").asInt(),
+                            value.path("url").asText());
+                }
+            }
             default -> {}
         }
+    }
+
+    /** The last writer that claimed the log, if any did. */
+    public Optional<RegistryWriter> writer() {
+        return Optional.ofNullable(writer);
     }
 
     private void applySchema(String subject, int version, JsonNode value) {

@@ -21,6 +21,15 @@ public interface SchemaLog {
      */
     void append(List<Entry> entries);
 
+    /**
+     * Called under the registry's writer lock before every write, before the registry replays what it has not read:
+     * a log whose writer can change (the broker's, when the leader of its partition moves) appends and commits a
+     * claim there once per leadership, so that the replay that follows has every record the previous writer
+     * committed, and throws a {@link io.varve.registry.RegistryException} with 50003 when this node is not the
+     * writer. A log with one writer for good needs nothing.
+     */
+    default void claimWriter() {}
+
     /** Reads every record from {@code fromOffset} to the log's current end; returns the offset after the last. */
     long readFrom(long fromOffset, Sink sink);
 }

@@ -9,8 +9,8 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.MemoryRecords;
-import org.apache.kafka.common.record.SimpleRecord;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /** Inputs shared by the benchmarks: one producer's batch as it arrives in a Produce request. */
 final class Batches {

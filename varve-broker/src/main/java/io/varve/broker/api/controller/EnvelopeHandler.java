@@ -40,6 +40,7 @@ public final class EnvelopeHandler implements ApiHandler {
             ApiKeys.ALTER_USER_SCRAM_CREDENTIALS,
             ApiKeys.CREATE_ACLS,
             ApiKeys.DELETE_ACLS,
+            ApiKeys.ALTER_CLIENT_QUOTAS,
             ApiKeys.UNREGISTER_BROKER,
             ApiKeys.DESCRIBE_QUORUM,
             ApiKeys.ADD_RAFT_VOTER,

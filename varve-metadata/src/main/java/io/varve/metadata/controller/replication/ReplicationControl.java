@@ -199,7 +199,7 @@ public final class ReplicationControl {
                         change.newIsr().stream().mapToInt(IsrMember::brokerId).toArray();
                 if (error != Errors.NONE) {
                     results.add(result(topicId, partitionId, error, partition));
-                } else if (Arrays.equals(newIsr, partition.isr())) {
+                } else if (sameMembers(newIsr, partition.isr())) {
                     results.add(result(topicId, partitionId, Errors.NONE, partition));
                 } else {
                     PartitionChangeBuilder builder = builder(image, topic, partitionId, image.cluster()::isActive)
@@ -224,7 +224,7 @@ public final class ReplicationControl {
             return Errors.INVALID_REQUEST;
         }
         int[] newIsr = change.newIsr().stream().mapToInt(IsrMember::brokerId).toArray();
-        if (change.partitionEpoch() != partition.partitionEpoch() && !Arrays.equals(newIsr, partition.isr())) {
+        if (change.partitionEpoch() != partition.partitionEpoch() && !sameMembers(newIsr, partition.isr())) {
             return Errors.INVALID_UPDATE_VERSION;
         }
         if (newIsr.length == 0
@@ -243,6 +243,15 @@ public final class ReplicationControl {
             }
         }
         return Errors.NONE;
+    }
+
+    /** ISRs are sets: a leader sends its members sorted, the image keeps the order the controller wrote. */
+    private static boolean sameMembers(int[] a, int[] b) {
+        int[] x = a.clone();
+        int[] y = b.clone();
+        Arrays.sort(x);
+        Arrays.sort(y);
+        return Arrays.equals(x, y);
     }
 
     private static PartitionResult result(Uuid topicId, int partitionId, Errors error, PartitionImage partition) {

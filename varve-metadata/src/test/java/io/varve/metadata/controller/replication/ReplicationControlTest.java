@@ -215,6 +215,16 @@ class ReplicationControlTest {
     }
 
     @Test
+    void aRetryNamingTheCurrentIsrInAnotherOrderAlsoSucceedsWithoutARecord() {
+        ControllerResult<AlterPartitionReply> result =
+                control.alterPartition(threeReplicasLedBy1(), alter(1, 5, 9, 2, 1));
+
+        assertThat(result.records()).isEmpty();
+        assertThat(result.response().partitions().get(0).error()).isEqualTo(Errors.NONE);
+        assertThat(result.response().partitions().get(0).partitionEpoch()).isEqualTo(10);
+    }
+
+    @Test
     void onlyTheLeaderMayAlterAndTheNewIsrMustHoldTheLeaderAndOnlyReplicas() {
         MetadataImage image = threeReplicasLedBy1();
 

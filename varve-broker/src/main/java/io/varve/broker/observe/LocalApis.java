@@ -1,0 +1,78 @@
+package io.varve.broker.observe;
+
+import io.varve.broker.api.ApiHandler;
+import io.varve.broker.api.ApiRegistry;
+import io.varve.broker.protocol.ClientFrames;
+import io.varve.broker.protocol.RequestContext;
+import io.varve.broker.security.AuthorizationHook;
+import io.varve.security.Principal;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+
+/**
+ * Kafka requests made inside this process: the console builds the same request a client would send and hands it to
+ * the same handler, behind the same {@link AuthorizationHook}, on the same request executor. What the console shows
+ * and changes is therefore exactly what a client with the console's principal would see and change.
+ */
+public final class LocalApis {
+    private static final String CLIENT_ID = "varve-console";
+    /** Where ACLs with a host see the console's requests come from: it binds loopback until HTTP authentication. */
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+
+    private final ApiRegistry registry;
+    /** Null without an authorizer, as for the dispatcher. */
+    private final AuthorizationHook authorization;
+
+    private final Executor requestExecutor;
+    private final String listenerName;
+
+    public LocalApis(
+            ApiRegistry registry, AuthorizationHook authorization, Executor requestExecutor, String listenerName) {
+        this.registry = registry;
+        this.authorization = authorization;
+        this.requestExecutor = requestExecutor;
+        this.listenerName = listenerName;
+    }
+
+    /** {@code body} at the newest version this broker handles. */
+    public <T extends ApiMessage> CompletableFuture<T> call(ApiKeys key, ApiMessage body, Principal principal) {
+        ApiRegistry.Api api = registry.get(key);
+        if (api == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("This node does not handle " + key));
+        }
+        return call(key, api.maxVersion(), body, principal);
+    }
+
+    /** {@code body} at {@code version} (for example Fetch by topic name, before topic ids). */
+    @SuppressWarnings("unchecked")
+    public <T extends ApiMessage> CompletableFuture<T> call(
+            ApiKeys key, short version, ApiMessage body, Principal principal) {
+        ApiRegistry.Api api = registry.get(key);
+        if (api == null || !api.handles(version)) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("This node does not handle " + key + " v" + version));
+        }
+        RequestHeaderData header = new RequestHeaderData()
+                .setRequestApiKey(key.id)
+                .setRequestApiVersion(version)
+                .setClientId(CLIENT_ID)
+                .setCorrelationId(0);
+        RequestContext request = new RequestContext(
+                header,
+                key,
+                version,
+                ClientFrames.asRequest(key, version, body),
+                listenerName,
+                LOOPBACK,
+                System.nanoTime(),
+                principal);
+        ApiHandler handler = authorization == null ? api.handler() : r -> authorization.handle(r, api.handler());
+        return CompletableFuture.supplyAsync(() -> handler.handle(request), requestExecutor)
+                .thenCompose(f -> (CompletableFuture<T>) f);
+    }
+}
