@@ -16,6 +16,7 @@ import io.varve.bench.scenario.PartitionScale;
 import io.varve.bench.scenario.ProduceLatency;
 import io.varve.bench.scenario.ProduceThroughput;
 import io.varve.bench.scenario.ReplicatedCluster;
+import io.varve.bench.scenario.SecuredThroughput;
 import io.varve.bench.scenario.Startup;
 import io.varve.bench.scenario.TransactionThroughput;
 
@@ -43,6 +44,7 @@ public final class Bench {
             case 11 -> new PartitionScale(11, 50_000);
             case 12 -> new ReplicatedCluster();
             case 13 -> new FetchSessionCost();
+            case 14 -> new SecuredThroughput();
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }

@@ -54,11 +54,32 @@ public final class BrokerLauncher {
 
     /** Starts {@code kind} on an empty data directory (the previous one is deleted). */
     public RunningBroker startFresh(BrokerKind kind, String label) throws IOException {
-        return startFresh(kind, label, Map.of());
+        return startFresh(kind, label, Map.of(), List.of());
     }
 
     /** As {@link #startFresh(BrokerKind, String)}, with {@code settings} over the shared ones (same keys on both). */
     public RunningBroker startFresh(BrokerKind kind, String label, Map<String, String> settings) throws IOException {
+        return startFresh(kind, label, settings, List.of());
+    }
+
+    /**
+     * A listener beside the PLAINTEXT one the harness and Admin use: its name (also its security protocol), port and
+     * the broker settings it needs (keystore, SASL mechanisms), which both brokers get alike.
+     */
+    public record ExtraListener(String name, int port, Map<String, String> settings) {
+        public String bootstrap() {
+            return RunningBroker.HOST + ":" + port;
+        }
+    }
+
+    /** As {@link #startFresh(BrokerKind, String)}, with {@code extras} listening too. */
+    public RunningBroker startFresh(BrokerKind kind, String label, List<ExtraListener> extras) throws IOException {
+        return startFresh(kind, label, Map.of(), extras);
+    }
+
+    private RunningBroker startFresh(
+            BrokerKind kind, String label, Map<String, String> settings, List<ExtraListener> extras)
+            throws IOException {
         Path dataDir = dataDir(kind);
         deleteTree(dataDir);
         if (kind == BrokerKind.KAFKA) {
@@ -66,7 +87,7 @@ public final class BrokerLauncher {
         } else {
             Files.createDirectories(dataDir);
         }
-        return start(kind, label, settings);
+        return start(kind, label, settings, extras);
     }
 
     /** Starts {@code kind} again on the data directory its previous start left. */
@@ -74,7 +95,7 @@ public final class BrokerLauncher {
         if (!Files.isDirectory(dataDir(kind))) {
             throw new IOException("no data directory to restart " + kind.displayName() + " on: " + dataDir(kind));
         }
-        return start(kind, label);
+        return start(kind, label, List.of());
     }
 
     /** Deletes the data directory unless --keep-data was given. */
@@ -88,11 +109,12 @@ public final class BrokerLauncher {
         return options.workDir.resolve("data").resolve(kind.dirName());
     }
 
-    private RunningBroker start(BrokerKind kind, String label) throws IOException {
-        return start(kind, label, Map.of());
+    private RunningBroker start(BrokerKind kind, String label, List<ExtraListener> extras) throws IOException {
+        return start(kind, label, Map.of(), extras);
     }
 
-    private RunningBroker start(BrokerKind kind, String label, Map<String, String> extra) throws IOException {
+    private RunningBroker start(
+            BrokerKind kind, String label, Map<String, String> extra, List<ExtraListener> extras) throws IOException {
         int port = freePort();
         Path dataDir = dataDir(kind);
         Path logFile = options.workDir.resolve("logs").resolve(label + "-broker.log");
@@ -101,12 +123,12 @@ public final class BrokerLauncher {
         command.add(javaBinary());
         command.addAll(splitOptions(options.brokerJvmOpts));
         if (kind == BrokerKind.KAFKA) {
-            writeProperties(config, withExtra(kafkaSettings(port, freePort(), dataDir), extra));
+            writeProperties(config, withExtra(withListeners(kafkaSettings(port, freePort(), dataDir), extras), extra));
             command.add("-Dlog4j2.configurationFile=" + options.benchDir.resolve("config/kafka-log4j2.properties"));
             command.add("-Dkafka.logs.dir=" + logFile.getParent());
             command.addAll(List.of("-cp", options.kafkaLibs + "/*", "kafka.Kafka", config.toString()));
         } else {
-            writeProperties(config, withExtra(varveSettings(port, dataDir), extra));
+            writeProperties(config, withExtra(withListeners(varveSettings(port, dataDir), extras), extra));
             command.addAll(splitOptions(options.varveLauncherOpts));
             command.addAll(List.of("-cp", options.varveClasspath, "io.varve.cli.Varve", "server", "--config",
                     config.toString()));
@@ -262,6 +284,19 @@ public final class BrokerLauncher {
         return settings;
     }
 
+    /** {@code settings} with each extra listener added to the listeners, the advertised ones and the protocol map. */
+    private static Map<String, String> withListeners(Map<String, String> settings, List<ExtraListener> extras) {
+        for (ExtraListener extra : extras) {
+            String endpoint = "," + extra.name() + "://" + extra.bootstrap();
+            settings.merge("listeners", endpoint, String::concat);
+            settings.merge("advertised.listeners", endpoint, String::concat);
+            settings.putIfAbsent("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT"); // Varve's has no CONTROLLER
+            settings.merge("listener.security.protocol.map", "," + extra.name() + ":" + extra.name(), String::concat);
+            settings.putAll(extra.settings());
+        }
+        return settings;
+    }
+
     /** Formats a Kafka log directory once (StorageTool is a JVM start of its own); fresh starts copy it. */
     private Path kafkaTemplate() throws IOException {
         if (kafkaTemplate != null) {
@@ -312,7 +347,7 @@ public final class BrokerLauncher {
     }
 
     /** A port the kernel just handed out on 127.0.0.1; the small race until the broker binds it is accepted. */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(RunningBroker.HOST))) {
             return socket.getLocalPort();
         }

@@ -63,9 +63,22 @@ public final class PerfTools {
     /** Produces {@code records} records of {@code recordSize} bytes; {@code ratePerSec} -1 means as fast as it can. */
     public ProducerResult produce(String label, String bootstrap, String topic, long records, int recordSize,
                                   int ratePerSec, Map<String, String> producerProps) throws IOException {
+        return produce(label, bootstrap, topic, records, recordSize, ratePerSec, producerProps, null);
+    }
+
+    /**
+     * As above, with the client settings in {@code clientConfig} ({@code --command-config}, Kafka 4.2 and later; 4.4
+     * calls {@code --producer.config} deprecated: TLS, SASL), if not null.
+     */
+    public ProducerResult produce(String label, String bootstrap, String topic, long records, int recordSize,
+                                  int ratePerSec, Map<String, String> producerProps, Path clientConfig)
+            throws IOException {
         List<String> args = new ArrayList<>(List.of("--topic", topic, "--num-records", Long.toString(records),
-                "--record-size", Integer.toString(recordSize), "--throughput", Integer.toString(ratePerSec),
-                "--producer-props", "bootstrap.servers=" + bootstrap));
+                "--record-size", Integer.toString(recordSize), "--throughput", Integer.toString(ratePerSec)));
+        if (clientConfig != null) {
+            args.addAll(List.of("--command-config", clientConfig.toString()));
+        }
+        args.addAll(List.of("--producer-props", "bootstrap.servers=" + bootstrap));
         producerProps.forEach((key, value) -> args.add(key + "=" + value));
         ChildProcesses.Outcome outcome = runTool(label + "-producer-perf", TOOLS + "ProducerPerformance", args,
                 boundFor(records, ratePerSec));
@@ -84,8 +97,20 @@ public final class PerfTools {
     /** Consumes {@code records} records from the start of {@code topic} in consumer group {@code group}. */
     public ConsumerResult consume(String label, String bootstrap, String topic, long records, String group)
             throws IOException {
-        List<String> args = List.of("--bootstrap-server", bootstrap, "--topic", topic, "--messages",
-                Long.toString(records), "--group", group, "--timeout", "15000");
+        return consume(label, bootstrap, topic, records, group, null);
+    }
+
+    /**
+     * As above, with the client settings in {@code clientConfig} ({@code --command-config}, Kafka 4.2 and later:
+     * TLS, SASL), if not null.
+     */
+    public ConsumerResult consume(String label, String bootstrap, String topic, long records, String group,
+                                  Path clientConfig) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--bootstrap-server", bootstrap, "--topic", topic, "--messages",
+                Long.toString(records), "--group", group, "--timeout", "15000"));
+        if (clientConfig != null) {
+            args.addAll(List.of("--command-config", clientConfig.toString()));
+        }
         ChildProcesses.Outcome outcome = runTool(label + "-consumer-perf", TOOLS + "ConsumerPerformance", args,
                 boundFor(records, -1));
         String[] lines = outcome.output().split("\n");

@@ -30,6 +30,11 @@ public final class ScenarioContext {
         return options.sizes();
     }
 
+    /** bench/work: downloads, data, logs, certificates. */
+    public java.nio.file.Path workDir() {
+        return options.workDir();
+    }
+
     public boolean smoke() {
         return options.smoke();
     }
@@ -76,6 +81,27 @@ public final class ScenarioContext {
             finish(kept);
         }
         RunningBroker broker = launcher.startFresh(kind, label, settings);
+        try {
+            broker.awaitReady(READY_TIMEOUT);
+        } catch (IOException | RuntimeException e) {
+            broker.stop();
+            throw e;
+        }
+        return broker;
+    }
+
+    /**
+     * Starts {@code kind} on an empty data directory with {@code extras} listening beside PLAINTEXT, and waits until it
+     * answers Metadata (on PLAINTEXT). Never kept for another scenario, not even in smoke mode: no other scenario
+     * wants those listeners.
+     */
+    public RunningBroker freshBroker(BrokerKind kind, String label, List<BrokerLauncher.ExtraListener> extras)
+            throws IOException {
+        RunningBroker kept = shared.remove(kind); // it would share the data directory this start empties
+        if (kept != null) {
+            finish(kept);
+        }
+        RunningBroker broker = launcher.startFresh(kind, label, extras);
         try {
             broker.awaitReady(READY_TIMEOUT);
         } catch (IOException | RuntimeException e) {

@@ -4,6 +4,7 @@ import io.varve.broker.network.ConnectionInfo;
 import io.varve.broker.network.RequestDispatcher;
 import io.varve.broker.network.ResponseFrame;
 import io.varve.broker.observe.RequestTimer;
+import io.varve.broker.protocol.ErrorResponses;
 import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.RequestParser;
@@ -211,11 +212,10 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                     .thenCompose(a -> answer(a, apiKey, version, correlationId));
         }
         SaslAuthenticator.logIllegalState(apiKey + " request", listener, connection.remoteAddress());
-        ApiMessage refused = body.getErrorResponse(
-                        0,
-                        new IllegalSaslStateException(
-                                "Unexpected " + apiKey + " request before SASL authentication completed"))
-                .data();
+        ApiMessage refused = ErrorResponses.of(
+                body,
+                new IllegalSaslStateException(
+                        "Unexpected " + apiKey + " request before SASL authentication completed"));
         return CompletableFuture.completedFuture(
                 ResponseWriter.write(apiKey, version, correlationId, refused).thenClose());
     }

@@ -14,7 +14,6 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.varve.broker.config.ListenerConfig;
 import java.net.InetAddress;
@@ -153,27 +152,14 @@ public final class SocketServer implements AutoCloseable {
                             if (settings.receiveBufferBytes() > 0) {
                                 ch.config().setReceiveBufferSize(settings.receiveBufferBytes());
                             }
-                            if (front.tls()) {
-                                // first: everything after it sees plaintext bytes
-                                ch.pipeline().addLast("tls", front.sslContext().newHandler(ch.alloc()));
-                            }
-                            if (settings.connectionsMaxIdleMs() > 0) {
-                                ch.pipeline()
-                                        .addLast(
-                                                "idle",
-                                                new IdleStateHandler(
-                                                        0, 0, settings.connectionsMaxIdleMs(), TimeUnit.MILLISECONDS));
-                            }
-                            ch.pipeline().addLast("framer", new RequestFramer(settings.maxFrameBytes()));
-                            ch.pipeline()
-                                    .addLast(
-                                            "requests",
-                                            new ConnectionHandler(
-                                                    dispatcher,
-                                                    listener.name(),
-                                                    connectionIds.incrementAndGet(),
-                                                    MAX_QUEUED_REQUESTS_PER_CONNECTION,
-                                                    front));
+                            ConnectionPipeline.install(
+                                    ch,
+                                    settings,
+                                    front,
+                                    dispatcher,
+                                    listener.name(),
+                                    connectionIds.incrementAndGet(),
+                                    MAX_QUEUED_REQUESTS_PER_CONNECTION);
                         }
                     });
             InetSocketAddress address = listener.host().isEmpty()

@@ -39,7 +39,7 @@ public record RequestContext(
 
     /** The API's own error response, every entry carrying the error of {@code cause}. */
     public ApiMessage errorResponse(Throwable cause) {
-        return request.getErrorResponse(0, cause).data();
+        return ErrorResponses.of(request, cause);
     }
 
     public int correlationId() {

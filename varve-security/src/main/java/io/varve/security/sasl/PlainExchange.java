@@ -7,13 +7,15 @@ import java.util.Map;
 /**
  * SASL PLAIN (RFC 4616): one token {@code [authzid] NUL authcid NUL password}, checked against the listener's users
  * ({@code user_<name>="<password>"} in its JAAS text). The authorization id may only repeat the user name, as in Kafka.
- * Passwords are compared in constant time.
+ * Passwords are compared in constant time. A failed exchange stays failed: a second token is refused whatever it holds,
+ * so one connection cannot try password after password (the fuzzer found the exchange accepting one after a wrong one).
  */
 public final class PlainExchange implements SaslServerExchange {
     public static final String MECHANISM = "PLAIN";
 
     private final Map<String, String> passwordsByUser;
     private String user;
+    private boolean failed;
 
     public PlainExchange(Map<String, String> passwordsByUser) {
         this.passwordsByUser = passwordsByUser;
@@ -26,9 +28,10 @@ public final class PlainExchange implements SaslServerExchange {
 
     @Override
     public byte[] evaluate(byte[] clientToken) throws SaslAuthenticationFailure {
-        if (user != null) {
+        if (user != null || failed) {
             throw new SaslAuthenticationFailure("Authentication failed: PLAIN takes one token and it was already sent");
         }
+        failed = true; // until the token proves the user
         String token = new String(clientToken, StandardCharsets.UTF_8);
         int first = token.indexOf('\0');
         int second = first < 0 ? -1 : token.indexOf('\0', first + 1);
@@ -57,6 +60,7 @@ public final class PlainExchange implements SaslServerExchange {
             throw new SaslAuthenticationFailure("Authentication failed: Invalid username or password");
         }
         user = username;
+        failed = false;
         return new byte[0];
     }
 

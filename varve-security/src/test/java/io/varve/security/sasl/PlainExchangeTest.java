@@ -49,4 +49,16 @@ class PlainExchangeTest {
         assertThatThrownBy(() -> new PlainExchange(users).evaluate(token("", "alice", "")))
                 .hasMessageContaining("password not specified");
     }
+
+    @Test
+    void aFailedExchangeRefusesASecondTokenEvenWithTheRightPassword() {
+        // found by SaslExchangeFuzzTest: a wrong password, then the right one, authenticated on the same exchange
+        PlainExchange exchange = new PlainExchange(users);
+        assertThatThrownBy(() -> exchange.evaluate(token("", "alice", "guess")))
+                .isInstanceOf(SaslAuthenticationFailure.class);
+        assertThatThrownBy(() -> exchange.evaluate(token("", "alice", "alice-secret")))
+                .isInstanceOf(SaslAuthenticationFailure.class)
+                .hasMessageContaining("already sent");
+        assertThat(exchange.complete()).isFalse();
+    }
 }
