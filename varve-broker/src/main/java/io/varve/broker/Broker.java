@@ -158,12 +158,14 @@ public final class Broker implements AutoCloseable {
                 () -> {
                     try {
                         ApiKeys.values();
-                        network.complete(new SocketServer(new SocketServer.Settings(
-                                config.socketRequestMaxBytes(),
-                                config.connectionsMaxIdleMs(),
-                                config.numNetworkThreads(),
-                                config.socketSendBufferBytes(),
-                                config.socketReceiveBufferBytes())));
+                        network.complete(new SocketServer(
+                                new SocketServer.Settings(
+                                        config.socketRequestMaxBytes(),
+                                        config.connectionsMaxIdleMs(),
+                                        config.numNetworkThreads(),
+                                        config.socketSendBufferBytes(),
+                                        config.socketReceiveBufferBytes()),
+                                metrics.network()::busy));
                     } catch (Throwable t) {
                         network.completeExceptionally(t);
                     }
@@ -186,6 +188,7 @@ public final class Broker implements AutoCloseable {
                 logConfigs.logManagerConfig(),
                 System::currentTimeMillis);
         long logsLoadedNanos = System.nanoTime();
+        logManager.onLogFlush(metrics.logFlushTimeMs()::observeNanosAsMs);
         logManager.onLogDirFailure(failed -> {
             if (logManager.offlineLogDirs().size() == logManager.logDirs().size()) {
                 fatalStorageFailure.accept("every log directory has failed (" + logManager.logDirs()
@@ -243,6 +246,7 @@ public final class Broker implements AutoCloseable {
             tieredReads = TieredReads.start(
                     remoteLogManager, config.originals(), config.logDirs().get(0));
             replicaManager.enableTieredReads(tieredReads);
+            tieredReads.reportMetrics(metrics.remoteReads());
         }
         long metadataReadyNanos = System.nanoTime();
         controllerWiring = ControllerWiring.start(config, clusterId, metadataLogs, raft, loader, requestExecutor);
@@ -440,6 +444,7 @@ public final class Broker implements AutoCloseable {
      * sentence naming the key; the default one only warns, so several nodes on one host start as before.
      */
     private void startHttpListener(int nodeId, String clusterId) {
+        metrics.network().threads(config.numNetworkThreads());
         metrics.attach(
                 new NodeView(
                         nodeId,

@@ -770,8 +770,21 @@ public final class LogManager implements AutoCloseable {
         log.info("Closed log manager for {}", logDirs);
     }
 
+    /** Told the duration of each log flush in nanoseconds (the metrics); none until set. */
+    private volatile java.util.function.LongConsumer flushTimeListener = nanos -> {};
+
+    /** Reports the duration of every later log flush, in nanoseconds, to {@code listener}. */
+    public void onLogFlush(java.util.function.LongConsumer listener) {
+        this.flushTimeListener = listener;
+    }
+
     /** Routes a log's events to the checkpoints and the scheduler. */
     private final class Events implements LogEvents {
+        @Override
+        public void logFlushed(PartitionLog partitionLog, long nanos) {
+            flushTimeListener.accept(nanos);
+        }
+
         @Override
         public void logStartOffsetMoved(PartitionLog partitionLog, boolean persistNow) {
             Path dir = partitionLog.dir().getParent();

@@ -148,12 +148,7 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                 })
                 .thenApply(response ->
                         response == null ? null : ResponseWriter.write(apiKey, version, correlationId, response));
-        return timer == null
-                ? answer
-                : answer.thenApply(out -> {
-                    timer.answered(out, failed[0], System.nanoTime());
-                    return out;
-                });
+        return timer == null ? answer : answer.thenApply(out -> timer.answered(out, failed[0], System.nanoTime()));
     }
 
     /** A request of a SASL connection that has not authenticated yet: its exchange, or ILLEGAL_SASL_STATE. */

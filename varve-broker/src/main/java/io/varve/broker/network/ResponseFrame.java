@@ -8,15 +8,27 @@ import java.util.List;
  * A serialised response: byte chunks and file regions, written to the socket in order. File regions go from the
  * page cache to the socket with sendfile, never through the heap.
  */
-public record ResponseFrame(List<Part> parts, boolean closeAfterWrite) {
+public record ResponseFrame(List<Part> parts, boolean closeAfterWrite, Runnable onSent) {
 
     public ResponseFrame(List<Part> parts) {
-        this(parts, false);
+        this(parts, false, null);
+    }
+
+    public ResponseFrame(List<Part> parts, boolean closeAfterWrite) {
+        this(parts, closeAfterWrite, null);
     }
 
     /** This response, after which the connection is closed (a failed authentication, a request out of turn). */
     public ResponseFrame thenClose() {
-        return new ResponseFrame(parts, true);
+        return new ResponseFrame(parts, true, onSent);
+    }
+
+    /**
+     * This response, with {@code listener} run on the network thread once the socket took its last byte (or the write
+     * failed): the request metrics' send time.
+     */
+    public ResponseFrame whenSent(Runnable listener) {
+        return new ResponseFrame(parts, closeAfterWrite, listener);
     }
 
     public sealed interface Part permits Bytes, FileRegionPart {}

@@ -255,7 +255,11 @@ public final class NodeView implements BrokerView {
 
     @Override
     public Map<String, Integer> purgatorySizes() {
-        return Map.of("Fetch", fetchPurgatory.size());
+        return Map.of(
+                "Fetch",
+                fetchPurgatory.size(),
+                "Produce",
+                replicas.producePurgatory().waitingCount());
     }
 
     @Override
