@@ -13,6 +13,7 @@ import io.varve.bench.scenario.ManyPartitions;
 import io.varve.bench.scenario.ManyProducerConnections;
 import io.varve.bench.scenario.PartitionScale;
 import io.varve.bench.scenario.ProduceLatency;
+import io.varve.bench.scenario.MetricsCost;
 import io.varve.bench.scenario.ProduceThroughput;
 import io.varve.bench.scenario.ReplicatedCluster;
 import io.varve.bench.scenario.Startup;
@@ -41,6 +42,7 @@ public final class Bench {
             case 10 -> new PartitionScale(10, 10_000);
             case 11 -> new PartitionScale(11, 50_000);
             case 12 -> new ReplicatedCluster();
+            case 13 -> new MetricsCost();
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }
