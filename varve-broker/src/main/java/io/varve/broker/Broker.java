@@ -39,6 +39,7 @@ import io.varve.broker.network.ListenerFront;
 import io.varve.broker.network.SocketServer;
 import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.observe.FetchTraffic;
+import io.varve.broker.observe.HttpListenerSecurity;
 import io.varve.broker.observe.NodeActions;
 import io.varve.broker.observe.NodeView;
 import io.varve.broker.registry.SchemaRegistryWiring;
@@ -137,6 +138,10 @@ public final class Broker implements AutoCloseable {
     private final NodeMetrics metrics = new NodeMetrics();
     /** The HTTP listener (/metrics, /health); null when varve.http.listeners is empty or could not be bound. */
     private HttpListener httpListener;
+    /** TLS and authentication of the HTTP listener, and the ACL check its console applies. */
+    private io.varve.http.HttpSecurity httpSecurity;
+
+    private io.varve.http.view.ConsoleAuthorization consoleAuthorization;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -176,6 +181,7 @@ public final class Broker implements AutoCloseable {
         config.logWarnings();
         // TLS contexts first: a keystore that cannot be read stops the start before anything else is done
         Function<String, ListenerFront> listenerFronts = TlsContexts.fronts(config.security(), config.listeners());
+        httpSecurity = HttpListenerSecurity.from(config, () -> loader.image());
         ConnectionLimits connectionLimits = config.connectionLimits();
         SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
@@ -367,6 +373,8 @@ public final class Broker implements AutoCloseable {
                         new DescribeUserScramCredentialsHandler(loader::image))
                 .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler());
         AuthorizationHook authorization = authorizationHook();
+        consoleAuthorization =
+                HttpListenerSecurity.authorization(authorization == null ? null : authorization.authorizer());
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
 
         new TelemetryApis(loader::image, metrics.clientTelemetry(), System::currentTimeMillis).register(registry);
@@ -445,28 +453,28 @@ public final class Broker implements AutoCloseable {
      */
     private void startHttpListener(int nodeId, String clusterId) {
         metrics.network().threads(config.numNetworkThreads());
-        metrics.attach(
-                new NodeView(
-                        nodeId,
-                        clusterId,
-                        config.processRoles().contains("controller"),
-                        metadataCache,
-                        raft,
-                        logManager,
-                        replicaManager,
-                        groupCoordinator,
-                        txnCoordinator,
-                        remoteLogManager,
-                        () -> lifecycle,
-                        System::currentTimeMillis),
-                config.numIoThreads(),
-                HTTP_LAG_TIMEOUT_MS);
+        NodeView view = new NodeView(
+                nodeId,
+                clusterId,
+                config.processRoles().contains("controller"),
+                metadataCache,
+                raft,
+                logManager,
+                replicaManager,
+                groupCoordinator,
+                txnCoordinator,
+                remoteLogManager,
+                () -> lifecycle,
+                System::currentTimeMillis);
+        view.authorizeConsoleWith(consoleAuthorization);
+        metrics.attach(view, config.numIoThreads(), HTTP_LAG_TIMEOUT_MS);
         if (config.httpListeners().isEmpty()) {
             return;
         }
         try {
             httpListener = HttpListener.start(
                     config.httpListeners(),
+                    httpSecurity,
                     metrics,
                     metrics.view(),
                     new NodeActions(controllerWiring.calls, config.deleteTopicEnable()));

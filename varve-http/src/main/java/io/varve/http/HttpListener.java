@@ -38,6 +38,19 @@ public final class HttpListener implements AutoCloseable {
     /** The same with readiness read from the broker's view, and the console ({@code /console}) over it. */
     public static HttpListener start(
             List<HttpEndpoint> endpoints, NodeMetrics metrics, BrokerView view, ConsoleActions actions) {
+        return start(endpoints, HttpSecurity.NONE, metrics, view, actions);
+    }
+
+    /**
+     * The same, with {@code security}'s TLS for {@code https://} endpoints and its authentication for every request
+     * but the health probes.
+     */
+    public static HttpListener start(
+            List<HttpEndpoint> endpoints,
+            HttpSecurity security,
+            NodeMetrics metrics,
+            BrokerView view,
+            ConsoleActions actions) {
         HttpListener l = new HttpListener();
         ConsolePages console = new ConsolePages(view, actions, System::currentTimeMillis);
         l.server
@@ -45,7 +58,7 @@ public final class HttpListener implements AutoCloseable {
                 .route("/health/live", r -> HttpResponse.json(200, "{\"status\":\"UP\"}"))
                 .route("/health/ready", r -> ready(view.readiness()));
         console.routes(l.server);
-        l.server.start(endpoints);
+        l.server.start(endpoints, security);
         l.sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "varve-console-lag-sampler");
             t.setDaemon(true);

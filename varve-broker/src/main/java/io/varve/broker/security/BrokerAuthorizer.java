@@ -4,6 +4,7 @@ import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.image.AclsImage;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.AccessControlEntryRecord;
+import io.varve.security.Principal;
 import io.varve.security.authorizer.AclAuthorizer;
 import io.varve.security.authorizer.AclBinding;
 import io.varve.security.authorizer.AclOperation;
@@ -65,6 +66,11 @@ public final class BrokerAuthorizer {
 
     public boolean authorize(RequestContext request, AclOperation op, ResourceType type, String name) {
         return current().authorize(request.principal(), host(request), op, type, name);
+    }
+
+    /** The same check for a principal outside the Kafka protocol (the HTTP console's requests). */
+    public boolean authorize(Principal principal, String host, AclOperation op, ResourceType type, String name) {
+        return current().authorize(principal, host, op, type, name);
     }
 
     public boolean authorizeCluster(RequestContext request, AclOperation op) {

@@ -122,7 +122,8 @@ class MetricsEndpointIT {
                 .isEqualTo(after.value("kafka_network_requestmetrics_totaltimems_count", produce));
         assertThat(after.value("kafka_network_socketserver_networkprocessoravgidle_percent", Map.of()))
                 .isBetween(0.0, 1.0);
-        assertThat(after.value("kafka_server_delayedoperationpurgatory_purgatorysize", Map.of("delayedOperation", "Produce")))
+        assertThat(after.value(
+                        "kafka_server_delayedoperationpurgatory_purgatorysize", Map.of("delayedOperation", "Produce")))
                 .isZero();
         assertThat(after.value("jvm_memory_used_bytes", Map.of("area", "heap"))).isPositive();
         assertThat(after.value("process_cpu_seconds_total", Map.of())).isPositive();
@@ -151,7 +152,8 @@ class MetricsEndpointIT {
                 .value("kafka_log_logflushstats_logflushrateandtimems_count", Map.of());
         try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "1"))) {
             for (int i = 0; i < FLUSHED_RECORDS; i++) {
-                producer.send(new ProducerRecord<>(FLUSHED_TOPIC, new byte[100])).get(); // one append each
+                producer.send(new ProducerRecord<>(FLUSHED_TOPIC, new byte[100]))
+                        .get(); // one append each
             }
         }
         PrometheusScrape after = PrometheusScrape.scrape(http, false);
