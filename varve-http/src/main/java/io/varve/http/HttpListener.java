@@ -26,12 +26,18 @@ public final class HttpListener implements AutoCloseable {
      * HttpServer.BindFailure} when an endpoint cannot be bound.
      */
     public static HttpListener start(List<HttpEndpoint> endpoints, NodeMetrics metrics, Supplier<Readiness> readiness) {
+        return start(endpoints, HttpSecurity.NONE, metrics, readiness);
+    }
+
+    /** The same with {@code security}'s TLS and authentication. */
+    public static HttpListener start(
+            List<HttpEndpoint> endpoints, HttpSecurity security, NodeMetrics metrics, Supplier<Readiness> readiness) {
         HttpListener l = new HttpListener();
         l.server
                 .route("/metrics", metrics::scrape)
                 .route("/health/live", r -> HttpResponse.json(200, "{\"status\":\"UP\"}"))
                 .route("/health/ready", r -> ready(readiness.get()));
-        l.server.start(endpoints);
+        l.server.start(endpoints, security);
         return l;
     }
 

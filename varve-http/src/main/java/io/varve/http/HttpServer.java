@@ -291,7 +291,11 @@ public final class HttpServer implements AutoCloseable {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            ctx.close(); // idle for a minute
+            if (evt instanceof io.netty.handler.timeout.IdleStateEvent) {
+                ctx.close(); // idle for a minute
+            } else {
+                ctx.fireUserEventTriggered(evt); // the TLS handshake's completion, among others
+            }
         }
 
         @Override

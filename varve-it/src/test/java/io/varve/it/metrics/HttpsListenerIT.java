@@ -69,10 +69,13 @@ class HttpsListenerIT {
         props.put("super.users", "User:ANONYMOUS");
         props.put("varve.http.listeners", "https://127.0.0.1:0");
         props.put("varve.http.authentication", "basic,mtls");
-        props.put("varve.http.ssl.keystore.location", certs.brokerKeystore("PKCS12").toString());
+        props.put(
+                "varve.http.ssl.keystore.location",
+                certs.brokerKeystore("PKCS12").toString());
         props.put("varve.http.ssl.keystore.type", "PKCS12");
         props.put("varve.http.ssl.keystore.password", TestCertificates.PASSWORD);
-        props.put("varve.http.ssl.truststore.location", certs.truststore("PKCS12").toString());
+        props.put(
+                "varve.http.ssl.truststore.location", certs.truststore("PKCS12").toString());
         props.put("varve.http.ssl.truststore.type", "PKCS12");
         props.put("varve.http.ssl.truststore.password", TestCertificates.PASSWORD);
         props.put("varve.http.ssl.client.auth", "requested");
@@ -125,7 +128,9 @@ class HttpsListenerIT {
         if (user != null) {
             b.header(
                     "Authorization",
-                    "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+                    "Basic "
+                            + Base64.getEncoder()
+                                    .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
         }
         return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -135,34 +140,41 @@ class HttpsListenerIT {
         HttpClient client = client(null);
         HttpResponse<String> anonymous = get(client, "https", "/metrics", null, null);
         assertThat(anonymous.statusCode()).isEqualTo(401);
-        assertThat(anonymous.headers().firstValue("www-authenticate")).hasValueSatisfying(v -> assertThat(v)
-                .startsWith("Basic realm=\"varve\""));
-        assertThat(get(client, "https", "/metrics", "alice", "wrong").statusCode()).isEqualTo(401);
-        assertThat(get(client, "https", "/metrics", "nobody", "alice-secret").statusCode()).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("www-authenticate"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("Basic realm=\"varve\""));
+        assertThat(get(client, "https", "/metrics", "alice", "wrong").statusCode())
+                .isEqualTo(401);
+        assertThat(get(client, "https", "/metrics", "nobody", "alice-secret").statusCode())
+                .isEqualTo(401);
         HttpResponse<String> scram = get(client, "https", "/metrics", "alice", "alice-secret");
         assertThat(scram.statusCode()).as("a SCRAM user").isEqualTo(200);
         assertThat(scram.body()).contains("kafka_server_brokertopicmetrics_bytesin");
         assertThat(get(client, "https", "/metrics", "carol", "carol-secret").statusCode())
                 .as("a PLAIN user of the SASL listener")
                 .isEqualTo(200);
-        assertThat(get(client, "https", "/console", "carol", "carol-secret").statusCode()).isEqualTo(200);
+        assertThat(get(client, "https", "/console", "carol", "carol-secret").statusCode())
+                .isEqualTo(200);
     }
 
     @Test
     void theHealthProbesNeedNoCredentials() throws Exception {
-        assertThat(get(client(null), "https", "/health/live", null, null).statusCode()).isEqualTo(200);
+        assertThat(get(client(null), "https", "/health/live", null, null).statusCode())
+                .isEqualTo(200);
     }
 
     @Test
     void aClientCertificateAuthenticatesWithoutAPassword() throws Exception {
         HttpClient withCertificate = client(certs.clientKeystore("bob", "CN=bob,O=Varve Test"));
-        assertThat(get(withCertificate, "https", "/metrics", null, null).statusCode()).isEqualTo(200);
+        assertThat(get(withCertificate, "https", "/metrics", null, null).statusCode())
+                .isEqualTo(200);
     }
 
     @Test
     void plainHttpIsNotSpokenOnTheHttpsPort() throws Exception {
-        HttpClient plain = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        assertThatThrownBy(() -> get(plain, "http", "/health/live", null, null)).isInstanceOf(java.io.IOException.class);
+        HttpClient plain =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        assertThatThrownBy(() -> get(plain, "http", "/health/live", null, null))
+                .isInstanceOf(java.io.IOException.class);
         HttpClient untrusting = HttpClient.newBuilder().build(); // the JDK's CAs do not include the test CA
         assertThatThrownBy(() -> get(untrusting, "https", "/health/live", null, null))
                 .isInstanceOf(SSLHandshakeException.class);
@@ -171,7 +183,8 @@ class HttpsListenerIT {
     @Test
     void theConsolesAclCheckIsTheAuthorizersForTheRequestsPrincipal() throws Exception {
         var check = broker.broker().metrics().view().authorization();
-        assertThat(check.allowed("User:alice", "127.0.0.1", "CREATE", "TOPIC", "alice-topic")).isFalse();
+        assertThat(check.allowed("User:alice", "127.0.0.1", "CREATE", "TOPIC", "alice-topic"))
+                .isFalse();
         assertThat(check.allowed("User:ANONYMOUS", "127.0.0.1", "CREATE", "TOPIC", "alice-topic"))
                 .as("a super user")
                 .isTrue();
@@ -184,8 +197,10 @@ class HttpsListenerIT {
         }
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> check.allowed("User:alice", "127.0.0.1", "CREATE", "TOPIC", "alice-topic"));
-        assertThat(check.allowed("User:alice", "127.0.0.1", "CREATE", "TOPIC", "bob-topic")).isFalse();
-        assertThat(check.allowed("User:alice", "127.0.0.1", "DELETE", "TOPIC", "alice-topic")).isFalse();
+        assertThat(check.allowed("User:alice", "127.0.0.1", "CREATE", "TOPIC", "bob-topic"))
+                .isFalse();
+        assertThat(check.allowed("User:alice", "127.0.0.1", "DELETE", "TOPIC", "alice-topic"))
+                .isFalse();
     }
 
     @Test
