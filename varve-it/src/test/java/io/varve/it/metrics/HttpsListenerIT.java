@@ -148,7 +148,7 @@ class HttpsListenerIT {
                 .isEqualTo(401);
         HttpResponse<String> scram = get(client, "https", "/metrics", "alice", "alice-secret");
         assertThat(scram.statusCode()).as("a SCRAM user").isEqualTo(200);
-        assertThat(scram.body()).contains("kafka_server_brokertopicmetrics_bytesin");
+        assertThat(scram.body()).contains("kafka_controller_kafkacontroller_activecontrollercount");
         assertThat(get(client, "https", "/metrics", "carol", "carol-secret").statusCode())
                 .as("a PLAIN user of the SASL listener")
                 .isEqualTo(200);
