@@ -44,7 +44,8 @@ class LogDirRecoveryProgressTest {
         }
         List<String> progress = lines.list.stream()
                 .map(ILoggingEvent::getFormattedMessage)
-                .filter(m -> m.startsWith("Recovering log dir " + dir.toAbsolutePath().normalize()))
+                .filter(m -> m.startsWith(
+                        "Recovering log dir " + dir.toAbsolutePath().normalize()))
                 .toList();
         assertThat(progress).hasSizeGreaterThanOrEqualTo(2);
         assertThat(progress.get(0)).matches(".*: \\d+ of 40 partitions \\(\\d+%\\), [0-9.]+ partitions/s.*");
