@@ -2,6 +2,7 @@ package io.varve.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -35,12 +36,15 @@ class LogDirRecoveryProgressTest {
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
         logger.addAppender(lines);
+        Level level = logger.getLevel();
+        logger.setLevel(Level.INFO); // the tests' logback configuration may keep INFO out
         AtomicLong nowMs = new AtomicLong();
         try (LogManager recovering =
                 new LogManager(List.of(dir), LogConfig.defaults(), config, () -> nowMs.addAndGet(1_000))) {
             assertThat(recovering.openLogs()).hasSize(PARTITIONS);
         } finally {
             logger.detachAppender(lines);
+            logger.setLevel(level);
         }
         List<String> progress = lines.list.stream()
                 .map(ILoggingEvent::getFormattedMessage)
