@@ -42,7 +42,7 @@ public final class Bench {
             case 10 -> new PartitionScale(10, 10_000);
             case 11 -> new PartitionScale(11, 50_000);
             case 12 -> new ReplicatedCluster();
-            case 13 -> new MetricsCost();
+            case 14 -> new MetricsCost();
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * (13) What serving Prometheus costs Varve's produce path: scenario 1 (acks=all, 1 KiB records, 6 partitions,
+ * (14) What serving Prometheus costs Varve's produce path: scenario 1 (acks=all, 1 KiB records, 6 partitions,
  * linger.ms=5, as fast as it goes) on a fresh broker without anyone fetching {@code /metrics}, and again on a fresh
  * broker while {@link MetricsScraper} fetches it every second, the two in alternating order by round. Varve only:
  * Kafka serves no {@code /metrics} without a JMX exporter agent, so its column says so. The issue's target is at most
@@ -38,7 +38,7 @@ public final class MetricsCost implements Scenario {
 
     @Override
     public int number() {
-        return 13;
+        return 14;
     }
 
     @Override
@@ -79,7 +79,7 @@ public final class MetricsCost implements Scenario {
             m.put(SCRAPE_P99, scraped.scrapes.p99Ms());
         }
         if (scraped.scrapes.failed() > 0) {
-            System.out.printf(Locale.ROOT, "(13) %s: %d scrapes failed: %s%n", label, scraped.scrapes.failed(),
+            System.out.printf(Locale.ROOT, "(14) %s: %d scrapes failed: %s%n", label, scraped.scrapes.failed(),
                     scraped.scrapes.lastFailure());
         }
         return m;
