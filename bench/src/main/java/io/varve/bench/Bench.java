@@ -14,6 +14,7 @@ import io.varve.bench.scenario.ManyPartitions;
 import io.varve.bench.scenario.ManyProducerConnections;
 import io.varve.bench.scenario.PartitionScale;
 import io.varve.bench.scenario.ProduceLatency;
+import io.varve.bench.scenario.MetricsCost;
 import io.varve.bench.scenario.ProduceThroughput;
 import io.varve.bench.scenario.ReplicatedCluster;
 import io.varve.bench.scenario.SecuredThroughput;
@@ -45,6 +46,7 @@ public final class Bench {
             case 12 -> new ReplicatedCluster();
             case 13 -> new FetchSessionCost();
             case 14 -> new SecuredThroughput();
+            case 15 -> new MetricsCost();
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }

@@ -116,6 +116,7 @@ public final class BrokerLauncher {
     private RunningBroker start(
             BrokerKind kind, String label, Map<String, String> extra, List<ExtraListener> extras) throws IOException {
         int port = freePort();
+        int httpPort = -1;
         Path dataDir = dataDir(kind);
         Path logFile = options.workDir.resolve("logs").resolve(label + "-broker.log");
         Path config = options.workDir.resolve("conf").resolve(kind.dirName() + ".properties");
@@ -128,14 +129,17 @@ public final class BrokerLauncher {
             command.add("-Dkafka.logs.dir=" + logFile.getParent());
             command.addAll(List.of("-cp", options.kafkaLibs + "/*", "kafka.Kafka", config.toString()));
         } else {
-            writeProperties(config, withExtra(withListeners(varveSettings(port, dataDir), extras), extra));
+            httpPort = freePort();
+            Map<String, String> settings = withExtra(withListeners(varveSettings(port, dataDir), extras), extra);
+            settings.put("varve.http.listeners", "http://" + RunningBroker.HOST + ":" + httpPort);
+            writeProperties(config, settings);
             command.addAll(splitOptions(options.varveLauncherOpts));
             command.addAll(List.of("-cp", options.varveClasspath, "io.varve.cli.Varve", "server", "--config",
                     config.toString()));
         }
         long startNanos = System.nanoTime();
         Process process = ChildProcesses.start(command, options.workDir, logFile);
-        return new RunningBroker(kind, process, port, dataDir, logFile, startNanos);
+        return new RunningBroker(kind, process, port, dataDir, logFile, startNanos, httpPort);
     }
 
     private static Map<String, String> withExtra(Map<String, String> settings, Map<String, String> extra) {

@@ -17,14 +17,27 @@ public final class RunningBroker implements AutoCloseable {
     private final Path dataDir;
     private final Path logFile;
     private final long startNanos;
+    /** Varve's HTTP listener (/metrics), or -1 when the harness did not give it one. */
+    private final int httpPort;
 
     RunningBroker(BrokerKind kind, Process process, int port, Path dataDir, Path logFile, long startNanos) {
+        this(kind, process, port, dataDir, logFile, startNanos, -1);
+    }
+
+    RunningBroker(BrokerKind kind, Process process, int port, Path dataDir, Path logFile, long startNanos,
+                  int httpPort) {
+        this.httpPort = httpPort;
         this.kind = kind;
         this.process = process;
         this.port = port;
         this.dataDir = dataDir;
         this.logFile = logFile;
         this.startNanos = startNanos;
+    }
+
+    /** The port of Varve's /metrics; -1 for Kafka. */
+    public int httpPort() {
+        return httpPort;
     }
 
     public BrokerKind kind() {

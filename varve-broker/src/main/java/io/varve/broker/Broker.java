@@ -40,6 +40,7 @@ import io.varve.broker.network.SocketServer;
 import io.varve.broker.network.client.NodeClient;
 import io.varve.broker.observe.FetchTraffic;
 import io.varve.broker.observe.LocalApis;
+import io.varve.broker.observe.HttpListenerSecurity;
 import io.varve.broker.observe.NodeActions;
 import io.varve.broker.observe.NodeView;
 import io.varve.broker.quota.ConnectionCreationRates;
@@ -153,6 +154,10 @@ public final class Broker implements AutoCloseable {
     private LocalApis consoleApis;
     /** Null unless a listener enables OAUTHBEARER. */
     private OAuthBearerValidators oauthBearer;
+    /** TLS and authentication of the HTTP listener, and the ACL check its console applies. */
+    private io.varve.http.HttpSecurity httpSecurity;
+
+    private io.varve.http.view.ConsoleAuthorization consoleAuthorization;
     /** What happens when the node cannot go on (every log dir failed): by default one ERROR line; the CLI halts. */
     private volatile java.util.function.Consumer<String> fatalStorageFailure = message -> log.error("{}", message);
 
@@ -174,12 +179,14 @@ public final class Broker implements AutoCloseable {
                 () -> {
                     try {
                         ApiKeys.values();
-                        network.complete(new SocketServer(new SocketServer.Settings(
-                                config.socketRequestMaxBytes(),
-                                config.connectionsMaxIdleMs(),
-                                config.numNetworkThreads(),
-                                config.socketSendBufferBytes(),
-                                config.socketReceiveBufferBytes())));
+                        network.complete(new SocketServer(
+                                new SocketServer.Settings(
+                                        config.socketRequestMaxBytes(),
+                                        config.connectionsMaxIdleMs(),
+                                        config.numNetworkThreads(),
+                                        config.socketSendBufferBytes(),
+                                        config.socketReceiveBufferBytes()),
+                                metrics.network()::busy));
                     } catch (Throwable t) {
                         network.completeExceptionally(t);
                     }
@@ -192,6 +199,7 @@ public final class Broker implements AutoCloseable {
         Map<String, ReloadableSslContext> tlsContexts = new HashMap<>();
         Function<String, ListenerFront> listenerFronts =
                 TlsContexts.fronts(config.security(), config.listeners(), tlsContexts);
+        httpSecurity = HttpListenerSecurity.from(config, () -> loader.image());
         ConnectionLimits connectionLimits = config.connectionLimits();
         SchemaRegistryWiring.checkConfig(config);
         int nodeId = config.nodeId();
@@ -206,6 +214,7 @@ public final class Broker implements AutoCloseable {
                 logConfigs.logManagerConfig(),
                 System::currentTimeMillis);
         long logsLoadedNanos = System.nanoTime();
+        logManager.onLogFlush(metrics.logFlushTimeMs()::observeNanosAsMs);
         logManager.onLogDirFailure(failed -> {
             if (logManager.offlineLogDirs().size() == logManager.logDirs().size()) {
                 fatalStorageFailure.accept("every log directory has failed (" + logManager.logDirs()
@@ -266,6 +275,7 @@ public final class Broker implements AutoCloseable {
             tieredReads = TieredReads.start(
                     remoteLogManager, config.originals(), config.logDirs().get(0));
             replicaManager.enableTieredReads(tieredReads);
+            tieredReads.reportMetrics(metrics.remoteReads());
         }
         long metadataReadyNanos = System.nanoTime();
         controllerWiring = ControllerWiring.start(config, clusterId, metadataLogs, raft, loader, requestExecutor);
@@ -403,6 +413,8 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(loader::image))
                 .register(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, forwarded);
         AuthorizationHook authorization = authorizationHook();
+        consoleAuthorization =
+                HttpListenerSecurity.authorization(authorization == null ? null : authorization.authorizer());
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
         consoleApis = new LocalApis(registry, authorization, requestExecutor, interBrokerListenerName());
 
@@ -499,28 +511,29 @@ public final class Broker implements AutoCloseable {
      * sentence naming the key; the default one only warns, so several nodes on one host start as before.
      */
     private void startHttpListener(int nodeId, String clusterId) {
-        metrics.attach(
-                new NodeView(
-                        nodeId,
-                        clusterId,
-                        config.processRoles().contains("controller"),
-                        metadataCache,
-                        raft,
-                        logManager,
-                        replicaManager,
-                        groupCoordinator,
-                        txnCoordinator,
-                        remoteLogManager,
-                        () -> lifecycle,
-                        System::currentTimeMillis),
-                config.numIoThreads(),
-                HTTP_LAG_TIMEOUT_MS);
+        metrics.network().threads(config.numNetworkThreads());
+        NodeView view = new NodeView(
+                nodeId,
+                clusterId,
+                config.processRoles().contains("controller"),
+                metadataCache,
+                raft,
+                logManager,
+                replicaManager,
+                groupCoordinator,
+                txnCoordinator,
+                remoteLogManager,
+                () -> lifecycle,
+                System::currentTimeMillis);
+        view.authorizeConsoleWith(consoleAuthorization);
+        metrics.attach(view, config.numIoThreads(), HTTP_LAG_TIMEOUT_MS);
         if (config.httpListeners().isEmpty()) {
             return;
         }
         try {
             httpListener = HttpListener.start(
                     config.httpListeners(),
+                    httpSecurity,
                     metrics,
                     metrics.view(),
                     new NodeActions(

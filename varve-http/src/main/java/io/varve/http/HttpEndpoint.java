@@ -6,8 +6,35 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** One entry of {@code varve.http.listeners}: {@code http://host:port}, the syntax of Kafka's {@code listeners}. */
-public record HttpEndpoint(String host, int port) {
+/**
+ * One entry of {@code varve.http.listeners}: {@code http://host:port} or {@code https://host:port}, the syntax of
+ * Kafka's {@code listeners}.
+ */
+public record HttpEndpoint(String host, int port, boolean tls) {
+    public HttpEndpoint(String host, int port) {
+        this(host, port, false);
+    }
+
+    /**
+     * Whether the endpoint accepts connections only from this machine: bound to a loopback address or to a name that
+     * resolves to one ({@code localhost}). An empty host (every interface) is not.
+     */
+    public boolean loopbackOnly() {
+        if (host.isEmpty()) {
+            return false;
+        }
+        try {
+            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+                if (!a.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
     private static final Pattern ENTRY = Pattern.compile("^([A-Za-z0-9_]+)://(\\[[^\\]]*\\]|[^:/\\[\\]]*):(\\d+)$");
 
     /**
@@ -23,17 +50,13 @@ public record HttpEndpoint(String host, int port) {
             }
             Matcher m = ENTRY.matcher(entry);
             if (!m.matches()) {
-                throw new IllegalArgumentException(
-                        "Invalid entry '" + entry + "' in " + key + ": expected http://host:port.");
+                throw new IllegalArgumentException("Invalid entry '" + entry + "' in " + key
+                        + ": expected http://host:port or https://host:port.");
             }
             String scheme = m.group(1).toLowerCase(Locale.ROOT);
-            if (scheme.equals("https")) {
-                throw new IllegalArgumentException("Entry '" + entry + "' in " + key
-                        + " asks for https, which Varve's HTTP listener does not serve yet: use http://.");
-            }
-            if (!scheme.equals("http")) {
+            if (!scheme.equals("http") && !scheme.equals("https")) {
                 throw new IllegalArgumentException(
-                        "Invalid entry '" + entry + "' in " + key + ": the scheme must be http.");
+                        "Invalid entry '" + entry + "' in " + key + ": the scheme must be http or https.");
             }
             String host = m.group(2);
             if (host.startsWith("[")) {
@@ -43,13 +66,13 @@ public record HttpEndpoint(String host, int port) {
             if (port > 65535) {
                 throw new IllegalArgumentException("Invalid port " + port + " in " + key + " entry '" + entry + "'.");
             }
-            out.add(new HttpEndpoint(host, port));
+            out.add(new HttpEndpoint(host, port, scheme.equals("https")));
         }
         return out;
     }
 
     @Override
     public String toString() {
-        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        return (tls ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 }

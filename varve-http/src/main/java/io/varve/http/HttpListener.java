@@ -26,18 +26,37 @@ public final class HttpListener implements AutoCloseable {
      * HttpServer.BindFailure} when an endpoint cannot be bound.
      */
     public static HttpListener start(List<HttpEndpoint> endpoints, NodeMetrics metrics, Supplier<Readiness> readiness) {
+        return start(endpoints, HttpSecurity.NONE, metrics, readiness);
+    }
+
+    /** The same with {@code security}'s TLS and authentication. */
+    public static HttpListener start(
+            List<HttpEndpoint> endpoints, HttpSecurity security, NodeMetrics metrics, Supplier<Readiness> readiness) {
         HttpListener l = new HttpListener();
         l.server
                 .route("/metrics", metrics::scrape)
                 .route("/health/live", r -> HttpResponse.json(200, "{\"status\":\"UP\"}"))
                 .route("/health/ready", r -> ready(readiness.get()));
-        l.server.start(endpoints);
+        l.server.start(endpoints, security);
         return l;
     }
 
     /** The same with readiness read from the broker's view, and the console ({@code /console}) over it. */
     public static HttpListener start(
             List<HttpEndpoint> endpoints, NodeMetrics metrics, BrokerView view, ConsoleActions actions) {
+        return start(endpoints, HttpSecurity.NONE, metrics, view, actions);
+    }
+
+    /**
+     * The same, with {@code security}'s TLS for {@code https://} endpoints and its authentication for every request
+     * but the health probes.
+     */
+    public static HttpListener start(
+            List<HttpEndpoint> endpoints,
+            HttpSecurity security,
+            NodeMetrics metrics,
+            BrokerView view,
+            ConsoleActions actions) {
         HttpListener l = new HttpListener();
         ConsolePages console = new ConsolePages(view, actions, metrics.traffic(), System::currentTimeMillis);
         l.server
@@ -45,7 +64,7 @@ public final class HttpListener implements AutoCloseable {
                 .route("/health/live", r -> HttpResponse.json(200, "{\"status\":\"UP\"}"))
                 .route("/health/ready", r -> ready(view.readiness()));
         console.routes(l.server);
-        l.server.start(endpoints);
+        l.server.start(endpoints, security);
         l.sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "varve-console-lag-sampler");
             t.setDaemon(true);

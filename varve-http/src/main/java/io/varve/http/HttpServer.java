@@ -58,6 +58,8 @@ public final class HttpServer implements AutoCloseable {
     private final List<Channel> channels = new ArrayList<>();
     private EventLoopGroup group;
     private ThreadPoolExecutor workers;
+    private HttpSecurity security = HttpSecurity.NONE;
+    private RequestAuthentication authentication = new RequestAuthentication(HttpSecurity.NONE);
 
     /** Adds a route for an exact path; call before {@link #start}. */
     public HttpServer route(String path, HttpRoute route) {
@@ -99,18 +101,55 @@ public final class HttpServer implements AutoCloseable {
      * what was bound.
      */
     public synchronized void start(List<HttpEndpoint> endpoints) {
+        start(endpoints, HttpSecurity.NONE);
+    }
+
+    /**
+     * Binds every endpoint, {@code https://} ones with {@code security}'s TLS context, and from then on lets only
+     * requests in that pass its authentication (health probes excepted). Throws {@link BindFailure} as above.
+     */
+    public synchronized void start(List<HttpEndpoint> endpoints, HttpSecurity security) {
+        this.authentication = new RequestAuthentication(security);
+        this.security = security;
         workers = new ThreadPoolExecutor(2, 2, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(WORKER_QUEUE), r -> {
             Thread t = new Thread(r, "varve-http-worker");
             t.setDaemon(true);
             return t;
         });
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        ServerBootstrap bootstrap = new ServerBootstrap()
+        for (HttpEndpoint e : endpoints) {
+            if (e.tls() && security.sslContext() == null) {
+                close();
+                throw new IllegalArgumentException(e + " is https, but no TLS context was given");
+            }
+            ServerBootstrap bootstrap = bootstrap(e.tls() ? security.sslContext() : null);
+            try {
+                InetSocketAddress address = e.host().isEmpty()
+                        ? new InetSocketAddress(e.port())
+                        : new InetSocketAddress(e.host(), e.port());
+                channels.add(bootstrap.bind(address).sync().channel());
+                log.info(
+                        "HTTP listener on {} (bound {}{})",
+                        e,
+                        channels.get(channels.size() - 1).localAddress(),
+                        security.authenticates() ? ", authentication " + security.methods() : "");
+            } catch (Exception ex) {
+                close();
+                throw new BindFailure(e, ex);
+            }
+        }
+    }
+
+    private ServerBootstrap bootstrap(io.netty.handler.ssl.SslContext tls) {
+        return new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                        }
                         ch.pipeline()
                                 .addLast(new IdleStateHandler(0, 0, 60))
                                 .addLast(new HttpServerCodec())
@@ -118,21 +157,6 @@ public final class HttpServer implements AutoCloseable {
                                 .addLast(new Dispatcher());
                     }
                 });
-        for (HttpEndpoint e : endpoints) {
-            try {
-                InetSocketAddress address = e.host().isEmpty()
-                        ? new InetSocketAddress(e.port())
-                        : new InetSocketAddress(e.host(), e.port());
-                channels.add(bootstrap.bind(address).sync().channel());
-                log.info(
-                        "HTTP listener on {} (bound {})",
-                        e,
-                        channels.get(channels.size() - 1).localAddress());
-            } catch (Exception ex) {
-                close();
-                throw new BindFailure(e, ex);
-            }
-        }
     }
 
     /** The port the {@code index}th endpoint is bound to (tests bind port 0). */
@@ -214,7 +238,7 @@ public final class HttpServer implements AutoCloseable {
             }
             Map<String, String> form = Map.of();
             if (post) {
-                if (!sameOrigin(request)) {
+                if (!sameOrigin(ctx, request)) {
                     write(ctx, HttpResponse.error(403, "A form from another origin may not post here."), false, false);
                     return;
                 }
@@ -229,15 +253,30 @@ public final class HttpServer implements AutoCloseable {
             }
             Map<String, String> query = new HashMap<>();
             uri.parameters().forEach((k, v) -> query.put(k, v.isEmpty() ? "" : v.get(0)));
-            HttpRequest r = new HttpRequest(
-                    request.method().name(), path, query, request.headers().get(HttpHeaderNames.ACCEPT, ""), form);
+            boolean authenticate = security.authenticates() && !RequestAuthentication.exempt(path);
+            String certificatePrincipal = authenticate ? authentication.certificatePrincipal(ctx.channel()) : null;
+            String authorization = RequestAuthentication.authorizationHeader(request);
+            String accept = request.headers().get(HttpHeaderNames.ACCEPT, "");
+            String remoteHost = ctx.channel().remoteAddress() instanceof InetSocketAddress a
+                    ? a.getAddress().getHostAddress()
+                    : "";
+            Map<String, String> fields = form;
+            String method = request.method().name();
             try {
                 workers.execute(() -> {
                     HttpResponse response;
                     try {
-                        response = route.handle(r);
+                        String principal = !authenticate
+                                ? RequestAuthentication.ANONYMOUS
+                                : certificatePrincipal != null
+                                        ? certificatePrincipal
+                                        : authentication.basicPrincipal(authorization);
+                        response = principal == null
+                                ? authentication.challenge()
+                                : route.handle(
+                                        new HttpRequest(method, path, query, accept, fields, principal, remoteHost));
                     } catch (Exception e) {
-                        log.warn("HTTP {} {} failed", r.method(), path, e);
+                        log.warn("HTTP {} {} failed", method, path, e);
                         response = HttpResponse.error(500, "The request failed: " + e);
                     }
                     HttpResponse done = response;
@@ -255,18 +294,23 @@ public final class HttpServer implements AutoCloseable {
         }
 
         /** No Origin (not a browser), or an Origin whose host and port are the Host the request was sent to. */
-        private boolean sameOrigin(FullHttpRequest request) {
+        private boolean sameOrigin(ChannelHandlerContext ctx, FullHttpRequest request) {
             String origin = request.headers().get(HttpHeaderNames.ORIGIN);
             if (origin == null) {
                 return true;
             }
             String host = request.headers().get(HttpHeaderNames.HOST, "");
-            return origin.equals("http://" + host);
+            boolean tls = ctx.channel().pipeline().get(io.netty.handler.ssl.SslHandler.class) != null;
+            return origin.equals((tls ? "https://" : "http://") + host);
         }
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            ctx.close(); // idle for a minute
+            if (evt instanceof io.netty.handler.timeout.IdleStateEvent) {
+                ctx.close(); // idle for a minute
+            } else {
+                ctx.fireUserEventTriggered(evt); // the TLS handshake's completion, among others
+            }
         }
 
         @Override

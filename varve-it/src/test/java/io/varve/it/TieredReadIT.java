@@ -2,6 +2,7 @@ package io.varve.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.it.metrics.PrometheusScrape;
 import io.varve.tiered.metadata.TopicIdPartition;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +52,7 @@ class TieredReadIT {
         config.put("remote.log.manager.task.interval.ms", "200");
         config.put("remote.log.reader.chunk.size.bytes", "65536");
         config.put("remote.log.reader.chunk.cache.size.bytes", "262144");
+        config.put("varve.http.listeners", "http://127.0.0.1:0");
         if (remoteRoot != null) {
             config.put("rsm.config.fs.root.dir", remoteRoot.toString());
         }
@@ -141,6 +143,19 @@ class TieredReadIT {
             try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of())) {
                 consumeAllFromZero(consumer, tp, checksums);
             }
+            PrometheusScrape scraped = PrometheusScrape.scrape(broker.broker().httpPort(0), false);
+            assertThat(scraped.value(
+                            "kafka_log_remote_remotelogmanager_remotelogreaderfetchrateandtimems_count", Map.of()))
+                    .as("the remote reads were timed")
+                    .isPositive();
+            double lookups = scraped.value("varve_remote_chunk_cache_lookups_total", Map.of());
+            assertThat(lookups).isPositive();
+            assertThat(scraped.value("varve_remote_chunk_cache_misses_total", Map.of()))
+                    .as("the first read of each chunk fetches it")
+                    .isPositive()
+                    .isLessThanOrEqualTo(lookups);
+            assertThat(scraped.value("varve_remote_chunk_cache_hit_ratio", Map.of()))
+                    .isBetween(0.0, 1.0);
 
             broker.restart();
             try (Admin afterRestart = broker.admin();

@@ -30,6 +30,9 @@ interface LogEvents {
     /** An I/O failure that is not a lack of resources happened in the log's dir: the dir is failing. */
     default void logDirFailed(PartitionLog log, Exception cause) {}
 
+    /** The log fsynced its active segment, which took {@code nanos} (Kafka's {@code LogFlushRateAndTimeMs}). */
+    default void logFlushed(PartitionLog log, long nanos) {}
+
     LogEvents NONE = new LogEvents() {
         @Override
         public void logStartOffsetMoved(PartitionLog log, boolean persistNow) {}

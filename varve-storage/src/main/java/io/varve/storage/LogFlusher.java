@@ -70,11 +70,13 @@ final class LogFlusher {
 
     /**
      * Fsyncs {@code active} when {@code logEndOffset} (read before {@code active}, so every byte below it is
-     * in that segment or an older, already fsynced one) is past the recovery point, then moves the point.
+     * in that segment or an older, already fsynced one) is past the recovery point, then moves the point. Returns
+     * whether it fsynced.
      */
-    void flush(long logEndOffset, LogSegment active, long nowMs) throws IOException {
+    boolean flush(long logEndOffset, LogSegment active, long nowMs) throws IOException {
         synchronized (lock) {
-            if (logEndOffset > recoveryPoint) {
+            boolean due = logEndOffset > recoveryPoint;
+            if (due) {
                 active.flush();
                 // a truncation lowers the end before it takes this lock to lower the point: the one or the other wins
                 recoveryPoint = Math.max(recoveryPoint, Math.min(logEndOffset, currentLogEndOffset.getAsLong()));
@@ -82,6 +84,7 @@ final class LogFlusher {
             if (nowMs >= 0) {
                 lastFlushMs = nowMs;
             }
+            return due;
         }
     }
 }

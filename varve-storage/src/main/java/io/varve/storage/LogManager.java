@@ -4,6 +4,7 @@ import io.varve.storage.cleaner.CleanerConfig;
 import io.varve.storage.cleaner.CleaningResult;
 import io.varve.storage.cleaner.LogCleaner;
 import io.varve.storage.fs.DurableFiles;
+import io.varve.storage.progress.ProgressReporter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -205,6 +206,13 @@ public final class LogManager implements AutoCloseable {
             return;
         }
         // Loading is mostly small file reads and opens: many logs at once keep the disk busy.
+        ProgressReporter progress = ProgressReporter.start(
+                (hadCleanShutdown ? "Loading log dir " : "Recovering log dir ") + dir,
+                toLoad.size(),
+                "partitions",
+                clockMs,
+                ProgressReporter.DEFAULT_INTERVAL_MS,
+                log::info);
         List<Callable<PartitionLog>> opens = new ArrayList<>();
         for (Map.Entry<TopicPartition, Path> e : toLoad.entrySet()) {
             TopicPartition tp = e.getKey();
@@ -214,11 +222,16 @@ public final class LogManager implements AutoCloseable {
                     logStartOffsets.getOrDefault(tp, -1L),
                     highWatermarks.getOrDefault(tp, -1L),
                     clockMs.getAsLong());
-            opens.add(() -> PartitionLog.open(e.getValue(), tp, null, defaultConfig, params, events, clockMs));
+            opens.add(() -> {
+                PartitionLog opened = PartitionLog.open(e.getValue(), tp, null, defaultConfig, params, events, clockMs);
+                progress.advance(1);
+                return opened;
+            });
         }
         for (PartitionLog opened : io.runAll(opens, PartitionLog::close)) {
             logs.put(opened.topicPartition(), opened);
         }
+        progress.finish();
         log.info(
                 "Loaded {} partition logs from {} (clean shutdown {}) in {} ms",
                 toLoad.size(),
@@ -770,8 +783,21 @@ public final class LogManager implements AutoCloseable {
         log.info("Closed log manager for {}", logDirs);
     }
 
+    /** Told the duration of each log flush in nanoseconds (the metrics); none until set. */
+    private volatile java.util.function.LongConsumer flushTimeListener = nanos -> {};
+
+    /** Reports the duration of every later log flush, in nanoseconds, to {@code listener}. */
+    public void onLogFlush(java.util.function.LongConsumer listener) {
+        this.flushTimeListener = listener;
+    }
+
     /** Routes a log's events to the checkpoints and the scheduler. */
     private final class Events implements LogEvents {
+        @Override
+        public void logFlushed(PartitionLog partitionLog, long nanos) {
+            flushTimeListener.accept(nanos);
+        }
+
         @Override
         public void logStartOffsetMoved(PartitionLog partitionLog, boolean persistNow) {
             Path dir = partitionLog.dir().getParent();

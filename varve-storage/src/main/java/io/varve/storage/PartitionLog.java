@@ -906,7 +906,10 @@ public final class PartitionLog {
             // the log end offset first: every byte below it is in the active segment or an older, fsynced one
             long endOffset = logEndOffset;
             epochCache.flush(); // durable before the recovery point passes the epochs it holds
-            flusher.flush(endOffset, segments.active(), nowMs);
+            long startNanos = System.nanoTime();
+            if (flusher.flush(endOffset, segments.active(), nowMs)) {
+                events.logFlushed(this, System.nanoTime() - startNanos);
+            }
         } catch (IOException e) {
             throw goOffline("flush", e);
         }

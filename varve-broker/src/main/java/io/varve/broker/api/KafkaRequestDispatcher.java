@@ -175,12 +175,7 @@ public final class KafkaRequestDispatcher implements RequestDispatcher {
                     return request.errorResponse(cause);
                 })
                 .thenApply(response -> response == null ? null : throttled(response, apiKey, version, correlationId));
-        return timer == null
-                ? answer
-                : answer.thenApply(out -> {
-                    timer.answered(out, failed[0], System.nanoTime());
-                    return out;
-                });
+        return timer == null ? answer : answer.thenApply(out -> timer.answered(out, failed[0], System.nanoTime()));
     }
 
     /** The response's frame; a response with a throttle time mutes its connection for as long (Kafka's KIP-219). */

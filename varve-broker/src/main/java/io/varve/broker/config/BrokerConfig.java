@@ -227,6 +227,7 @@ public final class BrokerConfig {
         unknown.removeIf(key -> key.startsWith(backendPrefix));
         // ssl.*, sasl.*, listener.name.* and the authorizer's keys are SecurityConfig's: read there or refused
         unknown.removeIf(SecurityConfig::owns);
+        unknown.removeIf(key -> key.startsWith("varve.http.ssl.") || key.equals("varve.http.authentication"));
         this.unknownKeys = List.copyOf(unknown);
         Map<String, String> protocolMap = parseProtocolMap(list("listener.security.protocol.map"));
         this.listeners = ListenerConfig.parseList("listeners", list("listeners"), protocolMap);

@@ -153,6 +153,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     }
                 }
             }
+            if (response.onSent() != null) {
+                // an empty buffer's write completes once every byte written before it is on the socket
+                Runnable sent = response.onSent();
+                ctx.write(Unpooled.EMPTY_BUFFER).addListener(f -> sent.run());
+            }
             if (response.closeAfterWrite()) {
                 releaseQueued();
                 ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);

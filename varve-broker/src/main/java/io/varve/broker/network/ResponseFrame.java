@@ -8,15 +8,15 @@ import java.util.List;
  * A serialised response: byte chunks and file regions, written to the socket in order. File regions go from the
  * page cache to the socket with sendfile, never through the heap.
  */
-public record ResponseFrame(List<Part> parts, boolean closeAfterWrite, long muteMs) {
+public record ResponseFrame(List<Part> parts, boolean closeAfterWrite, long muteMs, Runnable onSent) {
 
     public ResponseFrame(List<Part> parts) {
-        this(parts, false, 0);
+        this(parts, false, 0, null);
     }
 
     /** This response, after which the connection is closed (a failed authentication, a request out of turn). */
     public ResponseFrame thenClose() {
-        return new ResponseFrame(parts, true, muteMs);
+        return new ResponseFrame(parts, true, muteMs, onSent);
     }
 
     /**
@@ -24,7 +24,15 @@ public record ResponseFrame(List<Part> parts, boolean closeAfterWrite, long mute
      * (the response carries the same throttle time).
      */
     public ResponseFrame thenMuteFor(long muteMs) {
-        return new ResponseFrame(parts, closeAfterWrite, muteMs);
+        return new ResponseFrame(parts, closeAfterWrite, muteMs, onSent);
+    }
+
+    /**
+     * This response, with {@code listener} run on the network thread once the socket took its last byte (or the write
+     * failed): the request metrics' send time.
+     */
+    public ResponseFrame whenSent(Runnable listener) {
+        return new ResponseFrame(parts, closeAfterWrite, muteMs, listener);
     }
 
     public sealed interface Part permits Bytes, FileRegionPart {}

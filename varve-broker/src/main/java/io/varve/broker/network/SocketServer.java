@@ -55,6 +55,14 @@ public final class SocketServer implements AutoCloseable {
 
     /** Creates the event loops; nothing is bound until {@link #start}. */
     public SocketServer(Settings settings) {
+        this(settings, null);
+    }
+
+    /**
+     * The same, with the network threads' working time (their time not spent waiting for I/O) told to {@code
+     * networkBusyNanos}; null measures nothing.
+     */
+    public SocketServer(Settings settings, java.util.function.LongConsumer networkBusyNanos) {
         this.settings = settings;
         IoHandlerFactory ioFactory;
         if (Epoll.isAvailable()) {
@@ -66,7 +74,9 @@ public final class SocketServer implements AutoCloseable {
         }
         bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("varve-acceptor", true), ioFactory);
         workerGroup = new MultiThreadIoEventLoopGroup(
-                settings.networkThreads(), new DefaultThreadFactory("varve-network", true), ioFactory);
+                settings.networkThreads(),
+                new DefaultThreadFactory("varve-network", true),
+                networkBusyNanos == null ? ioFactory : new BusyTimeIoHandlers(ioFactory, networkBusyNanos));
     }
 
     /** Sets the connection limits; before {@link #start}. */

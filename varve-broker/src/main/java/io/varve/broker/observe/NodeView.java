@@ -53,6 +53,8 @@ public final class NodeView implements BrokerView {
     private final LogManager logs;
     private final ReplicaManager replicas;
     private final FetchPurgatory fetchPurgatory;
+    private volatile io.varve.http.view.ConsoleAuthorization consoleAuthorization =
+            io.varve.http.view.ConsoleAuthorization.ALLOW_ALL;
     private final GroupCoordinatorRuntime groups;
     private final TransactionCoordinatorRuntime transactions;
     private final RemoteLogManager remote;
@@ -253,9 +255,23 @@ public final class NodeView implements BrokerView {
         return new CoordinatorView(groupStates, groupShards, txnStates, txnShards);
     }
 
+    /** The ACL check of the console's requests; set before the listener starts. */
+    public void authorizeConsoleWith(io.varve.http.view.ConsoleAuthorization check) {
+        this.consoleAuthorization = check;
+    }
+
+    @Override
+    public io.varve.http.view.ConsoleAuthorization authorization() {
+        return consoleAuthorization;
+    }
+
     @Override
     public Map<String, Integer> purgatorySizes() {
-        return Map.of("Fetch", fetchPurgatory.size());
+        return Map.of(
+                "Fetch",
+                fetchPurgatory.size(),
+                "Produce",
+                replicas.producePurgatory().waitingCount());
     }
 
     @Override

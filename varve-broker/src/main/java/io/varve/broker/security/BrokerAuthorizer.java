@@ -4,6 +4,7 @@ import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.image.AclsImage;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.AccessControlEntryRecord;
+import io.varve.security.Principal;
 import io.varve.security.authorizer.AclAuthorizer;
 import io.varve.security.authorizer.AclBinding;
 import io.varve.security.authorizer.AclOperation;
@@ -67,7 +68,7 @@ public final class BrokerAuthorizer {
         return current().authorize(request.principal(), host(request), op, type, name);
     }
 
-    /** For callers outside the Kafka protocol (the schema registry's listener), with a principal and a host. */
+    /** For callers outside the Kafka protocol (the schema registry's and HTTP listeners), with a principal and a host. */
     public boolean authorize(
             io.varve.security.Principal principal, String host, AclOperation op, ResourceType type, String name) {
         return current().authorize(principal, host, op, type, name);

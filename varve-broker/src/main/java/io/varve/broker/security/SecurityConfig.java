@@ -177,7 +177,7 @@ public final class SecurityConfig {
                         + " to PLAINTEXT (or name a PLAINTEXT"
                         + " listener in inter.broker.listener.name).");
             }
-            Keys keys = new Keys(originals, listener.name());
+            Keys keys = Keys.forListener(originals, listener.name());
             ListenerSecurity.Tls tls = protocol.tls() ? tls(keys) : null;
             ListenerSecurity.Sasl sasl = protocol.sasl() ? sasl(keys) : null;
             byListener.put(listener.name(), new ListenerSecurity(listener.name(), protocol, tls, sasl));
@@ -209,14 +209,28 @@ public final class SecurityConfig {
         return failedAuthenticationDelayMs;
     }
 
+    /**
+     * The TLS settings of the HTTP listener's {@code https://} endpoints: the {@code ssl.*} keys under {@code
+     * prefix} ({@code varve.http.}), each falling back to the broker's plain {@code ssl.*} key, checked as a Kafka
+     * listener's are.
+     */
+    public static ListenerSecurity.Tls prefixedTls(Map<String, String> originals, String prefix) {
+        return tls(new Keys(originals, prefix));
+    }
+
     /** A listener's view of the keys: its {@code listener.name.<name>.} override first, then the plain key. */
     private static final class Keys {
         private final Map<String, String> originals;
         private final String prefix;
 
-        Keys(Map<String, String> originals, String listenerName) {
+        /** The keys under {@code prefix} first, then the plain ones. */
+        Keys(Map<String, String> originals, String prefix) {
             this.originals = originals;
-            this.prefix = "listener.name." + listenerName.toLowerCase(Locale.ROOT) + ".";
+            this.prefix = prefix;
+        }
+
+        static Keys forListener(Map<String, String> originals, String listenerName) {
+            return new Keys(originals, "listener.name." + listenerName.toLowerCase(Locale.ROOT) + ".");
         }
 
         /** The value, or null when unset or blank (an empty override unsets the plain key for this listener). */

@@ -89,6 +89,14 @@ public final class TieredReads implements AutoCloseable {
         };
     }
 
+    /** Reports each remote read's time and the chunk cache's counters to {@code metrics}. */
+    public void reportMetrics(io.varve.http.metrics.RemoteReadMetrics metrics) {
+        if (service != null) {
+            service.onRead(metrics::read);
+            metrics.chunkCache(service::chunkLookups, service::chunkMisses);
+        }
+    }
+
     /** Whether {@code offset} is held only by remote storage (at or above the log start, below the local start). */
     public boolean servesRemotely(PartitionLog log, long offset) {
         return service != null && offset >= log.logStartOffset() && offset < log.localLogStartOffset();

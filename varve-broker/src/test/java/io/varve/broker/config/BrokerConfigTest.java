@@ -100,7 +100,8 @@ class BrokerConfigTest {
         assertThat(off.httpListenersExplicit()).isTrue();
         assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.http.listeners", "localhost:9644")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("Invalid entry 'localhost:9644' in varve.http.listeners: expected http://host:port.");
+                .hasMessage("Invalid entry 'localhost:9644' in varve.http.listeners: expected http://host:port or"
+                        + " https://host:port.");
     }
 
     @Test

@@ -34,8 +34,19 @@ public final class MetricNames {
     public static final String REQUEST_QUEUE_TIME_MS = "kafka_network_requestmetrics_requestqueuetimems";
     public static final String LOCAL_TIME_MS = "kafka_network_requestmetrics_localtimems";
     public static final String REMOTE_TIME_MS = "kafka_network_requestmetrics_remotetimems";
+    public static final String RESPONSE_SEND_TIME_MS = "kafka_network_requestmetrics_responsesendtimems";
     public static final String REQUEST_BYTES = "kafka_network_requestmetrics_requestbytes";
     public static final String RESPONSE_BYTES = "varve_network_requestmetrics_responsebytes";
+
+    // kafka.network:type=SocketServer
+    public static final String NETWORK_PROCESSOR_IDLE = "kafka_network_socketserver_networkprocessoravgidle_percent";
+
+    // kafka.log.remote:type=RemoteLogManager (the general rule: domain, type and name lowercased, dots as _)
+    public static final String REMOTE_READ_TIME_MS =
+            "kafka_log_remote_remotelogmanager_remotelogreaderfetchrateandtimems";
+    public static final String REMOTE_CHUNK_LOOKUPS = "varve_remote_chunk_cache_lookups";
+    public static final String REMOTE_CHUNK_MISSES = "varve_remote_chunk_cache_misses";
+    public static final String REMOTE_CHUNK_HIT_RATIO = "varve_remote_chunk_cache_hit_ratio";
 
     // kafka.server:type=KafkaRequestHandlerPool
     public static final String REQUEST_HANDLER_IDLE =

@@ -20,6 +20,8 @@ public final class NodeMetrics {
     private final RequestMetrics requests = new RequestMetrics();
     private final ReplicaMetrics replicas = new ReplicaMetrics();
     private final Histogram logFlushTimeMs = new Histogram(Histogram.LATENCY_MS);
+    private final BusyTime network = new BusyTime(0);
+    private final RemoteReadMetrics remoteReads = new RemoteReadMetrics();
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private volatile ExpositionFormats formats;
 
@@ -66,6 +68,16 @@ public final class NodeMetrics {
         return logFlushTimeMs;
     }
 
+    /** Where the network threads report the time they work (the rest of their time they wait for I/O). */
+    public BusyTime network() {
+        return network;
+    }
+
+    /** Where remote reads report their time and the chunk cache its counters. */
+    public RemoteReadMetrics remoteReads() {
+        return remoteReads;
+    }
+
     private volatile BrokerView view;
 
     /** Adds the families read from {@code view} at each scrape; call once, when the broker is up. */
@@ -75,7 +87,11 @@ public final class NodeMetrics {
         }
         this.view = view;
         registry.register(new BrokerCollector(
-                view, traffic, requests, replicas, logFlushTimeMs, requestThreads, System::nanoTime, lagTimeoutMs));
+                view,
+                new BrokerCollector.Recorders(traffic, requests, replicas, logFlushTimeMs, network, remoteReads),
+                requestThreads,
+                System::nanoTime,
+                lagTimeoutMs));
     }
 
     /** The attached view, or null before {@link #attach}. */

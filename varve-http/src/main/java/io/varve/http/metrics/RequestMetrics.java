@@ -17,8 +17,8 @@ public final class RequestMetrics {
     static final int MAX_VERSIONS = 32;
 
     private final AtomicReferenceArray<Api> byKey = new AtomicReferenceArray<>(MAX_API_KEYS);
-    /** Nanoseconds the request threads spent running handlers, for the idle ratio. */
-    final LongAdder handlerBusyNanos = new LongAdder();
+    /** Time the request threads spent running handlers, for the idle ratio (its thread count set by the collector). */
+    final BusyTime handlers = new BusyTime(0);
 
     /** The metrics of one API: named as Kafka's request label, for example {@code Produce}, {@code FetchConsumer}. */
     public static final class Api {
@@ -28,6 +28,7 @@ public final class RequestMetrics {
         final Histogram requestQueueTimeMs = new Histogram(Histogram.LATENCY_MS);
         final Histogram localTimeMs = new Histogram(Histogram.LATENCY_MS);
         final Histogram remoteTimeMs = new Histogram(Histogram.LATENCY_MS);
+        final Histogram responseSendTimeMs = new Histogram(Histogram.LATENCY_MS);
         final Histogram requestBytes = new Histogram(Histogram.SIZE_BYTES);
         final Histogram responseBytes = new Histogram(Histogram.SIZE_BYTES);
         final LongAdder errors = new LongAdder();
@@ -53,9 +54,18 @@ public final class RequestMetrics {
             remoteTimeMs.observeNanosAsMs(remoteNanos);
         }
 
-        /** The response is ready to send: its size, and the request's total time until then. */
-        public void responded(int responseSizeBytes, long totalNanos) {
+        /** The response is ready to send: its size. */
+        public void responded(int responseSizeBytes) {
             responseBytes.observe(responseSizeBytes);
+        }
+
+        /**
+         * The response was written to the socket (or the request needed none): the time since it was ready to send
+         * ({@code ResponseSendTimeMs}) and since its request was received ({@code TotalTimeMs}, send included as in
+         * Kafka).
+         */
+        public void sent(long sendNanos, long totalNanos) {
+            responseSendTimeMs.observeNanosAsMs(sendNanos);
             totalTimeMs.observeNanosAsMs(totalNanos);
         }
 
@@ -90,7 +100,7 @@ public final class RequestMetrics {
 
     /** Time a request thread spent running a handler. */
     public void handlerBusy(long nanos) {
-        handlerBusyNanos.add(nanos);
+        handlers.busy(nanos);
     }
 
     List<Api> apis() {

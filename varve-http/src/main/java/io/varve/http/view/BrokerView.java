@@ -31,4 +31,9 @@ public interface BrokerView {
     Map<String, Long> tieredCounters();
 
     Readiness readiness();
+
+    /** The ACL check the console applies to a request's principal; everything allowed without an authorizer. */
+    default ConsoleAuthorization authorization() {
+        return ConsoleAuthorization.ALLOW_ALL;
+    }
 }

@@ -38,6 +38,8 @@ class MetricsEndpointIT {
     private static final String TOPIC = "metrics-it";
     private static final int RECORDS = 200;
     private static final String GROUP = "metrics-it-group";
+    private static final String FLUSHED_TOPIC = "metrics-it-flushed";
+    private static final int FLUSHED_RECORDS = 5;
     /** The committed offset of partition 0, so its lag is its log end minus this. */
     private static final long COMMITTED = 7;
 
@@ -52,7 +54,12 @@ class MetricsEndpointIT {
         broker = TestBroker.start(dir.resolve("data"), Map.of("varve.http.listeners", "http://127.0.0.1:0"));
         http = broker.broker().httpPort(0);
         try (var admin = broker.admin()) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get();
+            admin.createTopics(List.of(
+                            new NewTopic(TOPIC, 2, (short) 1),
+                            // fsyncs after every append, so the flush histogram moves by what was produced
+                            new NewTopic(FLUSHED_TOPIC, 1, (short) 1).configs(Map.of("flush.messages", "1"))))
+                    .all()
+                    .get();
         }
     }
 
@@ -109,6 +116,17 @@ class MetricsEndpointIT {
                 .isPositive();
         assertThat(after.value("kafka_network_requestmetrics_totaltimems_count", Map.of("request", "Produce")))
                 .isPositive();
+        Map<String, String> produce = Map.of("request", "Produce");
+        assertThat(after.value("kafka_network_requestmetrics_responsesendtimems_count", produce))
+                .as("every answered produce had its send timed")
+                .isEqualTo(after.value("kafka_network_requestmetrics_totaltimems_count", produce));
+        assertThat(after.value("kafka_network_socketserver_networkprocessoravgidle_percent", Map.of()))
+                .isBetween(0.0, 1.0);
+        assertThat(after.value(
+                        "kafka_server_delayedoperationpurgatory_purgatorysize", Map.of("delayedOperation", "Produce")))
+                .isZero();
+        assertThat(after.value("jvm_memory_used_bytes", Map.of("area", "heap"))).isPositive();
+        assertThat(after.value("process_cpu_seconds_total", Map.of())).isPositive();
         assertThat(after.value("kafka_server_replicamanager_leadercount", Map.of()))
                 .isGreaterThanOrEqualTo(2);
         assertThat(after.value("kafka_controller_kafkacontroller_activecontrollercount", Map.of()))
@@ -126,6 +144,24 @@ class MetricsEndpointIT {
                 .isEqualTo(end0 - COMMITTED);
         assertThat(after.value("kafka_consumergroup_group_max_lag", Map.of("group", GROUP)))
                 .isEqualTo(end0 - COMMITTED);
+    }
+
+    @Test
+    void everyFlushOfAPartitionLogIsCountedInTheFlushHistogram() throws Exception {
+        double before = PrometheusScrape.scrape(http, false)
+                .value("kafka_log_logflushstats_logflushrateandtimems_count", Map.of());
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "1"))) {
+            for (int i = 0; i < FLUSHED_RECORDS; i++) {
+                producer.send(new ProducerRecord<>(FLUSHED_TOPIC, new byte[100]))
+                        .get(); // one append each
+            }
+        }
+        PrometheusScrape after = PrometheusScrape.scrape(http, false);
+        assertThat(after.value("kafka_log_logflushstats_logflushrateandtimems_count", Map.of()) - before)
+                .as("flush.messages=1: one fsync per append")
+                .isGreaterThanOrEqualTo(FLUSHED_RECORDS);
+        assertThat(after.value("kafka_log_logflushstats_logflushrateandtimems_sum", Map.of()))
+                .isPositive();
     }
 
     @Test

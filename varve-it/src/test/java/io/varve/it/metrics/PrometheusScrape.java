@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * One scrape of {@code /metrics}, parsed by the Prometheus Python client's parser (a real, well-kept parser of the
  * text format and of OpenMetrics; Debian's {@code python3-prometheus-client}), run as a process.
  */
-final class PrometheusScrape {
+public final class PrometheusScrape {
     /** Debian's interpreter: the package installs into its dist-packages. */
     private static final String PYTHON = "/usr/bin/python3";
 
@@ -52,7 +52,7 @@ final class PrometheusScrape {
     }
 
     /** Scrapes and parses; {@code openMetrics} asks for (and parses as) OpenMetrics. */
-    static PrometheusScrape scrape(int port, boolean openMetrics) throws Exception {
+    public static PrometheusScrape scrape(int port, boolean openMetrics) throws Exception {
         HttpResponse<String> r =
                 get(port, "/metrics", openMetrics ? "application/openmetrics-text; version=1.0.0" : null);
         if (r.statusCode() != 200) {
@@ -97,7 +97,7 @@ final class PrometheusScrape {
     }
 
     /** The one sample named {@code name} whose labels include {@code labels}; fails when there is none. */
-    double value(String name, Map<String, String> labels) {
+    public double value(String name, Map<String, String> labels) {
         for (Sample s : samples) {
             if (s.name.equals(name) && s.labels.entrySet().containsAll(labels.entrySet())) {
                 return s.value;

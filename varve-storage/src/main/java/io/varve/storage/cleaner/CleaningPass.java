@@ -4,6 +4,7 @@ import io.varve.storage.LogConfig;
 import io.varve.storage.PartitionLog;
 import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerStateEntry;
+import io.varve.storage.progress.ProgressReporter;
 import io.varve.storage.records.BatchInfo;
 import io.varve.storage.records.CompactionFilter;
 import io.varve.storage.records.RecordKeys;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.errors.KafkaStorageException;
 
 /**
@@ -36,6 +38,7 @@ import org.apache.kafka.common.errors.KafkaStorageException;
  * Abortable between chunks; an aborted or failed pass deletes its uncommitted output.
  */
 final class CleaningPass {
+    private static final org.slf4j.Logger PROGRESS_LOG = org.slf4j.LoggerFactory.getLogger(LogCleaner.class);
 
     static final int READ_CHUNK_BYTES = 512 * 1024;
 
@@ -45,6 +48,10 @@ final class CleaningPass {
     private final KeyOffsetMap map;
     private final long nowMs;
     private final BooleanSupplier aborted;
+    private final LongSupplier clockMs;
+    /** Bytes of source segments rewritten, reported every few seconds. */
+    private ProgressReporter progress;
+
     private final Map<Long, Long> producerLastOffsets = new HashMap<>();
     /** Transactions as the rewrite walks the segments from the log's first; set once the range is known. */
     private CleanedTransactions rewriteTxns;
@@ -56,6 +63,12 @@ final class CleaningPass {
     private ByteBuffer destination = ByteBuffer.allocate(0);
 
     CleaningPass(LogToClean target, KeyOffsetMap map, long nowMs, BooleanSupplier aborted) {
+        this(target, map, nowMs, aborted, () -> nowMs);
+    }
+
+    /** With {@code clockMs} for the progress lines of a long rewrite. */
+    CleaningPass(LogToClean target, KeyOffsetMap map, long nowMs, BooleanSupplier aborted, LongSupplier clockMs) {
+        this.clockMs = clockMs;
         this.target = target;
         this.log = target.log();
         this.config = log.config();
@@ -96,6 +109,13 @@ final class CleaningPass {
         }
         List<LogSegment> outputs = new ArrayList<>();
         long bytesBefore = 0;
+        progress = ProgressReporter.start(
+                "Compacting " + log.topicPartition() + " (rewriting " + inputs.size() + " segments)",
+                inputs.stream().mapToLong(SegmentGroups.Input::sizeBytes).sum(),
+                "bytes",
+                clockMs,
+                ProgressReporter.DEFAULT_INTERVAL_MS,
+                PROGRESS_LOG::info);
         // A tiered log keeps its tombstones: remote copies of older values are never rewritten, so the tombstone is
         // what tells a reader from offset 0 that the key is gone (see varve-tiered's README, compacted topics).
         long deleteRetentionMs = config.remoteStorageEnable() ? Long.MAX_VALUE : config.deleteRetentionMs();
@@ -112,6 +132,7 @@ final class CleaningPass {
                 first = false;
             }
             checkAborted();
+            progress.finish();
             log.replaceSegments(outputs, replaced);
         } catch (KafkaStorageException e) {
             // the swap failed: the log is offline or closed, and its manifest may be committed, so the loader decides
@@ -182,6 +203,7 @@ final class CleaningPass {
                 SegmentBatchReader reader = new SegmentBatchReader(source, 0, READ_CHUNK_BYTES);
                 for (ByteBuffer chunk = reader.next(); chunk != null; chunk = reader.next()) {
                     checkAborted();
+                    progress.advance(chunk.remaining());
                     CompactionFilter.Result kept = filter.filter(chunk, destination);
                     destination = kept.output();
                     recordsRead += kept.recordsRead();

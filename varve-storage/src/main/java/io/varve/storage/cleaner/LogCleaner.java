@@ -103,11 +103,15 @@ public final class LogCleaner {
         return Optional.ofNullable(run(selected, nowMs));
     }
 
+    /** The clock of a long pass's progress lines: the background threads' clock once they run. */
+    private volatile LongSupplier progressClockMs = System::currentTimeMillis;
+
     /**
      * The body of a background cleaner thread: passes until no log qualifies, at most one per log, so a
      * run is bounded and then the thread backs off.
      */
     public int cleanUntilIdle(Supplier<Collection<PartitionLog>> logs, LongSupplier clockMs) {
+        progressClockMs = clockMs;
         int maxPasses = Math.max(1, logs.get().size());
         int passes = 0;
         while (passes < maxPasses
@@ -234,8 +238,9 @@ public final class LogCleaner {
         String name = partitionLog.dir().getFileName().toString();
         KeyOffsetMap map = takeMap(target);
         try {
-            CleaningResult result =
-                    new CleaningPass(target, map, nowMs, () -> selected.inFlight().aborted || shuttingDown).run();
+            CleaningResult result = new CleaningPass(
+                            target, map, nowMs, () -> selected.inFlight().aborted || shuttingDown, progressClockMs)
+                    .run();
             if (result == null) {
                 pendingHorizonsMs.remove(tp);
                 return null;

@@ -1,6 +1,7 @@
 package io.varve.tiered.manager;
 
 import io.varve.storage.PartitionLog;
+import io.varve.storage.progress.ProgressReporter;
 import io.varve.tiered.metadata.RemoteLogMetadataCache;
 import io.varve.tiered.metadata.RemoteLogMetadataStore;
 import io.varve.tiered.metadata.RemoteSegmentMetadata;
@@ -348,6 +349,36 @@ public final class RemoteLogManager implements AutoCloseable {
             if (store != null && task.tryStart(nowMs)) {
                 executor.accept(() -> task.run(partitionLog, store));
             }
+        }
+        reportBacklog();
+    }
+
+    /** The upload backlog's progress: from the first tick that finds rolled segments not uploaded until none is left. */
+    private ProgressReporter backlog;
+
+    private long copiedAtBacklogStart;
+
+    private synchronized void reportBacklog() {
+        long lagBytes = uploadLag().bytes();
+        long copied = stats.snapshot().bytesCopied();
+        if (backlog == null) {
+            if (lagBytes > 0) {
+                copiedAtBacklogStart = copied;
+                backlog = ProgressReporter.start(
+                        "Uploading the tiered backlog",
+                        lagBytes,
+                        "bytes",
+                        clockMs,
+                        ProgressReporter.DEFAULT_INTERVAL_MS,
+                        log::info);
+            }
+            return;
+        }
+        long uploaded = copied - copiedAtBacklogStart;
+        backlog.progressTo(uploaded, uploaded + lagBytes);
+        if (lagBytes == 0) {
+            backlog.finish();
+            backlog = null;
         }
     }
 

@@ -27,6 +27,9 @@ final class ChunkCache {
     private final Executor readAheadExecutor;
     private final RemoteLoadCache<ChunkKey, ByteBuffer> cache;
 
+    private final java.util.concurrent.atomic.LongAdder lookups = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder misses = new java.util.concurrent.atomic.LongAdder();
+
     ChunkCache(RemoteStorage storage, int chunkBytes, long maxCacheBytes, Executor readAheadExecutor) {
         if (chunkBytes <= 0 || maxCacheBytes < chunkBytes) {
             throw new IllegalArgumentException(
@@ -59,8 +62,22 @@ final class ChunkCache {
     /** Chunk {@code chunkIndex} of the segment (read-only, position 0), fetched on this thread unless cached or loading. */
     ByteBuffer chunk(RemoteSegmentMetadata segment, int chunkIndex) throws RemoteStorageException {
         checkIndex(segment, chunkIndex);
-        return cache.getOrLoad(new ChunkKey(segment.segmentId(), chunkIndex), () -> fetch(segment, chunkIndex))
+        lookups.increment();
+        return cache.getOrLoad(new ChunkKey(segment.segmentId(), chunkIndex), () -> {
+                    misses.increment(); // the loader runs only when neither cached nor loading
+                    return fetch(segment, chunkIndex);
+                })
                 .duplicate();
+    }
+
+    /** Chunks asked for by readers since start (read-ahead excluded). */
+    long lookups() {
+        return lookups.sum();
+    }
+
+    /** Of {@link #lookups()}, those that were neither cached nor loading, so the reader fetched them. */
+    long misses() {
+        return misses.sum();
     }
 
     /** Starts fetching the chunk in the background unless it is cached or loading, or out of the segment's range. */

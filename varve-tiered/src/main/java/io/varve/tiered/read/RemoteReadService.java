@@ -39,6 +39,7 @@ public final class RemoteReadService implements AutoCloseable {
     private final ChunkCache chunks;
     private final RemoteLogReader reader;
     private final RemoteStoreAlarm alarm;
+    private volatile java.util.function.LongConsumer readTimeListener = nanos -> {};
 
     public RemoteReadService(RemoteStorage storage, RemoteSegmentSource segments, RemoteReadConfig config)
             throws IOException {
@@ -78,11 +79,13 @@ public final class RemoteReadService implements AutoCloseable {
     /** Runs {@code call} on a reader thread; failures of the store feed the outage alarm. */
     public <T> CompletableFuture<T> submit(RemoteCall<T> call) {
         CompletableFuture<T> result = new CompletableFuture<>();
+        long submittedNanos = System.nanoTime();
         try {
             readers.execute(() -> {
                 try {
                     T value = call.call(reader);
                     alarm.succeeded();
+                    readTimeListener.accept(System.nanoTime() - submittedNanos);
                     result.complete(value);
                 } catch (OffsetOutOfRangeException e) {
                     result.completeExceptionally(e); // the client's offset, not the store
@@ -99,6 +102,24 @@ public final class RemoteReadService implements AutoCloseable {
                     true));
         }
         return result;
+    }
+
+    /**
+     * Tells {@code listener} the time of every later successful read, from its submission (queueing included) until
+     * its result is ready, in nanoseconds.
+     */
+    public void onRead(java.util.function.LongConsumer listener) {
+        this.readTimeListener = listener;
+    }
+
+    /** Chunks the readers asked the chunk cache for since start. */
+    public long chunkLookups() {
+        return chunks.lookups();
+    }
+
+    /** Of {@link #chunkLookups()}, those fetched from the store (neither cached nor being read ahead). */
+    public long chunkMisses() {
+        return chunks.misses();
     }
 
     /** True between a failed remote read and the next successful one. */

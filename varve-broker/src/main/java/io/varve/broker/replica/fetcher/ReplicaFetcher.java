@@ -6,6 +6,7 @@ import io.varve.broker.protocol.WireRecords;
 import io.varve.broker.replica.Partition;
 import io.varve.broker.replica.throttle.ReplicationThrottles;
 import io.varve.storage.epoch.EpochEndOffset;
+import io.varve.storage.progress.ProgressReporter;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -59,6 +60,9 @@ final class ReplicaFetcher implements Runnable {
     /** Guarded by this object's monitor. */
     private final Map<TopicPartition, Fetching> partitions = new LinkedHashMap<>();
 
+    /** Progress lines of partitions that are far behind; used on the fetcher's thread only. */
+    private final FollowerCatchUp catchUp;
+
     private volatile boolean running = true;
     private volatile java.util.concurrent.CompletableFuture<ClientFrames.Response> inFlight;
     private Thread thread;
@@ -86,6 +90,7 @@ final class ReplicaFetcher implements Runnable {
         this.addresses = addresses;
         this.brokerEpoch = brokerEpoch;
         this.clockMs = clockMs;
+        this.catchUp = new FollowerCatchUp(leaderId, clockMs, ProgressReporter.DEFAULT_INTERVAL_MS, log::info);
         this.name = "varve-replica-fetcher-" + fetcherId + "-leader-" + leaderId;
     }
 
@@ -316,6 +321,7 @@ final class ReplicaFetcher implements Runnable {
                         records == null ? ByteBuffer.allocate(0) : records,
                         p.highWatermark(),
                         p.logStartOffset());
+                catchUp.fetched(partition.topicPartition(), partition.log().logEndOffset(), p.highWatermark());
             }
             case OFFSET_OUT_OF_RANGE -> {
                 long leaderStart = p.logStartOffset();
