@@ -227,11 +227,13 @@ public final class HttpServer implements AutoCloseable {
                 write(ctx, HttpResponse.error(405, request.method() + " is not allowed on " + path), keepAlive, false);
                 return;
             }
-            if (path.startsWith("/console") && !fromLoopback(ctx)) {
-                // the console acts as the anonymous principal until the listener authenticates: this host only
+            if (path.startsWith("/console") && !security.authenticates() && !fromLoopback(ctx)) {
+                // without authentication the console acts as the anonymous principal: this host only
                 write(
                         ctx,
-                        HttpResponse.error(403, "The console answers only on the loopback interface for now."),
+                        HttpResponse.error(
+                                403,
+                                "Without varve.http.authentication the console answers only on the loopback interface."),
                         false,
                         head);
                 return;

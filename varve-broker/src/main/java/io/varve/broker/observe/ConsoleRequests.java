@@ -1,7 +1,6 @@
 package io.varve.broker.observe;
 
 import io.varve.http.view.ConsoleFailure;
-import io.varve.security.Principal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,9 +24,10 @@ final class ConsoleRequests {
     static final byte READ_COMMITTED = 1;
 
     final LocalApis apis;
-    final Principal principal;
+    /** Whom the requests come from (named {@code principal} where the handlers pass it on). */
+    final LocalApis.Client principal;
 
-    ConsoleRequests(LocalApis apis, Principal principal) {
+    ConsoleRequests(LocalApis apis, LocalApis.Client principal) {
         this.apis = apis;
         this.principal = principal;
     }

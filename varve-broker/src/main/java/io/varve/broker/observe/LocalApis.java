@@ -39,6 +39,41 @@ public final class LocalApis {
         this.listenerName = listenerName;
     }
 
+    /** Whom an in-process request comes from: a principal and the address its ACLs' host patterns are matched on. */
+    public record Client(Principal principal, InetSocketAddress address) {
+        /** {@code principal} on this host (the console while it binds loopback only). */
+        public static Client local(Principal principal) {
+            return new Client(principal, LOOPBACK);
+        }
+
+        /** {@code principal} (Kafka's {@code User:alice} form) from {@code host}; loopback when it is not an address. */
+        public static Client of(String principal, String host) {
+            InetSocketAddress address = LOOPBACK;
+            // an address literal only (digits, dots, colons, hex): getByName then parses it and never looks a name up
+            if (host != null && !host.isBlank() && host.matches("[0-9A-Fa-f.:]+")) {
+                try {
+                    address = new InetSocketAddress(InetAddress.getByName(host), 0);
+                } catch (java.net.UnknownHostException notALiteral) {
+                    address = LOOPBACK;
+                }
+            }
+            return new Client(Principal.parse(principal), address);
+        }
+    }
+
+    public <T extends ApiMessage> CompletableFuture<T> call(ApiKeys key, ApiMessage body, Client client) {
+        ApiRegistry.Api api = registry.get(key);
+        if (api == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("This node does not handle " + key));
+        }
+        return call(key, api.maxVersion(), body, client);
+    }
+
+    public <T extends ApiMessage> CompletableFuture<T> call(
+            ApiKeys key, short version, ApiMessage body, Client client) {
+        return call(key, version, body, client.principal(), client.address());
+    }
+
     /** {@code body} at the newest version this broker handles. */
     public <T extends ApiMessage> CompletableFuture<T> call(ApiKeys key, ApiMessage body, Principal principal) {
         ApiRegistry.Api api = registry.get(key);
@@ -49,9 +84,14 @@ public final class LocalApis {
     }
 
     /** {@code body} at {@code version} (for example Fetch by topic name, before topic ids). */
-    @SuppressWarnings("unchecked")
     public <T extends ApiMessage> CompletableFuture<T> call(
             ApiKeys key, short version, ApiMessage body, Principal principal) {
+        return call(key, version, body, principal, LOOPBACK);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T extends ApiMessage> CompletableFuture<T> call(
+            ApiKeys key, short version, ApiMessage body, Principal principal, InetSocketAddress from) {
         ApiRegistry.Api api = registry.get(key);
         if (api == null || !api.handles(version)) {
             return CompletableFuture.failedFuture(
@@ -68,7 +108,7 @@ public final class LocalApis {
                 version,
                 ClientFrames.asRequest(key, version, body),
                 listenerName,
-                LOOPBACK,
+                from,
                 System.nanoTime(),
                 principal);
         ApiHandler handler = authorization == null ? api.handler() : r -> authorization.handle(r, api.handler());

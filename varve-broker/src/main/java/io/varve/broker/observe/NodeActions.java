@@ -35,8 +35,9 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeConfigsResponse;
 
 /**
- * The console's actions. Topics are created and deleted through the controller calls of CreateTopics and
- * DeleteTopics; everything else is an in-process Kafka request ({@link LocalApis}) as the console's principal, so the
+ * The console's actions, as the HTTP request's principal ({@link #actingAs}). Topics are created and deleted through
+ * the controller calls of CreateTopics and DeleteTopics (the console checks CREATE / DELETE first, as those
+ * handlers do); everything else is an in-process Kafka request ({@link LocalApis}) as that principal, so the
  * same handlers, validation and ACL checks apply: DescribeConfigs and IncrementalAlterConfigs for topic configs;
  * ListGroups, Metadata, ListOffsets and an admin OffsetCommit (generation -1) for an offset reset, as {@code
  * kafka-consumer-groups --reset-offsets} does them; Fetch for the message browser ({@link MessageBrowsing}); the ACL,
@@ -50,6 +51,7 @@ public final class NodeActions implements ConsoleActions {
     private static final Set<String> INACTIVE = Set.of("Empty", "Dead");
 
     private final ControllerCalls controller;
+    private final LocalApis apis;
     private final boolean deleteTopicEnable;
     private final ConsoleRequests requests;
     private final MessageBrowsing browsing;
@@ -67,12 +69,29 @@ public final class NodeActions implements ConsoleActions {
             LocalApis apis,
             Principal principal,
             SchemaRegistry schemaRegistry) {
+        this(controller, deleteTopicEnable, apis, LocalApis.Client.local(principal), schemaRegistry);
+    }
+
+    private NodeActions(
+            ControllerCalls controller,
+            boolean deleteTopicEnable,
+            LocalApis apis,
+            LocalApis.Client client,
+            SchemaRegistry schemaRegistry) {
         this.controller = controller;
+        this.apis = apis;
         this.schemaRegistry = schemaRegistry;
         this.deleteTopicEnable = deleteTopicEnable;
-        this.requests = new ConsoleRequests(apis, principal);
+        this.requests = new ConsoleRequests(apis, client);
         this.browsing = new MessageBrowsing(requests);
         this.security = new SecurityListing(requests);
+    }
+
+    /** The HTTP listener's authenticated principal and address, for the same ACL checks as its Kafka requests. */
+    @Override
+    public ConsoleActions actingAs(String principal, String remoteHost) {
+        return new NodeActions(
+                controller, deleteTopicEnable, apis, LocalApis.Client.of(principal, remoteHost), schemaRegistry);
     }
 
     @Override

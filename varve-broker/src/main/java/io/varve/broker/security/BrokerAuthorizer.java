@@ -4,7 +4,6 @@ import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.image.AclsImage;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.AccessControlEntryRecord;
-import io.varve.security.Principal;
 import io.varve.security.authorizer.AclAuthorizer;
 import io.varve.security.authorizer.AclBinding;
 import io.varve.security.authorizer.AclOperation;

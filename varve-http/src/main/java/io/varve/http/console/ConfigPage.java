@@ -21,10 +21,11 @@ import java.util.List;
 final class ConfigPage {
     static final String PATH = "/console/topic/configs";
 
-    private final ConsoleActions actions;
+    /** As the console's own principal: each handler acts as its request's ({@link ConsoleActions#actingAs}). */
+    private final ConsoleActions consoleActions;
 
     ConfigPage(ConsoleActions actions) {
-        this.actions = actions;
+        this.consoleActions = actions;
     }
 
     void routes(HttpServer server) {
@@ -32,6 +33,7 @@ final class ConfigPage {
     }
 
     private HttpResponse show(HttpRequest r) throws Exception {
+        ConsoleActions actions = consoleActions.actingAs(r.principal(), r.remoteHost());
         String topic = field(r, "name");
         if (topic.isEmpty()) {
             return HttpResponse.error(400, "The name parameter is required: " + PATH + "?name=TOPIC");
@@ -84,6 +86,7 @@ final class ConfigPage {
     }
 
     private HttpResponse change(HttpRequest r) throws Exception {
+        ConsoleActions actions = consoleActions.actingAs(r.principal(), r.remoteHost());
         String topic = field(r, "name");
         String key = field(r, "key");
         String op = field(r, "op").isEmpty() ? "set" : field(r, "op");

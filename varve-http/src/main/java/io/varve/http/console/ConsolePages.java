@@ -13,6 +13,7 @@ import io.varve.http.metrics.TopicTraffic;
 import io.varve.http.view.BrokerView;
 import io.varve.http.view.ClusterView;
 import io.varve.http.view.ConsoleActions;
+import io.varve.http.view.ConsoleAuthorization;
 import io.varve.http.view.CoordinatorView;
 import io.varve.http.view.GroupLag;
 import io.varve.http.view.PartitionView;
@@ -181,7 +182,15 @@ public final class ConsolePages {
         if (partitions == 0 || partitions < -1 || partitions > 100_000) {
             return page("Topics", "<h1>Topics</h1><p class=bad>Partitions must be a number from 1 to 100000.</p>", 400);
         }
-        String error = actions.createTopic(name, partitions).get(Layout.ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        // CreateTopics' check: CREATE on the cluster or on the topic
+        ConsoleAuthorization acl = view.authorization();
+        if (!acl.allowed(r.principal(), r.remoteHost(), "CREATE", "CLUSTER", "kafka-cluster")
+                && !acl.allowed(r.principal(), r.remoteHost(), "CREATE", "TOPIC", name)) {
+            return forbidden(r, "create topic " + name);
+        }
+        String error = actions.actingAs(r.principal(), r.remoteHost())
+                .createTopic(name, partitions)
+                .get(Layout.ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         if (error != null) {
             return page(
                     "Topics",
@@ -196,7 +205,12 @@ public final class ConsolePages {
         if (name.isEmpty()) {
             return page("Topics", "<h1>Topics</h1><p class=bad>Which topic? The form names none.</p>", 400);
         }
-        String error = actions.deleteTopic(name).get(Layout.ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        if (!view.authorization().allowed(r.principal(), r.remoteHost(), "DELETE", "TOPIC", name)) {
+            return forbidden(r, "delete topic " + name);
+        }
+        String error = actions.actingAs(r.principal(), r.remoteHost())
+                .deleteTopic(name)
+                .get(Layout.ACTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         if (error != null) {
             return page(
                     "Topics",
@@ -204,6 +218,14 @@ public final class ConsolePages {
                     400);
         }
         return HttpResponse.seeOther("/console/topics");
+    }
+
+    private HttpResponse forbidden(HttpRequest r, String what) {
+        return page(
+                "Topics",
+                "<h1>Topics</h1><p class=bad>" + esc(r.principal()) + " may not " + esc(what)
+                        + " (the broker's ACLs decide, as for its Kafka requests).</p>",
+                403);
     }
 
     private HttpResponse topic(HttpRequest r) {

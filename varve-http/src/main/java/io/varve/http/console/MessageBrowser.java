@@ -31,10 +31,11 @@ final class MessageBrowser {
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
 
-    private final ConsoleActions actions;
+    /** As the console's own principal: each handler acts as its request's ({@link ConsoleActions#actingAs}). */
+    private final ConsoleActions consoleActions;
 
     MessageBrowser(ConsoleActions actions) {
-        this.actions = actions;
+        this.consoleActions = actions;
     }
 
     void routes(HttpServer server) {
@@ -42,6 +43,7 @@ final class MessageBrowser {
     }
 
     private HttpResponse messages(HttpRequest r) throws Exception {
+        ConsoleActions actions = consoleActions.actingAs(r.principal(), r.remoteHost());
         String topic = field(r, "topic");
         StringBuilder b = new StringBuilder("<h1>Messages</h1>");
         form(b, r);
@@ -213,7 +215,7 @@ final class MessageBrowser {
         }
         b.append("</td><td>");
         int schema = Payloads.schemaId(m.value());
-        SchemaDecoded decoded = schema < 0 ? null : actions.decodeSchemaValue(schema, m.value(), 5);
+        SchemaDecoded decoded = schema < 0 ? null : consoleActions.decodeSchemaValue(schema, m.value(), 5);
         if (schema >= 0) {
             b.append("<div class=schema><small>schema id ")
                     .append(schema)

@@ -20,10 +20,11 @@ import java.util.Locale;
 final class OffsetResetPage {
     static final String PATH = "/console/group/reset";
 
-    private final ConsoleActions actions;
+    /** As the console's own principal: each handler acts as its request's ({@link ConsoleActions#actingAs}). */
+    private final ConsoleActions consoleActions;
 
     OffsetResetPage(ConsoleActions actions) {
-        this.actions = actions;
+        this.consoleActions = actions;
     }
 
     void routes(HttpServer server) {
@@ -57,6 +58,7 @@ final class OffsetResetPage {
     }
 
     private HttpResponse reset(HttpRequest r) throws Exception {
+        ConsoleActions actions = consoleActions.actingAs(r.principal(), r.remoteHost());
         String group = field(r, "group");
         String topic = field(r, "topic");
         String title = "Reset offsets of " + group;

@@ -37,10 +37,11 @@ final class SecurityPages {
         "IDEMPOTENT_WRITE"
     };
 
-    private final ConsoleActions actions;
+    /** As the console's own principal: each handler acts as its request's ({@link ConsoleActions#actingAs}). */
+    private final ConsoleActions consoleActions;
 
     SecurityPages(ConsoleActions actions) {
-        this.actions = actions;
+        this.consoleActions = actions;
     }
 
     void routes(HttpServer server) {
@@ -50,6 +51,7 @@ final class SecurityPages {
     }
 
     private HttpResponse show(HttpRequest r) throws Exception {
+        ConsoleActions actions = consoleActions.actingAs(r.principal(), r.remoteHost());
         CompletableFuture<List<AclEntry>> acls = actions.acls();
         CompletableFuture<List<ScramUser>> users = actions.scramUsers();
         CompletableFuture<List<ClientQuota>> quotas = actions.clientQuotas();
@@ -124,6 +126,7 @@ final class SecurityPages {
     }
 
     private HttpResponse change(HttpRequest r, boolean create) throws Exception {
+        ConsoleActions actions = consoleActions.actingAs(r.principal(), r.remoteHost());
         AclEntry acl = new AclEntry(
                 field(r, "resourceType"),
                 field(r, "resourceName"),

@@ -68,6 +68,15 @@ public interface ConsoleActions {
         return null;
     }
 
+    /**
+     * These actions done as {@code principal} ({@code User:alice}) from {@code remoteHost}: the HTTP request's, so
+     * that the broker's ACLs decide as they would for that principal's Kafka requests. A node without principals
+     * returns itself.
+     */
+    default ConsoleActions actingAs(String principal, String remoteHost) {
+        return this;
+    }
+
     private static <T> CompletableFuture<T> unavailable() {
         return CompletableFuture.failedFuture(new ConsoleFailure(501, "This node does not offer it in its console."));
     }
