@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
 import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
@@ -37,10 +38,15 @@ import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchRespon
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
-/** OffsetCommit (v2-9), OffsetFetch (v1-9, several groups from v8) and OffsetDelete (v0). */
+/**
+ * OffsetCommit (v2-10), OffsetFetch (v1-10, several groups from v8) and OffsetDelete (v0). From version 10 both name
+ * topics by id only: an id is resolved through the metadata snapshot of the moment (an unknown one answers
+ * UNKNOWN_TOPIC_ID for each of its partitions) and the answer carries ids again; offsets are still kept by name.
+ */
 final class OffsetHandlers {
     private static final short FIRST_MULTI_GROUP_FETCH_VERSION = 8;
     private static final short FIRST_CONSUMER_PROTOCOL_VERSION = 9;
+    static final short FIRST_TOPIC_ID_VERSION = 10;
 
     private final GroupCoordinatorRuntime runtime;
     private final MetadataCache cache;
@@ -75,11 +81,27 @@ final class OffsetHandlers {
         OffsetCommitRequestData data = request.body();
         short version = request.apiVersion();
         MetadataSnapshot snapshot = cache.snapshot();
+        boolean byId = version >= FIRST_TOPIC_ID_VERSION;
         Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
         List<OffsetApi.CommitPartition> partitions = new ArrayList<>();
+        List<OffsetCommitResponseTopic> unknownIds = new ArrayList<>();
         for (OffsetCommitRequestTopic t : data.topics()) {
+            String name = t.name();
+            if (byId) {
+                TopicInfo topic = snapshot.topicsById().get(t.topicId());
+                if (topic == null) {
+                    OffsetCommitResponseTopic unknown = new OffsetCommitResponseTopic().setTopicId(t.topicId());
+                    t.partitions().forEach(p -> unknown.partitions()
+                            .add(new OffsetCommitResponsePartition()
+                                    .setPartitionIndex(p.partitionIndex())
+                                    .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code())));
+                    unknownIds.add(unknown);
+                    continue;
+                }
+                name = topic.name();
+            }
             for (OffsetCommitRequestPartition p : t.partitions()) {
-                TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
+                TopicPartition tp = new TopicPartition(name, p.partitionIndex());
                 if (exists(snapshot, tp)) {
                     partitions.add(new OffsetApi.CommitPartition(
                             tp,
@@ -108,7 +130,11 @@ final class OffsetHandlers {
             OffsetCommitResponseData response = new OffsetCommitResponseData();
             Map<String, OffsetCommitResponseTopic> topics = new LinkedHashMap<>();
             errors.forEach((tp, error) -> topics.computeIfAbsent(tp.topic(), n -> {
-                        OffsetCommitResponseTopic topic = new OffsetCommitResponseTopic().setName(n);
+                        OffsetCommitResponseTopic topic = byId
+                                ? new OffsetCommitResponseTopic()
+                                        .setTopicId(
+                                                snapshot.topicsByName().get(n).id())
+                                : new OffsetCommitResponseTopic().setName(n);
                         response.topics().add(topic);
                         return topic;
                     })
@@ -116,33 +142,54 @@ final class OffsetHandlers {
                     .add(new OffsetCommitResponsePartition()
                             .setPartitionIndex(tp.partition())
                             .setErrorCode(error.code())));
+            response.topics().addAll(unknownIds);
             return response;
         });
     }
 
     // ---------------------------------------------------------------- OffsetFetch
 
-    /** One group of a fetch: its partitions (null for all), and the KIP-848 member identity when given. */
-    private record GroupFetch(String groupId, String memberId, int memberEpoch, List<TopicPartition> partitions) {}
+    /**
+     * One group of a fetch: its partitions (null for all), the KIP-848 member identity when given, and (version 10)
+     * the requested topic ids the snapshot does not know, with their partitions.
+     */
+    private record GroupFetch(
+            String groupId,
+            String memberId,
+            int memberEpoch,
+            List<TopicPartition> partitions,
+            Map<Uuid, List<Integer>> unknownIds) {}
 
     CompletableFuture<ApiMessage> fetch(RequestContext request) {
         OffsetFetchRequestData data = request.body();
         short version = request.apiVersion();
+        boolean byId = version >= FIRST_TOPIC_ID_VERSION;
+        MetadataSnapshot snapshot = cache.snapshot();
         List<GroupFetch> groups = new ArrayList<>();
         if (version >= FIRST_MULTI_GROUP_FETCH_VERSION) {
             for (OffsetFetchRequestGroup g : data.groups()) {
                 List<TopicPartition> tps = null;
+                Map<Uuid, List<Integer>> unknownIds = new LinkedHashMap<>();
                 if (g.topics() != null) {
                     tps = new ArrayList<>();
                     for (OffsetFetchRequestTopics t : g.topics()) {
+                        String name = t.name();
+                        if (byId) {
+                            TopicInfo topic = snapshot.topicsById().get(t.topicId());
+                            if (topic == null) {
+                                unknownIds.put(t.topicId(), t.partitionIndexes());
+                                continue;
+                            }
+                            name = topic.name();
+                        }
                         for (int p : t.partitionIndexes()) {
-                            tps.add(new TopicPartition(t.name(), p));
+                            tps.add(new TopicPartition(name, p));
                         }
                     }
                 }
                 boolean member = version >= FIRST_CONSUMER_PROTOCOL_VERSION;
-                groups.add(
-                        new GroupFetch(g.groupId(), member ? g.memberId() : null, member ? g.memberEpoch() : -1, tps));
+                groups.add(new GroupFetch(
+                        g.groupId(), member ? g.memberId() : null, member ? g.memberEpoch() : -1, tps, unknownIds));
             }
         } else {
             List<TopicPartition> tps = null;
@@ -154,7 +201,7 @@ final class OffsetHandlers {
                     }
                 }
             }
-            groups.add(new GroupFetch(data.groupId(), null, -1, tps));
+            groups.add(new GroupFetch(data.groupId(), null, -1, tps, Map.of()));
         }
         boolean requireStable = version >= 7 && data.requireStable();
         List<CompletableFuture<OffsetApi.FetchResponse>> futures = new ArrayList<>();
@@ -170,7 +217,7 @@ final class OffsetHandlers {
                     if (version >= FIRST_MULTI_GROUP_FETCH_VERSION) {
                         for (int i = 0; i < groups.size(); i++) {
                             response.groups()
-                                    .add(group(groups.get(i), futures.get(i).join()));
+                                    .add(group(groups.get(i), futures.get(i).join(), byId ? snapshot : null));
                         }
                         return response;
                     }
@@ -216,14 +263,27 @@ final class OffsetHandlers {
         return t;
     }
 
-    private static OffsetFetchResponseGroup group(GroupFetch request, OffsetApi.FetchResponse r) {
+    /**
+     * One group's answer; with {@code idsFrom} (version 10) topics are named by their id in that snapshot, and a topic
+     * it no longer knows (offsets of a deleted topic, in a fetch of all) is left out: there is no id to name it by.
+     */
+    private static OffsetFetchResponseGroup group(
+            GroupFetch request, OffsetApi.FetchResponse r, MetadataSnapshot idsFrom) {
         OffsetFetchResponseGroup group = new OffsetFetchResponseGroup()
                 .setGroupId(request.groupId)
                 .setErrorCode(r.error().code());
         Map<String, OffsetFetchResponseTopics> topics = new HashMap<>();
         for (OffsetApi.FetchedOffset o : r.offsets()) {
+            TopicInfo known = idsFrom == null
+                    ? null
+                    : idsFrom.topicsByName().get(o.partition().topic());
+            if (idsFrom != null && known == null) {
+                continue;
+            }
             topics.computeIfAbsent(o.partition().topic(), n -> {
-                        OffsetFetchResponseTopics t = new OffsetFetchResponseTopics().setName(n);
+                        OffsetFetchResponseTopics t = known != null
+                                ? new OffsetFetchResponseTopics().setTopicId(known.id())
+                                : new OffsetFetchResponseTopics().setName(n);
                         group.topics().add(t);
                         return t;
                     })
@@ -235,6 +295,20 @@ final class OffsetHandlers {
                             .setMetadata(o.metadata())
                             .setErrorCode(o.error().code()));
         }
+        if (r.error() != Errors.NONE) {
+            return group; // a group-level error stands for every partition
+        }
+        request.unknownIds.forEach((id, partitions) -> {
+            OffsetFetchResponseTopics t = new OffsetFetchResponseTopics().setTopicId(id);
+            partitions.forEach(p -> t.partitions()
+                    .add(new OffsetFetchResponsePartitions()
+                            .setPartitionIndex(p)
+                            .setCommittedOffset(-1)
+                            .setCommittedLeaderEpoch(-1)
+                            .setMetadata("")
+                            .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code())));
+            group.topics().add(t);
+        });
         return group;
     }
 

@@ -280,16 +280,14 @@ public final class AuthorizationHook {
 
     private CompletableFuture<ApiMessage> offsetFetch(RequestContext r, ApiHandler h) {
         OffsetFetchRequestData d = r.body();
-        if (d.groups().isEmpty()) {
-            return groupOrRefuse(r, h, AclOperation.DESCRIBE, d.groupId());
-        }
-        return allGroups(
-                r,
-                h,
-                AclOperation.DESCRIBE,
-                d.groups().stream()
+        List<String> groupIds = d.groups().isEmpty()
+                ? java.util.Collections.singletonList(d.groupId())
+                : d.groups().stream()
                         .map(OffsetFetchRequestData.OffsetFetchRequestGroup::groupId)
-                        .toList());
+                        .toList();
+        return groupIds.stream().allMatch(g -> group(r, h, AclOperation.DESCRIBE, g))
+                ? topics.offsetFetch(r, h)
+                : refuse(r, Errors.GROUP_AUTHORIZATION_FAILED, "group");
     }
 
     private CompletableFuture<ApiMessage> listGroups(RequestContext r, ApiHandler h) {

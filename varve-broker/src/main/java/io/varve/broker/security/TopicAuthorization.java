@@ -6,11 +6,14 @@ import io.varve.security.authorizer.AclOperation;
 import io.varve.security.authorizer.ResourceType;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
@@ -25,6 +28,8 @@ import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -260,6 +265,89 @@ final class TopicAuthorization {
                         out.topics().add(entry);
                     }
                 });
+    }
+
+    /**
+     * OffsetFetch needs DESCRIBE on each topic, per group: a named topic the principal may not describe answers
+     * TOPIC_AUTHORIZATION_FAILED, and a fetch of all topics leaves such topics out. From version 10 the request
+     * names topics by id only, so the check is on the name the metadata image gives each id (an unknown id goes on
+     * to the handler, which answers UNKNOWN_TOPIC_ID).
+     */
+    CompletableFuture<ApiMessage> offsetFetch(RequestContext r, ApiHandler h) {
+        OffsetFetchRequestData data = r.body();
+        if (r.apiVersion() < 8) {
+            if (data.topics() == null) {
+                return h.handle(r).thenApply(response -> {
+                    ((OffsetFetchResponseData) response)
+                            .topics()
+                            .removeIf(t -> !topic(r, AclOperation.DESCRIBE, t.name()));
+                    return response;
+                });
+            }
+            return partial(r, h, data.topics(), t -> topic(r, AclOperation.DESCRIBE, t.name()), (response, refused) -> {
+                OffsetFetchResponseData out = (OffsetFetchResponseData) response;
+                for (OffsetFetchRequestData.OffsetFetchRequestTopic t : refused) {
+                    OffsetFetchResponseData.OffsetFetchResponseTopic entry =
+                            new OffsetFetchResponseData.OffsetFetchResponseTopic().setName(t.name());
+                    t.partitionIndexes().forEach(p -> entry.partitions()
+                            .add(new OffsetFetchResponseData.OffsetFetchResponsePartition()
+                                    .setPartitionIndex(p)
+                                    .setCommittedOffset(-1)
+                                    .setMetadata("")
+                                    .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())));
+                    out.topics().add(entry);
+                }
+            });
+        }
+        boolean byId = r.apiVersion() >= 10;
+        Function<Uuid, String> nameOfId = authorizer::topicName;
+        Map<String, List<OffsetFetchRequestData.OffsetFetchRequestTopics>> refusedByGroup = new HashMap<>();
+        for (OffsetFetchRequestData.OffsetFetchRequestGroup g : data.groups()) {
+            if (g.topics() == null) {
+                continue;
+            }
+            List<OffsetFetchRequestData.OffsetFetchRequestTopics> refused = new ArrayList<>();
+            for (OffsetFetchRequestData.OffsetFetchRequestTopics t : g.topics()) {
+                String name = byId ? nameOfId.apply(t.topicId()) : t.name();
+                if (name != null && !topic(r, AclOperation.DESCRIBE, name)) {
+                    refused.add(t);
+                }
+            }
+            if (!refused.isEmpty()) {
+                g.topics().removeAll(refused);
+                refusedByGroup.put(g.groupId(), refused);
+            }
+        }
+        return h.handle(r).thenApply(response -> {
+            for (OffsetFetchResponseData.OffsetFetchResponseGroup g : ((OffsetFetchResponseData) response).groups()) {
+                List<OffsetFetchRequestData.OffsetFetchRequestTopics> refused = refusedByGroup.get(g.groupId());
+                if (refused == null) {
+                    // all topics, or none refused: leave out what may not be described
+                    g.topics().removeIf(t -> {
+                        String name = byId ? nameOfId.apply(t.topicId()) : t.name();
+                        return name != null && !topic(r, AclOperation.DESCRIBE, name);
+                    });
+                    continue;
+                }
+                if (g.errorCode() != Errors.NONE.code()) {
+                    continue; // a group-level error stands for every partition
+                }
+                for (OffsetFetchRequestData.OffsetFetchRequestTopics t : refused) {
+                    OffsetFetchResponseData.OffsetFetchResponseTopics entry = byId
+                            ? new OffsetFetchResponseData.OffsetFetchResponseTopics().setTopicId(t.topicId())
+                            : new OffsetFetchResponseData.OffsetFetchResponseTopics().setName(t.name());
+                    t.partitionIndexes().forEach(p -> entry.partitions()
+                            .add(new OffsetFetchResponseData.OffsetFetchResponsePartitions()
+                                    .setPartitionIndex(p)
+                                    .setCommittedOffset(-1)
+                                    .setCommittedLeaderEpoch(-1)
+                                    .setMetadata("")
+                                    .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())));
+                    g.topics().add(entry);
+                }
+            }
+            return response;
+        });
     }
 
     /** Config resource types of the wire protocol. */

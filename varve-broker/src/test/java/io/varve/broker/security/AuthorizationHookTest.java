@@ -8,6 +8,8 @@ import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.image.MetadataDelta;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.metadata.record.AccessControlEntryRecord;
+import io.varve.metadata.record.PartitionRecord;
+import io.varve.metadata.record.TopicRecord;
 import io.varve.security.Principal;
 import io.varve.security.authorizer.AclOperation;
 import io.varve.security.authorizer.AclPermission;
@@ -23,6 +25,10 @@ import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.ListGroupsResponseData;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
@@ -35,6 +41,9 @@ import org.junit.jupiter.api.Test;
 
 class AuthorizationHookTest {
     private static final Principal ALICE = Principal.user("alice");
+    private static final Uuid READABLE_ID = new Uuid(7, 1);
+    private static final Uuid SECRET_ID = new Uuid(7, 2);
+    private static final Uuid UNKNOWN_ID = new Uuid(7, 3);
 
     private final AuthorizationHook hook =
             new AuthorizationHook(new BrokerAuthorizer(this::image, Set.of("User:broker"), false));
@@ -44,6 +53,12 @@ class AuthorizationHookTest {
         MetadataDelta delta = new MetadataDelta(MetadataImage.EMPTY);
         delta.replay(acl(ResourceType.TOPIC, "allowed", AclOperation.WRITE));
         delta.replay(acl(ResourceType.GROUP, "app-", AclOperation.DESCRIBE));
+        delta.replay(acl(ResourceType.GROUP, "commit-", AclOperation.READ));
+        delta.replay(acl(ResourceType.TOPIC, "readable", AclOperation.READ));
+        delta.replay(new TopicRecord("readable", READABLE_ID));
+        delta.replay(new PartitionRecord(READABLE_ID, 0, new int[] {1}, new int[] {1}, 1, 0, 0));
+        delta.replay(new TopicRecord("secret", SECRET_ID));
+        delta.replay(new PartitionRecord(SECRET_ID, 0, new int[] {1}, new int[] {1}, 1, 0, 0));
         return delta.apply(1);
     }
 
@@ -154,5 +169,81 @@ class AuthorizationHookTest {
                         answering(new WriteTxnMarkersResponseData()))
                 .get();
         assertThat(reachedHandler).hasSize(1);
+    }
+
+    @Test
+    void anOffsetCommitByTopicIdIsCheckedOnTheNameBehindEachIdAndAnUnknownIdReachesTheHandler() throws Exception {
+        OffsetCommitRequestData commit = new OffsetCommitRequestData()
+                .setGroupId("commit-1")
+                .setMemberId("")
+                .setGenerationIdOrMemberEpoch(-1);
+        for (Uuid id : List.of(READABLE_ID, SECRET_ID, UNKNOWN_ID)) {
+            commit.topics()
+                    .add(new OffsetCommitRequestData.OffsetCommitRequestTopic()
+                            .setTopicId(id)
+                            .setPartitions(List.of(new OffsetCommitRequestData.OffsetCommitRequestPartition()
+                                    .setPartitionIndex(0)
+                                    .setCommittedOffset(5))));
+        }
+        OffsetCommitResponseData answer = (OffsetCommitResponseData) hook.handle(
+                        request(ApiKeys.OFFSET_COMMIT, (short) 10, commit, ALICE),
+                        answering(new OffsetCommitResponseData()))
+                .get();
+        assertThat(((OffsetCommitRequestData) reachedHandler.get(0)).topics())
+                .extracting(OffsetCommitRequestData.OffsetCommitRequestTopic::topicId)
+                .containsExactly(READABLE_ID, UNKNOWN_ID);
+        assertThat(answer.topics()).singleElement().satisfies(t -> {
+            assertThat(t.topicId()).isEqualTo(SECRET_ID);
+            assertThat(t.partitions().get(0).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        });
+    }
+
+    @Test
+    void anOffsetFetchByTopicIdAnswersTopicAuthorizationFailedForAnIdWhoseTopicMayNotBeDescribed() throws Exception {
+        OffsetFetchRequestData.OffsetFetchRequestGroup group =
+                new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId("app-1");
+        for (Uuid id : List.of(READABLE_ID, SECRET_ID, UNKNOWN_ID)) {
+            group.topics()
+                    .add(new OffsetFetchRequestData.OffsetFetchRequestTopics()
+                            .setTopicId(id)
+                            .setPartitionIndexes(List.of(0, 1)));
+        }
+        OffsetFetchRequestData fetch = new OffsetFetchRequestData().setGroups(new ArrayList<>(List.of(group)));
+        OffsetFetchResponseData handlerAnswer = new OffsetFetchResponseData();
+        handlerAnswer.groups().add(new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId("app-1"));
+        OffsetFetchResponseData answer = (OffsetFetchResponseData)
+                hook.handle(request(ApiKeys.OFFSET_FETCH, (short) 10, fetch, ALICE), answering(handlerAnswer))
+                        .get();
+        OffsetFetchRequestData seen = (OffsetFetchRequestData) reachedHandler.get(0);
+        assertThat(seen.groups().get(0).topics())
+                .extracting(OffsetFetchRequestData.OffsetFetchRequestTopics::topicId)
+                .containsExactly(READABLE_ID, UNKNOWN_ID);
+        assertThat(answer.groups().get(0).topics()).singleElement().satisfies(t -> {
+            assertThat(t.topicId()).isEqualTo(SECRET_ID);
+            assertThat(t.partitions())
+                    .extracting(OffsetFetchResponseData.OffsetFetchResponsePartitions::errorCode)
+                    .containsOnly(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                    .hasSize(2);
+        });
+    }
+
+    @Test
+    void anOffsetFetchOfAllTopicsLeavesOutTopicsThePrincipalMayNotDescribe() throws Exception {
+        OffsetFetchRequestData fetch = new OffsetFetchRequestData()
+                .setGroups(new ArrayList<>(List.of(new OffsetFetchRequestData.OffsetFetchRequestGroup()
+                        .setGroupId("app-1")
+                        .setTopics(null))));
+        OffsetFetchResponseData.OffsetFetchResponseGroup all =
+                new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId("app-1");
+        for (Uuid id : List.of(READABLE_ID, SECRET_ID)) {
+            all.topics().add(new OffsetFetchResponseData.OffsetFetchResponseTopics().setTopicId(id));
+        }
+        OffsetFetchResponseData answer = (OffsetFetchResponseData) hook.handle(
+                        request(ApiKeys.OFFSET_FETCH, (short) 10, fetch, ALICE),
+                        answering(new OffsetFetchResponseData().setGroups(new ArrayList<>(List.of(all)))))
+                .get();
+        assertThat(answer.groups().get(0).topics())
+                .extracting(OffsetFetchResponseData.OffsetFetchResponseTopics::topicId)
+                .containsExactly(READABLE_ID);
     }
 }
