@@ -321,7 +321,7 @@ public final class Broker implements AutoCloseable {
                                 replicaManager,
                                 new FetchTraffic(metadataCache, metrics.traffic()),
                                 fetchSessions))
-                .register(ApiKeys.LIST_OFFSETS, 1, 10, new ListOffsetsHandler(metadataCache, replicaManager))
+                .register(ApiKeys.LIST_OFFSETS, 1, 11, new ListOffsetsHandler(metadataCache, replicaManager))
                 .register(
                         ApiKeys.OFFSET_FOR_LEADER_EPOCH,
                         ApiKeys.OFFSET_FOR_LEADER_EPOCH.oldestVersion(),

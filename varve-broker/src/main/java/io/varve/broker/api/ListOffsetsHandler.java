@@ -28,7 +28,9 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * ListOffsets: earliest, latest, max-timestamp and by-timestamp lookups on the leader's log. As in Kafka, LATEST is
  * the high watermark, or the last stable offset for isolation_level READ_COMMITTED (v2+), and a lookup by time or
- * max timestamp finds nothing at or past that offset.
+ * max timestamp finds nothing at or past that offset. A negative timestamp is one of the sentinels, each from the
+ * version Kafka gives it (EARLIEST_PENDING_UPLOAD from v11); any other, or one newer than the request's version, is
+ * UNSUPPORTED_VERSION, as Kafka answers.
  */
 public final class ListOffsetsHandler implements ApiHandler {
     static final long LATEST = -1L;
@@ -36,6 +38,7 @@ public final class ListOffsetsHandler implements ApiHandler {
     static final long MAX_TIMESTAMP = -3L;
     static final long EARLIEST_LOCAL = -4L;
     static final long LATEST_TIERED = -5L;
+    static final long EARLIEST_PENDING_UPLOAD = -6L;
     /** Responses carry the leader epoch from this version on. */
     private static final short FIRST_LEADER_EPOCH_VERSION = 4;
     /** Requests carry isolation_level from this version on. */
@@ -43,6 +46,25 @@ public final class ListOffsetsHandler implements ApiHandler {
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
+
+    /**
+     * The first request version that carries a sentinel timestamp, or -1 for a negative timestamp that is none: the
+     * table Kafka's broker checks before it looks anything up.
+     */
+    static short firstVersionOf(long sentinel) {
+        if (sentinel == LATEST || sentinel == EARLIEST) {
+            return 1;
+        } else if (sentinel == MAX_TIMESTAMP) {
+            return 7;
+        } else if (sentinel == EARLIEST_LOCAL) {
+            return 8;
+        } else if (sentinel == LATEST_TIERED) {
+            return 9;
+        } else if (sentinel == EARLIEST_PENDING_UPLOAD) {
+            return 11;
+        }
+        return -1;
+    }
 
     public ListOffsetsHandler(MetadataCache cache, ReplicaManager replicaManager) {
         this.cache = cache;
@@ -86,8 +108,21 @@ public final class ListOffsetsHandler implements ApiHandler {
         for (ListOffsetsTopic topic : data.topics()) {
             ListOffsetsTopicResponse topicResponse = new ListOffsetsTopicResponse().setName(topic.name());
             for (ListOffsetsPartition p : topic.partitions()) {
-                ListOffsetsPartitionResponse answer = lookup(
-                        snapshot, new TopicPartition(topic.name(), p.partitionIndex()), p, readCommitted, reader);
+                ListOffsetsPartitionResponse answer = p.timestamp() < 0
+                                && (firstVersionOf(p.timestamp()) < 0
+                                        || request.apiVersion() < firstVersionOf(p.timestamp()))
+                        ? new ListOffsetsPartitionResponse()
+                                .setPartitionIndex(p.partitionIndex())
+                                .setErrorCode(Errors.UNSUPPORTED_VERSION.code())
+                                .setTimestamp(-1)
+                                .setOffset(-1)
+                                .setLeaderEpoch(-1)
+                        : lookup(
+                                snapshot,
+                                new TopicPartition(topic.name(), p.partitionIndex()),
+                                p,
+                                readCommitted,
+                                reader);
                 if (request.apiVersion() < FIRST_LEADER_EPOCH_VERSION) {
                     answer.setLeaderEpoch(-1);
                 }
@@ -132,6 +167,16 @@ public final class ListOffsetsHandler implements ApiHandler {
                 // the highest offset in remote storage; -1 when nothing is tiered, as Kafka answers
                 TieredReads.OffsetAndEpoch tiered = replicaManager.tieredReads().latestTiered(log);
                 out.setOffset(tiered.offset()).setLeaderEpoch(tiered.leaderEpoch());
+            } else if (ts == EARLIEST_PENDING_UPLOAD) {
+                TieredReads.OffsetAndEpoch pending =
+                        replicaManager.tieredReads().earliestPendingUpload(log);
+                if (pending.offset() < readableEnd) {
+                    out.setOffset(pending.offset()).setLeaderEpoch(pending.leaderEpoch());
+                } else if (!partition.highWatermarkKnown()) {
+                    out.setErrorCode(Errors.OFFSET_NOT_AVAILABLE.code());
+                    return out;
+                }
+                // at or past the readable end: no offset, as Kafka filters every lookup but LATEST and EARLIEST*
             } else if (ts == MAX_TIMESTAMP || ts >= 0) {
                 Optional<TimestampAndOffset> found =
                         ts == MAX_TIMESTAMP ? maxTimestamp(log, reader) : offsetForTimestamp(log, ts, reader);

@@ -124,6 +124,37 @@ public final class TieredReads implements AutoCloseable {
                 highest < 0 ? -1 : epochOf(log.leaderEpochEntries(), highest).orElse(-1));
     }
 
+    /**
+     * ListOffsets EARLIEST_PENDING_UPLOAD (KIP-1023): the first offset not yet copied to remote storage and its leader
+     * epoch, as Kafka answers it. Not a tiered topic: -1. Nothing copied yet: the log start offset while the whole log
+     * is still local, else -1 (segments were copied, but this leader does not know them yet). Otherwise the offset
+     * after the highest copied one, but not below the log start.
+     */
+    public OffsetAndEpoch earliestPendingUpload(PartitionLog log) {
+        if (service == null || !log.config().remoteStorageEnable()) {
+            return new OffsetAndEpoch(-1, -1);
+        }
+        return earliestPendingUpload(
+                latestTiered(log).offset(), log.logStartOffset(), log.localLogStartOffset(), log.leaderEpochEntries());
+    }
+
+    /** The decision of {@link #earliestPendingUpload(PartitionLog)} for a tiered topic, from the log's offsets. */
+    static OffsetAndEpoch earliestPendingUpload(
+            long highestCopied, long logStart, long localLogStart, List<EpochEntry> lineage) {
+        if (highestCopied < 0) {
+            if (localLogStart != logStart) {
+                return new OffsetAndEpoch(-1, -1);
+            }
+            // the epoch of the first lineage entry, when it covers the log start (as EARLIEST answers in Kafka)
+            int epoch = !lineage.isEmpty() && lineage.get(0).startOffset() <= logStart
+                    ? lineage.get(0).epoch()
+                    : -1;
+            return new OffsetAndEpoch(logStart, epoch);
+        }
+        long pending = Math.max(highestCopied + 1, logStart);
+        return new OffsetAndEpoch(pending, epochOf(lineage, pending).orElse(-1));
+    }
+
     /** An offset and the leader epoch of its record (-1 when unknown). */
     public record OffsetAndEpoch(long offset, int leaderEpoch) {}
 

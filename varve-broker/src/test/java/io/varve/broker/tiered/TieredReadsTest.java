@@ -42,4 +42,36 @@ class TieredReadsTest {
         assertThat(disabled.hasRemoteOnlyData(null)).isFalse();
         assertThat(disabled.latestTiered(null)).isEqualTo(new TieredReads.OffsetAndEpoch(-1, -1));
     }
+
+    @Test
+    void theEarliestPendingUploadIsTheOffsetAfterTheHighestCopiedOneWithItsEpochButNeverBelowTheLogStart() {
+        List<EpochEntry> lineage = List.of(new EpochEntry(0, 0), new EpochEntry(2, 100));
+
+        assertThat(TieredReads.earliestPendingUpload(99, 0, 60, lineage))
+                .isEqualTo(new TieredReads.OffsetAndEpoch(100, 2));
+        assertThat(TieredReads.earliestPendingUpload(49, 0, 60, lineage))
+                .isEqualTo(new TieredReads.OffsetAndEpoch(50, 0));
+        assertThat(TieredReads.earliestPendingUpload(49, 80, 80, lineage))
+                .as("records deleted past the copied ones")
+                .isEqualTo(new TieredReads.OffsetAndEpoch(80, 0));
+    }
+
+    @Test
+    void withNothingCopiedTheEarliestPendingUploadIsTheLogStartOnlyWhileTheWholeLogIsLocal() {
+        List<EpochEntry> lineage = List.of(new EpochEntry(1, 0), new EpochEntry(2, 100));
+
+        assertThat(TieredReads.earliestPendingUpload(-1, 0, 0, lineage))
+                .isEqualTo(new TieredReads.OffsetAndEpoch(0, 1));
+        assertThat(TieredReads.earliestPendingUpload(-1, 0, 0, List.of()))
+                .isEqualTo(new TieredReads.OffsetAndEpoch(0, -1));
+        assertThat(TieredReads.earliestPendingUpload(-1, 0, 120, lineage))
+                .as("segments were copied but this leader does not know them yet")
+                .isEqualTo(new TieredReads.OffsetAndEpoch(-1, -1));
+    }
+
+    @Test
+    void withRemoteStorageOffNothingIsPendingUpload() {
+        assertThat(TieredReads.disabled().earliestPendingUpload(null))
+                .isEqualTo(new TieredReads.OffsetAndEpoch(-1, -1));
+    }
 }
