@@ -297,8 +297,8 @@ public final class Broker implements AutoCloseable {
                 System::currentTimeMillis,
                 () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
         ApiRegistry registry = new ApiRegistry();
-        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
-        registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
+        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image, clusterId, nodeId);
+        registry.register(ApiKeys.API_VERSIONS, 0, 5, apiVersions)
                 // Kafka 4.x advertises Produce from v0 for old librdkafka (KAFKA-18659) but handles v3 and up.
                 .register(
                         ApiKeys.PRODUCE,

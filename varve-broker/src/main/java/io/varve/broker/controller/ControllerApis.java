@@ -81,7 +81,7 @@ public final class ControllerApis implements ControllerRouter.LocalController {
         ApiHandler heartbeats = new BrokerHeartbeatHandler(controller);
         this.apiVersions = new ApiVersionsHandler(registry, loader::image);
         int anyBroker = IncrementalAlterConfigsHandler.ANY_BROKER;
-        registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
+        registry.register(ApiKeys.API_VERSIONS, 0, 5, apiVersions)
                 .register(
                         ApiKeys.DESCRIBE_CLUSTER,
                         0,
