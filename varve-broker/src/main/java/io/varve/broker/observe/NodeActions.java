@@ -44,6 +44,9 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse;
  * SCRAM and quota APIs for the security pages ({@link SecurityListing}).
  */
 public final class NodeActions implements ConsoleActions {
+    /** OffsetCommit by topic name: the newest version before v10, which names topics by id only. */
+    private static final short OFFSET_COMMIT_BY_NAME_VERSION = 9;
+
     private static final byte TOPIC_RESOURCE = 2;
     private static final byte SET = 0;
     private static final byte DELETE = 1;
@@ -241,7 +244,9 @@ public final class NodeActions implements ConsoleActions {
         }
         request.topics().add(t);
         return requests.apis
-                .<OffsetCommitResponseData>call(ApiKeys.OFFSET_COMMIT, request, requests.principal)
+                // v9 names the topic; v10 would need its id
+                .<OffsetCommitResponseData>call(
+                        ApiKeys.OFFSET_COMMIT, OFFSET_COMMIT_BY_NAME_VERSION, request, requests.principal)
                 .thenAccept(response -> {
                     for (var topicResponse : response.topics()) {
                         for (var p : topicResponse.partitions()) {
