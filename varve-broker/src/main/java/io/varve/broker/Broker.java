@@ -379,7 +379,12 @@ public final class Broker implements AutoCloseable {
         groupCoordinator.startup();
         // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
         NodeClient txnPeers = new NodeClient(
-                "varve-broker-" + nodeId + "-txn", "varve-txn-peer-client", config.socketRequestMaxBytes(), 64, 5_000);
+                "varve-broker-" + nodeId + "-txn",
+                "varve-txn-peer-client",
+                config.socketRequestMaxBytes(),
+                64,
+                5_000,
+                io.varve.broker.network.client.ClientTls.forListener(config, interBrokerListenerName()));
         txnCoordinator = new TransactionCoordinatorRuntime(
                 nodeId,
                 TxnCoordinatorSettings.from(config),
@@ -763,7 +768,8 @@ public final class Broker implements AutoCloseable {
                         .flatMap(b -> b.endpoint(listener))
                         .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
                 this::brokerEpoch,
-                System::currentTimeMillis);
+                System::currentTimeMillis,
+                io.varve.broker.network.client.ClientTls.forListener(config, listener));
         replicaFetchers.useThrottles(replicaManager.throttles());
         if (remoteLogManager != null) {
             replicaFetchers.useTieredFollowerStart(new TieredFollowerBootstrap(remoteLogManager));

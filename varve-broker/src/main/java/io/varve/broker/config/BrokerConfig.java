@@ -275,6 +275,11 @@ public final class BrokerConfig {
         this.security = SecurityConfig.parse(originals, listeners, plaintextOnly);
     }
 
+    /** {@code listener}'s protocol in {@code listener.security.protocol.map} (PLAINTEXT when it maps none). */
+    public String securityProtocolOf(String listener) {
+        return parseProtocolMap(list("listener.security.protocol.map")).getOrDefault(listener, "PLAINTEXT");
+    }
+
     /** Per listener its security protocol and TLS / SASL settings. */
     public SecurityConfig security() {
         return security;
@@ -394,9 +399,9 @@ public final class BrokerConfig {
                         + ", which listener.security.protocol.map does not map to a security protocol: add "
                         + names.get(0) + ":PLAINTEXT.");
             }
-            if (!protocol.equals("PLAINTEXT")) {
+            if (!protocol.equals("PLAINTEXT") && !protocol.equals("SSL")) {
                 throw new ConfigException("listener.security.protocol.map maps the controller listener " + names.get(0)
-                        + " to " + protocol + ", which this release does not speak yet: use PLAINTEXT.");
+                        + " to " + protocol + ", which this release does not speak yet: use PLAINTEXT or SSL.");
             }
         }
         String interBroker = (String) values.get("inter.broker.listener.name");

@@ -63,8 +63,8 @@ public final class SecurityConfig {
             OAuthBearerSettings.CLOCK_SKEW_SECONDS,
             OAuthBearerSettings.CALLBACK_HANDLER_KEY);
     /**
-     * Keys for the broker's own outgoing connections, which are PLAINTEXT only (controller and inter-broker listeners
-     * must be PLAINTEXT, checked below): accepted anywhere, there is nothing for them to weaken.
+     * Keys for the broker's own outgoing connections (read by {@link #verifiesHostname}; the SASL ones only matter
+     * once those connections speak SASL, refused below): accepted anywhere, there is nothing for them to weaken.
      */
     private static final Set<String> OUTGOING_KEYS = Set.of(
             "ssl.endpoint.identification.algorithm",
@@ -158,8 +158,8 @@ public final class SecurityConfig {
 
     /**
      * Reads and checks the security keys for {@code listeners}; {@code plaintextOnly} are the listeners the broker
-     * itself connects to (controller, inter-broker), which must stay PLAINTEXT until Varve's own clients speak TLS
-     * and SASL.
+     * itself connects to (controller, inter-broker), which may be PLAINTEXT or SSL but not SASL until Varve's own
+     * clients speak SASL.
      */
     public static SecurityConfig parse(
             Map<String, String> originals, List<ListenerConfig> listeners, List<String> plaintextOnly) {
@@ -170,12 +170,11 @@ public final class SecurityConfig {
                     .orElseThrow(() -> new ConfigException("listener.security.protocol.map maps listener "
                             + listener.name() + " to " + listener.securityProtocol()
                             + ", which is not a security protocol: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL."));
-            if (protocol != SecurityProtocol.PLAINTEXT && plaintextOnly.contains(listener.name())) {
+            if (protocol.sasl() && plaintextOnly.contains(listener.name())) {
                 throw new ConfigException("listener.security.protocol.map maps listener " + listener.name() + " to "
-                        + protocol + ", but Varve's own connections to the controller and between brokers are"
-                        + " PLAINTEXT only in this version: map " + listener.name()
-                        + " to PLAINTEXT (or name a PLAINTEXT"
-                        + " listener in inter.broker.listener.name).");
+                        + protocol + ", but Varve's own connections to the controller and between brokers speak"
+                        + " PLAINTEXT or SSL only in this version: map " + listener.name()
+                        + " to SSL or PLAINTEXT (or name such a listener in inter.broker.listener.name).");
             }
             Keys keys = Keys.forListener(originals, listener.name());
             ListenerSecurity.Tls tls = protocol.tls() ? tls(keys) : null;
@@ -216,6 +215,35 @@ public final class SecurityConfig {
      */
     public static ListenerSecurity.Tls prefixedTls(Map<String, String> originals, String prefix) {
         return tls(new Keys(originals, prefix));
+    }
+
+    /**
+     * The TLS settings of the broker's own connections to {@code listenerName}: the same {@code
+     * listener.name.<l>.ssl.*} / {@code ssl.*} keys a TLS listener of that name reads (so a keystore is required: it
+     * is the broker's client certificate), checked the same way.
+     */
+    public static ListenerSecurity.Tls outgoingTls(Map<String, String> originals, String listenerName) {
+        return tls(Keys.forListener(originals, listenerName));
+    }
+
+    /**
+     * {@code ssl.endpoint.identification.algorithm} for connections to {@code listenerName} (its {@code
+     * listener.name.<l>.} override first): true (Kafka's default {@code https}) when the peer's certificate must
+     * name the host connected to, false when it is set empty.
+     */
+    public static boolean verifiesHostname(Map<String, String> originals, String listenerName) {
+        String key = "ssl.endpoint.identification.algorithm";
+        String override = "listener.name." + listenerName.toLowerCase(Locale.ROOT) + "." + key;
+        String source = originals.containsKey(override) ? override : key;
+        String value = originals.getOrDefault(source, "https").trim();
+        if (value.isEmpty()) {
+            return false;
+        }
+        if (!value.equalsIgnoreCase("https")) {
+            throw new ConfigException("Invalid value '" + value + "' for configuration " + source
+                    + ": use https (check the peer's hostname) or leave it empty (do not check).");
+        }
+        return true;
     }
 
     /** A listener's view of the keys: its {@code listener.name.<name>.} override first, then the plain key. */
