@@ -80,14 +80,17 @@ public final class TlsContexts {
 
     /**
      * The context the broker's own connections to {@code listenerName} (another broker's inter-broker listener, a
-     * controller's listener) use: the keystore's certificate for mTLS, the truststore to check the peer. Hostname
-     * verification is the caller's (it knows the peer's name).
+     * controller's listener) use: the keystore's certificate for mTLS, the truststore to check the peer, and with
+     * {@code verifyHostname} the peer's certificate must name the host connected to (the engine must be made with it).
      */
-    public static SslContext clientContext(String listenerName, ListenerSecurity.Tls tls) {
+    public static SslContext clientContext(String listenerName, ListenerSecurity.Tls tls, boolean verifyHostname) {
         try {
             SslContextBuilder builder = keyMaterial(listenerName, tls, true);
             trustMaterial(listenerName, tls, builder);
-            builder.sslProvider(SslProvider.JDK).protocols(tls.enabledProtocols());
+            builder.sslProvider(SslProvider.JDK)
+                    .protocols(tls.enabledProtocols())
+                    // Netty's client default is to verify; Kafka's empty algorithm turns it off
+                    .endpointIdentificationAlgorithm(verifyHostname ? "HTTPS" : null);
             if (!tls.cipherSuites().isEmpty()) {
                 builder.ciphers(tls.cipherSuites());
             }

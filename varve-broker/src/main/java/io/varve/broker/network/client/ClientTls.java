@@ -7,8 +7,6 @@ import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.security.SecurityConfig;
 import io.varve.broker.security.TlsContexts;
 import java.net.InetSocketAddress;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLParameters;
 
 /**
  * TLS for the broker's own connections to another node's listener (inter-broker fetches and markers, the controller
@@ -18,11 +16,10 @@ import javax.net.ssl.SSLParameters;
  */
 public final class ClientTls {
     private final SslContext context;
-    private final boolean verifyHostname;
 
-    public ClientTls(SslContext context, boolean verifyHostname) {
+    /** {@code context} from {@link TlsContexts#clientContext}, which decides hostname verification. */
+    public ClientTls(SslContext context) {
         this.context = context;
-        this.verifyHostname = verifyHostname;
     }
 
     /** TLS for connections to {@code listenerName}, or null when that listener is PLAINTEXT. */
@@ -31,9 +28,10 @@ public final class ClientTls {
         if (!protocol.equals("SSL")) {
             return null; // SASL on these listeners is refused by the config; PLAINTEXT needs nothing
         }
-        return new ClientTls(
-                TlsContexts.clientContext(listenerName, SecurityConfig.outgoingTls(config.originals(), listenerName)),
-                SecurityConfig.verifiesHostname(config.originals(), listenerName));
+        return new ClientTls(TlsContexts.clientContext(
+                listenerName,
+                SecurityConfig.outgoingTls(config.originals(), listenerName),
+                SecurityConfig.verifiesHostname(config.originals(), listenerName)));
     }
 
     /** TLS for connections to the controllers' listener (the first of {@code controller.listener.names}), or null. */
@@ -43,18 +41,8 @@ public final class ClientTls {
                 : forListener(config, config.controllerListenerNames().get(0));
     }
 
-    /** The first handler of a connection to {@code peer}: the TLS client, its engine told the peer's name. */
+    /** The first handler of a connection to {@code peer}: the TLS client, its engine told the peer's name and port. */
     public SslHandler handler(ByteBufAllocator alloc, InetSocketAddress peer) {
-        SSLEngine engine = context.newEngine(alloc, peer.getHostString(), peer.getPort());
-        if (verifyHostname) {
-            SSLParameters parameters = engine.getSSLParameters();
-            parameters.setEndpointIdentificationAlgorithm("HTTPS");
-            engine.setSSLParameters(parameters);
-        }
-        return new SslHandler(engine);
-    }
-
-    public boolean verifiesHostname() {
-        return verifyHostname;
+        return context.newHandler(alloc, peer.getHostString(), peer.getPort());
     }
 }
