@@ -272,7 +272,13 @@ public final class BrokerConfig {
             // other brokers reach this one on the first broker listener (Kafka's default inter-broker listener)
             clientListeners().stream().findFirst().ifPresent(l -> plaintextOnly.add(l.name()));
         }
-        this.security = SecurityConfig.parse(originals, listeners, plaintextOnly);
+        // A broker-only node's SSL controller listener is not among its listeners, but its ssl.* keys are used.
+        Map<String, String> protocols = parseProtocolMap(list("listener.security.protocol.map"));
+        List<String> outgoingTls = plaintextOnly.stream()
+                .filter(n -> "SSL".equals(protocols.get(n))
+                        && listeners.stream().noneMatch(l -> l.name().equals(n)))
+                .toList();
+        this.security = SecurityConfig.parse(originals, listeners, plaintextOnly, outgoingTls);
     }
 
     /** {@code listener}'s protocol in {@code listener.security.protocol.map} (PLAINTEXT when it maps none). */

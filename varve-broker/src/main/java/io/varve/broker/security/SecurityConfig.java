@@ -163,6 +163,18 @@ public final class SecurityConfig {
      */
     public static SecurityConfig parse(
             Map<String, String> originals, List<ListenerConfig> listeners, List<String> plaintextOnly) {
+        return parse(originals, listeners, plaintextOnly, List.of());
+    }
+
+    /**
+     * As above; {@code outgoingTls} are SSL listeners this node only connects to (a broker-only node's controller
+     * listener): their {@code listener.name.<l>.ssl.*} and the plain {@code ssl.*} keys are used, by the node's clients.
+     */
+    public static SecurityConfig parse(
+            Map<String, String> originals,
+            List<ListenerConfig> listeners,
+            List<String> plaintextOnly,
+            List<String> outgoingTls) {
         Authorization authorization = authorization(originals);
         Map<String, ListenerSecurity> byListener = new LinkedHashMap<>();
         for (ListenerConfig listener : listeners) {
@@ -181,7 +193,7 @@ public final class SecurityConfig {
             ListenerSecurity.Sasl sasl = protocol.sasl() ? sasl(keys) : null;
             byListener.put(listener.name(), new ListenerSecurity(listener.name(), protocol, tls, sasl));
         }
-        checkEveryKeyIsUsed(originals, byListener);
+        checkEveryKeyIsUsed(originals, byListener, outgoingTls);
         long delayMs = 100;
         String delay = originals.get(FAILED_AUTHENTICATION_DELAY_KEY);
         if (delay != null) {
@@ -455,8 +467,10 @@ public final class SecurityConfig {
     }
 
     /** Refuses a key no listener uses or Varve does not know, so nothing the operator wrote is silently dropped. */
-    private static void checkEveryKeyIsUsed(Map<String, String> originals, Map<String, ListenerSecurity> byListener) {
-        boolean anyTls = byListener.values().stream().anyMatch(l -> l.protocol().tls());
+    private static void checkEveryKeyIsUsed(
+            Map<String, String> originals, Map<String, ListenerSecurity> byListener, List<String> outgoingTls) {
+        boolean anyTls = !outgoingTls.isEmpty()
+                || byListener.values().stream().anyMatch(l -> l.protocol().tls());
         boolean anySasl =
                 byListener.values().stream().anyMatch(l -> l.protocol().sasl());
         List<String> sorted = new ArrayList<>(originals.keySet());
@@ -467,6 +481,10 @@ public final class SecurityConfig {
                 int dot = rest.indexOf('.');
                 String name = dot < 0 ? rest : rest.substring(0, dot).toUpperCase(Locale.ROOT);
                 ListenerSecurity listener = byListener.get(name);
+                if (listener == null && dot > 0 && outgoingTls.contains(name)) {
+                    checkKey(key, rest.substring(dot + 1), true, false);
+                    continue;
+                }
                 if (listener == null || dot < 0) {
                     throw new ConfigException(key + " names listener " + name + ", which is not in listeners.");
                 }

@@ -244,6 +244,37 @@ class SecurityConfigTest {
     }
 
     @Test
+    void aBrokerOnlyNodeUsesItsSslKeysForTheControllersSslListener() {
+        BrokerConfig broker = config(
+                "process.roles", "broker",
+                "node.id", "101",
+                "controller.quorum.voters", "1@127.0.0.1:9093",
+                "listeners", "PLAINTEXT://127.0.0.1:0",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL",
+                "ssl.keystore.location", "/ks.jks",
+                "listener.name.controller.ssl.truststore.location", "/ts.jks");
+        assertThat(broker.securityProtocolOf("CONTROLLER")).isEqualTo("SSL");
+        assertThat(SecurityConfig.outgoingTls(broker.originals(), "CONTROLLER").truststoreLocation())
+                .isEqualTo("/ts.jks");
+        refused(
+                "names listener OTHER, which is not in listeners",
+                "process.roles",
+                "broker",
+                "node.id",
+                "101",
+                "controller.quorum.voters",
+                "1@127.0.0.1:9093",
+                "listeners",
+                "PLAINTEXT://127.0.0.1:0",
+                "listener.security.protocol.map",
+                "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL",
+                "ssl.keystore.location",
+                "/ks.jks",
+                "listener.name.other.ssl.truststore.location",
+                "/ts.jks");
+    }
+
+    @Test
     void hostnameVerificationIsOnByDefaultAndOffWhenTheAlgorithmIsEmpty() {
         assertThat(SecurityConfig.verifiesHostname(Map.of(), "SSL")).isTrue();
         assertThat(SecurityConfig.verifiesHostname(Map.of("ssl.endpoint.identification.algorithm", "HTTPS"), "SSL"))

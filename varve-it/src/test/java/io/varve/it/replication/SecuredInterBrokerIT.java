@@ -39,9 +39,22 @@ class SecuredInterBrokerIT {
     @Test
     void replicatesOverMutualTlsBetweenNodesAndSurvivesALeaderKill() throws Exception {
         Path workDir = ClusterProcesses.workDir("SecuredInterBrokerIT");
+        cluster = withMutualTls(ClusterProcesses.combined(3), workDir).start(workDir);
+        replicateAndKillTheLeader();
+    }
+
+    /** Broker-only nodes reach the controller (registration, heartbeats, the metadata log) over its SSL listener. */
+    @Test
+    void brokersOfSeparateControllersRegisterAndReplicateOverMutualTls() throws Exception {
+        Path workDir = ClusterProcesses.workDir("SecuredInterBrokerSplitIT");
+        cluster = withMutualTls(ClusterProcesses.split(1, 3), workDir).start(workDir);
+        replicateAndKillTheLeader();
+    }
+
+    private static ClusterProcesses.Builder withMutualTls(ClusterProcesses.Builder builder, Path workDir)
+            throws Exception {
         TestCertificates certs = TestCertificates.authority(workDir.resolve("certs"), "Varve Cluster CA");
-        ClusterProcesses.Builder builder = ClusterProcesses.combined(3)
-                .extraListener("SSL")
+        return builder.extraListener("SSL")
                 .secureInternalListeners("SSL", "SSL")
                 .override("broker.heartbeat.interval.ms", "500")
                 .override("broker.session.timeout.ms", "3000")
@@ -54,7 +67,9 @@ class SecuredInterBrokerIT {
                 .override("ssl.truststore.location", certs.truststore("PKCS12").toString())
                 .override("ssl.truststore.password", TestCertificates.PASSWORD)
                 .override("ssl.client.auth", "required");
-        cluster = builder.start(workDir);
+    }
+
+    private void replicateAndKillTheLeader() throws Exception {
         ReplicatedTopic topic = ReplicatedTopic.create(cluster, "secured", 1, Map.of("min.insync.replicas", "2"));
         ledger = AckLedger.start(topic.bootstrap(), topic.name(), 1);
         awaitProgress("over the TLS inter-broker listener");
