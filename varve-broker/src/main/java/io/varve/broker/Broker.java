@@ -296,6 +296,7 @@ public final class Broker implements AutoCloseable {
                 io.varve.broker.fetchsession.FetchSessionCache.EVICTION_MIN_AGE_MS,
                 System::currentTimeMillis,
                 () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
+        metrics.fetchSessions(fetchSessions);
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image);
         registry.register(ApiKeys.API_VERSIONS, 0, 4, apiVersions)
@@ -435,6 +436,13 @@ public final class Broker implements AutoCloseable {
                 config.quotaWindowNum(),
                 config.quotaWindowSizeMs(),
                 System::currentTimeMillis));
+        RequestQuotas requestQuotas = new RequestQuotas(
+                loader::image,
+                config.quotaWindowNum(),
+                config.quotaWindowSizeMs(),
+                config.numPartitions(),
+                System::currentTimeMillis);
+        metrics.clientQuotas(requestQuotas);
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
@@ -445,12 +453,7 @@ public final class Broker implements AutoCloseable {
                         metrics.requests(),
                         saslAuthenticator(),
                         authorization,
-                        new RequestQuotas(
-                                loader::image,
-                                config.quotaWindowNum(),
-                                config.quotaWindowSizeMs(),
-                                config.numPartitions(),
-                                System::currentTimeMillis)),
+                        requestQuotas),
                 listenerFronts);
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
