@@ -296,6 +296,7 @@ public final class Broker implements AutoCloseable {
                 io.varve.broker.fetchsession.FetchSessionCache.EVICTION_MIN_AGE_MS,
                 System::currentTimeMillis,
                 () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
+        metrics.fetchSessions(fetchSessions);
         ApiRegistry registry = new ApiRegistry();
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image, clusterId, nodeId);
         registry.register(ApiKeys.API_VERSIONS, 0, 5, apiVersions)
@@ -379,7 +380,12 @@ public final class Broker implements AutoCloseable {
         groupCoordinator.startup();
         // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
         NodeClient txnPeers = new NodeClient(
-                "varve-broker-" + nodeId + "-txn", "varve-txn-peer-client", config.socketRequestMaxBytes(), 64, 5_000);
+                "varve-broker-" + nodeId + "-txn",
+                "varve-txn-peer-client",
+                config.socketRequestMaxBytes(),
+                64,
+                5_000,
+                io.varve.broker.network.client.ClientTls.forListener(config, interBrokerListenerName()));
         txnCoordinator = new TransactionCoordinatorRuntime(
                 nodeId,
                 TxnCoordinatorSettings.from(config),
@@ -430,6 +436,13 @@ public final class Broker implements AutoCloseable {
                 config.quotaWindowNum(),
                 config.quotaWindowSizeMs(),
                 System::currentTimeMillis));
+        RequestQuotas requestQuotas = new RequestQuotas(
+                loader::image,
+                config.quotaWindowNum(),
+                config.quotaWindowSizeMs(),
+                config.numPartitions(),
+                System::currentTimeMillis);
+        metrics.clientQuotas(requestQuotas);
         long networkReadyNanos = System.nanoTime();
         socketServer.start(
                 metadataLogs.requestListeners(config),
@@ -440,12 +453,7 @@ public final class Broker implements AutoCloseable {
                         metrics.requests(),
                         saslAuthenticator(),
                         authorization,
-                        new RequestQuotas(
-                                loader::image,
-                                config.quotaWindowNum(),
-                                config.quotaWindowSizeMs(),
-                                config.numPartitions(),
-                                System::currentTimeMillis)),
+                        requestQuotas),
                 listenerFronts);
 
         boolean shared = metadataLogs.sharedWithOtherNodes(config);
@@ -763,7 +771,8 @@ public final class Broker implements AutoCloseable {
                         .flatMap(b -> b.endpoint(listener))
                         .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
                 this::brokerEpoch,
-                System::currentTimeMillis);
+                System::currentTimeMillis,
+                io.varve.broker.network.client.ClientTls.forListener(config, listener));
         replicaFetchers.useThrottles(replicaManager.throttles());
         if (remoteLogManager != null) {
             replicaFetchers.useTieredFollowerStart(new TieredFollowerBootstrap(remoteLogManager));

@@ -122,7 +122,8 @@ final class ControllerWiring implements AutoCloseable {
                 retries,
                 () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()),
                 ControllerRouter.Settings.defaults(),
-                config.socketRequestMaxBytes());
+                config.socketRequestMaxBytes(),
+                io.varve.broker.network.client.ClientTls.forController(config));
         return new ControllerWiring(controller, router, retries, raft);
     }
 

@@ -103,7 +103,8 @@ final class MetadataLogs implements AutoCloseable {
                                 nodeId, clusterId, voters.keySet(), config.quorumTimeouts()))),
                 addresses,
                 KafkaRaftTransport.Settings.defaults(),
-                RaftRuntime.monotonicClockMs());
+                RaftRuntime.monotonicClockMs(),
+                io.varve.broker.network.client.ClientTls.forController(config));
         MetadataRaftRuntime runtime = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
                 nodeId,
                 clusterId,
@@ -133,7 +134,11 @@ final class MetadataLogs implements AutoCloseable {
                     config.socketSendBufferBytes(),
                     config.socketReceiveBufferBytes()));
             try {
-                controllerNetwork.start(config.controllerListeners(), dispatcher);
+                // An SSL controller listener serves TLS (SASL on it is refused by the config).
+                controllerNetwork.start(
+                        config.controllerListeners(),
+                        dispatcher,
+                        io.varve.broker.security.TlsContexts.fronts(config.security(), config.controllerListeners()));
             } catch (RuntimeException | InterruptedException e) {
                 controllerNetwork.close();
                 throw e;

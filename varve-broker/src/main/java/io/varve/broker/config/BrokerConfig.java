@@ -272,7 +272,18 @@ public final class BrokerConfig {
             // other brokers reach this one on the first broker listener (Kafka's default inter-broker listener)
             clientListeners().stream().findFirst().ifPresent(l -> plaintextOnly.add(l.name()));
         }
-        this.security = SecurityConfig.parse(originals, listeners, plaintextOnly);
+        // A broker-only node's SSL controller listener is not among its listeners, but its ssl.* keys are used.
+        Map<String, String> protocols = parseProtocolMap(list("listener.security.protocol.map"));
+        List<String> outgoingTls = plaintextOnly.stream()
+                .filter(n -> "SSL".equals(protocols.get(n))
+                        && listeners.stream().noneMatch(l -> l.name().equals(n)))
+                .toList();
+        this.security = SecurityConfig.parse(originals, listeners, plaintextOnly, outgoingTls);
+    }
+
+    /** {@code listener}'s protocol in {@code listener.security.protocol.map} (PLAINTEXT when it maps none). */
+    public String securityProtocolOf(String listener) {
+        return parseProtocolMap(list("listener.security.protocol.map")).getOrDefault(listener, "PLAINTEXT");
     }
 
     /** Per listener its security protocol and TLS / SASL settings. */
@@ -394,9 +405,9 @@ public final class BrokerConfig {
                         + ", which listener.security.protocol.map does not map to a security protocol: add "
                         + names.get(0) + ":PLAINTEXT.");
             }
-            if (!protocol.equals("PLAINTEXT")) {
+            if (!protocol.equals("PLAINTEXT") && !protocol.equals("SSL")) {
                 throw new ConfigException("listener.security.protocol.map maps the controller listener " + names.get(0)
-                        + " to " + protocol + ", which this release does not speak yet: use PLAINTEXT.");
+                        + " to " + protocol + ", which this release does not speak yet: use PLAINTEXT or SSL.");
             }
         }
         String interBroker = (String) values.get("inter.broker.listener.name");

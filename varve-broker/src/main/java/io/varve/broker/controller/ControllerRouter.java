@@ -88,6 +88,20 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
             LongSupplier clockMs,
             Settings settings,
             int maxFrameBytes) {
+        this(nodeId, local, leaderId, controllerEndpoints, timer, clockMs, settings, maxFrameBytes, null);
+    }
+
+    /** As above, over TLS when {@code tls} is not null (an SSL controller listener). */
+    public ControllerRouter(
+            int nodeId,
+            LocalController local,
+            IntSupplier leaderId,
+            Function<Integer, InetSocketAddress> controllerEndpoints,
+            ScheduledExecutorService timer,
+            LongSupplier clockMs,
+            Settings settings,
+            int maxFrameBytes,
+            io.varve.broker.network.client.ClientTls tls) {
         this.nodeId = nodeId;
         this.local = local;
         this.leaderId = Objects.requireNonNull(leaderId, "leaderId");
@@ -96,7 +110,12 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
         this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.client = new NodeClient(
-                "varve-broker-" + nodeId, "varve-controller-client", maxFrameBytes, 64, settings.attemptTimeoutMs());
+                "varve-broker-" + nodeId,
+                "varve-controller-client",
+                maxFrameBytes,
+                64,
+                settings.attemptTimeoutMs(),
+                tls);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.varve.broker.fetchsession;
 
 import io.varve.broker.fetchsession.SessionPartition.Key;
 import io.varve.broker.fetchsession.SessionPartition.PartitionFetch;
+import io.varve.http.metrics.FetchSessionStats;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * value being privileged (a follower's) first and more partitions second, and only if the new session is strictly
  * more valuable.
  */
-public final class FetchSessionCache {
+public final class FetchSessionCache implements FetchSessionStats {
     private static final Logger log = LoggerFactory.getLogger(FetchSessionCache.class);
     public static final int DEFAULT_SLOTS = 1000;
     /** Kafka's minimum age before a session can be evicted by a less recent or less valuable one. */
@@ -174,11 +175,13 @@ public final class FetchSessionCache {
     }
 
     /** Sessions open now (Kafka's NumIncrementalFetchSessions). */
+    @Override
     public synchronized int sessionCount() {
         return sessions.size();
     }
 
     /** Partitions held by all sessions (Kafka's NumIncrementalFetchPartitionsCached). */
+    @Override
     public synchronized long partitionsCached() {
         long n = 0;
         for (FetchSession s : sessions.values()) {
@@ -188,6 +191,7 @@ public final class FetchSessionCache {
     }
 
     /** Sessions evicted so far (Kafka's IncrementalFetchSessionEvictionsPerSec counts these). */
+    @Override
     public synchronized long evictions() {
         return evictions;
     }

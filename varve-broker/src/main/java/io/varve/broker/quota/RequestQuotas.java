@@ -3,6 +3,7 @@ package io.varve.broker.quota;
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.ThrottleTimes;
+import io.varve.http.metrics.ClientQuotaSource;
 import io.varve.metadata.controller.quota.ClientQuotaKeys;
 import io.varve.metadata.image.MetadataImage;
 import io.varve.security.quota.QuotaManager;
@@ -39,8 +40,11 @@ import org.apache.kafka.common.protocol.Errors;
  *
  * The response carries the larger throttle time; the connection is then muted for it (the dispatcher reads it back
  * with {@link ThrottleTimes}). Quotas resolve by the connection's principal name and the request's client id.
+ *
+ * <p>As a {@link ClientQuotaSource} it reports, per quota entity, the rates the managers measure and the mean of the
+ * throttles they handed out: the request path records nothing beyond what the quotas need.
  */
-public final class RequestQuotas {
+public final class RequestQuotas implements ClientQuotaSource {
     private final QuotaResolver resolver;
     private final QuotaManager produce;
     private final QuotaManager fetch;
@@ -135,6 +139,20 @@ public final class RequestQuotas {
             ThrottleTimes.raise(message, (int) Math.min(Integer.MAX_VALUE, throttle));
             return message;
         });
+    }
+
+    @Override
+    public void report(Sink sink) {
+        long now = clockMs.getAsLong();
+        report(sink, QuotaType.PRODUCE, produce, now);
+        report(sink, QuotaType.FETCH, fetch, now);
+        report(sink, QuotaType.REQUEST, requestTime, now);
+        report(sink, QuotaType.CONTROLLER_MUTATION, mutations, now);
+    }
+
+    private static void report(Sink sink, QuotaType type, QuotaManager manager, long now) {
+        manager.forEachRate(
+                now, (user, clientId, rate, throttleAvgMs) -> sink.client(type, user, clientId, rate, throttleAvgMs));
     }
 
     private static boolean fromFollower(RequestContext request) {

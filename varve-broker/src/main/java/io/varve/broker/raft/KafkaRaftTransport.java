@@ -56,8 +56,19 @@ public final class KafkaRaftTransport implements RaftTransport {
             Function<Integer, InetSocketAddress> endpoints,
             Settings settings,
             LongSupplier clockMs) {
+        this(localId, mapping, endpoints, settings, clockMs, null);
+    }
+
+    /** As above, connecting to the peers over TLS when {@code tls} is not null (an SSL controller listener). */
+    public KafkaRaftTransport(
+            int localId,
+            RaftWireMapping mapping,
+            Function<Integer, InetSocketAddress> endpoints,
+            Settings settings,
+            LongSupplier clockMs,
+            io.varve.broker.network.client.ClientTls tls) {
         this.dispatcher = new RaftRequestDispatcher(mapping, settings.serverRequestTimeoutMs());
-        this.client = new RaftPeerClient(localId, mapping, endpoints, settings, clockMs);
+        this.client = new RaftPeerClient(localId, mapping, endpoints, settings, clockMs, tls);
     }
 
     /** What the controller listener's {@code SocketServer} dispatches frames to. */

@@ -16,6 +16,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.varve.broker.network.client.ClientTls;
 import io.varve.raft.core.message.InboundMessage;
 import io.varve.raft.core.message.OutboundMessage;
 import io.varve.raft.core.message.RaftMessage;
@@ -63,6 +64,9 @@ final class RaftPeerClient implements AutoCloseable {
     private final LongSupplier clockMs;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
+    /** Null when the controller listener is PLAINTEXT. */
+    private final ClientTls tls;
+
     private final Map<Integer, Peer> peers = new ConcurrentHashMap<>();
     private volatile Predicate<InboundMessage> inbound;
     private volatile boolean closed;
@@ -72,8 +76,10 @@ final class RaftPeerClient implements AutoCloseable {
             RaftWireMapping mapping,
             Function<Integer, InetSocketAddress> endpoints,
             KafkaRaftTransport.Settings settings,
-            LongSupplier clockMs) {
+            LongSupplier clockMs,
+            ClientTls tls) {
         this.localId = localId;
+        this.tls = tls;
         this.mapping = mapping;
         this.endpoints = endpoints;
         this.addresses = endpoints instanceof RaftAddressBook book ? book : null;
@@ -156,6 +162,9 @@ final class RaftPeerClient implements AutoCloseable {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (tls != null) {
+                                ch.pipeline().addLast("tls", tls.handler(ch.alloc(), address));
+                            }
                             ch.pipeline()
                                     .addLast(
                                             "frames",

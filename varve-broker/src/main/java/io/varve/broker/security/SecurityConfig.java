@@ -63,8 +63,8 @@ public final class SecurityConfig {
             OAuthBearerSettings.CLOCK_SKEW_SECONDS,
             OAuthBearerSettings.CALLBACK_HANDLER_KEY);
     /**
-     * Keys for the broker's own outgoing connections, which are PLAINTEXT only (controller and inter-broker listeners
-     * must be PLAINTEXT, checked below): accepted anywhere, there is nothing for them to weaken.
+     * Keys for the broker's own outgoing connections (read by {@link #verifiesHostname}; the SASL ones only matter
+     * once those connections speak SASL, refused below): accepted anywhere, there is nothing for them to weaken.
      */
     private static final Set<String> OUTGOING_KEYS = Set.of(
             "ssl.endpoint.identification.algorithm",
@@ -158,11 +158,23 @@ public final class SecurityConfig {
 
     /**
      * Reads and checks the security keys for {@code listeners}; {@code plaintextOnly} are the listeners the broker
-     * itself connects to (controller, inter-broker), which must stay PLAINTEXT until Varve's own clients speak TLS
-     * and SASL.
+     * itself connects to (controller, inter-broker), which may be PLAINTEXT or SSL but not SASL until Varve's own
+     * clients speak SASL.
      */
     public static SecurityConfig parse(
             Map<String, String> originals, List<ListenerConfig> listeners, List<String> plaintextOnly) {
+        return parse(originals, listeners, plaintextOnly, List.of());
+    }
+
+    /**
+     * As above; {@code outgoingTls} are SSL listeners this node only connects to (a broker-only node's controller
+     * listener): their {@code listener.name.<l>.ssl.*} and the plain {@code ssl.*} keys are used, by the node's clients.
+     */
+    public static SecurityConfig parse(
+            Map<String, String> originals,
+            List<ListenerConfig> listeners,
+            List<String> plaintextOnly,
+            List<String> outgoingTls) {
         Authorization authorization = authorization(originals);
         Map<String, ListenerSecurity> byListener = new LinkedHashMap<>();
         for (ListenerConfig listener : listeners) {
@@ -170,19 +182,18 @@ public final class SecurityConfig {
                     .orElseThrow(() -> new ConfigException("listener.security.protocol.map maps listener "
                             + listener.name() + " to " + listener.securityProtocol()
                             + ", which is not a security protocol: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL."));
-            if (protocol != SecurityProtocol.PLAINTEXT && plaintextOnly.contains(listener.name())) {
+            if (protocol.sasl() && plaintextOnly.contains(listener.name())) {
                 throw new ConfigException("listener.security.protocol.map maps listener " + listener.name() + " to "
-                        + protocol + ", but Varve's own connections to the controller and between brokers are"
-                        + " PLAINTEXT only in this version: map " + listener.name()
-                        + " to PLAINTEXT (or name a PLAINTEXT"
-                        + " listener in inter.broker.listener.name).");
+                        + protocol + ", but Varve's own connections to the controller and between brokers speak"
+                        + " PLAINTEXT or SSL only in this version: map " + listener.name()
+                        + " to SSL or PLAINTEXT (or name such a listener in inter.broker.listener.name).");
             }
             Keys keys = Keys.forListener(originals, listener.name());
             ListenerSecurity.Tls tls = protocol.tls() ? tls(keys) : null;
             ListenerSecurity.Sasl sasl = protocol.sasl() ? sasl(keys) : null;
             byListener.put(listener.name(), new ListenerSecurity(listener.name(), protocol, tls, sasl));
         }
-        checkEveryKeyIsUsed(originals, byListener);
+        checkEveryKeyIsUsed(originals, byListener, outgoingTls);
         long delayMs = 100;
         String delay = originals.get(FAILED_AUTHENTICATION_DELAY_KEY);
         if (delay != null) {
@@ -216,6 +227,35 @@ public final class SecurityConfig {
      */
     public static ListenerSecurity.Tls prefixedTls(Map<String, String> originals, String prefix) {
         return tls(new Keys(originals, prefix));
+    }
+
+    /**
+     * The TLS settings of the broker's own connections to {@code listenerName}: the same {@code
+     * listener.name.<l>.ssl.*} / {@code ssl.*} keys a TLS listener of that name reads (so a keystore is required: it
+     * is the broker's client certificate), checked the same way.
+     */
+    public static ListenerSecurity.Tls outgoingTls(Map<String, String> originals, String listenerName) {
+        return tls(Keys.forListener(originals, listenerName));
+    }
+
+    /**
+     * {@code ssl.endpoint.identification.algorithm} for connections to {@code listenerName} (its {@code
+     * listener.name.<l>.} override first): true (Kafka's default {@code https}) when the peer's certificate must
+     * name the host connected to, false when it is set empty.
+     */
+    public static boolean verifiesHostname(Map<String, String> originals, String listenerName) {
+        String key = "ssl.endpoint.identification.algorithm";
+        String override = "listener.name." + listenerName.toLowerCase(Locale.ROOT) + "." + key;
+        String source = originals.containsKey(override) ? override : key;
+        String value = originals.getOrDefault(source, "https").trim();
+        if (value.isEmpty()) {
+            return false;
+        }
+        if (!value.equalsIgnoreCase("https")) {
+            throw new ConfigException("Invalid value '" + value + "' for configuration " + source
+                    + ": use https (check the peer's hostname) or leave it empty (do not check).");
+        }
+        return true;
     }
 
     /** A listener's view of the keys: its {@code listener.name.<name>.} override first, then the plain key. */
@@ -427,8 +467,10 @@ public final class SecurityConfig {
     }
 
     /** Refuses a key no listener uses or Varve does not know, so nothing the operator wrote is silently dropped. */
-    private static void checkEveryKeyIsUsed(Map<String, String> originals, Map<String, ListenerSecurity> byListener) {
-        boolean anyTls = byListener.values().stream().anyMatch(l -> l.protocol().tls());
+    private static void checkEveryKeyIsUsed(
+            Map<String, String> originals, Map<String, ListenerSecurity> byListener, List<String> outgoingTls) {
+        boolean anyTls = !outgoingTls.isEmpty()
+                || byListener.values().stream().anyMatch(l -> l.protocol().tls());
         boolean anySasl =
                 byListener.values().stream().anyMatch(l -> l.protocol().sasl());
         List<String> sorted = new ArrayList<>(originals.keySet());
@@ -439,6 +481,10 @@ public final class SecurityConfig {
                 int dot = rest.indexOf('.');
                 String name = dot < 0 ? rest : rest.substring(0, dot).toUpperCase(Locale.ROOT);
                 ListenerSecurity listener = byListener.get(name);
+                if (listener == null && dot > 0 && outgoingTls.contains(name)) {
+                    checkKey(key, rest.substring(dot + 1), true, false);
+                    continue;
+                }
                 if (listener == null || dot < 0) {
                     throw new ConfigException(key + " names listener " + name + ", which is not in listeners.");
                 }

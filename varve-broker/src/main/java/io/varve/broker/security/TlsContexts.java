@@ -58,7 +58,7 @@ public final class TlsContexts {
 
     public static SslContext serverContext(String listenerName, ListenerSecurity.Tls tls) {
         try {
-            SslContextBuilder builder = keyMaterial(listenerName, tls);
+            SslContextBuilder builder = keyMaterial(listenerName, tls, false);
             trustMaterial(listenerName, tls, builder);
             builder.sslProvider(SslProvider.JDK)
                     .protocols(tls.enabledProtocols())
@@ -78,23 +78,56 @@ public final class TlsContexts {
         }
     }
 
-    private static SslContextBuilder keyMaterial(String listenerName, ListenerSecurity.Tls tls) {
+    /**
+     * The context the broker's own connections to {@code listenerName} (another broker's inter-broker listener, a
+     * controller's listener) use: the keystore's certificate for mTLS, the truststore to check the peer, and with
+     * {@code verifyHostname} the peer's certificate must name the host connected to (the engine must be made with it).
+     */
+    public static SslContext clientContext(String listenerName, ListenerSecurity.Tls tls, boolean verifyHostname) {
+        try {
+            SslContextBuilder builder = keyMaterial(listenerName, tls, true);
+            trustMaterial(listenerName, tls, builder);
+            builder.sslProvider(SslProvider.JDK)
+                    .protocols(tls.enabledProtocols())
+                    // Netty's client default is to verify; Kafka's empty algorithm turns it off
+                    .endpointIdentificationAlgorithm(verifyHostname ? "HTTPS" : null);
+            if (!tls.cipherSuites().isEmpty()) {
+                builder.ciphers(tls.cipherSuites());
+            }
+            return builder.build();
+        } catch (SSLException e) {
+            throw new ConfigException("The TLS settings for connections to listener " + listenerName
+                    + " (ssl.enabled.protocols, ssl.cipher.suites) cannot be used: " + message(e) + ".");
+        }
+    }
+
+    private static SslContextBuilder keyMaterial(String listenerName, ListenerSecurity.Tls tls, boolean client) {
         String where = "ssl.keystore of listener " + listenerName;
         try {
             if (tls.keystoreType().equals("PEM")) {
                 if (tls.keystoreCertificateChain() != null) {
-                    return SslContextBuilder.forServer(
-                            stream(tls.keystoreCertificateChain()), stream(tls.keystoreKey()), tls.keyPassword());
+                    return client
+                            ? SslContextBuilder.forClient()
+                                    .keyManager(
+                                            stream(tls.keystoreCertificateChain()),
+                                            stream(tls.keystoreKey()),
+                                            tls.keyPassword())
+                            : SslContextBuilder.forServer(
+                                    stream(tls.keystoreCertificateChain()),
+                                    stream(tls.keystoreKey()),
+                                    tls.keyPassword());
                 }
                 File file = readable(tls.keystoreLocation(), "ssl.keystore.location", listenerName);
-                return SslContextBuilder.forServer(file, file, tls.keyPassword());
+                return client
+                        ? SslContextBuilder.forClient().keyManager(file, file, tls.keyPassword())
+                        : SslContextBuilder.forServer(file, file, tls.keyPassword());
             }
             KeyStore store = load(
                     tls.keystoreType(), tls.keystoreLocation(), tls.keystorePassword(), "ssl.keystore", listenerName);
             KeyManagerFactory factory = KeyManagerFactory.getInstance(tls.keyManagerAlgorithm());
             String keyPassword = tls.keyPassword() != null ? tls.keyPassword() : tls.keystorePassword();
             factory.init(store, keyPassword == null ? new char[0] : keyPassword.toCharArray());
-            return SslContextBuilder.forServer(factory);
+            return client ? SslContextBuilder.forClient().keyManager(factory) : SslContextBuilder.forServer(factory);
         } catch (IllegalArgumentException | GeneralSecurityException e) {
             throw new ConfigException("The key or certificate in " + where + " cannot be used (check"
                     + " ssl.keystore.password / ssl.key.password): " + message(e) + ".");

@@ -237,11 +237,15 @@ class BrokerConfigTest {
         controllerNotVoter.put("node.id", "3");
         assertThatThrownBy(() -> BrokerConfig.fromMap(controllerNotVoter))
                 .hasMessageStartingWith("node.id 3 is not among controller.quorum.voters");
+        Map<String, String> saslToControllers = new java.util.HashMap<>(broker);
+        saslToControllers.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_SSL");
+        assertThatThrownBy(() -> BrokerConfig.fromMap(saslToControllers))
+                .hasMessageStartingWith(
+                        "listener.security.protocol.map maps the controller listener CONTROLLER to" + " SASL_SSL");
         Map<String, String> sslToControllers = new java.util.HashMap<>(broker);
         sslToControllers.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL");
-        assertThatThrownBy(() -> BrokerConfig.fromMap(sslToControllers))
-                .hasMessageStartingWith(
-                        "listener.security.protocol.map maps the controller listener CONTROLLER to" + " SSL");
+        assertThat(BrokerConfig.fromMap(sslToControllers).securityProtocolOf("CONTROLLER"))
+                .isEqualTo("SSL");
         Map<String, String> unmappedController = new java.util.HashMap<>(broker);
         unmappedController.put("controller.listener.names", "QUORUM");
         assertThatThrownBy(() -> BrokerConfig.fromMap(unmappedController))

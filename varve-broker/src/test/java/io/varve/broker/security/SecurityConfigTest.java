@@ -207,31 +207,90 @@ class SecurityConfigTest {
     }
 
     @Test
-    void theBrokersOwnConnectionsStayPlaintext() {
+    void theBrokersOwnConnectionsMayBeSslButNotSasl() {
+        ListenerSecurity controller = config(
+                        "listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
+                        "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL",
+                        "controller.quorum.voters", "1@127.0.0.1:9093",
+                        "ssl.keystore.location", "/ks.jks")
+                .security()
+                .forListener("CONTROLLER");
+        assertThat(controller.protocol()).isEqualTo(SecurityProtocol.SSL);
+        ListenerSecurity interBroker = config(
+                        "listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0",
+                        "inter.broker.listener.name", "SSL",
+                        "ssl.keystore.location", "/ks.jks")
+                .security()
+                .forListener("SSL");
+        assertThat(interBroker.protocol()).isEqualTo(SecurityProtocol.SSL);
         refused(
-                "map CONTROLLER to PLAINTEXT",
+                "map SASL_SSL to SSL or PLAINTEXT",
                 "listeners",
-                "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
-                "listener.security.protocol.map",
-                "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL",
-                "controller.quorum.voters",
-                "1@127.0.0.1:9093",
-                "ssl.keystore.location",
-                "/ks.jks");
-        refused(
-                "map SSL to PLAINTEXT",
-                "listeners",
-                "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0",
+                "PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
                 "inter.broker.listener.name",
-                "SSL",
+                "SASL_SSL",
                 "ssl.keystore.location",
-                "/ks.jks");
+                "/ks.jks",
+                "sasl.enabled.mechanisms",
+                "PLAIN",
+                "listener.name.sasl_ssl.plain.sasl.jaas.config",
+                PLAIN_JAAS);
         refused(
                 "which is not a security protocol",
                 "listeners",
                 "X://127.0.0.1:0",
                 "listener.security.protocol.map",
                 "X:KERBEROS");
+    }
+
+    @Test
+    void aBrokerOnlyNodeUsesItsSslKeysForTheControllersSslListener() {
+        BrokerConfig broker = config(
+                "process.roles", "broker",
+                "node.id", "101",
+                "controller.quorum.voters", "1@127.0.0.1:9093",
+                "listeners", "PLAINTEXT://127.0.0.1:0",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL",
+                "ssl.keystore.location", "/ks.jks",
+                "listener.name.controller.ssl.truststore.location", "/ts.jks");
+        assertThat(broker.securityProtocolOf("CONTROLLER")).isEqualTo("SSL");
+        assertThat(SecurityConfig.outgoingTls(broker.originals(), "CONTROLLER").truststoreLocation())
+                .isEqualTo("/ts.jks");
+        refused(
+                "names listener OTHER, which is not in listeners",
+                "process.roles",
+                "broker",
+                "node.id",
+                "101",
+                "controller.quorum.voters",
+                "1@127.0.0.1:9093",
+                "listeners",
+                "PLAINTEXT://127.0.0.1:0",
+                "listener.security.protocol.map",
+                "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL",
+                "ssl.keystore.location",
+                "/ks.jks",
+                "listener.name.other.ssl.truststore.location",
+                "/ts.jks");
+    }
+
+    @Test
+    void hostnameVerificationIsOnByDefaultAndOffWhenTheAlgorithmIsEmpty() {
+        assertThat(SecurityConfig.verifiesHostname(Map.of(), "SSL")).isTrue();
+        assertThat(SecurityConfig.verifiesHostname(Map.of("ssl.endpoint.identification.algorithm", "HTTPS"), "SSL"))
+                .isTrue();
+        assertThat(SecurityConfig.verifiesHostname(Map.of("ssl.endpoint.identification.algorithm", ""), "SSL"))
+                .isFalse();
+        assertThat(SecurityConfig.verifiesHostname(
+                        Map.of(
+                                "ssl.endpoint.identification.algorithm", "",
+                                "listener.name.ssl.ssl.endpoint.identification.algorithm", "https"),
+                        "SSL"))
+                .isTrue();
+        assertThatThrownBy(() ->
+                        SecurityConfig.verifiesHostname(Map.of("ssl.endpoint.identification.algorithm", "ldap"), "SSL"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("ssl.endpoint.identification.algorithm");
     }
 
     private static final String VALIDATOR =

@@ -80,6 +80,26 @@ public final class MetricNames {
     // kafka.server:type=DelayedOperationPurgatory
     public static final String PURGATORY_SIZE = "kafka_server_delayedoperationpurgatory_purgatorysize";
 
+    // kafka.server:type=FetchSessionCache
+    public static final String FETCH_SESSIONS = "kafka_server_fetchsessioncache_numincrementalfetchsessions";
+    public static final String FETCH_SESSION_PARTITIONS =
+            "kafka_server_fetchsessioncache_numincrementalfetchpartitionscached";
+    public static final String FETCH_SESSION_EVICTIONS =
+            "kafka_server_fetchsessioncache_incrementalfetchsessionevictions";
+
+    /**
+     * kafka.server:type=Produce|Fetch|Request|ControllerMutation,user=U,client-id=C attribute throttle-time (Kafka
+     * metrics, not Yammer: the attribute's dashes become underscores, user and client_id are labels).
+     */
+    public static String quotaThrottleTime(ClientQuotaSource.QuotaType type) {
+        return "kafka_server_" + type.group + "_throttle_time";
+    }
+
+    /** The same MBeans' byte-rate (Produce, Fetch), request-time (Request) or mutation-rate (ControllerMutation). */
+    public static String quotaRate(ClientQuotaSource.QuotaType type) {
+        return "kafka_server_" + type.group + "_" + type.rateName;
+    }
+
     // coordinators (Kafka reports these through KafkaMetrics, not MBeans the rules name)
     public static final String GROUPS = "varve_coordinator_groups";
     public static final String GROUP_SHARDS = "varve_coordinator_group_shards";

@@ -80,6 +80,16 @@ public final class NodeMetrics {
 
     private volatile BrokerView view;
 
+    /** Adds the client quota families ({@code kafka_server_produce_throttle_time} …) read from {@code source}. */
+    public void clientQuotas(ClientQuotaSource source) {
+        registry.register(new ClientQuotaCollector(source));
+    }
+
+    /** Adds the {@code kafka_server_fetchsessioncache_*} families read from {@code stats}. */
+    public void fetchSessions(FetchSessionStats stats) {
+        registry.register(new FetchSessionCollector(stats));
+    }
+
     /** Adds the families read from {@code view} at each scrape; call once, when the broker is up. */
     public void attach(BrokerView view, int requestThreads, long lagTimeoutMs) {
         if (this.view != null) {

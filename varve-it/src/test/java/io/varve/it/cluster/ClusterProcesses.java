@@ -72,6 +72,8 @@ public final class ClusterProcesses implements AutoCloseable {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private final Map<Integer, Map<String, String>> nodeOverrides = new HashMap<>();
         private final List<String> extraListeners = new ArrayList<>();
+        private String interBrokerListener;
+        private String controllerProtocol = "PLAINTEXT";
         private boolean namespaces;
 
         private Builder(int controllers, int brokers, boolean combined) {
@@ -101,6 +103,18 @@ public final class ClusterProcesses implements AutoCloseable {
          */
         public Builder extraListener(String name) {
             extraListeners.add(name);
+            return this;
+        }
+
+        /**
+         * Brokers reach each other on {@code interBrokerListener} (one of {@link #extraListener}'s, or PLAINTEXT) and
+         * the controller listener speaks {@code controllerProtocol}; the TLS keys themselves are given with {@link
+         * #override}. {@link #awaitLeader} speaks PLAINTEXT to the controller listener, so a test with an SSL one
+         * waits on its brokers instead.
+         */
+        public Builder secureInternalListeners(String interBrokerListener, String controllerProtocol) {
+            this.interBrokerListener = interBrokerListener;
+            this.controllerProtocol = controllerProtocol;
             return this;
         }
 
@@ -182,6 +196,13 @@ public final class ClusterProcesses implements AutoCloseable {
                 settings.put("controller.listener.names", "CONTROLLER");
                 settings.put("controller.quorum.voters", String.join(",", voters));
                 settings.put("log.dirs", dataDir.toString());
+                if (interBrokerListener != null) {
+                    settings.put("inter.broker.listener.name", interBrokerListener);
+                    List<String> map =
+                            new ArrayList<>(List.of("PLAINTEXT:PLAINTEXT", "CONTROLLER:" + controllerProtocol));
+                    extraListeners.forEach(l -> map.add(l + ":" + l));
+                    settings.put("listener.security.protocol.map", String.join(",", map));
+                }
                 settings.putAll(overrides);
                 settings.putAll(nodeOverrides.getOrDefault(id, Map.of()));
                 List<String> arguments = new ArrayList<>();

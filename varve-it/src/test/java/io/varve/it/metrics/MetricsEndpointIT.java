@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -22,6 +24,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,6 +47,12 @@ class MetricsEndpointIT {
     private static final int FLUSHED_RECORDS = 5;
     /** The committed offset of partition 0, so its lag is its log end minus this. */
     private static final long COMMITTED = 7;
+    /** The one client id with quotas: 1 KB/s produce, 4 KB/s fetch (a 40 KB allowance over ten windows). */
+    private static final String THROTTLED = "metrics-it-throttled";
+
+    private static final String QUOTA_TOPIC = "metrics-it-quota";
+    private static final Map<String, String> THROTTLED_LABELS = Map.of("client_id", THROTTLED);
+    private boolean throttledOnce;
 
     @TempDir
     static Path dir;
@@ -60,6 +71,23 @@ class MetricsEndpointIT {
                             new NewTopic(FLUSHED_TOPIC, 1, (short) 1).configs(Map.of("flush.messages", "1"))))
                     .all()
                     .get();
+            admin.createTopics(List.of(new NewTopic(QUOTA_TOPIC, 1, (short) 1)))
+                    .all()
+                    .get();
+            ClientQuotaEntity client = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, THROTTLED));
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                            client,
+                            List.of(
+                                    new ClientQuotaAlteration.Op("producer_byte_rate", 1024.0),
+                                    new ClientQuotaAlteration.Op("consumer_byte_rate", 4096.0),
+                                    new ClientQuotaAlteration.Op("request_percentage", 200.0),
+                                    new ClientQuotaAlteration.Op("controller_mutation_rate", 100.0)))))
+                    .all()
+                    .get();
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.describeClientQuotas(ClientQuotaFilter.all())
+                    .entities()
+                    .get()
+                    .containsKey(client));
         }
     }
 
@@ -67,6 +95,61 @@ class MetricsEndpointIT {
     void stop() {
         if (broker != null) {
             broker.close();
+        }
+    }
+
+    /** The throttled client's traffic, each part scraped right after it (a throttle counts for the quota's windows). */
+    private synchronized void throttledTraffic() throws Exception {
+        throttledOnce = true;
+        long from = throttledProduce();
+        throttledFetch(from);
+        throttledCreateTopic();
+    }
+
+    /** 1 KB batches for the throttled consumer, then one 16 KB record of the throttled producer (6 KB over). */
+    private long throttledProduce() throws Exception {
+        long from;
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "1"))) {
+            from = producer.send(new ProducerRecord<>(QUOTA_TOPIC, new byte[1]))
+                    .get()
+                    .offset();
+            for (int i = 0; i < 60; i++) {
+                producer.send(new ProducerRecord<>(QUOTA_TOPIC, new byte[1024])).get(); // a batch each
+            }
+        }
+        try (KafkaProducer<byte[], byte[]> producer =
+                broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "1", ProducerConfig.CLIENT_ID_CONFIG, THROTTLED))) {
+            producer.send(new ProducerRecord<>(QUOTA_TOPIC, new byte[16 * 1024]))
+                    .get();
+        }
+        return from;
+    }
+
+    /** Over 60 KB fetched by the throttled consumer: 20 KB over its allowance. */
+    private void throttledFetch(long from) {
+        TopicPartition partition = new TopicPartition(QUOTA_TOPIC, 0);
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                broker.consumer(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, THROTTLED))) {
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, from);
+            int read = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (read < 62 && System.nanoTime() < deadline) {
+                read += consumer.poll(Duration.ofMillis(200)).count();
+            }
+            assertThat(read).as("the throttled consumer still reads everything").isGreaterThanOrEqualTo(62);
+        }
+    }
+
+    private void throttledCreateTopic() throws Exception {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrap(),
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                THROTTLED))) {
+            admin.createTopics(List.of(new NewTopic(QUOTA_TOPIC + "-" + System.nanoTime(), 2, (short) 1)))
+                    .all()
+                    .get();
         }
     }
 
@@ -165,7 +248,57 @@ class MetricsEndpointIT {
     }
 
     @Test
+    void aThrottledClientsThrottleTimesAndRatesAreServedUnderItsClientIdAndItsFetchSessionIsCounted() throws Exception {
+        throttledOnce = true;
+        long from = throttledProduce();
+        PrometheusScrape produced = PrometheusScrape.scrape(http, false);
+        assertThat(produced.value("kafka_server_produce_throttle_time", THROTTLED_LABELS))
+                .as("16 KB against at most a 10 KB allowance at 1 KB/s: 6 to 11 s")
+                .isBetween(6_000.0, 11_000.0);
+        assertThat(produced.value("kafka_server_produce_byte_rate", THROTTLED_LABELS))
+                .isPositive();
+        assertThat(produced.value("kafka_server_request_request_time", THROTTLED_LABELS))
+                .isPositive();
+
+        throttledFetch(from);
+        PrometheusScrape fetched = PrometheusScrape.scrape(http, false);
+        assertThat(fetched.value("kafka_server_fetch_throttle_time", THROTTLED_LABELS))
+                .as("over 60 KB fetched against a 40 KB allowance")
+                .isPositive();
+        assertThat(fetched.value("kafka_server_fetch_byte_rate", THROTTLED_LABELS))
+                .isPositive();
+        assertThat(fetched.value("kafka_server_request_throttle_time", THROTTLED_LABELS))
+                .as("200 % of a thread is never reached")
+                .isZero();
+
+        throttledCreateTopic();
+        PrometheusScrape after = PrometheusScrape.scrape(http, false);
+        assertThat(after.value("kafka_server_controllermutation_mutation_rate", THROTTLED_LABELS))
+                .as("two partitions created")
+                .isPositive();
+        assertThat(after.value("kafka_server_controllermutation_throttle_time", THROTTLED_LABELS))
+                .isZero();
+
+        // a consumer's incremental fetch session is in the cache while it polls
+        TopicPartition partition = new TopicPartition(QUOTA_TOPIC, 0);
+        try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of())) {
+            consumer.assign(List.of(partition));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                consumer.poll(Duration.ofMillis(100));
+                PrometheusScrape now = PrometheusScrape.scrape(http, false);
+                assertThat(now.value("kafka_server_fetchsessioncache_numincrementalfetchsessions", Map.of()))
+                        .isGreaterThanOrEqualTo(1);
+                assertThat(now.value("kafka_server_fetchsessioncache_numincrementalfetchpartitionscached", Map.of()))
+                        .isGreaterThanOrEqualTo(1);
+            });
+        }
+    }
+
+    @Test
     void everyNameInTheDocumentedTableIsServedInBothFormats() throws Exception {
+        if (!throttledOnce) {
+            throttledTraffic(); // the client quota families have series only for clients with a quota
+        }
         // a group with a committed offset, so the lag families have series
         try (KafkaConsumer<byte[], byte[]> consumer =
                 broker.consumer(Map.of(ConsumerConfig.GROUP_ID_CONFIG, GROUP + "-names"))) {

@@ -23,13 +23,29 @@ public final class QuotaManager {
     private static final class Entry {
         final SampledRate rate;
         final TokenBucket credit;
+        /** The throttle times earned and how many, over the same windows: Kafka's {@code throttle-time} average. */
+        final SampledRate throttleMsSum;
+
+        final SampledRate throttles;
         long lastRecordMs;
 
-        Entry(SampledRate rate, TokenBucket credit, long nowMs) {
+        Entry(SampledRate rate, TokenBucket credit, int samples, long windowMs, long nowMs) {
             this.rate = rate;
             this.credit = credit;
+            this.throttleMsSum = new SampledRate(samples, windowMs, nowMs);
+            this.throttles = new SampledRate(samples, windowMs, nowMs);
             this.lastRecordMs = nowMs;
         }
+    }
+
+    /** What {@link #forEachRate} reports of one tracked rate. */
+    @FunctionalInterface
+    public interface RateVisitor {
+        /**
+         * @param ratePerSecond      the rate the quota limits, now
+         * @param throttleTimeAvgMs the mean of the throttle times earned within the windows (0 when none)
+         */
+        void rate(String userTag, String clientIdTag, double ratePerSecond, double throttleTimeAvgMs);
     }
 
     /** @param samples {@code quota.window.num}; @param windowMs {@code quota.window.size.seconds} in ms */
@@ -47,12 +63,35 @@ public final class QuotaManager {
                 k -> new Entry(
                         new SampledRate(samples, windowMs, nowMs),
                         new TokenBucket((samples - 1) * windowMs, nowMs),
+                        samples,
+                        windowMs,
                         nowMs));
         synchronized (entry) {
             entry.lastRecordMs = nowMs;
             entry.rate.record(value, nowMs);
-            return cap(entry.credit.record(value, quota.bound(), nowMs));
+            long throttleMs = cap(entry.credit.record(value, quota.bound(), nowMs));
+            if (throttleMs > 0) {
+                entry.throttleMsSum.record(throttleMs, nowMs);
+                entry.throttles.record(1, nowMs);
+            }
+            return throttleMs;
         }
+    }
+
+    /** Reports every rate tracked now (a metrics scrape; rates idle for the samples' span may still be listed). */
+    public void forEachRate(long nowMs, RateVisitor visitor) {
+        rates.forEach((key, entry) -> {
+            double rate;
+            double throttleAvgMs;
+            synchronized (entry) {
+                rate = entry.rate.ratePerSecond(nowMs);
+                entry.throttles.ratePerSecond(nowMs); // advances the windows before reading the totals
+                entry.throttleMsSum.ratePerSecond(nowMs);
+                double count = entry.throttles.total(nowMs);
+                throttleAvgMs = count > 0 ? entry.throttleMsSum.total(nowMs) / count : 0;
+            }
+            visitor.rate(key.user(), key.clientId(), rate, throttleAvgMs);
+        });
     }
 
     /** Takes back a recording whose work was not done after all (a throttled fetch answers without its data). */

@@ -29,6 +29,31 @@ class QuotaManagerTest {
     }
 
     @Test
+    void eachTrackedRateIsReportedWithTheMeanOfTheThrottlesItEarnedWithinTheWindows() {
+        QuotaManager quotas = new QuotaManager(11, 1000);
+        QuotaResolver.Resolved bobClient = new QuotaResolver.Resolved("bob", "app", 1000);
+        quotas.recordAndGetThrottleMs(bobClient, 500, 0); // within: counts toward the rate, not the throttle mean
+        quotas.recordAndGetThrottleMs(ALICE_1KB, 10_000, 0);
+        long first = quotas.recordAndGetThrottleMs(ALICE_1KB, 2_000, 0); // 2 s over
+        long second = quotas.recordAndGetThrottleMs(ALICE_1KB, 4_000, 0); // 6 s over
+        Map<String, double[]> seen = new HashMap<>();
+        quotas.forEachRate(
+                0,
+                (user, clientId, rate, throttleAvgMs) ->
+                        seen.put(user + "/" + clientId, new double[] {rate, throttleAvgMs}));
+        assertThat(seen).containsOnlyKeys("alice/", "bob/app");
+        assertThat(seen.get("alice/")[0]).isEqualTo(1_600.0); // 16 kB over at least ten windows
+        assertThat(seen.get("alice/")[1]).isEqualTo((first + second) / 2.0).isEqualTo(4_000.0);
+        assertThat(seen.get("bob/app")).containsExactly(50.0, 0.0);
+        // once the windows have passed, the throttles no longer count
+        quotas.forEachRate(12_000, (user, clientId, rate, throttleAvgMs) -> {
+            if (user.equals("alice")) {
+                assertThat(throttleAvgMs).isZero();
+            }
+        });
+    }
+
+    @Test
     void theThrottleNeverExceedsTheSamplesSpan() {
         QuotaManager quotas = new QuotaManager(11, 1000);
         assertThat(quotas.recordAndGetThrottleMs(ALICE_1KB, 1e9, 0)).isEqualTo(11_000);

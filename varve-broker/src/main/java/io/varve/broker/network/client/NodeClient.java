@@ -50,28 +50,50 @@ public final class NodeClient implements AutoCloseable {
 
     private final String clientId;
     private final int maxInFlight;
+    private final int maxFrameBytes;
+    private final ClientTls tls;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
     private final Map<InetSocketAddress, Connection> connections = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    /** A client whose single I/O thread is named after {@code threadName}. */
+    /** A client whose single I/O thread is named after {@code threadName}, over PLAINTEXT. */
     public NodeClient(String clientId, String threadName, int maxFrameBytes, int maxInFlight, long connectTimeoutMs) {
+        this(clientId, threadName, maxFrameBytes, maxInFlight, connectTimeoutMs, null);
+    }
+
+    /** As above, over TLS when {@code tls} is not null (the target listener is SSL). */
+    public NodeClient(
+            String clientId,
+            String threadName,
+            int maxFrameBytes,
+            int maxInFlight,
+            long connectTimeoutMs,
+            ClientTls tls) {
         this.clientId = clientId;
         this.maxInFlight = maxInFlight;
+        this.maxFrameBytes = maxFrameBytes;
+        this.tls = tls;
         this.group = new MultiThreadIoEventLoopGroup(
                 1, new DefaultThreadFactory(threadName, true), NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeoutMs)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
-                    }
-                });
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeoutMs);
+    }
+
+    /** A connection's pipeline: TLS first when the listener is SSL (the engine needs the peer's name), then frames. */
+    private ChannelInitializer<SocketChannel> initializer(InetSocketAddress peer) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                if (tls != null) {
+                    ch.pipeline().addLast("tls", tls.handler(ch.alloc(), peer));
+                }
+                ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
+            }
+        };
     }
 
     /**
@@ -126,7 +148,8 @@ public final class NodeClient implements AutoCloseable {
             }
             connecting.add(new Queued(api, version, body, answer));
             if (connecting.size() == 1) {
-                ChannelFuture future = bootstrap.connect(resolved(address));
+                ChannelFuture future =
+                        bootstrap.clone().handler(initializer(address)).connect(resolved(address));
                 future.addListener(done -> connected(future));
             }
         }

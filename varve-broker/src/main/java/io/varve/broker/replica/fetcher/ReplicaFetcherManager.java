@@ -44,6 +44,18 @@ public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetch
             IntFunction<Optional<InetSocketAddress>> addresses,
             LongSupplier brokerEpoch,
             LongSupplier clockMs) {
+        this(localId, settings, maxFrameBytes, addresses, brokerEpoch, clockMs, null);
+    }
+
+    /** As above, fetching over TLS when {@code tls} is not null (an SSL inter-broker listener). */
+    public ReplicaFetcherManager(
+            int localId,
+            ReplicaFetcherSettings settings,
+            int maxFrameBytes,
+            IntFunction<Optional<InetSocketAddress>> addresses,
+            LongSupplier brokerEpoch,
+            LongSupplier clockMs,
+            io.varve.broker.network.client.ClientTls tls) {
         this.localId = localId;
         this.settings = settings;
         this.client = new NodeClient(
@@ -51,7 +63,8 @@ public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetch
                 "varve-replica-fetcher-io",
                 maxFrameBytes,
                 Math.max(4, settings.numFetchers() * 2),
-                settings.requestTimeoutMs());
+                settings.requestTimeoutMs(),
+                tls);
         this.addresses = addresses;
         this.brokerEpoch = brokerEpoch;
         this.clockMs = clockMs;
