@@ -149,8 +149,15 @@ class ConnectionLimitsIT {
 
     @Test
     void pastMaxConnectionCreationRateNewConnectionsWaitTheirTurn() throws Exception {
-        try (TestBroker broker =
-                TestBroker.start(dir, Map.of("max.connection.creation.rate", "10", "quota.window.num", "2"))) {
+        // as in Kafka the broker-wide rate spares the inter-broker listener: the clients' listener is another one
+        try (TestBroker broker = TestBroker.start(
+                dir,
+                Map.of(
+                        "max.connection.creation.rate", "10",
+                        "quota.window.num", "2",
+                        "listeners", "PLAINTEXT://127.0.0.1:0,INTERNAL://127.0.0.1:0",
+                        "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                        "inter.broker.listener.name", "INTERNAL"))) {
             int port = broker.port();
             long start = System.nanoTime();
             for (int i = 0; i < 30; i++) {
