@@ -24,19 +24,19 @@ final class ConsoleRequests {
     static final byte READ_COMMITTED = 1;
 
     final LocalApis apis;
-    /** Whom the requests come from (named {@code principal} where the handlers pass it on). */
-    final LocalApis.Client principal;
+    /** Whom the requests come from: the principal and its address. */
+    final LocalApis.Client client;
 
-    ConsoleRequests(LocalApis apis, LocalApis.Client principal) {
+    ConsoleRequests(LocalApis apis, LocalApis.Client client) {
         this.apis = apis;
-        this.principal = principal;
+        this.client = client;
     }
 
     /** The partition ids of {@code topic} (Metadata), sorted. */
     CompletableFuture<List<Integer>> partitions(String topic) {
         MetadataRequestData request = new MetadataRequestData().setAllowAutoTopicCreation(false);
         request.topics().add(new MetadataRequestData.MetadataRequestTopic().setName(topic));
-        return apis.<MetadataResponseData>call(ApiKeys.METADATA, request, principal)
+        return apis.<MetadataResponseData>call(ApiKeys.METADATA, request, client)
                 .thenApply(response -> {
                     MetadataResponseData.MetadataResponseTopic t =
                             response.topics().iterator().next();
@@ -65,7 +65,7 @@ final class ConsoleRequests {
                 .setReplicaId(-1)
                 .setIsolationLevel(READ_COMMITTED)
                 .setTopics(new ArrayList<>(List.of(t)));
-        return apis.<ListOffsetsResponseData>call(ApiKeys.LIST_OFFSETS, request, principal)
+        return apis.<ListOffsetsResponseData>call(ApiKeys.LIST_OFFSETS, request, client)
                 .thenApply(response -> {
                     long[] out = new long[partitions.size()];
                     for (ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse : response.topics()) {

@@ -61,6 +61,7 @@ public final class LocalApis {
         }
     }
 
+    /** {@code body} at the newest version this broker handles, from {@code client}. */
     public <T extends ApiMessage> CompletableFuture<T> call(ApiKeys key, ApiMessage body, Client client) {
         ApiRegistry.Api api = registry.get(key);
         if (api == null) {
@@ -69,29 +70,10 @@ public final class LocalApis {
         return call(key, api.maxVersion(), body, client);
     }
 
+    /** {@code body} at {@code version} (for example Fetch by topic name, before topic ids), from {@code client}. */
+    @SuppressWarnings("unchecked")
     public <T extends ApiMessage> CompletableFuture<T> call(
             ApiKeys key, short version, ApiMessage body, Client client) {
-        return call(key, version, body, client.principal(), client.address());
-    }
-
-    /** {@code body} at the newest version this broker handles. */
-    public <T extends ApiMessage> CompletableFuture<T> call(ApiKeys key, ApiMessage body, Principal principal) {
-        ApiRegistry.Api api = registry.get(key);
-        if (api == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException("This node does not handle " + key));
-        }
-        return call(key, api.maxVersion(), body, principal);
-    }
-
-    /** {@code body} at {@code version} (for example Fetch by topic name, before topic ids). */
-    public <T extends ApiMessage> CompletableFuture<T> call(
-            ApiKeys key, short version, ApiMessage body, Principal principal) {
-        return call(key, version, body, principal, LOOPBACK);
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T extends ApiMessage> CompletableFuture<T> call(
-            ApiKeys key, short version, ApiMessage body, Principal principal, InetSocketAddress from) {
         ApiRegistry.Api api = registry.get(key);
         if (api == null || !api.handles(version)) {
             return CompletableFuture.failedFuture(
@@ -108,9 +90,9 @@ public final class LocalApis {
                 version,
                 ClientFrames.asRequest(key, version, body),
                 listenerName,
-                from,
+                client.address(),
                 System.nanoTime(),
-                principal);
+                client.principal());
         ApiHandler handler = authorization == null ? api.handler() : r -> authorization.handle(r, api.handler());
         return CompletableFuture.supplyAsync(() -> handler.handle(request), requestExecutor)
                 .thenCompose(f -> (CompletableFuture<T>) f);

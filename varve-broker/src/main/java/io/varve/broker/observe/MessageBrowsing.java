@@ -117,7 +117,7 @@ final class MessageBrowsing {
                 .setSessionEpoch(-1);
         request.topics().add(topic);
         return requests.apis
-                .<FetchResponseData>call(ApiKeys.FETCH, FETCH_BY_NAME, request, requests.principal)
+                .<FetchResponseData>call(ApiKeys.FETCH, FETCH_BY_NAME, request, requests.client)
                 .thenCompose(response -> {
                     Errors top = Errors.forCode(response.errorCode());
                     ConsoleRequests.check(top, "Fetch");

@@ -127,7 +127,7 @@ public final class NodeActions implements ConsoleActions {
                         .setResourceName(topic)
                         .setConfigurationKeys(null));
         return requests.apis
-                .<DescribeConfigsResponseData>call(ApiKeys.DESCRIBE_CONFIGS, request, requests.principal)
+                .<DescribeConfigsResponseData>call(ApiKeys.DESCRIBE_CONFIGS, request, requests.client)
                 .thenApply(response -> {
                     DescribeConfigsResponseData.DescribeConfigsResult result =
                             response.results().get(0);
@@ -162,8 +162,7 @@ public final class NodeActions implements ConsoleActions {
         IncrementalAlterConfigsRequestData request = new IncrementalAlterConfigsRequestData().setValidateOnly(false);
         request.resources().add(resource);
         return requests.apis
-                .<IncrementalAlterConfigsResponseData>call(
-                        ApiKeys.INCREMENTAL_ALTER_CONFIGS, request, requests.principal)
+                .<IncrementalAlterConfigsResponseData>call(ApiKeys.INCREMENTAL_ALTER_CONFIGS, request, requests.client)
                 .thenAccept(response -> {
                     var r = response.responses().get(0);
                     check(Errors.forCode(r.errorCode()), r.errorMessage(), "Config " + key + " of topic " + topic);
@@ -194,7 +193,7 @@ public final class NodeActions implements ConsoleActions {
     /** The group's state from ListGroups, or null when the group is unknown (nothing committed yet). */
     private CompletableFuture<String> groupState(String group) {
         return requests.apis
-                .<ListGroupsResponseData>call(ApiKeys.LIST_GROUPS, new ListGroupsRequestData(), requests.principal)
+                .<ListGroupsResponseData>call(ApiKeys.LIST_GROUPS, new ListGroupsRequestData(), requests.client)
                 .thenApply(response -> {
                     check(Errors.forCode(response.errorCode()), "Listing groups");
                     for (ListGroupsResponseData.ListedGroup g : response.groups()) {
@@ -246,7 +245,7 @@ public final class NodeActions implements ConsoleActions {
         return requests.apis
                 // v9 names the topic; v10 would need its id
                 .<OffsetCommitResponseData>call(
-                        ApiKeys.OFFSET_COMMIT, OFFSET_COMMIT_BY_NAME_VERSION, request, requests.principal)
+                        ApiKeys.OFFSET_COMMIT, OFFSET_COMMIT_BY_NAME_VERSION, request, requests.client)
                 .thenAccept(response -> {
                     for (var topicResponse : response.topics()) {
                         for (var p : topicResponse.partitions()) {

@@ -53,7 +53,7 @@ final class SecurityListing {
                 .setOperation(ANY)
                 .setPermissionType(ANY);
         return requests.apis
-                .<DescribeAclsResponseData>call(ApiKeys.DESCRIBE_ACLS, request, requests.principal)
+                .<DescribeAclsResponseData>call(ApiKeys.DESCRIBE_ACLS, request, requests.client)
                 .thenApply(response -> {
                     check(Errors.forCode(response.errorCode()), response.errorMessage(), "Listing ACLs");
                     List<AclEntry> out = new ArrayList<>();
@@ -90,7 +90,7 @@ final class SecurityListing {
                         .setOperation(c.operation)
                         .setPermissionType(c.permission));
         return requests.apis
-                .<CreateAclsResponseData>call(ApiKeys.CREATE_ACLS, request, requests.principal)
+                .<CreateAclsResponseData>call(ApiKeys.CREATE_ACLS, request, requests.client)
                 .thenAccept(response -> {
                     var r = response.results().get(0);
                     check(Errors.forCode(r.errorCode()), r.errorMessage(), "Creating the ACL");
@@ -110,7 +110,7 @@ final class SecurityListing {
                         .setOperation(c.operation)
                         .setPermissionType(c.permission));
         return requests.apis
-                .<DeleteAclsResponseData>call(ApiKeys.DELETE_ACLS, request, requests.principal)
+                .<DeleteAclsResponseData>call(ApiKeys.DELETE_ACLS, request, requests.client)
                 .thenAccept(response -> {
                     var r = response.filterResults().get(0);
                     check(Errors.forCode(r.errorCode()), r.errorMessage(), "Deleting the ACL");
@@ -124,7 +124,7 @@ final class SecurityListing {
         DescribeUserScramCredentialsRequestData request = new DescribeUserScramCredentialsRequestData().setUsers(null);
         return requests.apis
                 .<DescribeUserScramCredentialsResponseData>call(
-                        ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, request, requests.principal)
+                        ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, request, requests.client)
                 .thenApply(response -> {
                     check(Errors.forCode(response.errorCode()), response.errorMessage(), "Listing SCRAM users");
                     List<ScramUser> out = new ArrayList<>();
@@ -147,7 +147,7 @@ final class SecurityListing {
     CompletableFuture<List<ClientQuota>> clientQuotas() {
         DescribeClientQuotasRequestData request = new DescribeClientQuotasRequestData().setStrict(false);
         return requests.apis
-                .<DescribeClientQuotasResponseData>call(ApiKeys.DESCRIBE_CLIENT_QUOTAS, request, requests.principal)
+                .<DescribeClientQuotasResponseData>call(ApiKeys.DESCRIBE_CLIENT_QUOTAS, request, requests.client)
                 .thenApply(response -> {
                     check(Errors.forCode(response.errorCode()), response.errorMessage(), "Listing client quotas");
                     List<ClientQuota> out = new ArrayList<>();
