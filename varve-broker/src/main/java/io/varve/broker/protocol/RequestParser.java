@@ -24,8 +24,9 @@ public final class RequestParser {
             throw new InvalidFrameException("unknown API key " + apiKeyId);
         }
         ApiKeys apiKey = ApiKeys.forId(apiKeyId);
-        short headerVersion = apiKey.requestHeaderVersion(apiVersion);
         try {
+            // throws for an id kafka-clients keeps without any version left (StopReplica, key 5, and a few more)
+            short headerVersion = apiKey.requestHeaderVersion(apiVersion);
             RequestHeaderData header = new RequestHeaderData(new ByteBufferAccessor(frame), headerVersion);
             return new Parsed(header, apiKey, apiVersion, frame);
         } catch (RuntimeException e) {
