@@ -154,6 +154,21 @@ public final class BrokerConfig {
             .define("group.consumer.max.heartbeat.interval.ms", INT, 15000, 1, Integer.MAX_VALUE)
             .define("group.consumer.max.size", INT, Integer.MAX_VALUE, 1, Integer.MAX_VALUE)
             .define("group.consumer.assignors", LIST, List.of("uniform", "range"))
+            // KIP-932 share groups, Kafka's keys, defaults and bounds
+            .define("group.share.session.timeout.ms", INT, 45000, 1, Integer.MAX_VALUE)
+            .define("group.share.min.session.timeout.ms", INT, 45000, 1, Integer.MAX_VALUE)
+            .define("group.share.max.session.timeout.ms", INT, 60000, 1, Integer.MAX_VALUE)
+            .define("group.share.heartbeat.interval.ms", INT, 5000, 1, Integer.MAX_VALUE)
+            .define("group.share.min.heartbeat.interval.ms", INT, 5000, 1, Integer.MAX_VALUE)
+            .define("group.share.max.heartbeat.interval.ms", INT, 15000, 1, Integer.MAX_VALUE)
+            .define("group.share.max.size", INT, 200, 1, 1000)
+            .define("group.share.record.lock.duration.ms", INT, 30000, 1, Integer.MAX_VALUE)
+            .define("group.share.min.record.lock.duration.ms", INT, 15000, 1, Integer.MAX_VALUE)
+            .define("group.share.max.record.lock.duration.ms", INT, 60000, 1, Integer.MAX_VALUE)
+            .define("group.share.delivery.count.limit", INT, 5, 2, 10)
+            .define("group.share.partition.max.record.locks", INT, 2000, 100, 10000)
+            .define("group.share.max.share.sessions", INT, 2000, 1, Integer.MAX_VALUE)
+            .define("group.share.assignors", LIST, List.of("simple"))
             .define("group.coordinator.threads", INT, 4, 1, 64)
             .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
             .define("transaction.state.log.replication.factor", INT, 3, 1, Short.MAX_VALUE)
@@ -964,6 +979,10 @@ public final class BrokerConfig {
 
     public List<String> groupConsumerAssignors() {
         return list("group.consumer.assignors");
+    }
+
+    public List<String> groupShareAssignors() {
+        return list("group.share.assignors");
     }
 
     public List<String> controllerListenerNames() {

@@ -158,7 +158,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         PartitionLog partitionLog = topic.leaderLog(partition);
         long endOffset = partitionLog.logEndOffset();
         GroupCoordinatorShard shard = new GroupCoordinatorShard(
-                partition, settings.coordinator(), System::currentTimeMillis, () -> Uuid.randomUuid()
+                partition, settings.coordinator(), settings.share(), System::currentTimeMillis, () -> Uuid.randomUuid()
                         .toString());
         long records = OffsetsPartitionIo.replay(partitionLog, endOffset, new OffsetsPartitionIo.ReplaySink() {
             @Override

@@ -261,15 +261,17 @@ public final class SharePartition {
 
     /**
      * Moves the start offset to {@code offset} (AlterShareGroupOffsets, or the log start passing it): what lies below
-     * is forgotten; moving past the end offset empties the in-flight records.
+     * is forgotten; a rewind, or a move past the end offset, empties the in-flight records.
      */
     public void resetStartOffset(long offset) {
+        if (offset < startOffset || offset >= endOffset) {
+            inFlight.clear(); // a rewind, or past everything in flight: the state starts afresh there
+            startOffset = offset;
+            endOffset = offset;
+            return;
+        }
         inFlight.headMap(offset, false).clear();
         startOffset = offset;
-        endOffset = Math.max(endOffset, offset);
-        if (inFlight.isEmpty()) {
-            endOffset = offset;
-        }
         advanceStart();
     }
 

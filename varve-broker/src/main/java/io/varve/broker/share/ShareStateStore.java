@@ -1,0 +1,34 @@
+package io.varve.broker.share;
+
+import io.varve.coordinator.share.SharePartition;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Where share-partition state outlives the broker. */
+public interface ShareStateStore {
+    /** The last state written for {@code key}, or null when there is none. */
+    SharePartition.Snapshot read(SharePartitionKey key);
+
+    /** Records {@code state} as {@code key}'s current state; null deletes it (the group or its offsets went away). */
+    void write(SharePartitionKey key, SharePartition.Snapshot state);
+
+    /** A store that forgets everything with the broker (tests; and what a node without the state topic has). */
+    static ShareStateStore inMemory() {
+        Map<SharePartitionKey, SharePartition.Snapshot> states = new ConcurrentHashMap<>();
+        return new ShareStateStore() {
+            @Override
+            public SharePartition.Snapshot read(SharePartitionKey key) {
+                return states.get(key);
+            }
+
+            @Override
+            public void write(SharePartitionKey key, SharePartition.Snapshot state) {
+                if (state == null) {
+                    states.remove(key);
+                } else {
+                    states.put(key, state);
+                }
+            }
+        };
+    }
+}
