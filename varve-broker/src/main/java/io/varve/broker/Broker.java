@@ -416,7 +416,7 @@ public final class Broker implements AutoCloseable {
                 metadataCache,
                 replicaManager,
                 groupCoordinator.settings().share(),
-                io.varve.broker.share.ShareStateStore.inMemory(),
+                io.varve.broker.share.ShareApis.stateStore(config, nodeId, metadataCache, replicaManager, controller),
                 System::currentTimeMillis);
         SaslApis.register(registry);
         registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, forwarded)

@@ -222,8 +222,11 @@ public final class BrokerConfig {
             .define("auto.leader.rebalance.enable", BOOLEAN, true)
             .define("leader.imbalance.check.interval.seconds", LONG, 300L, 1, Long.MAX_VALUE / 1000)
             .define("leader.imbalance.per.broker.percentage", INT, 10, 0, Integer.MAX_VALUE)
-            .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
-            .defineAccepted("share.coordinator.state.topic.min.isr", INT);
+            // KIP-932: the share-group state topic (__share_group_state), Kafka's keys and defaults
+            .define("share.coordinator.state.topic.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
+            .define("share.coordinator.state.topic.replication.factor", INT, 3, 1, Short.MAX_VALUE)
+            .define("share.coordinator.state.topic.min.isr", INT, 2, 1, Short.MAX_VALUE)
+            .define("share.coordinator.state.topic.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE);
 
     private final Map<String, String> originals;
     private final Map<String, Object> values;
@@ -961,6 +964,14 @@ public final class BrokerConfig {
     public int groupInt(String key) {
         if (!key.startsWith("group.") && !key.startsWith("offset")) {
             throw new IllegalArgumentException(key + " is not a group coordinator key");
+        }
+        return intValue(key);
+    }
+
+    /** The share-group state topic's keys, read by io.varve.broker.share.ShareApis. */
+    public int shareStateTopicInt(String key) {
+        if (!key.startsWith("share.coordinator.state.topic.")) {
+            throw new IllegalArgumentException(key + " is not a share state topic key");
         }
         return intValue(key);
     }

@@ -1,15 +1,44 @@
 package io.varve.broker.share;
 
 import io.varve.broker.api.ApiRegistry;
+import io.varve.broker.config.BrokerConfig;
+import io.varve.broker.controller.ControllerCalls;
+import io.varve.broker.group.CoordinatorTopic;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.share.ShareGroupConfig;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /** Registers ShareFetch and ShareAcknowledge (v1, as Kafka 4.4 serves them without the v2 renew acknowledgements). */
 public final class ShareApis {
     private ShareApis() {}
+
+    /** The durable state store: {@code __share_group_state} with the share.coordinator.state.topic.* settings. */
+    public static ShareStateStore stateStore(
+            BrokerConfig config,
+            int nodeId,
+            MetadataCache cache,
+            ReplicaManager replicaManager,
+            ControllerCalls controller) {
+        CoordinatorTopic topic = new CoordinatorTopic(
+                TopicShareStateStore.TOPIC,
+                nodeId,
+                config.shareStateTopicInt("share.coordinator.state.topic.num.partitions"),
+                (short) config.shareStateTopicInt("share.coordinator.state.topic.replication.factor"),
+                "share.coordinator.state.topic.replication.factor",
+                config.shareStateTopicInt("share.coordinator.state.topic.min.isr"),
+                Map.of(
+                        "cleanup.policy",
+                        "compact",
+                        "segment.bytes",
+                        Integer.toString(config.shareStateTopicInt("share.coordinator.state.topic.segment.bytes"))),
+                cache,
+                replicaManager,
+                controller);
+        return new TopicShareStateStore(topic, replicaManager, nodeId);
+    }
 
     /** Returns the share-partition states, which the share group admin APIs read and change. */
     public static SharePartitions register(

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
@@ -82,7 +83,13 @@ public final class SharePartitions {
     /** Acquires for {@code memberId} up to {@code maxRecords} records within {@code maxBytes} of the log. */
     public Fetched fetch(
             SharePartitionKey key, PartitionLog partitionLog, String memberId, int maxRecords, int maxBytes) {
-        SharePartition p = state(key, partitionLog);
+        SharePartition p;
+        try {
+            p = state(key, partitionLog);
+        } catch (CoordinatorLoadInProgressException e) {
+            // the durable state is not readable yet: nothing to hand out now (clients take no error code for it)
+            return Fetched.NOTHING;
+        }
         synchronized (p) {
             long now = clock.getAsLong();
             long end = partitionLog.highWatermark();

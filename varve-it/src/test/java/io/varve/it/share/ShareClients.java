@@ -17,6 +17,7 @@ final class ShareClients {
     static Map<String, String> brokerOverrides() {
         Map<String, String> o = new HashMap<>();
         o.put("offsets.topic.num.partitions", "4");
+        o.put("share.coordinator.state.topic.num.partitions", "4");
         o.put("group.share.min.record.lock.duration.ms", "1000");
         o.put("group.share.record.lock.duration.ms", Integer.toString(LOCK_MS));
         o.put("group.share.min.session.timeout.ms", "2000");
