@@ -140,8 +140,6 @@ public final class Broker implements AutoCloseable {
     private ReplicaManager replicaManager;
     /** KIP-227 fetch sessions, shared by every listener's Fetch handler. */
     private io.varve.broker.fetchsession.FetchSessionCache fetchSessions;
-    /** KIP-932 share-partition state of the partitions this broker leads. */
-    private io.varve.broker.share.SharePartitions sharePartitions;
 
     private io.varve.broker.replica.fetcher.ReplicaFetcherManager replicaFetchers;
     /** Retries the partition logs that could not be opened or created. */
@@ -411,11 +409,11 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new ClusterTransactionVerifier(
                         nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
-        sharePartitions = io.varve.broker.share.ShareApis.register(
+        io.varve.broker.share.ShareApis.register(
                 registry,
                 metadataCache,
                 replicaManager,
-                groupCoordinator.settings().share(),
+                groupCoordinator,
                 io.varve.broker.share.ShareApis.stateStore(config, nodeId, metadataCache, replicaManager, controller),
                 System::currentTimeMillis);
         SaslApis.register(registry);

@@ -4,6 +4,7 @@ import io.varve.broker.api.ApiRegistry;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.controller.ControllerCalls;
 import io.varve.broker.group.CoordinatorTopic;
+import io.varve.broker.group.GroupCoordinatorRuntime;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.share.ShareGroupConfig;
@@ -11,7 +12,10 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.protocol.ApiKeys;
 
-/** Registers ShareFetch and ShareAcknowledge (v1, as Kafka 4.4 serves them without the v2 renew acknowledgements). */
+/**
+ * Registers ShareFetch and ShareAcknowledge (v1: Kafka 4.4 also serves v2, whose RENEW acknowledgements Varve does
+ * not implement) and the share group offset admin APIs.
+ */
 public final class ShareApis {
     private ShareApis() {}
 
@@ -45,9 +49,10 @@ public final class ShareApis {
             ApiRegistry registry,
             MetadataCache cache,
             ReplicaManager replicaManager,
-            ShareGroupConfig config,
+            GroupCoordinatorRuntime groups,
             ShareStateStore store,
             LongSupplier clock) {
+        ShareGroupConfig config = groups.settings().share();
         ShareSessions sessions = new ShareSessions(config.maxShareSessions(), config.sessionTimeoutMs(), clock);
         SharePartitions partitions = new SharePartitions(config, store, groupId -> false, clock);
         registry.register(ApiKeys.SHARE_FETCH, 1, 1, new ShareFetchHandler(cache, replicaManager, sessions, partitions))
@@ -56,6 +61,11 @@ public final class ShareApis {
                         1,
                         1,
                         new ShareAcknowledgeHandler(cache, replicaManager, sessions, partitions));
+        ShareGroupAdminHandlers admin = new ShareGroupAdminHandlers(cache, replicaManager, groups, partitions);
+        registry.register(ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS, 0, 1, admin::describe)
+                .register(ApiKeys.ALTER_SHARE_GROUP_OFFSETS, 0, 0, admin::alter)
+                .register(ApiKeys.DELETE_SHARE_GROUP_OFFSETS, 0, 0, admin::delete);
+        groups.onGroupDeleted(partitions::deleteGroup);
         return partitions;
     }
 }

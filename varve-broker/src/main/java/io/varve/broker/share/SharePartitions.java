@@ -216,15 +216,20 @@ public final class SharePartitions {
         }
     }
 
-    /** The start offset of {@code key}, or -1 when the group has not started on the partition. */
-    public long startOffset(SharePartitionKey key) {
+    /** A share-partition's start offset and lag; both -1 when the group has not started on the partition. */
+    public record Offsets(long startOffset, long lag) {}
+
+    public Offsets offsets(SharePartitionKey key, PartitionLog partitionLog) {
         SharePartition p = states.get(key);
         if (p == null) {
             SharePartition.Snapshot saved = store.read(key);
-            return saved == null ? -1 : saved.startOffset();
+            if (saved == null) {
+                return new Offsets(-1, -1);
+            }
+            p = state(key, partitionLog);
         }
         synchronized (p) {
-            return p.startOffset();
+            return new Offsets(p.startOffset(), p.lag(partitionLog.highWatermark()));
         }
     }
 
@@ -244,8 +249,15 @@ public final class SharePartitions {
         store.write(key, null);
     }
 
-    /** The share-partitions this broker has state for in {@code groupId}. */
+    /** The share-partitions this broker has state for in {@code groupId}, in memory or in the store. */
     public List<SharePartitionKey> keysOf(String groupId) {
-        return states.keySet().stream().filter(k -> k.groupId().equals(groupId)).toList();
+        java.util.Set<SharePartitionKey> keys = new java.util.LinkedHashSet<>(store.keys(groupId));
+        states.keySet().stream().filter(k -> k.groupId().equals(groupId)).forEach(keys::add);
+        return List.copyOf(keys);
+    }
+
+    /** Forgets every share-partition of {@code groupId} (DeleteGroups of a share group). */
+    public void deleteGroup(String groupId) {
+        keysOf(groupId).forEach(this::delete);
     }
 }

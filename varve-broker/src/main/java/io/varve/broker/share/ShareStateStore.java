@@ -12,6 +12,9 @@ public interface ShareStateStore {
     /** Records {@code state} as {@code key}'s current state; null deletes it (the group or its offsets went away). */
     void write(SharePartitionKey key, SharePartition.Snapshot state);
 
+    /** The share-partitions of {@code groupId} that have a state here. */
+    java.util.List<SharePartitionKey> keys(String groupId);
+
     /** A store that forgets everything with the broker (tests; and what a node without the state topic has). */
     static ShareStateStore inMemory() {
         Map<SharePartitionKey, SharePartition.Snapshot> states = new ConcurrentHashMap<>();
@@ -19,6 +22,13 @@ public interface ShareStateStore {
             @Override
             public SharePartition.Snapshot read(SharePartitionKey key) {
                 return states.get(key);
+            }
+
+            @Override
+            public java.util.List<SharePartitionKey> keys(String groupId) {
+                return states.keySet().stream()
+                        .filter(k -> k.groupId().equals(groupId))
+                        .toList();
             }
 
             @Override

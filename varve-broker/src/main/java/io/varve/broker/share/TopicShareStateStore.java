@@ -55,6 +55,25 @@ public final class TopicShareStateStore implements ShareStateStore {
         return states == null ? null : states.get(key);
     }
 
+    /** Every state partition this node leads is loaded first (those not ready yet are skipped). */
+    @Override
+    public synchronized List<SharePartitionKey> keys(String groupId) {
+        List<SharePartitionKey> out = new java.util.ArrayList<>();
+        for (int p = 0; p < topic.numPartitions(); p++) {
+            try {
+                Map<SharePartitionKey, SharePartition.Snapshot> states = load(p);
+                if (states != null) {
+                    states.keySet().stream()
+                            .filter(k -> k.groupId().equals(groupId))
+                            .forEach(out::add);
+                }
+            } catch (CoordinatorLoadInProgressException e) {
+                // not ready: the keys of that partition are missing from this answer
+            }
+        }
+        return out;
+    }
+
     @Override
     public synchronized void write(SharePartitionKey key, SharePartition.Snapshot state) {
         int partition = partitionOf(key);

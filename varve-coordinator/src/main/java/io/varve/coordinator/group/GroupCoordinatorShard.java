@@ -206,6 +206,20 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         return ctx.outbox.respond(ShareApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
     }
 
+    /**
+     * Whether a share group's offsets may be altered or deleted: NONE when it is empty or does not exist,
+     * NON_EMPTY_GROUP when it has members, GROUP_ID_NOT_FOUND when the id belongs to another kind of group.
+     */
+    public CompletableFuture<Errors> shareGroupOffsetsChangeable(String groupId) {
+        Group g = ctx.groups.get(groupId);
+        Errors e = g == null
+                ? Errors.NONE
+                : !(g instanceof ShareGroup)
+                        ? Errors.GROUP_ID_NOT_FOUND
+                        : g.hasNoMembers() ? Errors.NONE : Errors.NON_EMPTY_GROUP;
+        return ctx.outbox.respond(e);
+    }
+
     // ---------------------------------------------------------------- offsets
 
     public CompletableFuture<List<OffsetApi.PartitionResult>> commitOffsets(OffsetApi.CommitRequest r) {

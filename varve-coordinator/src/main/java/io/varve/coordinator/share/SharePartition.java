@@ -275,6 +275,20 @@ public final class SharePartition {
         advanceStart();
     }
 
+    /**
+     * How many records from the start offset up to {@code readableEndOffset} are still to be delivered or finished
+     * (DescribeShareGroupOffsets' lag): those not ACKNOWLEDGED or ARCHIVED.
+     */
+    public long lag(long readableEndOffset) {
+        long done = 0;
+        for (InFlight r : inFlight.values()) {
+            if (r.state.isFinal()) {
+                done++;
+            }
+        }
+        return Math.max(0, readableEndOffset - startOffset - done);
+    }
+
     /** Whether a member holds any lock (AlterShareGroupOffsets needs none). */
     public boolean hasAcquired() {
         for (InFlight r : inFlight.values()) {
