@@ -33,6 +33,8 @@ public final class ShareGroup implements Group {
     TopicsSnapshot topics = TopicsSnapshot.EMPTY;
 
     final TreeMap<String, Member> members = new TreeMap<>();
+    /** The assignment of the group epoch: member id to its partitions. */
+    Map<String, Map<Uuid, Set<Integer>>> target = new HashMap<>();
 
     ShareGroup(String groupId) {
         this.groupId = groupId;

@@ -94,7 +94,10 @@ public final class ShareGroupManager {
             reassign(group, topics, changed);
         }
         scheduleSession(group, member);
-        boolean sendAssignment = r.memberEpoch() != member.memberEpoch || r.memberEpoch() == ShareApi.JOIN_EPOCH;
+        // a member takes the group's latest assignment with its next heartbeat: no revocation to wait for
+        boolean sendAssignment = r.memberEpoch() == ShareApi.JOIN_EPOCH || member.memberEpoch != group.groupEpoch;
+        member.memberEpoch = group.groupEpoch;
+        member.assignment = group.target.getOrDefault(member.memberId, new HashMap<>());
         return new ShareApi.HeartbeatResponse(
                 Errors.NONE,
                 null,
@@ -122,28 +125,19 @@ public final class ShareGroupManager {
     }
 
     /**
-     * Recomputes every member's assignment; bumps the group epoch when membership or subscriptions changed or an
-     * assignment differs, and moves every member to it (share groups have no revocation to wait for).
+     * Recomputes the target assignment; bumps the group epoch when membership or subscriptions changed or the target
+     * differs. Each member moves to it with its next heartbeat, which the old epoch still makes.
      */
     private void reassign(ShareGroup group, TopicsSnapshot topics, boolean membershipChanged) {
         TreeMap<String, List<String>> subscriptions = new TreeMap<>();
         group.members.forEach((id, m) -> subscriptions.put(id, m.subscribedTopicNames));
         Map<String, Map<Uuid, Set<Integer>>> target = SimpleShareAssignor.assign(subscriptions, topics);
-        boolean assignmentChanged = false;
-        for (ShareGroup.Member m : group.members.values()) {
-            if (!Objects.equals(target.get(m.memberId), m.assignment)) {
-                assignmentChanged = true;
-            }
-        }
         group.topics = topics;
-        if (!membershipChanged && !assignmentChanged) {
+        if (!membershipChanged && Objects.equals(target, group.target)) {
             return;
         }
+        group.target = target;
         group.groupEpoch++;
-        for (ShareGroup.Member m : group.members.values()) {
-            m.assignment = target.getOrDefault(m.memberId, new HashMap<>());
-            m.memberEpoch = group.groupEpoch;
-        }
     }
 
     private void removeMember(ShareGroup group, String memberId, String why, TopicsSnapshot topics) {

@@ -49,8 +49,13 @@ class ShareGroupManagerTest {
         assertThat(b.assignment()).isEqualTo(Map.of(ONE_ID, Set.of(0)));
         assertThat(c.assignment()).isEqualTo(Map.of(ONE_ID, Set.of(0)));
         assertThat(c.memberEpoch()).isEqualTo(3);
-        // a's next heartbeat at its old epoch is fenced: it rejoined at epoch 1, the group is at 3
-        assertThat(heartbeat("a", 1, null).error()).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
+        // a joined at epoch 1: its next heartbeat moves it to the group's epoch 3, its partition unchanged
+        HeartbeatResponse a2 = heartbeat("a", 1, null);
+        assertThat(a2.memberEpoch()).isEqualTo(3);
+        assertThat(a2.assignment()).isEqualTo(Map.of(ONE_ID, Set.of(0)));
+        // and a heartbeat at an epoch the member never had is fenced
+        assertThat(heartbeat("a", 2, null).error()).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
+        assertThat(heartbeat("a", 3, null).assignment()).isNull();
     }
 
     @Test
@@ -79,7 +84,8 @@ class ShareGroupManagerTest {
                 .extracting(ShareApi.DescribedMember::memberId)
                 .containsExactly("b");
         HeartbeatResponse b = heartbeat("b", 2, null);
-        assertThat(b.error()).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
+        assertThat(b.memberEpoch()).isEqualTo(3);
+        assertThat(b.assignment()).isEqualTo(Map.of(ONE_ID, Set.of(0)));
     }
 
     @Test
