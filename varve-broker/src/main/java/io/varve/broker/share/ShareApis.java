@@ -6,10 +6,13 @@ import io.varve.broker.controller.ControllerCalls;
 import io.varve.broker.group.CoordinatorTopic;
 import io.varve.broker.group.GroupCoordinatorRuntime;
 import io.varve.broker.metadata.MetadataCache;
+import io.varve.broker.metadata.MetadataSnapshot;
+import io.varve.broker.replica.LeadershipListener;
 import io.varve.broker.replica.ReplicaManager;
 import io.varve.coordinator.group.share.ShareGroupConfig;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
@@ -66,6 +69,20 @@ public final class ShareApis {
                 .register(ApiKeys.ALTER_SHARE_GROUP_OFFSETS, 0, 0, admin::alter)
                 .register(ApiKeys.DELETE_SHARE_GROUP_OFFSETS, 0, 0, admin::delete);
         groups.onGroupDeleted(partitions::deleteGroup);
+        replicaManager.addLeadershipListener(new LeadershipListener() {
+            @Override
+            public void onBecomingLeader(TopicPartition tp, int leaderEpoch) {}
+
+            @Override
+            public void onResigning(TopicPartition tp, int leaderEpoch) {
+                store.resigned(tp);
+                MetadataSnapshot.TopicInfo topic =
+                        cache.snapshot().topicsByName().get(tp.topic());
+                if (topic != null) {
+                    partitions.resigned(topic.id(), tp.partition());
+                }
+            }
+        });
         return partitions;
     }
 }

@@ -256,6 +256,14 @@ public final class SharePartitions {
         return List.copyOf(keys);
     }
 
+    /**
+     * Drops the in-memory states of every group on one partition this broker stopped leading: another leader
+     * delivers its records now, and this one reads the states afresh from the store if it leads again.
+     */
+    public void resigned(org.apache.kafka.common.Uuid topicId, int partition) {
+        states.keySet().removeIf(k -> k.topicId().equals(topicId) && k.partition() == partition);
+    }
+
     /** Forgets every share-partition of {@code groupId} (DeleteGroups of a share group). */
     public void deleteGroup(String groupId) {
         keysOf(groupId).forEach(this::delete);

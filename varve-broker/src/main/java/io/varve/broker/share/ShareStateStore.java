@@ -15,6 +15,9 @@ public interface ShareStateStore {
     /** The share-partitions of {@code groupId} that have a state here. */
     java.util.List<SharePartitionKey> keys(String groupId);
 
+    /** This broker stopped leading {@code tp}: what it cached of it is stale from now on. */
+    default void resigned(org.apache.kafka.common.TopicPartition tp) {}
+
     /** A store that forgets everything with the broker (tests; and what a node without the state topic has). */
     static ShareStateStore inMemory() {
         Map<SharePartitionKey, SharePartition.Snapshot> states = new ConcurrentHashMap<>();

@@ -55,6 +55,14 @@ public final class TopicShareStateStore implements ShareStateStore {
         return states == null ? null : states.get(key);
     }
 
+    @Override
+    public synchronized void resigned(TopicPartition tp) {
+        if (tp.topic().equals(TOPIC)) {
+            loaded.remove(tp.partition());
+            notDurable.remove(tp.partition());
+        }
+    }
+
     /** Every state partition this node leads is loaded first (those not ready yet are skipped). */
     @Override
     public synchronized List<SharePartitionKey> keys(String groupId) {
