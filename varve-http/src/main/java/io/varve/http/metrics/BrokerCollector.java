@@ -14,7 +14,6 @@ import io.varve.http.view.ClusterView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
@@ -130,8 +129,7 @@ public final class BrokerCollector implements MultiCollector {
     private void requestMetrics(List<MetricSnapshot> out) {
         // An API's series appear with its first request: ~70 APIs with seven histograms each made every scrape of an
         // idle broker some 600 KiB, most of it zeros.
-        List<RequestMetrics.Api> apis =
-                requests.apis().stream().filter(a -> a.requests() > 0).toList();
+        List<RequestMetrics.Api> apis = requests.active();
         CounterSnapshot.Builder count =
                 CounterSnapshot.builder().name(MetricNames.REQUESTS).help("Requests received, per API and version");
         CounterSnapshot.Builder errors = CounterSnapshot.builder()
@@ -154,27 +152,7 @@ public final class BrokerCollector implements MultiCollector {
         }
         out.add(count.build());
         out.add(errors.build());
-        out.add(requestHistogram(
-                MetricNames.TOTAL_TIME_MS,
-                "Request time from receipt until its response is ready to send, ms",
-                apis,
-                a -> a.totalTimeMs));
-        out.add(requestHistogram(
-                MetricNames.REQUEST_QUEUE_TIME_MS,
-                "Time a request waited for a request thread, ms",
-                apis,
-                a -> a.requestQueueTimeMs));
-        out.add(requestHistogram(
-                MetricNames.LOCAL_TIME_MS, "Time the handler worked on a request, ms", apis, a -> a.localTimeMs));
-        out.add(requestHistogram(
-                MetricNames.REMOTE_TIME_MS, "Time a request waited in a purgatory, ms", apis, a -> a.remoteTimeMs));
-        out.add(requestHistogram(MetricNames.REQUEST_BYTES, "Request sizes, bytes", apis, a -> a.requestBytes));
-        out.add(requestHistogram(MetricNames.RESPONSE_BYTES, "Response sizes, bytes", apis, a -> a.responseBytes));
-        out.add(requestHistogram(
-                MetricNames.RESPONSE_SEND_TIME_MS,
-                "Time from a response being ready until the socket took its last byte, ms",
-                apis,
-                a -> a.responseSendTimeMs));
+        // the seven per-API histograms are written by RequestHistogramText, straight into the scrape's bytes
         long now = nanoClock.getAsLong();
         out.add(gauge(
                 MetricNames.REQUEST_HANDLER_IDLE,
@@ -184,15 +162,6 @@ public final class BrokerCollector implements MultiCollector {
                 MetricNames.NETWORK_PROCESSOR_IDLE,
                 "Fraction of time the network threads waited for I/O since the previous scrape",
                 network.idleRatioSince(now)));
-    }
-
-    private static HistogramSnapshot requestHistogram(
-            String name, String help, List<RequestMetrics.Api> apis, Function<RequestMetrics.Api, Histogram> which) {
-        HistogramSnapshot.Builder b = HistogramSnapshot.builder().name(name).help(help);
-        for (RequestMetrics.Api a : apis) {
-            b.dataPoint(which.apply(a).snapshot(Labels.of("request", a.name)));
-        }
-        return b.build();
     }
 
     private void isrChanges(List<MetricSnapshot> out) {

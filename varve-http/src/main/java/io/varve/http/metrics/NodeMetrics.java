@@ -44,6 +44,8 @@ public final class NodeMetrics {
     /** The registry's part of a scrape, reused by every scrape (scrapes take turns on it). */
     private final Buffer buffer = new Buffer();
 
+    private final RequestHistogramText requestHistograms = new RequestHistogramText();
+
     public NodeMetrics() {
         registry.register(clientTelemetry);
     }
@@ -151,25 +153,33 @@ public final class NodeMetrics {
         synchronized (buffer) {
             buffer.reset();
             writer.write(buffer, registry.scrape());
+            if (openMetrics) {
+                buffer.dropEof();
+            }
+            requestHistograms.write(buffer, requests.active(), openMetrics);
             body = buffer.joined(stateBytes, openMetrics);
         }
         return new HttpResponse(200, writer.getContentType(), body);
     }
 
-    /** A reusable buffer that joins the registry's part of a scrape with the state's part. */
+    /** A reusable buffer that joins the registry's part of a scrape with the histograms and the state's part. */
     private static final class Buffer extends ByteArrayOutputStream {
         Buffer() {
             super(64 * 1024);
         }
 
-        /** This buffer, then {@code tail}; for OpenMetrics the end marker moves after the tail. */
+        /** Takes OpenMetrics' end marker off what the writer wrote: the scrape's other parts go before it. */
+        void dropEof() {
+            count = NodeStateFamilies.lengthWithoutEof(buf, count);
+        }
+
+        /** This buffer, then {@code tail}, then for OpenMetrics the end marker. */
         byte[] joined(byte[] tail, boolean openMetrics) {
-            int head = openMetrics ? NodeStateFamilies.lengthWithoutEof(buf, count) : count;
             byte[] eof = openMetrics ? NodeStateFamilies.OPEN_METRICS_EOF : NO_BYTES;
-            byte[] out = new byte[head + tail.length + eof.length];
-            System.arraycopy(buf, 0, out, 0, head);
-            System.arraycopy(tail, 0, out, head, tail.length);
-            System.arraycopy(eof, 0, out, head + tail.length, eof.length);
+            byte[] out = new byte[count + tail.length + eof.length];
+            System.arraycopy(buf, 0, out, 0, count);
+            System.arraycopy(tail, 0, out, count, tail.length);
+            System.arraycopy(eof, 0, out, count + tail.length, eof.length);
             return out;
         }
     }
