@@ -237,11 +237,7 @@ public final class BrokerCollector implements MultiCollector {
     }
 
     private static GaugeSnapshot gauge(String name, String help, double value) {
-        return GaugeSnapshot.builder()
-                .name(name)
-                .help(help)
-                .dataPoint(NodeStateFamilies.point(Labels.EMPTY, value))
-                .build();
+        return NodeStateFamilies.gauge(name, help, value);
     }
 
     private static CounterSnapshot counter(String name, String help, long value) {
