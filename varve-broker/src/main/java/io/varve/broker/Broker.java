@@ -52,6 +52,7 @@ import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.security.AclApis;
 import io.varve.broker.security.AuthorizationHook;
 import io.varve.broker.security.BrokerAuthorizer;
+import io.varve.broker.security.DelegationTokenApis;
 import io.varve.broker.security.KeystoreReloader;
 import io.varve.broker.security.OAuthBearerValidators;
 import io.varve.broker.security.ReloadableSslContext;
@@ -419,6 +420,13 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(loader::image))
                 .register(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, forwarded);
         AuthorizationHook authorization = authorizationHook();
+        DelegationTokenApis.register(
+                registry,
+                forwarded,
+                config.delegationTokens(),
+                listener -> config.security().forListener(listener).protocol(),
+                authorization == null ? null : authorization.authorizer(),
+                loader::image);
         consoleAuthorization =
                 HttpListenerSecurity.authorization(authorization == null ? null : authorization.authorizer());
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
@@ -678,6 +686,7 @@ public final class Broker implements AutoCloseable {
                         .scram()
                         .credential(user, mechanism.typeId())
                         .map(c -> new ScramCredential(c.salt(), c.storedKey(), c.serverKey(), c.iterations())),
+                config.delegationTokens().credentials(loader::image, System::currentTimeMillis),
                 new AuthenticationFailureDelay(
                         config.security().failedAuthenticationDelayMs(),
                         10_000,

@@ -166,6 +166,26 @@ public final class ControllerApis implements ControllerRouter.LocalController {
     }
 
     /**
+     * CreateDelegationToken, RenewDelegationToken and ExpireDelegationToken, forwarded by brokers that checked the
+     * caller (Kafka 4.4's versions); with tokens off they answer DELEGATION_TOKEN_AUTH_DISABLED.
+     */
+    public void serveDelegationTokens(
+            io.varve.broker.security.DelegationTokenSettings settings,
+            MetadataLoader loader,
+            java.util.function.LongSupplier wallClockMs) {
+        ApiHandler change = activeOnly(new io.varve.broker.api.security.ChangeDelegationTokenHandler(
+                controller, loader::image, settings, wallClockMs));
+        registry.register(
+                        ApiKeys.CREATE_DELEGATION_TOKEN,
+                        1,
+                        3,
+                        activeOnly(new io.varve.broker.api.security.CreateDelegationTokenHandler(
+                                controller, settings, wallClockMs)))
+                .register(ApiKeys.RENEW_DELEGATION_TOKEN, 1, 2, change)
+                .register(ApiKeys.EXPIRE_DELEGATION_TOKEN, 1, 2, change);
+    }
+
+    /**
      * A connection to the controller listener closed: if a broker heartbeated on it last, the controller fences that
      * broker unless it heartbeats again within the grace period (see {@link QuorumController#brokerConnectionLost}).
      */

@@ -44,7 +44,10 @@ public final class EnvelopeHandler implements ApiHandler {
             ApiKeys.UNREGISTER_BROKER,
             ApiKeys.DESCRIBE_QUORUM,
             ApiKeys.ADD_RAFT_VOTER,
-            ApiKeys.REMOVE_RAFT_VOTER);
+            ApiKeys.REMOVE_RAFT_VOTER,
+            ApiKeys.CREATE_DELEGATION_TOKEN,
+            ApiKeys.RENEW_DELEGATION_TOKEN,
+            ApiKeys.EXPIRE_DELEGATION_TOKEN);
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EnvelopeHandler.class);
 
