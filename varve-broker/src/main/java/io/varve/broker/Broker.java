@@ -337,6 +337,7 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.CREATE_TOPICS, 2, 7, forwarded)
                 .register(ApiKeys.DELETE_TOPICS, 1, 6, forwarded)
                 .register(ApiKeys.UNREGISTER_BROKER, 0, 0, forwarded)
+                .register(ApiKeys.UNREGISTER_CONTROLLER, 0, 0, forwarded)
                 .register(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(metadataCache));
         registry.register(
                         ApiKeys.DESCRIBE_CONFIGS,
@@ -355,6 +356,11 @@ public final class Broker implements AutoCloseable {
                         ConfigForwarding.legacy(forwarded, nodeId, keystoreReloader::check))
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsHandler(logManager))
+                .register(
+                        ApiKeys.ALTER_REPLICA_LOG_DIRS,
+                        1,
+                        2,
+                        new io.varve.broker.api.admin.AlterReplicaLogDirsHandler(logManager, loader::image))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
                 .register(ApiKeys.ELECT_LEADERS, 0, 2, forwarded)
                 .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 1, forwarded)

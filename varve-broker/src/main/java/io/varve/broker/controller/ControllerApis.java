@@ -133,6 +133,11 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                 }))
                 .register(ApiKeys.UNREGISTER_BROKER, 0, 0, activeOnly(new UnregisterBrokerHandler(controller)))
                 .register(
+                        ApiKeys.UNREGISTER_CONTROLLER,
+                        0,
+                        0,
+                        activeOnly(new io.varve.broker.api.controller.UnregisterControllerHandler()))
+                .register(
                         ApiKeys.ALLOCATE_PRODUCER_IDS,
                         0,
                         0,

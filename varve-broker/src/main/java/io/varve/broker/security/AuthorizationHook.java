@@ -136,7 +136,9 @@ public final class AuthorizationHook {
                     UPDATE_FEATURES,
                     ADD_RAFT_VOTER,
                     REMOVE_RAFT_VOTER,
-                    UNREGISTER_BROKER -> cluster(r, h, AclOperation.ALTER);
+                    UNREGISTER_BROKER,
+                    UNREGISTER_CONTROLLER,
+                    ALTER_REPLICA_LOG_DIRS -> cluster(r, h, AclOperation.ALTER);
             case FIND_COORDINATOR -> findCoordinator(r, h);
             case JOIN_GROUP -> groupOrRefuse(r, h, AclOperation.READ, ((JoinGroupRequestData) r.body()).groupId());
             case SYNC_GROUP -> groupOrRefuse(r, h, AclOperation.READ, ((SyncGroupRequestData) r.body()).groupId());

@@ -42,6 +42,7 @@ public final class EnvelopeHandler implements ApiHandler {
             ApiKeys.DELETE_ACLS,
             ApiKeys.ALTER_CLIENT_QUOTAS,
             ApiKeys.UNREGISTER_BROKER,
+            ApiKeys.UNREGISTER_CONTROLLER,
             ApiKeys.DESCRIBE_QUORUM,
             ApiKeys.ADD_RAFT_VOTER,
             ApiKeys.REMOVE_RAFT_VOTER,
