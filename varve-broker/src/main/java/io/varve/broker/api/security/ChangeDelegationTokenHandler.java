@@ -45,6 +45,9 @@ public final class ChangeDelegationTokenHandler implements ApiHandler {
         if (!settings.enabled()) {
             return DelegationTokenGate.answer(request, Errors.DELEGATION_TOKEN_AUTH_DISABLED);
         }
+        if (DelegationTokenGate.withoutPrincipal(request)) {
+            return DelegationTokenGate.answer(request, Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED);
+        }
         boolean renew = request.data() instanceof RenewDelegationTokenRequestData;
         byte[] hmac = renew
                 ? ((RenewDelegationTokenRequestData) request.body()).hmac()

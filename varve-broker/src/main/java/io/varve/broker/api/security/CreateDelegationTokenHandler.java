@@ -36,6 +36,9 @@ public final class CreateDelegationTokenHandler implements ApiHandler {
         if (!settings.enabled()) {
             return DelegationTokenGate.answer(request, Errors.DELEGATION_TOKEN_AUTH_DISABLED);
         }
+        if (DelegationTokenGate.withoutPrincipal(request)) {
+            return DelegationTokenGate.answer(request, Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED);
+        }
         CreateDelegationTokenRequestData data = request.body();
         Principal requester = request.principal();
         Principal owner =

@@ -83,6 +83,16 @@ public final class DelegationTokenGate implements ApiHandler {
         return controller.handle(request);
     }
 
+    /**
+     * On the controller: a token request whose principal is anonymous cannot be decided (the token's owner, requester
+     * and renew rights hang on it). Brokers never forward one from an anonymous connection, so it is a request that
+     * reached the controller without its principal: an Envelope from a broker that does not carry it yet. Refused
+     * rather than issued to User:ANONYMOUS.
+     */
+    static boolean withoutPrincipal(RequestContext request) {
+        return request.principal().equals(Principal.ANONYMOUS);
+    }
+
     /** The API's response with {@code error} and nothing else, as Kafka answers a refused token request. */
     static CompletableFuture<ApiMessage> answer(RequestContext request, Errors error) {
         ApiMessage response =

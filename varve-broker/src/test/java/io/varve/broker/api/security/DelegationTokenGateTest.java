@@ -111,6 +111,22 @@ class DelegationTokenGateTest {
     }
 
     @Test
+    void theControllerRefusesATokenRequestThatReachedItWithoutItsPrincipal() {
+        // an Envelope that does not carry the client's principal must not issue a token to User:ANONYMOUS
+        CreateDelegationTokenHandler create = new CreateDelegationTokenHandler(null, ON, () -> 0L);
+        CreateDelegationTokenRequestData data = new CreateDelegationTokenRequestData().setMaxLifetimeMs(-1);
+        assertThat(errorOf(create.handle(
+                        request(ApiKeys.CREATE_DELEGATION_TOKEN, (short) 3, data, "CONTROLLER", Principal.ANONYMOUS))))
+                .isEqualTo(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.code());
+        ChangeDelegationTokenHandler change =
+                new ChangeDelegationTokenHandler(null, () -> MetadataImage.EMPTY, ON, () -> 0L);
+        assertThat(errorOf(change.handle(renew("CONTROLLER", Principal.ANONYMOUS))))
+                .isEqualTo(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.code());
+        assertThat(errorOf(change.handle(renew("CONTROLLER", Principal.user("alice")))))
+                .isEqualTo(Errors.DELEGATION_TOKEN_NOT_FOUND.code());
+    }
+
+    @Test
     void ownersAndRenewersMustBeUsers() {
         DelegationTokenGate gate = new DelegationTokenGate(controller, ON, PROTOCOL_OF, null);
         CreateDelegationTokenRequestData data = new CreateDelegationTokenRequestData()
