@@ -7,9 +7,11 @@ import io.varve.security.Principal;
 import io.varve.security.sasl.DelegationTokenCredential;
 import io.varve.security.sasl.DelegationTokenCredentials;
 import io.varve.security.sasl.DelegationTokenHmac;
+import io.varve.security.sasl.ScramCredential;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.common.config.ConfigException;
@@ -81,22 +83,30 @@ public record DelegationTokenSettings(
 
     /**
      * The tokens a {@code tokenauth=true} SCRAM client authenticates against: the image's, until their expiry on the
-     * wall clock (the controller's removal may come later); null when tokens are off.
+     * wall clock (the controller's removal may come later); null when tokens are off. A token's SCRAM credential
+     * (4096 PBKDF2 rounds over its HMAC) is derived once per mechanism and kept while the token is in the image, as
+     * Kafka's token cache does, so a login costs what a user's SCRAM login costs.
      */
     public DelegationTokenCredentials credentials(Supplier<MetadataImage> image, LongSupplier wallClockMs) {
         if (!enabled()) {
             return null;
         }
+        Map<String, ScramCredential> derived = new ConcurrentHashMap<>();
         return (tokenId, mechanism) -> {
-            Optional<DelegationTokenRecord> token =
-                    image.get().delegationTokens().token(tokenId);
-            if (token.isEmpty() || DelegationTokenControl.expired(token.get(), wallClockMs.getAsLong())) {
+            Map<String, DelegationTokenRecord> tokens =
+                    image.get().delegationTokens().tokens();
+            DelegationTokenRecord token = tokens.get(tokenId);
+            if (derived.size() > 2 * tokens.size()) {
+                // bounded by the tokens that exist: drop the credentials of removed ones
+                derived.keySet().removeIf(key -> !tokens.containsKey(key.substring(key.indexOf('/') + 1)));
+            }
+            if (token == null || DelegationTokenControl.expired(token, wallClockMs.getAsLong())) {
                 return Optional.empty();
             }
+            ScramCredential credential = derived.computeIfAbsent(
+                    mechanism.mechanismName() + "/" + tokenId, key -> hmac.scramCredential(tokenId, mechanism));
             return Optional.of(new DelegationTokenCredential(
-                    hmac.scramCredential(tokenId, mechanism),
-                    Principal.parse(token.get().owner()),
-                    token.get().expiryTimestampMs()));
+                    credential, Principal.parse(token.owner()), token.expiryTimestampMs()));
         };
     }
 }
