@@ -34,9 +34,14 @@ public record DelegationTokenRecord(
                 tokenId, owner, requester, renewers, issueTimestampMs, maxTimestampMs, newExpiryTimestampMs);
     }
 
-    /** Whether {@code principal} ({@code Type:name}) may renew, expire and always see this token, as in Kafka. */
+    /** Whether {@code principal} ({@code Type:name}) always sees this token and matches it as an owner, as in Kafka. */
     public boolean ownerOrRenewer(String principal) {
         return owner.equals(principal) || requester.equals(principal) || renewers.contains(principal);
+    }
+
+    /** Whether {@code principal} may renew or expire this token: its owner or a renewer (not its requester), as in Kafka. */
+    public boolean mayRenew(String principal) {
+        return owner.equals(principal) || renewers.contains(principal);
     }
 
     @Override

@@ -21,12 +21,13 @@ import org.apache.kafka.common.protocol.Errors;
  *   <li>create: the maximum lifetime is the request's when positive and not above {@code
  *       delegation.token.max.lifetime.ms}, else that setting; the token expires after {@code
  *       delegation.token.expiry.time.ms} or at its maximum, whichever is first;
- *   <li>renew: only the owner, the requester or a renewer; the new expiry is now plus the period asked for (the
- *       default one when negative), never past the maximum;
- *   <li>expire: the same principals; the expiry becomes now plus the period, never past the maximum, and a token whose
- *       expiry falls before now (a negative period) is removed at once;
- *   <li>a token past its expiry or its maximum can be neither renewed nor expired (DELEGATION_TOKEN_EXPIRED), and the
- *       controller removes it at its next check.
+ *   <li>renew: only the owner or a renewer (DELEGATION_TOKEN_OWNER_MISMATCH); the new expiry is now plus the period
+ *       asked for, at most {@code delegation.token.expiry.time.ms} (that when the period is not positive), never past
+ *       the maximum;
+ *   <li>expire: the same principals; a negative period removes the token at once (the answer's expiry is that
+ *       period), otherwise the expiry becomes now plus the period, never past the maximum;
+ *   <li>a token past its expiry or its maximum can be neither renewed nor expired (DELEGATION_TOKEN_EXPIRED, checked
+ *       before the principal), and the controller removes it at its next check.
  * </ul>
  *
  * <p>Authorization and the HMAC are the handlers' (they hold the authorizer and the secret key); what is left is to
@@ -97,7 +98,7 @@ public final class DelegationTokenControl {
         return ControllerResult.of(List.of(token), new Created(ErrorReply.NONE, token));
     }
 
-    /** @param renewPeriodMs how long from now the token should stay valid; negative: {@code expiry.time.ms} */
+    /** @param renewPeriodMs how long from now the token should stay valid, at most (and, not positive, exactly) {@code expiry.time.ms} */
     public ControllerResult<Expiry> renew(
             MetadataImage image, String tokenId, String principal, long renewPeriodMs, long nowMs) {
         Optional<Expiry> refused = refused(image, tokenId, principal, nowMs);
@@ -105,7 +106,7 @@ public final class DelegationTokenControl {
             return ControllerResult.withoutRecords(refused.get());
         }
         DelegationTokenRecord token = image.delegationTokens().token(tokenId).orElseThrow();
-        long periodMs = renewPeriodMs < 0 ? settings.expiryTimeMs() : renewPeriodMs;
+        long periodMs = renewPeriodMs > 0 ? Math.min(renewPeriodMs, settings.expiryTimeMs()) : settings.expiryTimeMs();
         long expiryMs = Math.min(token.maxTimestampMs(), saturatedAdd(nowMs, periodMs));
         return ControllerResult.of(List.of(token.withExpiry(expiryMs)), new Expiry(ErrorReply.NONE, expiryMs));
     }
@@ -117,11 +118,13 @@ public final class DelegationTokenControl {
         if (refused.isPresent()) {
             return ControllerResult.withoutRecords(refused.get());
         }
+        if (expiryPeriodMs < 0) {
+            return ControllerResult.of(
+                    List.of(new RemoveDelegationTokenRecord(tokenId)), new Expiry(ErrorReply.NONE, expiryPeriodMs));
+        }
         DelegationTokenRecord token = image.delegationTokens().token(tokenId).orElseThrow();
         long expiryMs = Math.min(token.maxTimestampMs(), saturatedAdd(nowMs, expiryPeriodMs));
-        MetadataRecord change =
-                expiryMs < nowMs ? new RemoveDelegationTokenRecord(tokenId) : token.withExpiry(expiryMs);
-        return ControllerResult.of(List.of(change), new Expiry(ErrorReply.NONE, expiryMs));
+        return ControllerResult.of(List.of(token.withExpiry(expiryMs)), new Expiry(ErrorReply.NONE, expiryMs));
     }
 
     /** The tokens whose expiry has passed, removed; the reply is their number. */
@@ -147,12 +150,12 @@ public final class DelegationTokenControl {
             return Optional.of(
                     Expiry.failed(Errors.DELEGATION_TOKEN_NOT_FOUND, "Delegation Token is not found on server."));
         }
-        if (!found.get().ownerOrRenewer(principal)) {
-            return Optional.of(Expiry.failed(
-                    Errors.DELEGATION_TOKEN_OWNER_MISMATCH, "Specified Principal is not valid Owner/Renewer."));
-        }
         if (expired(found.get(), nowMs)) {
             return Optional.of(Expiry.failed(Errors.DELEGATION_TOKEN_EXPIRED, "Delegation Token is expired."));
+        }
+        if (!found.get().mayRenew(principal)) {
+            return Optional.of(Expiry.failed(
+                    Errors.DELEGATION_TOKEN_OWNER_MISMATCH, "Specified Principal is not valid Owner/Renewer."));
         }
         return Optional.empty();
     }

@@ -55,18 +55,20 @@ class DelegationTokenControlTest {
     }
 
     @Test
-    void ownerRequesterAndRenewersMayRenewOthersGetOwnerMismatch() {
+    void theOwnerAndRenewersMayRenewTheRequesterAndOthersGetOwnerMismatch() {
         MetadataImage image = withToken(0);
-        for (String principal : List.of("User:alice", "User:admin", "User:bob")) {
+        for (String principal : List.of("User:alice", "User:bob")) {
             ControllerResult<DelegationTokenControl.Expiry> renewed =
-                    control.renew(image, "token-1", principal, 5 * HOUR_MS, HOUR_MS);
+                    control.renew(image, "token-1", principal, HOUR_MS, HOUR_MS);
             assertThat(renewed.response().error().error()).isEqualTo(Errors.NONE);
-            assertThat(renewed.response().expiryTimestampMs()).isEqualTo(6 * HOUR_MS);
+            assertThat(renewed.response().expiryTimestampMs()).isEqualTo(2 * HOUR_MS);
         }
-        ControllerResult<DelegationTokenControl.Expiry> stranger =
-                control.renew(image, "token-1", "User:mallory", HOUR_MS, HOUR_MS);
-        assertThat(stranger.response().error().error()).isEqualTo(Errors.DELEGATION_TOKEN_OWNER_MISMATCH);
-        assertThat(stranger.records()).isEmpty();
+        for (String principal : List.of("User:admin", "User:mallory")) {
+            ControllerResult<DelegationTokenControl.Expiry> refused =
+                    control.renew(image, "token-1", principal, HOUR_MS, HOUR_MS);
+            assertThat(refused.response().error().error()).isEqualTo(Errors.DELEGATION_TOKEN_OWNER_MISMATCH);
+            assertThat(refused.records()).isEmpty();
+        }
         assertThat(control.renew(image, "nope", "User:alice", HOUR_MS, HOUR_MS)
                         .response()
                         .error()
@@ -75,9 +77,33 @@ class DelegationTokenControlTest {
     }
 
     @Test
-    void aRenewalNeverPassesTheMaximumAndTheDefaultPeriodIsTheExpiryTime() {
+    void aRenewalIsAtMostTheExpiryTimeNeverPastTheMaximumAndTheDefaultPeriodIsTheExpiryTime() {
         MetadataImage image = withToken(0);
         assertThat(control.renew(image, "token-1", "User:alice", 100 * HOUR_MS, HOUR_MS)
+                        .response()
+                        .expiryTimestampMs())
+                .isEqualTo(3 * HOUR_MS);
+        assertThat(control.renew(image, "token-1", "User:alice", 0, 9 * HOUR_MS)
+                        .response()
+                        .error()
+                        .error())
+                .isEqualTo(Errors.DELEGATION_TOKEN_EXPIRED);
+        MetadataImage late = replay(
+                image,
+                control.renew(image, "token-1", "User:alice", -1, HOUR_MS).records());
+        late = replay(
+                late,
+                control.renew(late, "token-1", "User:alice", -1, 3 * HOUR_MS - 1)
+                        .records());
+        late = replay(
+                late,
+                control.renew(late, "token-1", "User:alice", -1, 5 * HOUR_MS - 2)
+                        .records());
+        late = replay(
+                late,
+                control.renew(late, "token-1", "User:alice", -1, 7 * HOUR_MS - 3)
+                        .records());
+        assertThat(control.renew(late, "token-1", "User:alice", -1, 9 * HOUR_MS - 4)
                         .response()
                         .expiryTimestampMs())
                 .isEqualTo(10 * HOUR_MS);
@@ -103,6 +129,12 @@ class DelegationTokenControlTest {
                         .error()
                         .error())
                 .isEqualTo(Errors.DELEGATION_TOKEN_EXPIRED);
+        // expiry is checked before the principal, as in Kafka
+        assertThat(control.renew(image, "token-1", "User:mallory", -1, later)
+                        .response()
+                        .error()
+                        .error())
+                .isEqualTo(Errors.DELEGATION_TOKEN_EXPIRED);
         assertThat(control.removeExpired(image, 2 * HOUR_MS).records()).isEmpty();
         ControllerResult<Integer> removed = control.removeExpired(image, later);
         assertThat(removed.response()).isEqualTo(1);
@@ -115,7 +147,7 @@ class DelegationTokenControlTest {
         MetadataImage image = withToken(0);
         ControllerResult<DelegationTokenControl.Expiry> now = control.expire(image, "token-1", "User:bob", -1, HOUR_MS);
         assertThat(now.records()).containsExactly(new RemoveDelegationTokenRecord("token-1"));
-        assertThat(now.response().expiryTimestampMs()).isEqualTo(HOUR_MS - 1);
+        assertThat(now.response().expiryTimestampMs()).isEqualTo(-1);
         ControllerResult<DelegationTokenControl.Expiry> soon =
                 control.expire(image, "token-1", "User:alice", 60_000, HOUR_MS);
         assertThat(soon.response().expiryTimestampMs()).isEqualTo(HOUR_MS + 60_000);
