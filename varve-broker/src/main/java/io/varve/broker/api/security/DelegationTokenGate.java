@@ -22,7 +22,7 @@ import org.apache.kafka.common.protocol.Errors;
  * active controller, as Kafka's broker makes them: tokens must be on (DELEGATION_TOKEN_AUTH_DISABLED); no token
  * request over PLAINTEXT, one-way TLS or a connection that itself authenticated with a token
  * (DELEGATION_TOKEN_REQUEST_NOT_ALLOWED); a token for an owner other than the caller needs CREATE_TOKENS on that
- * {@code USER} (DELEGATION_TOKEN_AUTHORIZATION_FAILED); owners and renewers are {@code User} principals
+ * {@code USER} (DELEGATION_TOKEN_AUTHORIZATION_FAILED); renewers are {@code User} principals
  * (INVALID_PRINCIPAL_TYPE). Who may renew or expire a token the controller decides.
  */
 public final class DelegationTokenGate implements ApiHandler {
@@ -66,8 +66,7 @@ public final class DelegationTokenGate implements ApiHandler {
         if (request.data() instanceof CreateDelegationTokenRequestData create) {
             boolean foreignOwner = create.ownerPrincipalName() != null
                     && !create.ownerPrincipalName().isEmpty();
-            if ((foreignOwner && !Principal.USER_TYPE.equals(create.ownerPrincipalType()))
-                    || create.renewers().stream().anyMatch(r -> !Principal.USER_TYPE.equals(r.principalType()))) {
+            if (create.renewers().stream().anyMatch(r -> !Principal.USER_TYPE.equals(r.principalType()))) {
                 return answer(request, Errors.INVALID_PRINCIPAL_TYPE);
             }
             if (foreignOwner) {

@@ -127,7 +127,7 @@ class DelegationTokenGateTest {
     }
 
     @Test
-    void ownersAndRenewersMustBeUsers() {
+    void renewersMustBeUsers() {
         DelegationTokenGate gate = new DelegationTokenGate(controller, ON, PROTOCOL_OF, null);
         CreateDelegationTokenRequestData data = new CreateDelegationTokenRequestData()
                 .setOwnerPrincipalType(null)
