@@ -237,6 +237,7 @@ public final class BrokerConfig {
     private final List<io.varve.http.HttpEndpoint> httpListeners;
     private final List<String> unknownKeys;
     private final SecurityConfig security;
+    private final io.varve.broker.security.DelegationTokenSettings delegationTokens;
 
     private BrokerConfig(Map<String, String> originals) {
         this.originals = Map.copyOf(originals);
@@ -247,6 +248,7 @@ public final class BrokerConfig {
         unknown.removeIf(key -> key.startsWith(backendPrefix));
         // ssl.*, sasl.*, listener.name.* and the authorizer's keys are SecurityConfig's: read there or refused
         unknown.removeIf(SecurityConfig::owns);
+        unknown.removeIf(io.varve.broker.security.DelegationTokenSettings::owns);
         unknown.removeIf(key -> key.startsWith("varve.http.ssl.") || key.equals("varve.http.authentication"));
         this.unknownKeys = List.copyOf(unknown);
         Map<String, String> protocolMap = parseProtocolMap(list("listener.security.protocol.map"));
@@ -299,6 +301,12 @@ public final class BrokerConfig {
                         && listeners.stream().noneMatch(l -> l.name().equals(n)))
                 .toList();
         this.security = SecurityConfig.parse(originals, listeners, plaintextOnly, outgoingTls);
+        this.delegationTokens = io.varve.broker.security.DelegationTokenSettings.from(originals);
+    }
+
+    /** {@code delegation.token.*}: off without {@code delegation.token.secret.key}. */
+    public io.varve.broker.security.DelegationTokenSettings delegationTokens() {
+        return delegationTokens;
     }
 
     /** {@code listener}'s protocol in {@code listener.security.protocol.map} (PLAINTEXT when it maps none). */
