@@ -154,6 +154,7 @@ public final class BrokerConfig {
             .define("group.consumer.max.heartbeat.interval.ms", INT, 15000, 1, Integer.MAX_VALUE)
             .define("group.consumer.max.size", INT, Integer.MAX_VALUE, 1, Integer.MAX_VALUE)
             .define("group.consumer.assignors", LIST, List.of("uniform", "range"))
+            .define("group.consumer.migration.policy", STRING, "bidirectional")
             .define("group.coordinator.threads", INT, 4, 1, 64)
             .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
             .define("transaction.state.log.replication.factor", INT, 3, 1, Short.MAX_VALUE)
@@ -960,6 +961,10 @@ public final class BrokerConfig {
 
     public long offsetsRetentionCheckIntervalMs() {
         return longValue("offsets.retention.check.interval.ms");
+    }
+
+    public String groupConsumerMigrationPolicy() {
+        return (String) values.get("group.consumer.migration.policy");
     }
 
     public List<String> groupConsumerAssignors() {

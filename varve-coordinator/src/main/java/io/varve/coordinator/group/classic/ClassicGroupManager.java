@@ -289,6 +289,32 @@ public final class ClassicGroupManager {
         return group;
     }
 
+    /**
+     * Online downgrade: the classic group a consumer group became, from the record just written for it. Members'
+     * sessions start now, and a rebalance begins so every member rejoins and the leader assigns afresh.
+     */
+    public ClassicGroup adopt(String groupId, ClassicGroupValue value, String reason) {
+        ClassicGroup group = ClassicGroup.fromValue(groupId, value);
+        ctx.groups.put(groupId, group);
+        onLoaded(group);
+        rebalancer.prepareRebalance(group, reason);
+        return group;
+    }
+
+    /**
+     * Online upgrade: the group becomes a consumer group. Its timers stop, and it is dead to any callback still
+     * holding it. Only a stable group is handed over, so no member waits for a JoinGroup or SyncGroup answer.
+     */
+    public void retire(ClassicGroup group) {
+        if (group.state != ClassicGroupState.STABLE && group.state != ClassicGroupState.EMPTY) {
+            throw new IllegalStateException("group " + group.groupId() + " is retired while " + group.state);
+        }
+        for (ClassicMember m : group.members.values()) {
+            ctx.timers.cancel(ClassicRebalancer.sessionKey(group, m.memberId));
+        }
+        markDead(group);
+    }
+
     public void markDead(ClassicGroup group) {
         ctx.timers.cancel(ClassicRebalancer.joinKey(group));
         ctx.timers.cancel(ClassicRebalancer.syncKey(group));
