@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.common.GroupType;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -62,6 +63,9 @@ class OnlineGroupMigrationIT {
                 replaceOldest(live, all, consumer, topic, consumed, uncommitted);
                 awaitBalanced(live, "classic member " + i + " restarted with the consumer protocol");
                 assertThat(groupType(groupId)).isEqualTo(GroupType.CONSUMER);
+                assertThat(upgradedMembers(groupId))
+                        .as("members on the consumer protocol, the others still classic")
+                        .containsExactlyInAnyOrderElementsOf(upgradedExpected(i + 1));
             }
             for (int i = 0; i < 3; i++) {
                 replaceOldest(live, all, classic, topic, consumed, uncommitted);
@@ -122,6 +126,24 @@ class OnlineGroupMigrationIT {
             }
         }
         throw new AssertionError("group " + groupId + " is not listed");
+    }
+
+    /** For each member of the consumer group, whether it speaks the consumer protocol (ConsumerGroupDescribe v1). */
+    private static List<Boolean> upgradedMembers(String groupId) throws Exception {
+        ConsumerGroupDescription d = shared.admin()
+                .describeConsumerGroups(List.of(groupId))
+                .all()
+                .get()
+                .get(groupId);
+        return d.members().stream().map(m -> m.upgraded().orElseThrow()).toList();
+    }
+
+    private static List<Boolean> upgradedExpected(int upgraded) {
+        List<Boolean> out = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            out.add(i < upgraded);
+        }
+        return out;
     }
 
     private static void awaitBalanced(List<Member> members, String what) {

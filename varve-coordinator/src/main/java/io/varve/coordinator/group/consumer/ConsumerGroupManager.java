@@ -526,7 +526,8 @@ public final class ConsumerGroupManager {
                     m.subscribedTopicNames,
                     m.subscribedTopicRegex,
                     Assignments.copy(m.assigned),
-                    Assignments.copy(group.targetOf(m.memberId))));
+                    Assignments.copy(group.targetOf(m.memberId)),
+                    m.classic != null));
         }
         return new GroupDescription(
                 group.groupId(),
