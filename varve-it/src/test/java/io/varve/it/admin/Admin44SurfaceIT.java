@@ -3,6 +3,7 @@ package io.varve.it.admin;
 import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.varve.it.SharedBroker;
@@ -24,6 +25,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidRequestException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,7 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The Admin calls Kafka 4.4's CLI tools make beyond the basics, answered as Kafka 4.4 answers them:
  * DescribeTopicPartitions paged by a partition limit (kafka-topics --describe), ListConfigResources
  * (kafka-client-metrics --list, kafka-configs without a name), ListTransactions with the duration and
- * transactional-id-pattern filters and DescribeProducers (kafka-transactions list, describe-producers).
+ * transactional-id-pattern filters and DescribeProducers (kafka-transactions list, describe-producers), and
+ * BROKER_LOGGER configs (kafka-configs --entity-type broker-loggers).
  */
 class Admin44SurfaceIT {
     @RegisterExtension
@@ -91,8 +95,12 @@ class Admin44SurfaceIT {
                     .listTransactions(new ListTransactionsOptions().filterOnTransactionalIdPattern("alpha-.*"))
                     .all()
                     .get();
-            assertThat(byPattern).extracting(TransactionListing::transactionalId).contains("alpha-" + topic);
-            assertThat(byPattern).extracting(TransactionListing::transactionalId).doesNotContain("beta-" + topic);
+            assertThat(byPattern)
+                    .extracting(TransactionListing::transactionalId)
+                    .contains("alpha-" + topic);
+            assertThat(byPattern)
+                    .extracting(TransactionListing::transactionalId)
+                    .doesNotContain("beta-" + topic);
 
             Collection<TransactionListing> tooYoung = shared.admin()
                     .listTransactions(new ListTransactionsOptions().filterOnDuration(3_600_000))
@@ -103,14 +111,16 @@ class Admin44SurfaceIT {
                     .doesNotContain("alpha-" + topic, "beta-" + topic);
             await("both transactions are older than 1 ms")
                     .atMost(Duration.ofSeconds(10))
-                    .until(() -> shared.admin()
-                            .listTransactions(new ListTransactionsOptions().filterOnDuration(1))
-                            .all()
-                            .get()
-                            .stream()
-                            .map(TransactionListing::transactionalId)
-                            .collect(Collectors.toSet())
-                            .containsAll(Set.of("alpha-" + topic, "beta-" + topic)));
+                    .until(
+                            () -> shared
+                                    .admin()
+                                    .listTransactions(new ListTransactionsOptions().filterOnDuration(1))
+                                    .all()
+                                    .get()
+                                    .stream()
+                                    .map(TransactionListing::transactionalId)
+                                    .collect(Collectors.toSet())
+                                    .containsAll(Set.of("alpha-" + topic, "beta-" + topic)));
 
             TopicPartition tp = new TopicPartition(topic, 0);
             List<ProducerState> producers = shared.admin()
@@ -126,9 +136,59 @@ class Admin44SurfaceIT {
         }
     }
 
+    @Test
+    void brokerLoggerLevelsAreDescribedSetAndResetOnTheNodeTheyName() throws Exception {
+        String nodeId = Integer.toString(
+                shared.admin().describeCluster().nodes().get().iterator().next().id());
+        ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER_LOGGER, nodeId);
+        String logger = "io.varve.broker.Broker";
+        assertThat(loggerLevels(node)).containsKey("root").containsKey(logger);
+        String inherited = loggerLevels(node).get(logger);
+
+        alterLogger(node, new AlterConfigOp(new ConfigEntry(logger, "TRACE"), AlterConfigOp.OpType.SET));
+        assertThat(loggerLevels(node)).containsEntry(logger, "TRACE");
+        alterLogger(node, new AlterConfigOp(new ConfigEntry(logger, ""), AlterConfigOp.OpType.DELETE));
+        assertThat(loggerLevels(node)).containsEntry(logger, inherited);
+
+        assertThatThrownBy(() ->
+                        alterLogger(node, new AlterConfigOp(new ConfigEntry(logger, "LOUD"), AlterConfigOp.OpType.SET)))
+                .hasCauseInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("not a supported log level");
+        assertThatThrownBy(() ->
+                        alterLogger(node, new AlterConfigOp(new ConfigEntry("root", ""), AlterConfigOp.OpType.DELETE)))
+                .hasCauseInstanceOf(InvalidConfigurationException.class);
+        assertThatThrownBy(() -> alterLogger(
+                        node, new AlterConfigOp(new ConfigEntry(logger, "INFO"), AlterConfigOp.OpType.APPEND)))
+                .hasCauseInstanceOf(InvalidRequestException.class);
+        ConfigResource otherNode = new ConfigResource(ConfigResource.Type.BROKER_LOGGER, nodeId + "7");
+        assertThatThrownBy(() ->
+                        shared.admin().describeConfigs(List.of(otherNode)).all().get())
+                .hasCauseInstanceOf(InvalidRequestException.class);
+        assertThat(loggerLevels(node)).containsEntry(logger, inherited);
+    }
+
+    private static Map<String, String> loggerLevels(ConfigResource node) throws Exception {
+        Map<String, String> out = new java.util.TreeMap<>();
+        shared.admin()
+                .describeConfigs(List.of(node))
+                .all()
+                .get()
+                .get(node)
+                .entries()
+                .forEach(e -> out.put(e.name(), e.value()));
+        return out;
+    }
+
+    private static void alterLogger(ConfigResource node, AlterConfigOp op) throws Exception {
+        shared.admin().incrementalAlterConfigs(Map.of(node, List.of(op))).all().get();
+    }
+
     private static KafkaProducer<byte[], byte[]> transactional(String id) {
         return shared.broker()
                 .producer(Map.of(
-                        ProducerConfig.TRANSACTIONAL_ID_CONFIG, id, ProducerConfig.TRANSACTION_TIMEOUT_MS_CONFIG, 60000));
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                        id,
+                        ProducerConfig.TRANSACTION_TIMEOUT_MS_CONFIG,
+                        60000));
     }
 }
