@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClassicMembers {
     private static final Logger log = LoggerFactory.getLogger(ClassicMembers.class);
-    private static final String CONSUMER_PROTOCOL_TYPE = "consumer";
+    /** The protocol type of classic consumers: the only classic members a consumer group takes. */
+    static final String CONSUMER_PROTOCOL_TYPE = "consumer";
 
     private final ShardContext ctx;
     private final ConsumerGroupManager consumer;

@@ -34,7 +34,6 @@ import org.slf4j.LoggerFactory;
  */
 final class GroupConversions {
     private static final Logger log = LoggerFactory.getLogger(GroupConversions.class);
-    private static final String CONSUMER_PROTOCOL_TYPE = "consumer";
 
     private final ShardContext ctx;
     private final ConsumerGroupManager consumer;
@@ -57,7 +56,7 @@ final class GroupConversions {
             throw new GroupIdNotFoundException("Group " + groupId + " is a classic group and "
                     + "group.consumer.migration.policy=" + ctx.config.migrationPolicy() + " does not allow upgrades.");
         }
-        if (!CONSUMER_PROTOCOL_TYPE.equals(c.protocolType())) {
+        if (!ClassicMembers.CONSUMER_PROTOCOL_TYPE.equals(c.protocolType())) {
             throw new GroupIdNotFoundException("Group " + groupId + " is a classic group of protocol type '"
                     + c.protocolType() + "', which cannot become a consumer group.");
         }
@@ -165,8 +164,8 @@ final class GroupConversions {
             consumer.cancelTimers(g, m.memberId);
         }
         String leader = g.members.firstKey();
-        ClassicGroupValue value =
-                new ClassicGroupValue(CONSUMER_PROTOCOL_TYPE, generation, protocolName, leader, ctx.nowMs(), members);
+        ClassicGroupValue value = new ClassicGroupValue(
+                ClassicMembers.CONSUMER_PROTOCOL_TYPE, generation, protocolName, leader, ctx.nowMs(), members);
         ctx.outbox.append(GroupRecordSerde.consumerGroup(g.groupId(), null));
         ctx.outbox.append(GroupRecordSerde.classicGroup(g.groupId(), value));
         ctx.groups.remove(g.groupId());
