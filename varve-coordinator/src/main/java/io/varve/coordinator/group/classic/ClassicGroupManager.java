@@ -280,6 +280,10 @@ public final class ClassicGroupManager {
         for (ClassicMember m : group.members.values()) {
             rebalancer.scheduleSession(group, m);
         }
+        if (group.rebalanceOnLoad) {
+            group.rebalanceOnLoad = false;
+            rebalancer.prepareRebalance(group, "it became a classic group (online downgrade)");
+        }
     }
 
     /** An empty group created to hold simple (member-less) offset commits. */
@@ -290,14 +294,17 @@ public final class ClassicGroupManager {
     }
 
     /**
-     * Online downgrade: the classic group a consumer group became, from the record just written for it. Members'
-     * sessions start now, and a rebalance begins so every member rejoins and the leader assigns afresh.
+     * Online downgrade: the classic group a consumer group became, from the record just written for it (marked
+     * to rebalance on load). Members' sessions start now, and a rebalance begins so every member rejoins and the
+     * leader assigns afresh, as it does on a coordinator that loads the record before the rebalance ends.
      */
-    public ClassicGroup adopt(String groupId, ClassicGroupValue value, String reason) {
+    public ClassicGroup adopt(String groupId, ClassicGroupValue value) {
+        if (!value.rebalanceOnLoad()) {
+            throw new IllegalArgumentException("a downgraded group " + groupId + " must rebalance");
+        }
         ClassicGroup group = ClassicGroup.fromValue(groupId, value);
         ctx.groups.put(groupId, group);
         onLoaded(group);
-        rebalancer.prepareRebalance(group, reason);
         return group;
     }
 

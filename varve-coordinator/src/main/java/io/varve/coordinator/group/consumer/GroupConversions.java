@@ -165,11 +165,11 @@ final class GroupConversions {
         }
         String leader = g.members.firstKey();
         ClassicGroupValue value = new ClassicGroupValue(
-                ClassicMembers.CONSUMER_PROTOCOL_TYPE, generation, protocolName, leader, ctx.nowMs(), members);
+                ClassicMembers.CONSUMER_PROTOCOL_TYPE, generation, protocolName, leader, ctx.nowMs(), members, true);
         ctx.outbox.append(GroupRecordSerde.consumerGroup(g.groupId(), null));
         ctx.outbox.append(GroupRecordSerde.classicGroup(g.groupId(), value));
         ctx.groups.remove(g.groupId());
-        classic.adopt(g.groupId(), value, "the consumer group became a classic group (online downgrade)");
+        classic.adopt(g.groupId(), value);
         log.info(
                 "Consumer group {} becomes a classic group at generation {} with {} members (online downgrade)",
                 g.groupId(),

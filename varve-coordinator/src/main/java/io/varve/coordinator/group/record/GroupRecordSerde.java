@@ -22,6 +22,8 @@ public final class GroupRecordSerde {
     static final short CONSUMER_GROUP_KEY = 3;
     static final short VALUE_VERSION = 0;
     static final short CONSUMER_GROUP_CLASSIC_MEMBERS_VERSION = 1;
+    /** A classic group written by a downgrade: version 0 and a trailing flag (rebalance on load). */
+    static final short CLASSIC_GROUP_REBALANCING_VERSION = 1;
 
     private GroupRecordSerde() {}
 
@@ -56,7 +58,7 @@ public final class GroupRecordSerde {
             return new CoordinatorRecord(key, null);
         }
         RecordWriter w = new RecordWriter()
-                .writeShort(VALUE_VERSION)
+                .writeShort(value.rebalanceOnLoad() ? CLASSIC_GROUP_REBALANCING_VERSION : VALUE_VERSION)
                 .writeString(value.protocolType())
                 .writeInt(value.generationId())
                 .writeString(value.protocolName())
@@ -72,6 +74,9 @@ public final class GroupRecordSerde {
                     .writeInt(m.sessionTimeoutMs())
                     .writeBytes(m.subscription())
                     .writeBytes(m.assignment());
+        }
+        if (value.rebalanceOnLoad()) {
+            w.writeByte((byte) 1);
         }
         return new CoordinatorRecord(key, w.toByteArray());
     }
@@ -151,7 +156,8 @@ public final class GroupRecordSerde {
         if (value != null) {
             version = value.readShort();
             boolean known = version == VALUE_VERSION
-                    || (type == CONSUMER_GROUP_KEY && version == CONSUMER_GROUP_CLASSIC_MEMBERS_VERSION);
+                    || (type == CONSUMER_GROUP_KEY && version == CONSUMER_GROUP_CLASSIC_MEMBERS_VERSION)
+                    || (type == CLASSIC_GROUP_KEY && version == CLASSIC_GROUP_REBALANCING_VERSION);
             if (!known) {
                 throw new CorruptRecordException(
                         "value version " + version + " of record type " + type + " is newer than this Varve reads");
@@ -174,7 +180,7 @@ public final class GroupRecordSerde {
                                                 value.readLong()));
                     }
                     case CLASSIC_GROUP_KEY ->
-                        new GroupRecord.ClassicGroup(groupId, value == null ? null : readClassic(value));
+                        new GroupRecord.ClassicGroup(groupId, value == null ? null : readClassic(value, version));
                     case CONSUMER_GROUP_KEY ->
                         new GroupRecord.ConsumerGroup(groupId, value == null ? null : readConsumer(value, version));
                     default -> throw new CorruptRecordException("unknown record type " + type);
@@ -186,7 +192,7 @@ public final class GroupRecordSerde {
         return decoded;
     }
 
-    private static ClassicGroupValue readClassic(RecordReader r) {
+    private static ClassicGroupValue readClassic(RecordReader r, short version) {
         String protocolType = r.readString();
         int generation = r.readInt();
         String protocolName = r.readString();
@@ -205,7 +211,9 @@ public final class GroupRecordSerde {
                     r.readBytes(),
                     r.readBytes()));
         }
-        return new ClassicGroupValue(protocolType, generation, protocolName, leader, stateTimestamp, members);
+        boolean rebalanceOnLoad = version == CLASSIC_GROUP_REBALANCING_VERSION && r.readByte() == 1;
+        return new ClassicGroupValue(
+                protocolType, generation, protocolName, leader, stateTimestamp, members, rebalanceOnLoad);
     }
 
     private static ConsumerGroupValue readConsumer(RecordReader r, short version) {

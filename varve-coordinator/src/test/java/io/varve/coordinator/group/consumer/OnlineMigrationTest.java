@@ -370,6 +370,39 @@ class OnlineMigrationTest {
     }
 
     @Test
+    void aCoordinatorLoadingTheGroupBeforeTheDowngradeRebalanceEndedStartsTheRebalanceAgain() {
+        List<ClassicConsumer> classics = stableClassicGroupOfTwo();
+        NewConsumer n = new NewConsumer("new-1");
+        n.join();
+        settle(classics, List.of(n));
+        n.owned.clear();
+        n.leave();
+        assertThat(((ClassicGroup) group()).state()).isEqualTo(ClassicGroupState.PREPARING_REBALANCE);
+
+        h.reload();
+
+        ClassicGroup g = (ClassicGroup) group();
+        assertThat(g.state())
+                .as("the partitions the consumer-protocol member gave up must be assigned again")
+                .isEqualTo(ClassicGroupState.PREPARING_REBALANCE);
+        ClassicConsumer a = classics.get(0);
+        assertThat(a.heartbeat()).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
+        var aJoin = a.startJoin();
+        var bJoin = classics.get(1).startJoin();
+        a.apply(aJoin.join());
+        classics.get(1).apply(bJoin.join());
+        assertThat(g.state()).isEqualTo(ClassicGroupState.COMPLETING_REBALANCE);
+        ClassicConsumer leader = g.leaderId().equals(a.memberId) ? a : classics.get(1);
+        leader.sync(Map.of(leader.memberId, ConsumerProtocolAssignments.encode(Map.of(TOPIC, Set.of(0)))));
+        assertThat(g.state()).isEqualTo(ClassicGroupState.STABLE);
+
+        h.reload();
+        assertThat(((ClassicGroup) group()).state())
+                .as("a group stable since stays stable on the next load")
+                .isEqualTo(ClassicGroupState.STABLE);
+    }
+
+    @Test
     void withUpgradesDisabledAConsumerProtocolMemberCannotJoinANonEmptyClassicGroup() {
         h = new ShardHarness(ShardHarness.testConfig().withMigrationPolicy(MigrationPolicy.DOWNGRADE));
         stableClassicGroupOfTwo();

@@ -68,6 +68,19 @@ class GroupRecordSerdeTest {
     }
 
     @Test
+    void aClassicGroupWrittenByADowngradeKeepsItsRebalanceOnLoadFlag() {
+        ClassicGroupValue downgraded = new ClassicGroupValue("consumer", 4, "range", "a", 9L, List.of(), true);
+        CoordinatorRecord written = GroupRecordSerde.classicGroup("g", downgraded);
+        assertThat(ByteBuffer.wrap(written.value()).getShort()).isEqualTo((short) 1);
+        assertThat(((GroupRecord.ClassicGroup) GroupRecordSerde.decode(written)).value())
+                .isEqualTo(downgraded);
+        ClassicGroupValue plain = new ClassicGroupValue("consumer", 4, "range", "a", 9L, List.of());
+        assertThat(ByteBuffer.wrap(GroupRecordSerde.classicGroup("g", plain).value())
+                        .getShort())
+                .isEqualTo((short) 0);
+    }
+
+    @Test
     void aConsumerGroupWithClassicMembersRoundTripsAsVersionOneAndOneWithoutStaysVersionZero() {
         Uuid t = Uuid.randomUuid();
         ConsumerGroupValue.Member consumerMember = new ConsumerGroupValue.Member(
