@@ -31,6 +31,7 @@ import io.varve.broker.controller.ForwardingHandler;
 import io.varve.broker.group.GroupApis;
 import io.varve.broker.group.GroupCoordinatorRuntime;
 import io.varve.broker.group.GroupCoordinatorSettings;
+import io.varve.broker.logging.LoggerLevels;
 import io.varve.broker.metadata.BrokerLifecycle;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.SnapshotPublisher;
@@ -339,16 +340,17 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.UNREGISTER_BROKER, 0, 0, forwarded)
                 .register(ApiKeys.UNREGISTER_CONTROLLER, 0, 0, forwarded)
                 .register(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(metadataCache));
+        LoggerLevels loggerLevels = LoggerLevels.detect();
         registry.register(
                         ApiKeys.DESCRIBE_CONFIGS,
                         1,
                         4,
-                        new DescribeConfigsHandler(nodeId, brokerConfigLayers, loader::image))
+                        new DescribeConfigsHandler(nodeId, brokerConfigLayers, loader::image, loggerLevels))
                 .register(
                         ApiKeys.INCREMENTAL_ALTER_CONFIGS,
                         0,
                         1,
-                        ConfigForwarding.incremental(forwarded, nodeId, keystoreReloader::check))
+                        ConfigForwarding.incremental(forwarded, nodeId, keystoreReloader::check, loggerLevels))
                 .register(
                         ApiKeys.ALTER_CONFIGS,
                         0,

@@ -171,6 +171,7 @@ public final class BrokerConfig {
             .define("group.share.partition.max.record.locks", INT, 2000, 100, 10000)
             .define("group.share.max.share.sessions", INT, 2000, 1, Integer.MAX_VALUE)
             .define("group.share.assignors", LIST, List.of("simple"))
+            .define("group.consumer.migration.policy", STRING, "bidirectional")
             .define("group.coordinator.threads", INT, 4, 1, 64)
             .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
             .define("transaction.state.log.replication.factor", INT, 3, 1, Short.MAX_VALUE)
@@ -1004,6 +1005,10 @@ public final class BrokerConfig {
 
     public long offsetsRetentionCheckIntervalMs() {
         return longValue("offsets.retention.check.interval.ms");
+    }
+
+    public String groupConsumerMigrationPolicy() {
+        return (String) values.get("group.consumer.migration.policy");
     }
 
     public List<String> groupConsumerAssignors() {

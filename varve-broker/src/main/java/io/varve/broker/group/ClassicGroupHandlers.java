@@ -1,6 +1,7 @@
 package io.varve.broker.group;
 
 import io.varve.broker.protocol.RequestContext;
+import io.varve.coordinator.group.TopicsSnapshot;
 import io.varve.coordinator.group.classic.ClassicApi;
 import io.varve.coordinator.group.classic.ClassicProtocol;
 import java.util.ArrayList;
@@ -60,7 +61,8 @@ final class ClassicGroupHandlers {
                 version >= 4,
                 version >= 9,
                 version >= 8 ? data.reason() : null);
-        return runtime.run(data.groupId(), shard -> shard.joinGroup(join))
+        TopicsSnapshot topics = runtime.topics();
+        return runtime.run(data.groupId(), shard -> shard.joinGroup(join, topics))
                 .handle((r, e) -> e == null
                         ? joinResponse(r, version)
                         : joinResponse(

@@ -20,7 +20,9 @@ import org.apache.kafka.common.protocol.ApiMessage;
 
 /** ConsumerGroupHeartbeat (v0-1) and ConsumerGroupDescribe (v0-1): the KIP-848 consumer protocol. */
 final class ConsumerGroupHandlers {
-    /** ConsumerGroupDescribe v1's member type of a member that speaks the consumer protocol. */
+    /** ConsumerGroupDescribe v1's member types: a member of a migrated group may still speak the classic protocol. */
+    private static final byte CLASSIC_MEMBER_TYPE = 0;
+
     private static final byte CONSUMER_MEMBER_TYPE = 1;
 
     private final GroupCoordinatorRuntime runtime;
@@ -127,7 +129,7 @@ final class ConsumerGroupHandlers {
                             .setSubscribedTopicRegex(m.subscribedTopicRegex())
                             .setAssignment(assignment(m.assignment(), topics))
                             .setTargetAssignment(assignment(m.targetAssignment(), topics))
-                            .setMemberType(CONSUMER_MEMBER_TYPE));
+                            .setMemberType(m.classic() ? CLASSIC_MEMBER_TYPE : CONSUMER_MEMBER_TYPE));
         }
         return g;
     }

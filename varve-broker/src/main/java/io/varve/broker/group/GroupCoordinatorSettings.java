@@ -3,6 +3,7 @@ package io.varve.broker.group;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.ConfigException;
 import io.varve.coordinator.group.GroupCoordinatorConfig;
+import io.varve.coordinator.group.MigrationPolicy;
 import io.varve.coordinator.group.assignor.PartitionAssignor;
 import io.varve.coordinator.group.share.ShareGroupConfig;
 import io.varve.coordinator.group.share.SimpleShareAssignor;
@@ -35,6 +36,12 @@ public record GroupCoordinatorSettings(
                         + "' in group.consumer.assignors: Varve provides " + "the uniform and range assignors.");
             }
         }
+        MigrationPolicy migrationPolicy = MigrationPolicy.parse(c.groupConsumerMigrationPolicy());
+        if (migrationPolicy == null) {
+            throw new ConfigException("Invalid value '" + c.groupConsumerMigrationPolicy()
+                    + "' for configuration group.consumer.migration.policy: must be one of bidirectional, upgrade, "
+                    + "downgrade, disabled.");
+        }
         GroupCoordinatorConfig coordinator;
         try {
             coordinator = new GroupCoordinatorConfig(
@@ -48,7 +55,8 @@ public record GroupCoordinatorSettings(
                     c.groupConsumerAssignors(),
                     c.groupInt("offsets.retention.minutes") * 60_000L,
                     c.offsetsRetentionCheckIntervalMs(),
-                    c.groupInt("offset.metadata.max.bytes"));
+                    c.groupInt("offset.metadata.max.bytes"),
+                    migrationPolicy);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("Invalid group coordinator configuration: " + e.getMessage() + ".");
         }

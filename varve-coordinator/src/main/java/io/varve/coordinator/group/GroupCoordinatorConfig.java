@@ -16,6 +16,7 @@ import java.util.List;
  * @param offsetsRetentionMs           offsets.retention.minutes, in ms
  * @param offsetsRetentionCheckIntervalMs offsets.retention.check.interval.ms
  * @param offsetMetadataMaxBytes       offset.metadata.max.bytes
+ * @param migrationPolicy              group.consumer.migration.policy
  */
 public record GroupCoordinatorConfig(
         int classicMinSessionTimeoutMs,
@@ -28,10 +29,14 @@ public record GroupCoordinatorConfig(
         List<String> consumerAssignors,
         long offsetsRetentionMs,
         long offsetsRetentionCheckIntervalMs,
-        int offsetMetadataMaxBytes) {
+        int offsetMetadataMaxBytes,
+        MigrationPolicy migrationPolicy) {
 
     public GroupCoordinatorConfig {
         consumerAssignors = List.copyOf(consumerAssignors);
+        if (migrationPolicy == null) {
+            throw new IllegalArgumentException("group.consumer.migration.policy must be set");
+        }
         if (classicMinSessionTimeoutMs > classicMaxSessionTimeoutMs) {
             throw new IllegalArgumentException("group.min.session.timeout.ms " + classicMinSessionTimeoutMs
                     + " exceeds group.max.session.timeout.ms " + classicMaxSessionTimeoutMs);
@@ -65,7 +70,8 @@ public record GroupCoordinatorConfig(
                 List.of("uniform", "range"),
                 10080L * 60_000,
                 600_000L,
-                4096);
+                4096,
+                MigrationPolicy.BIDIRECTIONAL);
     }
 
     public String defaultAssignor() {
@@ -84,7 +90,8 @@ public record GroupCoordinatorConfig(
                 consumerAssignors,
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
-                offsetMetadataMaxBytes);
+                offsetMetadataMaxBytes,
+                migrationPolicy);
     }
 
     public GroupCoordinatorConfig withSessionTimeoutBounds(int minMs, int maxMs) {
@@ -99,7 +106,8 @@ public record GroupCoordinatorConfig(
                 consumerAssignors,
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
-                offsetMetadataMaxBytes);
+                offsetMetadataMaxBytes,
+                migrationPolicy);
     }
 
     public GroupCoordinatorConfig withMaxSizes(int classic, int consumer) {
@@ -114,7 +122,8 @@ public record GroupCoordinatorConfig(
                 consumerAssignors,
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
-                offsetMetadataMaxBytes);
+                offsetMetadataMaxBytes,
+                migrationPolicy);
     }
 
     public GroupCoordinatorConfig withConsumerTimeouts(int sessionTimeoutMs, int heartbeatIntervalMs) {
@@ -129,7 +138,8 @@ public record GroupCoordinatorConfig(
                 consumerAssignors,
                 offsetsRetentionMs,
                 offsetsRetentionCheckIntervalMs,
-                offsetMetadataMaxBytes);
+                offsetMetadataMaxBytes,
+                migrationPolicy);
     }
 
     public GroupCoordinatorConfig withOffsetsRetention(long retentionMs, long checkIntervalMs) {
@@ -144,6 +154,23 @@ public record GroupCoordinatorConfig(
                 consumerAssignors,
                 retentionMs,
                 checkIntervalMs,
-                offsetMetadataMaxBytes);
+                offsetMetadataMaxBytes,
+                migrationPolicy);
+    }
+
+    public GroupCoordinatorConfig withMigrationPolicy(MigrationPolicy policy) {
+        return new GroupCoordinatorConfig(
+                classicMinSessionTimeoutMs,
+                classicMaxSessionTimeoutMs,
+                classicMaxSize,
+                initialRebalanceDelayMs,
+                consumerSessionTimeoutMs,
+                consumerHeartbeatIntervalMs,
+                consumerMaxSize,
+                consumerAssignors,
+                offsetsRetentionMs,
+                offsetsRetentionCheckIntervalMs,
+                offsetMetadataMaxBytes,
+                policy);
     }
 }

@@ -5,6 +5,7 @@ import io.varve.coordinator.group.classic.ClassicGroup;
 import io.varve.coordinator.group.classic.ClassicGroupManager;
 import io.varve.coordinator.group.classic.ClassicGroupState;
 import io.varve.coordinator.group.classic.ClassicMember;
+import io.varve.coordinator.group.consumer.ClassicMembers;
 import io.varve.coordinator.group.consumer.ConsumerApi;
 import io.varve.coordinator.group.consumer.ConsumerGroup;
 import io.varve.coordinator.group.consumer.ConsumerGroupManager;
@@ -52,6 +53,7 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
     private final ShardContext ctx;
     private final ClassicGroupManager classic;
     private final ConsumerGroupManager consumer;
+    private final ClassicMembers classicMembers;
     private final OffsetManager offsets;
     private final ShareGroupManager share;
     private boolean loaded;
@@ -69,7 +71,8 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             Supplier<String> uuids) {
         this.ctx = new ShardContext(partition, config, clock, uuids);
         this.classic = new ClassicGroupManager(ctx);
-        this.consumer = new ConsumerGroupManager(ctx);
+        this.consumer = new ConsumerGroupManager(ctx, classic);
+        this.classicMembers = new ClassicMembers(ctx, consumer);
         this.share = new ShareGroupManager(ctx, shareConfig);
         this.offsets = new OffsetManager(ctx, new Rules());
     }
@@ -155,20 +158,38 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
     }
 
     // ---------------------------------------------------------------- classic protocol
+    // A classic member of a non-empty consumer group (online migration) is answered by the consumer group.
 
+    /** A JoinGroup to a group that cannot be a consumer group with members (tests of classic groups). */
     public CompletableFuture<ClassicApi.JoinResponse> joinGroup(ClassicApi.JoinRequest r) {
+        return joinGroup(r, TopicsSnapshot.EMPTY);
+    }
+
+    public CompletableFuture<ClassicApi.JoinResponse> joinGroup(ClassicApi.JoinRequest r, TopicsSnapshot topics) {
+        if (ctx.groups.get(r.groupId()) instanceof ConsumerGroup c && !c.hasNoMembers()) {
+            return classicMembers.join(c, r, topics);
+        }
         return classic.join(r);
     }
 
     public CompletableFuture<ClassicApi.SyncResponse> syncGroup(ClassicApi.SyncRequest r) {
+        if (ctx.groups.get(r.groupId()) instanceof ConsumerGroup c) {
+            return classicMembers.sync(c, r);
+        }
         return classic.sync(r);
     }
 
     public CompletableFuture<Errors> heartbeat(ClassicApi.HeartbeatRequest r) {
+        if (ctx.groups.get(r.groupId()) instanceof ConsumerGroup c) {
+            return classicMembers.heartbeat(c, r);
+        }
         return classic.heartbeat(r);
     }
 
     public CompletableFuture<ClassicApi.LeaveResponse> leaveGroup(ClassicApi.LeaveRequest r) {
+        if (ctx.groups.get(r.groupId()) instanceof ConsumerGroup c) {
+            return classicMembers.leave(c, r);
+        }
         return classic.leave(r);
     }
 

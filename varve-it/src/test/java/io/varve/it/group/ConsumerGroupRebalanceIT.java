@@ -2,7 +2,6 @@ package io.varve.it.group;
 
 import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,12 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,54 +30,6 @@ class ConsumerGroupRebalanceIT {
     @RegisterExtension
     static final SharedBroker shared = new SharedBroker(GroupClients.brokerOverrides());
 
-    /** Produces sequence numbers round-robin over the partitions, about one per millisecond, until stopped. */
-    private static final class SteadyProducer implements AutoCloseable {
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final AtomicInteger sent = new AtomicInteger();
-        private final Thread thread;
-        private volatile Throwable failure;
-
-        SteadyProducer(String topic) {
-            KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of("linger.ms", "5"));
-            thread = new Thread(
-                    () -> {
-                        try (producer) {
-                            int seq = 0;
-                            while (running.get() && seq < 1_000_000) {
-                                producer.send(new ProducerRecord<>(
-                                        topic,
-                                        seq % PARTITIONS,
-                                        null,
-                                        Integer.toString(seq).getBytes(UTF_8)));
-                                seq++;
-                                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // pacing, not synchronisation
-                            }
-                            producer.flush();
-                            sent.set(seq);
-                        } catch (Throwable t) {
-                            failure = t;
-                        }
-                    },
-                    "steady-producer");
-            thread.start();
-        }
-
-        /** Stops producing and returns how many records were acknowledged (all of them: flush waits). */
-        int stop() throws InterruptedException {
-            running.set(false);
-            thread.join(30_000);
-            assertThat(failure).as("producer failure").isNull();
-            return sent.get();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            if (thread.isAlive()) {
-                stop();
-            }
-        }
-    }
-
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"range", "cooperative-sticky", "consumer"})
     void everyRecordIsConsumedWhileMembersJoinLeaveCrashAndRejoin(String protocol) throws Exception {
@@ -94,7 +39,7 @@ class ConsumerGroupRebalanceIT {
         Map<String, Integer> consumed = new ConcurrentHashMap<>();
         Set<String> uncommitted = ConcurrentHashMap.newKeySet();
         List<Member> all = new ArrayList<>();
-        try (SteadyProducer producer = new SteadyProducer(topic)) {
+        try (SteadyProducer producer = new SteadyProducer(shared.broker(), topic, PARTITIONS)) {
             List<Member> live = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 live.add(new Member(shared.broker(), config, topic, consumed, uncommitted));

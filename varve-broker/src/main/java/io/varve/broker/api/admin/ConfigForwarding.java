@@ -1,6 +1,7 @@
 package io.varve.broker.api.admin;
 
 import io.varve.broker.api.ApiHandler;
+import io.varve.broker.logging.LoggerLevels;
 import io.varve.broker.protocol.ClientFrames;
 import io.varve.broker.protocol.RequestContext;
 import java.util.ArrayList;
@@ -20,10 +21,15 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * A broker's IncrementalAlterConfigs and AlterConfigs: as Kafka's broker, it answers itself a broker resource that
  * names another broker (INVALID_REQUEST: Admin sends those to the broker they name) and forwards the rest to the
- * controller, which takes any broker id; the answers come back in request order.
+ * controller, which takes any broker id; the answers come back in request order. A BROKER_LOGGER resource (this
+ * node's logger levels) is answered here too: levels are the node's own and Kafka never stores them.
  */
 public final class ConfigForwarding {
     private static final byte BROKER = 4;
+    private static final byte BROKER_LOGGER = 8;
+
+    /** How this node answers a BROKER_LOGGER resource itself (logger levels are the node's own, never stored). */
+    private record LocalAnswer(Errors error, String message) {}
 
     private ConfigForwarding() {}
 
@@ -52,7 +58,8 @@ public final class ConfigForwarding {
             Function<List<A>, ApiMessage> responseWith,
             AnswerMaker<A> refusal,
             Function<R, Map<String, String>> changes,
-            boolean replace) {}
+            boolean replace,
+            Function<R, LocalAnswer> loggers) {}
 
     @FunctionalInterface
     private interface AnswerMaker<A> {
@@ -60,10 +67,14 @@ public final class ConfigForwarding {
     }
 
     public static ApiHandler incremental(ApiHandler forward, int nodeId) {
-        return incremental(forward, nodeId, LocalCheck.NONE);
+        return incremental(forward, nodeId, LocalCheck.NONE, LoggerLevels.NONE);
     }
 
     public static ApiHandler incremental(ApiHandler forward, int nodeId, LocalCheck check) {
+        return incremental(forward, nodeId, check, LoggerLevels.NONE);
+    }
+
+    public static ApiHandler incremental(ApiHandler forward, int nodeId, LocalCheck check, LoggerLevels loggers) {
         return request -> {
             IncrementalAlterConfigsRequestData data = request.body();
             return run(
@@ -98,7 +109,8 @@ public final class ConfigForwarding {
                                                 changes.put(c.name(), c.configOperation() == 1 ? null : c.value()));
                                 return changes;
                             },
-                            false),
+                            false,
+                            r -> alterLoggers(r, nodeId, loggers, data.validateOnly())),
                     check);
         };
     }
@@ -138,9 +150,40 @@ public final class ConfigForwarding {
                                 r.configs().forEach(c -> changes.put(c.name(), c.value()));
                                 return changes;
                             },
-                            true),
+                            true,
+                            r -> new LocalAnswer(
+                                    Errors.INVALID_REQUEST,
+                                    "AlterConfigs does not change logger levels: use IncrementalAlterConfigs.")),
                     check);
         };
+    }
+
+    /** IncrementalAlterConfigs of a BROKER_LOGGER resource: SET a level or DELETE it (inherit), on this node only. */
+    private static LocalAnswer alterLoggers(
+            IncrementalAlterConfigsRequestData.AlterConfigsResource r,
+            int nodeId,
+            LoggerLevels loggers,
+            boolean validateOnly) {
+        try {
+            ConfigResources.checkLoggerNode(r.resourceName(), nodeId);
+        } catch (InvalidRequestException e) {
+            return new LocalAnswer(Errors.INVALID_REQUEST, e.getMessage());
+        }
+        Map<String, String> changes = new java.util.LinkedHashMap<>();
+        for (IncrementalAlterConfigsRequestData.AlterableConfig c : r.configs()) {
+            switch (c.configOperation()) {
+                case 0 -> changes.put(c.name(), c.value()); // SET
+                case 1 -> changes.put(c.name(), null); // DELETE
+                default -> {
+                    return new LocalAnswer(
+                            Errors.INVALID_REQUEST,
+                            "Operation " + c.configOperation() + " is not supported for a BROKER_LOGGER resource:"
+                                    + " only SET and DELETE are.");
+                }
+            }
+        }
+        String refusal = loggers.apply(changes, validateOnly);
+        return refusal == null ? new LocalAnswer(Errors.NONE, null) : new LocalAnswer(Errors.INVALID_CONFIG, refusal);
     }
 
     private static <R, A> CompletableFuture<ApiMessage> run(
@@ -158,6 +201,12 @@ public final class ConfigForwarding {
             String name = shape.name().apply(r);
             String refusal = null;
             Errors error = Errors.INVALID_REQUEST;
+            if (type == BROKER_LOGGER) {
+                LocalAnswer answer = shape.loggers().apply(r);
+                refusedAt.add(true);
+                refused.add(shape.refusal().make(type, name, answer.error(), answer.message()));
+                continue;
+            }
             if (type == BROKER) {
                 try {
                     ConfigResources.forAlter(type, name, nodeId);

@@ -37,6 +37,14 @@ final class ConfigResources {
         };
     }
 
+    /** A BROKER_LOGGER resource names this node (Kafka's broker refuses any other name). */
+    static void checkLoggerNode(String name, int nodeId) {
+        int id = parseNodeId(name, "Node id must be an integer, but it is: " + name);
+        if (id != nodeId) {
+            throw new InvalidRequestException("Unexpected node id. Expected " + nodeId + ", but received " + name);
+        }
+    }
+
     static int parseNodeId(String name, String message) {
         try {
             return Integer.parseInt(name);

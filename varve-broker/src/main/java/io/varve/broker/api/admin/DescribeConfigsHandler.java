@@ -4,6 +4,7 @@ import io.varve.broker.api.ApiHandler;
 import io.varve.broker.config.BrokerConfigLayers;
 import io.varve.broker.config.BrokerConfigLayers.KeyInfo;
 import io.varve.broker.config.ConfigDef;
+import io.varve.broker.logging.LoggerLevels;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.config.ConfigKey;
 import io.varve.metadata.config.ConfigLayers;
@@ -32,7 +33,8 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * DescribeConfigs: every config of a topic (its overrides over the broker's defaults) or of this
- * broker (dynamic over static over defaults), or the cluster-wide dynamic defaults (broker ""), with
+ * broker (dynamic over static over defaults), or the cluster-wide dynamic defaults (broker ""), or this node's
+ * logger levels (BROKER_LOGGER), with
  * Kafka's sources, synonyms, read-only flags, types and, on request, documentation. Sensitive values
  * are never returned.
  */
@@ -40,11 +42,18 @@ public final class DescribeConfigsHandler implements ApiHandler {
     private final int nodeId;
     private final BrokerConfigLayers brokerConfigs;
     private final Supplier<MetadataImage> images;
+    private final LoggerLevels loggers;
 
     public DescribeConfigsHandler(int nodeId, BrokerConfigLayers brokerConfigs, Supplier<MetadataImage> images) {
+        this(nodeId, brokerConfigs, images, LoggerLevels.NONE);
+    }
+
+    public DescribeConfigsHandler(
+            int nodeId, BrokerConfigLayers brokerConfigs, Supplier<MetadataImage> images, LoggerLevels loggers) {
         this.nodeId = nodeId;
         this.brokerConfigs = brokerConfigs;
         this.images = images;
+        this.loggers = loggers;
     }
 
     /** How one entry is rendered, fixed per request. */
@@ -68,6 +77,7 @@ public final class DescribeConfigsHandler implements ApiHandler {
                                 topicConfigs(image, layers, resource.resourceName(), rendering);
                             case ConfigResources.BROKER -> brokerConfigs(layers, resource.resourceName(), rendering);
                             case ConfigResources.CLIENT_METRICS -> clientMetricsConfigs(image, resource.resourceName());
+                            case ConfigResources.BROKER_LOGGER -> loggerConfigs(resource.resourceName());
                             default ->
                                 throw new InvalidRequestException(
                                         "Unsupported resource type: " + resource.resourceType());
@@ -135,6 +145,24 @@ public final class DescribeConfigsHandler implements ApiHandler {
                                 io.varve.metadata.config.ClientMetricsConfigDef.isList(key)
                                         ? ConfigDef.Type.LIST
                                         : ConfigDef.Type.INT))));
+        return configs;
+    }
+
+    /** Kafka's ConfigSource code of a logger level. */
+    private static final byte BROKER_LOGGER_CONFIG_SOURCE = 6;
+
+    /** Every logger of this node with its effective level (BROKER_LOGGER names the node, as Kafka's broker checks). */
+    private List<DescribeConfigsResourceResult> loggerConfigs(String name) {
+        ConfigResources.checkLoggerNode(name, nodeId);
+        List<DescribeConfigsResourceResult> configs = new ArrayList<>();
+        loggers.levels()
+                .forEach((logger, level) -> configs.add(new DescribeConfigsResourceResult()
+                        .setName(logger)
+                        .setValue(level)
+                        .setReadOnly(false)
+                        .setIsSensitive(false)
+                        .setConfigSource(BROKER_LOGGER_CONFIG_SOURCE)
+                        .setConfigType(typeCode(ConfigDef.Type.STRING))));
         return configs;
     }
 

@@ -104,4 +104,63 @@ class ConfigForwardingTest {
         assertThat(forwarded).isEmpty();
         assertThat(answer.responses().get(0).errorMessage()).isEqualTo("Node id must be an integer, but it is: x");
     }
+
+    @Test
+    void loggerResourcesAreAnsweredByThisNodeAndNeverForwarded() throws Exception {
+        byte brokerLogger = 8;
+        java.util.Map<String, String> applied = new java.util.HashMap<>();
+        io.varve.broker.logging.LoggerLevels loggers = new io.varve.broker.logging.LoggerLevels() {
+            @Override
+            public java.util.Map<String, String> levels() {
+                return applied;
+            }
+
+            @Override
+            public String apply(java.util.Map<String, String> changes, boolean validateOnly) {
+                if (changes.containsValue("LOUD")) {
+                    return "LOUD is not a level";
+                }
+                applied.putAll(changes);
+                return null;
+            }
+        };
+        ApiHandler handler =
+                ConfigForwarding.incremental(controller, NODE_ID, ConfigForwarding.LocalCheck.NONE, loggers);
+
+        IncrementalAlterConfigsResponseData answer = (IncrementalAlterConfigsResponseData) handler.handle(request(
+                        logger(brokerLogger, "1", (byte) 0, "DEBUG"),
+                        resource(TOPIC, "t"),
+                        logger(brokerLogger, "2", (byte) 0, "DEBUG")))
+                .get();
+        assertThat(forwarded).hasSize(1);
+        assertThat(forwarded.get(0).resources())
+                .extracting(AlterConfigsResource::resourceType)
+                .containsExactly(TOPIC);
+        assertThat(answer.responses())
+                .extracting(AlterConfigsResourceResponse::errorCode)
+                .containsExactly(Errors.NONE.code(), Errors.NONE.code(), Errors.INVALID_REQUEST.code());
+        assertThat(applied).containsExactly(java.util.Map.entry("io.varve", "DEBUG"));
+
+        IncrementalAlterConfigsResponseData append = (IncrementalAlterConfigsResponseData)
+                handler.handle(request(logger(brokerLogger, "1", (byte) 2, "INFO")))
+                        .get();
+        assertThat(append.responses().get(0).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        IncrementalAlterConfigsResponseData loud = (IncrementalAlterConfigsResponseData)
+                handler.handle(request(logger(brokerLogger, "1", (byte) 0, "LOUD")))
+                        .get();
+        assertThat(loud.responses().get(0).errorCode()).isEqualTo(Errors.INVALID_CONFIG.code());
+        assertThat(loud.responses().get(0).errorMessage()).isEqualTo("LOUD is not a level");
+        assertThat(applied).containsExactly(java.util.Map.entry("io.varve", "DEBUG"));
+        assertThat(forwarded).hasSize(1);
+    }
+
+    private static AlterConfigsResource logger(byte type, String node, byte op, String level) {
+        AlterConfigsResource r = resource(type, node);
+        r.configs()
+                .add(new IncrementalAlterConfigsRequestData.AlterableConfig()
+                        .setName("io.varve")
+                        .setConfigOperation(op)
+                        .setValue(level));
+        return r;
+    }
 }

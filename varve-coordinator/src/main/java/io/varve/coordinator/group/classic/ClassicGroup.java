@@ -35,6 +35,8 @@ public final class ClassicGroup implements Group {
 
     boolean inInitialDelay;
     int initialDelayRemainingMs;
+    /** Read back from a downgrade's record: the rebalance it started is started again once loaded. */
+    boolean rebalanceOnLoad;
 
     ClassicGroup(String groupId, long nowMs) {
         this.groupId = groupId;
@@ -253,6 +255,7 @@ public final class ClassicGroup implements Group {
                 ? v.leaderId()
                 : g.members.isEmpty() ? null : g.members.keySet().iterator().next();
         g.state = g.members.isEmpty() ? ClassicGroupState.EMPTY : ClassicGroupState.STABLE;
+        g.rebalanceOnLoad = v.rebalanceOnLoad() && !g.members.isEmpty();
         return g;
     }
 }

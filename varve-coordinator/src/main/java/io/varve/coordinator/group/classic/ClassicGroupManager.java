@@ -280,6 +280,10 @@ public final class ClassicGroupManager {
         for (ClassicMember m : group.members.values()) {
             rebalancer.scheduleSession(group, m);
         }
+        if (group.rebalanceOnLoad) {
+            group.rebalanceOnLoad = false;
+            rebalancer.prepareRebalance(group, "it became a classic group (online downgrade)");
+        }
     }
 
     /** An empty group created to hold simple (member-less) offset commits. */
@@ -287,6 +291,35 @@ public final class ClassicGroupManager {
         ClassicGroup group = new ClassicGroup(groupId, ctx.nowMs());
         ctx.groups.put(groupId, group);
         return group;
+    }
+
+    /**
+     * Online downgrade: the classic group a consumer group became, from the record just written for it (marked
+     * to rebalance on load). Members' sessions start now, and a rebalance begins so every member rejoins and the
+     * leader assigns afresh, as it does on a coordinator that loads the record before the rebalance ends.
+     */
+    public ClassicGroup adopt(String groupId, ClassicGroupValue value) {
+        if (!value.rebalanceOnLoad()) {
+            throw new IllegalArgumentException("a downgraded group " + groupId + " must rebalance");
+        }
+        ClassicGroup group = ClassicGroup.fromValue(groupId, value);
+        ctx.groups.put(groupId, group);
+        onLoaded(group);
+        return group;
+    }
+
+    /**
+     * Online upgrade: the group becomes a consumer group. Its timers stop, and it is dead to any callback still
+     * holding it. Only a stable group is handed over, so no member waits for a JoinGroup or SyncGroup answer.
+     */
+    public void retire(ClassicGroup group) {
+        if (group.state != ClassicGroupState.STABLE && group.state != ClassicGroupState.EMPTY) {
+            throw new IllegalStateException("group " + group.groupId() + " is retired while " + group.state);
+        }
+        for (ClassicMember m : group.members.values()) {
+            ctx.timers.cancel(ClassicRebalancer.sessionKey(group, m.memberId));
+        }
+        markDead(group);
     }
 
     public void markDead(ClassicGroup group) {

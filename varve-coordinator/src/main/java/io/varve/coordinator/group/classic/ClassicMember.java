@@ -64,6 +64,18 @@ public final class ClassicMember {
         return assignment;
     }
 
+    public int sessionTimeoutMs() {
+        return sessionTimeoutMs;
+    }
+
+    public int rebalanceTimeoutMs() {
+        return rebalanceTimeoutMs;
+    }
+
+    public List<ClassicProtocol> protocols() {
+        return protocols;
+    }
+
     public boolean isStatic() {
         return groupInstanceId != null;
     }

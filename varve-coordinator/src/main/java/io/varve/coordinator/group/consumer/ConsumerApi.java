@@ -59,7 +59,8 @@ public final class ConsumerApi {
             List<String> subscribedTopicNames,
             String subscribedTopicRegex,
             Map<Uuid, Set<Integer>> assignment,
-            Map<Uuid, Set<Integer>> targetAssignment) {}
+            Map<Uuid, Set<Integer>> targetAssignment,
+            boolean classic) {}
 
     public record GroupDescription(
             String groupId,

@@ -7,6 +7,8 @@ import io.varve.coordinator.group.Timers;
 import io.varve.coordinator.group.TopicsSnapshot;
 import io.varve.coordinator.group.assignor.Assignments;
 import io.varve.coordinator.group.assignor.PartitionAssignor;
+import io.varve.coordinator.group.classic.ClassicGroup;
+import io.varve.coordinator.group.classic.ClassicGroupManager;
 import io.varve.coordinator.group.consumer.ConsumerApi.DescribedMember;
 import io.varve.coordinator.group.consumer.ConsumerApi.GroupDescription;
 import io.varve.coordinator.group.consumer.ConsumerApi.HeartbeatRequest;
@@ -46,9 +48,11 @@ public final class ConsumerGroupManager {
 
     private final ShardContext ctx;
     private final SubscriptionResolver resolver = new SubscriptionResolver();
+    private final GroupConversions conversions;
 
-    public ConsumerGroupManager(ShardContext ctx) {
+    public ConsumerGroupManager(ShardContext ctx, ClassicGroupManager classic) {
         this.ctx = ctx;
+        this.conversions = new GroupConversions(ctx, this, classic);
     }
 
     public HeartbeatResponse heartbeat(HeartbeatRequest r, TopicsSnapshot topics) {
@@ -108,7 +112,7 @@ public final class ConsumerGroupManager {
     }
 
     private HeartbeatResponse joinOrHeartbeat(HeartbeatRequest r, TopicsSnapshot topics) {
-        ConsumerGroup group = getOrCreateGroup(r.groupId(), r.memberEpoch() == ConsumerApi.JOIN_EPOCH);
+        ConsumerGroup group = getOrCreateGroup(r.groupId(), r.memberEpoch() == ConsumerApi.JOIN_EPOCH, topics);
         boolean dirty = false;
         boolean bump = false;
         ConsumerMember member;
@@ -201,12 +205,15 @@ public final class ConsumerGroupManager {
                 sendAssignment ? Assignments.copy(member.assigned) : null);
     }
 
-    private ConsumerGroup getOrCreateGroup(String groupId, boolean create) {
+    private ConsumerGroup getOrCreateGroup(String groupId, boolean create, TopicsSnapshot topics) {
         Group existing = ctx.groups.get(groupId);
         if (existing instanceof ConsumerGroup g) {
             return g;
         }
         if (existing != null) {
+            if (create && !existing.hasNoMembers() && existing instanceof ClassicGroup c) {
+                return conversions.upgrade(c, topics);
+            }
             if (!create || !existing.hasNoMembers() || existing.type() == GroupType.SHARE) {
                 throw new GroupIdNotFoundException("Group " + groupId + " is not a consumer group.");
             }
@@ -276,7 +283,7 @@ public final class ConsumerGroupManager {
     }
 
     /** Every topic some member subscribes to, with its id and partition count as the metadata has them now. */
-    private Map<String, TopicMetadata> subscribedTopics(ConsumerGroup group, TopicsSnapshot topics) {
+    Map<String, TopicMetadata> subscribedTopics(ConsumerGroup group, TopicsSnapshot topics) {
         Map<String, TopicMetadata> result = new TreeMap<>();
         for (ConsumerMember m : group.members.values()) {
             for (String name : resolver.resolve(m, topics)) {
@@ -287,7 +294,7 @@ public final class ConsumerGroupManager {
         return Map.copyOf(result);
     }
 
-    private void computeTargetAssignment(ConsumerGroup group, TopicsSnapshot topics) {
+    void computeTargetAssignment(ConsumerGroup group, TopicsSnapshot topics) {
         String assignorName = assignorOf(group);
         PartitionAssignor assignor = PartitionAssignor.forName(assignorName);
         List<PartitionAssignor.MemberSpec> specs = new ArrayList<>();
@@ -343,7 +350,7 @@ public final class ConsumerGroupManager {
         return PartitionAssignor.forName(best).name();
     }
 
-    private ConsumerMember replaceStaticMember(ConsumerGroup group, ConsumerMember previous, String newMemberId) {
+    ConsumerMember replaceStaticMember(ConsumerGroup group, ConsumerMember previous, String newMemberId) {
         ConsumerMember member = previous.copyAs(newMemberId);
         member.memberEpoch = 0;
         member.previousMemberEpoch = 0;
@@ -401,7 +408,7 @@ public final class ConsumerGroupManager {
                 Errors.NONE, null, memberId, r.memberEpoch(), ctx.config.consumerHeartbeatIntervalMs(), null);
     }
 
-    private void removeMember(ConsumerGroup group, ConsumerMember member, String reason) {
+    void removeMember(ConsumerGroup group, ConsumerMember member, String reason) {
         cancelTimers(group, member.memberId);
         group.removeMember(member.memberId);
         group.groupEpoch++;
@@ -412,17 +419,20 @@ public final class ConsumerGroupManager {
                 group.groupId(),
                 reason,
                 group.groupEpoch);
+        conversions.maybeDowngrade(group);
     }
 
-    private void persist(ConsumerGroup group) {
+    void persist(ConsumerGroup group) {
         ctx.outbox.append(GroupRecordSerde.consumerGroup(group.groupId(), group.toValue()));
     }
 
     // ---------------------------------------------------------------- timers
 
-    private void scheduleSession(ConsumerGroup group, ConsumerMember member) {
+    void scheduleSession(ConsumerGroup group, ConsumerMember member) {
         String memberId = member.memberId;
-        ctx.timers.schedule(sessionKey(group, memberId), ctx.nowMs() + ctx.config.consumerSessionTimeoutMs(), () -> {
+        int timeoutMs =
+                member.classic != null ? member.classic.sessionTimeoutMs() : ctx.config.consumerSessionTimeoutMs();
+        ctx.timers.schedule(sessionKey(group, memberId), ctx.nowMs() + timeoutMs, () -> {
             ConsumerMember m = group.member(memberId);
             if (m != null && ctx.groups.get(group.groupId()) == group) {
                 removeMember(group, m, "was fenced: no heartbeat within the session timeout");
@@ -431,7 +441,7 @@ public final class ConsumerGroupManager {
     }
 
     /** A member revoking partitions must finish within its rebalance timeout or be fenced. */
-    private void scheduleRevocationTimeout(ConsumerGroup group, ConsumerMember member) {
+    void scheduleRevocationTimeout(ConsumerGroup group, ConsumerMember member) {
         Object key = revocationKey(group, member.memberId);
         if (member.state != MemberState.UNREVOKED_PARTITIONS) {
             ctx.timers.cancel(key);
@@ -453,7 +463,7 @@ public final class ConsumerGroupManager {
         });
     }
 
-    private void cancelTimers(ConsumerGroup group, String memberId) {
+    void cancelTimers(ConsumerGroup group, String memberId) {
         ctx.timers.cancel(sessionKey(group, memberId));
         ctx.timers.cancel(revocationKey(group, memberId));
     }
@@ -476,6 +486,11 @@ public final class ConsumerGroupManager {
         ConsumerMember m = memberId == null ? null : group.member(memberId);
         if (m == null) {
             return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (m.classic != null) {
+            // A classic member commits with its generation, which is its member epoch: a classic client
+            // knows no epoch errors (Kafka answers it so).
+            return memberEpoch == m.memberEpoch ? Errors.NONE : Errors.ILLEGAL_GENERATION;
         }
         if (memberEpoch > m.memberEpoch) {
             return Errors.FENCED_MEMBER_EPOCH;
@@ -512,7 +527,8 @@ public final class ConsumerGroupManager {
                     m.subscribedTopicNames,
                     m.subscribedTopicRegex,
                     Assignments.copy(m.assigned),
-                    Assignments.copy(group.targetOf(m.memberId))));
+                    Assignments.copy(group.targetOf(m.memberId)),
+                    m.classic != null));
         }
         return new GroupDescription(
                 group.groupId(),
@@ -523,6 +539,11 @@ public final class ConsumerGroupManager {
                 group.assignmentEpoch,
                 assignorOf(group),
                 members);
+    }
+
+    /** The topics a member subscribes to, as its names and regex resolve against the topics now. */
+    Set<String> resolve(ConsumerMember m, TopicsSnapshot topics) {
+        return resolver.resolve(m, topics);
     }
 
     public ConsumerGroup load(String groupId, ConsumerGroupValue value) {

@@ -23,6 +23,8 @@ public final class ConsumerMember {
     MemberState state = MemberState.STABLE;
     Map<Uuid, Set<Integer>> assigned = Assignments.mutable();
     Map<Uuid, Set<Integer>> pendingRevocation = Assignments.mutable();
+    /** Set while the member speaks the classic protocol (online migration); null for a consumer member. */
+    ClassicMetadata classic;
 
     ConsumerMember(String memberId) {
         this.memberId = memberId;
@@ -60,6 +62,14 @@ public final class ConsumerMember {
         return subscribedTopicRegex;
     }
 
+    public boolean usesClassicProtocol() {
+        return classic != null;
+    }
+
+    public ClassicMetadata classic() {
+        return classic;
+    }
+
     /** The same member under a new id: a static member whose restarted instance takes its place. */
     ConsumerMember copyAs(String newMemberId) {
         ConsumerMember m = new ConsumerMember(newMemberId);
@@ -74,6 +84,7 @@ public final class ConsumerMember {
         m.state = state;
         m.assigned = Assignments.copy(assigned);
         m.pendingRevocation = Assignments.copy(pendingRevocation);
+        m.classic = classic;
         return m;
     }
 
@@ -92,7 +103,8 @@ public final class ConsumerMember {
                 previousMemberEpoch,
                 (byte) state.ordinal(),
                 assigned,
-                pendingRevocation);
+                pendingRevocation,
+                classic == null ? null : classic.toValue());
     }
 
     static ConsumerMember fromValue(ConsumerGroupValue.Member v) {
@@ -110,6 +122,7 @@ public final class ConsumerMember {
         m.state = MemberState.fromOrdinal(v.state());
         m.assigned = Assignments.copy(v.assigned());
         m.pendingRevocation = Assignments.copy(v.pendingRevocation());
+        m.classic = ClassicMetadata.fromValue(v.classic());
         return m;
     }
 }

@@ -1,5 +1,6 @@
 package io.varve.coordinator.group.record;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +25,30 @@ public record ConsumerGroupValue(
 
     public record TopicMetadata(Uuid topicId, int numPartitions) {}
 
-    /** {@code state} is the ordinal of the reconciliation state (see the consumer package). */
+    /** A classic protocol a classic member supports: its name and the member's metadata for it. */
+    public record ClassicProtocolValue(String name, byte[] metadata) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ClassicProtocolValue p && name.equals(p.name) && Arrays.equals(metadata, p.metadata);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * name.hashCode() + Arrays.hashCode(metadata);
+        }
+    }
+
+    /** What a member that still speaks the classic protocol keeps beyond a consumer member's fields. */
+    public record ClassicMemberValue(int sessionTimeoutMs, List<ClassicProtocolValue> protocols) {
+        public ClassicMemberValue {
+            protocols = List.copyOf(protocols);
+        }
+    }
+
+    /**
+     * {@code state} is the ordinal of the reconciliation state (see the consumer package); {@code classic} is null
+     * for a member using the consumer protocol.
+     */
     public record Member(
             String memberId,
             String instanceId,
@@ -39,5 +63,6 @@ public record ConsumerGroupValue(
             int previousMemberEpoch,
             byte state,
             Map<Uuid, Set<Integer>> assigned,
-            Map<Uuid, Set<Integer>> pendingRevocation) {}
+            Map<Uuid, Set<Integer>> pendingRevocation,
+            ClassicMemberValue classic) {}
 }

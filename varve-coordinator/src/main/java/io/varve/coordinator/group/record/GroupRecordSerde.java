@@ -11,13 +11,19 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * Encodes and decodes coordinator records. Key: int16 record type, then the identity (group id; group, topic,
- * partition for offsets). Value: int16 value version, then the fields. Version 0 is the only version so far.
+ * partition for offsets). Value: int16 value version, then the fields. Version 0 everywhere, except a consumer
+ * group holding classic members (online migration), written as version 1: each member then ends with a flag and,
+ * when set, its classic session timeout and protocols. A group without classic members stays version 0, so a
+ * Varve that predates migration still reads it.
  */
 public final class GroupRecordSerde {
     static final short OFFSET_KEY = 1;
     static final short CLASSIC_GROUP_KEY = 2;
     static final short CONSUMER_GROUP_KEY = 3;
     static final short VALUE_VERSION = 0;
+    static final short CONSUMER_GROUP_CLASSIC_MEMBERS_VERSION = 1;
+    /** A classic group written by a downgrade: version 0 and a trailing flag (rebalance on load). */
+    static final short CLASSIC_GROUP_REBALANCING_VERSION = 1;
 
     private GroupRecordSerde() {}
 
@@ -52,7 +58,7 @@ public final class GroupRecordSerde {
             return new CoordinatorRecord(key, null);
         }
         RecordWriter w = new RecordWriter()
-                .writeShort(VALUE_VERSION)
+                .writeShort(value.rebalanceOnLoad() ? CLASSIC_GROUP_REBALANCING_VERSION : VALUE_VERSION)
                 .writeString(value.protocolType())
                 .writeInt(value.generationId())
                 .writeString(value.protocolName())
@@ -69,6 +75,9 @@ public final class GroupRecordSerde {
                     .writeBytes(m.subscription())
                     .writeBytes(m.assignment());
         }
+        if (value.rebalanceOnLoad()) {
+            w.writeByte((byte) 1);
+        }
         return new CoordinatorRecord(key, w.toByteArray());
     }
 
@@ -80,8 +89,9 @@ public final class GroupRecordSerde {
         if (value == null) {
             return new CoordinatorRecord(key, null);
         }
+        boolean classicMembers = value.members().stream().anyMatch(m -> m.classic() != null);
         RecordWriter w = new RecordWriter()
-                .writeShort(VALUE_VERSION)
+                .writeShort(classicMembers ? CONSUMER_GROUP_CLASSIC_MEMBERS_VERSION : VALUE_VERSION)
                 .writeInt(value.groupEpoch())
                 .writeInt(value.assignmentEpoch());
         Map<String, ConsumerGroupValue.TopicMetadata> topics = new TreeMap<>(value.subscribedTopics());
@@ -103,11 +113,35 @@ public final class GroupRecordSerde {
                     .writeByte(m.state())
                     .writeAssignment(m.assigned())
                     .writeAssignment(m.pendingRevocation());
+            if (classicMembers) {
+                writeClassicMember(w, m.classic());
+            }
         }
         Map<String, Map<Uuid, Set<Integer>>> target = new TreeMap<>(value.targetAssignment());
         w.writeInt(target.size());
         target.forEach((memberId, a) -> w.writeString(memberId).writeAssignment(a));
         return new CoordinatorRecord(key, w.toByteArray());
+    }
+
+    private static void writeClassicMember(RecordWriter w, ConsumerGroupValue.ClassicMemberValue c) {
+        w.writeByte((byte) (c == null ? 0 : 1));
+        if (c != null) {
+            w.writeInt(c.sessionTimeoutMs()).writeInt(c.protocols().size());
+            c.protocols().forEach(p -> w.writeString(p.name()).writeBytes(p.metadata()));
+        }
+    }
+
+    private static ConsumerGroupValue.ClassicMemberValue readClassicMember(RecordReader r) {
+        if (r.readByte() == 0) {
+            return null;
+        }
+        int sessionTimeoutMs = r.readInt();
+        int n = r.readCount();
+        List<ConsumerGroupValue.ClassicProtocolValue> protocols = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            protocols.add(new ConsumerGroupValue.ClassicProtocolValue(r.readString(), r.readBytes()));
+        }
+        return new ConsumerGroupValue.ClassicMemberValue(sessionTimeoutMs, protocols);
     }
 
     public static GroupRecord decode(CoordinatorRecord record) {
@@ -118,11 +152,15 @@ public final class GroupRecordSerde {
             throw new CorruptRecordException("record key of type " + type + " without a group id");
         }
         RecordReader value = record.value() == null ? null : new RecordReader(record.value());
+        short version = VALUE_VERSION;
         if (value != null) {
-            short version = value.readShort();
-            if (version != VALUE_VERSION) {
-                throw new CorruptRecordException("value version " + version + " of record type " + type
-                        + " is newer than this Varve reads (" + VALUE_VERSION + ")");
+            version = value.readShort();
+            boolean known = version == VALUE_VERSION
+                    || (type == CONSUMER_GROUP_KEY && version == CONSUMER_GROUP_CLASSIC_MEMBERS_VERSION)
+                    || (type == CLASSIC_GROUP_KEY && version == CLASSIC_GROUP_REBALANCING_VERSION);
+            if (!known) {
+                throw new CorruptRecordException(
+                        "value version " + version + " of record type " + type + " is newer than this Varve reads");
             }
         }
         GroupRecord decoded =
@@ -142,9 +180,9 @@ public final class GroupRecordSerde {
                                                 value.readLong()));
                     }
                     case CLASSIC_GROUP_KEY ->
-                        new GroupRecord.ClassicGroup(groupId, value == null ? null : readClassic(value));
+                        new GroupRecord.ClassicGroup(groupId, value == null ? null : readClassic(value, version));
                     case CONSUMER_GROUP_KEY ->
-                        new GroupRecord.ConsumerGroup(groupId, value == null ? null : readConsumer(value));
+                        new GroupRecord.ConsumerGroup(groupId, value == null ? null : readConsumer(value, version));
                     default -> throw new CorruptRecordException("unknown record type " + type);
                 };
         key.expectEnd();
@@ -154,7 +192,7 @@ public final class GroupRecordSerde {
         return decoded;
     }
 
-    private static ClassicGroupValue readClassic(RecordReader r) {
+    private static ClassicGroupValue readClassic(RecordReader r, short version) {
         String protocolType = r.readString();
         int generation = r.readInt();
         String protocolName = r.readString();
@@ -173,10 +211,12 @@ public final class GroupRecordSerde {
                     r.readBytes(),
                     r.readBytes()));
         }
-        return new ClassicGroupValue(protocolType, generation, protocolName, leader, stateTimestamp, members);
+        boolean rebalanceOnLoad = version == CLASSIC_GROUP_REBALANCING_VERSION && r.readByte() == 1;
+        return new ClassicGroupValue(
+                protocolType, generation, protocolName, leader, stateTimestamp, members, rebalanceOnLoad);
     }
 
-    private static ConsumerGroupValue readConsumer(RecordReader r) {
+    private static ConsumerGroupValue readConsumer(RecordReader r, short version) {
         int groupEpoch = r.readInt();
         int assignmentEpoch = r.readInt();
         int topicCount = r.readCount();
@@ -201,7 +241,8 @@ public final class GroupRecordSerde {
                     r.readInt(),
                     r.readByte(),
                     r.readAssignment(),
-                    r.readAssignment()));
+                    r.readAssignment(),
+                    version == CONSUMER_GROUP_CLASSIC_MEMBERS_VERSION ? readClassicMember(r) : null));
         }
         int targets = r.readCount();
         Map<String, Map<Uuid, Set<Integer>>> target = new HashMap<>();

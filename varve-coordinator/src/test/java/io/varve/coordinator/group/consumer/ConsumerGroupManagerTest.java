@@ -28,7 +28,7 @@ class ConsumerGroupManagerTest {
     private static final int SESSION_MS = 10_000;
     private static final int REBALANCE_MS = 20_000;
 
-    private final ShardHarness h = new ShardHarness(ShardHarness.testConfig());
+    private ShardHarness h = new ShardHarness(ShardHarness.testConfig());
 
     private HeartbeatResponse heartbeat(HeartbeatRequest r) {
         return heartbeat(r, TOPICS);
@@ -371,7 +371,9 @@ class ConsumerGroupManagerTest {
     }
 
     @Test
-    void aNonEmptyClassicGroupIsNotAConsumerGroup() {
+    void withMigrationDisabledANonEmptyClassicGroupIsNotAConsumerGroup() {
+        h = new ShardHarness(
+                ShardHarness.testConfig().withMigrationPolicy(io.varve.coordinator.group.MigrationPolicy.DISABLED));
         h.call(s -> s.joinGroup(new io.varve.coordinator.group.classic.ClassicApi.JoinRequest(
                 GROUP,
                 "",

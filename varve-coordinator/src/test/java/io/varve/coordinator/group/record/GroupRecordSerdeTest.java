@@ -3,6 +3,7 @@ package io.varve.coordinator.group.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -57,12 +58,83 @@ class GroupRecordSerdeTest {
                         4,
                         (byte) 2,
                         Map.of(t, Set.of(1, 2)),
-                        Map.of())),
+                        Map.of(),
+                        null)),
                 Map.of("m", Map.of(t, Set.of(1, 2, 3))));
         ConsumerGroupValue cback = ((GroupRecord.ConsumerGroup)
                         GroupRecordSerde.decode(GroupRecordSerde.consumerGroup("g", consumer)))
                 .value();
         assertThat(cback).isEqualTo(consumer);
+    }
+
+    @Test
+    void aClassicGroupWrittenByADowngradeKeepsItsRebalanceOnLoadFlag() {
+        ClassicGroupValue downgraded = new ClassicGroupValue("consumer", 4, "range", "a", 9L, List.of(), true);
+        CoordinatorRecord written = GroupRecordSerde.classicGroup("g", downgraded);
+        assertThat(ByteBuffer.wrap(written.value()).getShort()).isEqualTo((short) 1);
+        assertThat(((GroupRecord.ClassicGroup) GroupRecordSerde.decode(written)).value())
+                .isEqualTo(downgraded);
+        ClassicGroupValue plain = new ClassicGroupValue("consumer", 4, "range", "a", 9L, List.of());
+        assertThat(ByteBuffer.wrap(GroupRecordSerde.classicGroup("g", plain).value())
+                        .getShort())
+                .isEqualTo((short) 0);
+    }
+
+    @Test
+    void aConsumerGroupWithClassicMembersRoundTripsAsVersionOneAndOneWithoutStaysVersionZero() {
+        Uuid t = Uuid.randomUuid();
+        ConsumerGroupValue.Member consumerMember = new ConsumerGroupValue.Member(
+                "c",
+                null,
+                null,
+                "c",
+                "/h",
+                1000,
+                List.of("orders"),
+                null,
+                null,
+                3,
+                2,
+                (byte) 0,
+                Map.of(),
+                Map.of(),
+                null);
+        ConsumerGroupValue.Member classicMember = new ConsumerGroupValue.Member(
+                "k",
+                "instance",
+                null,
+                "k",
+                "/h",
+                2000,
+                List.of("orders"),
+                null,
+                null,
+                3,
+                3,
+                (byte) 0,
+                Map.of(t, Set.of(0)),
+                Map.of(),
+                new ConsumerGroupValue.ClassicMemberValue(
+                        15_000,
+                        List.of(
+                                new ConsumerGroupValue.ClassicProtocolValue("range", new byte[] {1, 2}),
+                                new ConsumerGroupValue.ClassicProtocolValue("cooperative-sticky", new byte[0]))));
+        ConsumerGroupValue mixed = new ConsumerGroupValue(
+                3,
+                3,
+                Map.of("orders", new ConsumerGroupValue.TopicMetadata(t, 1)),
+                List.of(consumerMember, classicMember),
+                Map.of("k", Map.of(t, Set.of(0))));
+        CoordinatorRecord written = GroupRecordSerde.consumerGroup("g", mixed);
+        assertThat(ByteBuffer.wrap(written.value()).getShort()).isEqualTo((short) 1);
+        assertThat(((GroupRecord.ConsumerGroup) GroupRecordSerde.decode(written)).value())
+                .isEqualTo(mixed);
+
+        ConsumerGroupValue plain = new ConsumerGroupValue(3, 3, Map.of(), List.of(consumerMember), Map.of());
+        CoordinatorRecord plainRecord = GroupRecordSerde.consumerGroup("g", plain);
+        assertThat(ByteBuffer.wrap(plainRecord.value()).getShort()).isEqualTo((short) 0);
+        assertThat(((GroupRecord.ConsumerGroup) GroupRecordSerde.decode(plainRecord)).value())
+                .isEqualTo(plain);
     }
 
     @Test
