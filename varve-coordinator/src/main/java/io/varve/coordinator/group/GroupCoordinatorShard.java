@@ -14,6 +14,10 @@ import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.coordinator.group.record.GroupRecord;
 import io.varve.coordinator.group.record.GroupRecordSerde;
 import io.varve.coordinator.group.record.OffsetValue;
+import io.varve.coordinator.group.streams.StreamsApi;
+import io.varve.coordinator.group.streams.StreamsGroup;
+import io.varve.coordinator.group.streams.StreamsGroupConfig;
+import io.varve.coordinator.group.streams.StreamsGroupManager;
 import io.varve.coordinator.runtime.CoordinatorShard;
 import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
@@ -49,13 +53,24 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
     private final ClassicGroupManager classic;
     private final ConsumerGroupManager consumer;
     private final OffsetManager offsets;
+    private final StreamsGroupManager streams;
     private boolean loaded;
 
     public GroupCoordinatorShard(
             int partition, GroupCoordinatorConfig config, LongSupplier clock, Supplier<String> uuids) {
+        this(partition, config, StreamsGroupConfig.defaults(), clock, uuids);
+    }
+
+    public GroupCoordinatorShard(
+            int partition,
+            GroupCoordinatorConfig config,
+            StreamsGroupConfig streamsConfig,
+            LongSupplier clock,
+            Supplier<String> uuids) {
         this.ctx = new ShardContext(partition, config, clock, uuids);
         this.classic = new ClassicGroupManager(ctx);
         this.consumer = new ConsumerGroupManager(ctx);
+        this.streams = new StreamsGroupManager(ctx, streamsConfig);
         this.offsets = new OffsetManager(ctx, new Rules());
     }
 
@@ -102,6 +117,12 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             } else {
                 ctx.groups.put(c.groupId(), consumer.load(c.groupId(), c.value()));
             }
+        } else if (r instanceof GroupRecord.StreamsGroup sg) {
+            if (sg.value() == null) {
+                ctx.groups.remove(sg.groupId());
+            } else {
+                ctx.groups.put(sg.groupId(), streams.load(sg.groupId(), sg.value()));
+            }
         }
     }
 
@@ -112,6 +133,8 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
                 classic.onLoaded(c);
             } else if (g instanceof ConsumerGroup c) {
                 consumer.onLoaded(c);
+            } else if (g instanceof StreamsGroup sg) {
+                streams.onLoaded(sg);
             }
         }
         Set<String> offsetGroups = new HashSet<>(ctx.offsets.groupIds());
@@ -173,6 +196,23 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         String message =
                 g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a consumer group.";
         return ctx.outbox.respond(ConsumerApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
+    }
+
+    // ---------------------------------------------------------------- streams protocol
+
+    public CompletableFuture<StreamsApi.HeartbeatResponse> streamsGroupHeartbeat(
+            StreamsApi.HeartbeatRequest r, TopicsSnapshot topics) {
+        return ctx.outbox.respond(streams.heartbeat(r, topics));
+    }
+
+    public CompletableFuture<StreamsApi.GroupDescription> streamsGroupDescribe(String groupId, TopicsSnapshot topics) {
+        Group g = ctx.groups.get(groupId);
+        if (g instanceof StreamsGroup sg) {
+            return ctx.outbox.respond(streams.describe(sg, topics));
+        }
+        String message =
+                g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a streams group.";
+        return ctx.outbox.respond(StreamsApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
     }
 
     // ---------------------------------------------------------------- offsets
@@ -267,6 +307,8 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         if (g instanceof ClassicGroup c) {
             ctx.outbox.append(GroupRecordSerde.classicGroup(g.groupId(), null));
             classic.markDead(c);
+        } else if (g instanceof StreamsGroup) {
+            ctx.outbox.append(GroupRecordSerde.streamsGroup(g.groupId(), null));
         } else {
             ctx.outbox.append(GroupRecordSerde.consumerGroup(g.groupId(), null));
         }
@@ -343,6 +385,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
                 return classic.validateOffsetCommit(
                         c, r.generationIdOrMemberEpoch(), r.memberId(), r.groupInstanceId());
             }
+            if (g instanceof StreamsGroup sg) {
+                return streams.validateOffsetCommit(sg, r.generationIdOrMemberEpoch(), r.memberId());
+            }
             return consumer.validateOffsetCommit((ConsumerGroup) g, r.generationIdOrMemberEpoch(), r.memberId());
         }
 
@@ -357,13 +402,18 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             if (g instanceof ClassicGroup c) {
                 return classic.validateTxnOffsetCommit(c, r.generationId(), r.memberId(), r.groupInstanceId());
             }
-            Errors error = consumer.validateOffsetCommit((ConsumerGroup) g, r.generationId(), r.memberId());
+            Errors error = g instanceof StreamsGroup sg
+                    ? streams.validateOffsetCommit(sg, r.generationId(), r.memberId())
+                    : consumer.validateOffsetCommit((ConsumerGroup) g, r.generationId(), r.memberId());
             // A stale member epoch is an old generation to a transactional producer (Kafka maps it so).
             return error == Errors.STALE_MEMBER_EPOCH ? Errors.ILLEGAL_GENERATION : error;
         }
 
         @Override
         public Errors validateFetch(Group g, String memberId, int memberEpoch) {
+            if (g instanceof StreamsGroup sg) {
+                return streams.validateOffsetFetch(sg, memberId, memberEpoch);
+            }
             return g instanceof ConsumerGroup c ? consumer.validateOffsetFetch(c, memberId, memberEpoch) : Errors.NONE;
         }
 
@@ -371,6 +421,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         public Set<String> subscribedTopics(Group g) {
             if (g instanceof ConsumerGroup c) {
                 return consumer.subscribedTopicNames(c);
+            }
+            if (g instanceof StreamsGroup sg) {
+                return sg.hasNoMembers() ? Set.of() : sg.sourceTopicNames();
             }
             ClassicGroup c = (ClassicGroup) g;
             if (c.hasNoMembers()) {
@@ -394,6 +447,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         public Set<String> protectedTopics(Group g) {
             if (g instanceof ConsumerGroup c) {
                 return consumer.subscribedTopicNames(c);
+            }
+            if (g instanceof StreamsGroup sg) {
+                return sg.hasNoMembers() ? Set.of() : sg.sourceTopicNames();
             }
             ClassicGroup c = (ClassicGroup) g;
             return switch (c.state()) {
