@@ -4,6 +4,7 @@ import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.ConfigException;
 import io.varve.coordinator.group.GroupCoordinatorConfig;
 import io.varve.coordinator.group.assignor.PartitionAssignor;
+import io.varve.coordinator.group.streams.StreamsGroupConfig;
 
 /** The group coordinator's broker settings: the internal topic's shape, threads, and the coordinator's own config. */
 public record GroupCoordinatorSettings(
@@ -11,7 +12,8 @@ public record GroupCoordinatorSettings(
         short offsetsTopicReplicationFactor,
         int offsetsTopicSegmentBytes,
         int threads,
-        GroupCoordinatorConfig coordinator) {
+        GroupCoordinatorConfig coordinator,
+        StreamsGroupConfig streams) {
 
     public static GroupCoordinatorSettings from(BrokerConfig c) {
         int consumerSessionMs = c.groupInt("group.consumer.session.timeout.ms");
@@ -54,10 +56,11 @@ public record GroupCoordinatorSettings(
                 (short) c.groupInt("offsets.topic.replication.factor"),
                 c.groupInt("offsets.topic.segment.bytes"),
                 c.groupInt("group.coordinator.threads"),
-                coordinator);
+                coordinator,
+                StreamsGroupSettings.from(c));
     }
 
-    private static void requireWithin(String key, int value, int min, int max) {
+    static void requireWithin(String key, int value, int min, int max) {
         if (value < min || value > max) {
             throw new ConfigException("Invalid value " + value + " for configuration " + key + ": must be between "
                     + min + " and " + max + " (the matching .min and .max keys).");
