@@ -16,13 +16,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.clients.admin.FeatureUpdate;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.StreamsGroupDescription;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -178,5 +183,41 @@ class StreamsGroupsIT {
         assertThat(delete.output()).contains(APP);
         ToolRun after = streamsGroups("--list");
         assertThat(after.output()).doesNotContain(APP);
+    }
+
+    @Test
+    void streamsGroupsAreServedWhileStreamsVersionOneIsFinalizedAsOnANewCluster() throws Exception {
+        try (Admin admin = broker.admin()) {
+            FeatureMetadata features =
+                    admin.describeFeatures().featureMetadata().get(30, TimeUnit.SECONDS);
+            assertThat(features.finalizedFeatures().get("streams.version").maxVersionLevel())
+                    .isEqualTo((short) 1);
+            assertThat(admin.describeStreamsGroups(List.of("nobody"))
+                            .all()
+                            .toCompletionStage()
+                            .toCompletableFuture()
+                            .handle((r, e) -> e)
+                            .get(30, TimeUnit.SECONDS))
+                    .as("served: an unknown group is GROUP_ID_NOT_FOUND")
+                    .hasCauseInstanceOf(GroupIdNotFoundException.class);
+
+            admin.updateFeatures(
+                            Map.of(
+                                    "streams.version",
+                                    new FeatureUpdate((short) 0, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)),
+                            new UpdateFeaturesOptions())
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            await().atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> admin.describeStreamsGroups(List.of("nobody"))
+                                    .all()
+                                    .toCompletionStage()
+                                    .toCompletableFuture()
+                                    .handle((r, e) -> e)
+                                    .get(30, TimeUnit.SECONDS)
+                                    .getCause()
+                            instanceof UnsupportedVersionException);
+        }
     }
 }
