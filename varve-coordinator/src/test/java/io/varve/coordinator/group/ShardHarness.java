@@ -3,6 +3,7 @@ package io.varve.coordinator.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.group.streams.StreamsGroupConfig;
 import io.varve.coordinator.runtime.Outbox;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,11 +32,17 @@ public final class ShardHarness {
     public final List<Entry> entries = new ArrayList<>();
 
     private final GroupCoordinatorConfig config;
+    private final StreamsGroupConfig streamsConfig;
     private final AtomicInteger ids = new AtomicInteger();
     private GroupCoordinatorShard shard;
 
     public ShardHarness(GroupCoordinatorConfig config) {
+        this(config, StreamsGroupConfig.defaults());
+    }
+
+    public ShardHarness(GroupCoordinatorConfig config, StreamsGroupConfig streamsConfig) {
         this.config = config;
+        this.streamsConfig = streamsConfig;
         this.shard = newShard();
         shard.onLoadComplete();
         flush();
@@ -50,7 +57,7 @@ public final class ShardHarness {
     }
 
     private GroupCoordinatorShard newShard() {
-        return new GroupCoordinatorShard(0, config, clock::get, () -> "id" + ids.incrementAndGet());
+        return new GroupCoordinatorShard(0, config, streamsConfig, clock::get, () -> "id" + ids.incrementAndGet());
     }
 
     public GroupCoordinatorShard shard() {

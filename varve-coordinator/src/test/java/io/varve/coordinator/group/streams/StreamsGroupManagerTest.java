@@ -43,7 +43,7 @@ class StreamsGroupManagerTest {
                             List.of(new TopicInfo(REPARTITION, 0, (short) 1, Map.of())),
                             List.of())));
 
-    private final ShardHarness h = new ShardHarness(ShardHarness.testConfig());
+    private ShardHarness h = new ShardHarness(ShardHarness.testConfig());
     private final List<TopicsSnapshot.Topic> topicList = new ArrayList<>();
     private TopicsSnapshot topics = snapshot();
 
@@ -274,6 +274,62 @@ class StreamsGroupManagerTest {
         HeartbeatResponse r = heartbeat(new HeartbeatRequest(
                 GROUP, "a", 0, -1, null, null, 30_000, null, null, null, null, "p1", null, null, false, null, null));
         assertThat(r.error()).isEqualTo(Errors.INVALID_REQUEST);
+    }
+
+    @Test
+    void withStandbyReplicasConfiguredEachTaskGetsAStandbyInTheOtherProcess() {
+        h = new ShardHarness(
+                ShardHarness.testConfig(), new StreamsGroupConfig(45_000, 5000, Integer.MAX_VALUE, 1, 60_000));
+        allTopics();
+        Member a = new Member("a", "p1");
+        Member b = new Member("b", "p2");
+        a.join();
+        b.join();
+        for (int i = 0; i < 3; i++) {
+            a.beat();
+            b.beat();
+        }
+        assertThat(a.activeCount()).isEqualTo(4);
+        assertThat(b.activeCount()).isEqualTo(4);
+        assertThat(a.tasks.standby()).isEqualTo(b.tasks.active());
+        assertThat(b.tasks.standby()).isEqualTo(a.tasks.active());
+        assertThat(group().stateName()).isEqualTo("Stable");
+    }
+
+    @Test
+    void aStandbyWaitsWhileAnotherMemberOfTheSameProcessStillRunsTheTaskAsActive() {
+        h = new ShardHarness(
+                ShardHarness.testConfig(), new StreamsGroupConfig(45_000, 5000, Integer.MAX_VALUE, 1, 60_000));
+        allTopics();
+        Member a1 = new Member("a1", "p1");
+        Member a2 = new Member("a2", "p1");
+        a1.join();
+        a2.join();
+        for (int i = 0; i < 3; i++) {
+            a1.beat();
+            a2.beat();
+        }
+        assertThat(a1.tasks.standby()).as("one process: no standbys").isEmpty();
+        Member b = new Member("b", "p2");
+        b.join();
+        // Until p1's members have revoked what moves to b, b may not hold those tasks in any role, and p1's
+        // members may hold as standby only tasks no other p1 member still runs as active.
+        for (int i = 0; i < 4; i++) {
+            a1.beat();
+            a2.beat();
+            b.beat();
+            assertThat(TaskIds.intersects(a1.tasks.active(), a2.tasks.standby()))
+                    .isFalse();
+            assertThat(TaskIds.intersects(a2.tasks.active(), a1.tasks.standby()))
+                    .isFalse();
+            assertThat(TaskIds.intersects(b.tasks.active(), a1.tasks.active())).isFalse();
+            assertThat(TaskIds.intersects(b.tasks.active(), a2.tasks.active())).isFalse();
+        }
+        assertThat(group().stateName()).isEqualTo("Stable");
+        assertThat(a1.activeCount() + a2.activeCount() + b.activeCount()).isEqualTo(8);
+        assertThat(TaskIds.count(b.tasks.standby()))
+                .as("p1's tasks have their standby on b")
+                .isPositive();
     }
 
     @Test
