@@ -333,6 +333,43 @@ class StreamsGroupManagerTest {
     }
 
     @Test
+    void membersWithAnEndpointLearnWhichSourcePartitionsEachEndpointServes() {
+        allTopics();
+        StreamsGroupValue.Endpoint endpointA = new StreamsGroupValue.Endpoint("host-a", 7070);
+        HeartbeatResponse r = heartbeat(new HeartbeatRequest(
+                GROUP, "a", 0, -1, null, null, 30_000, TOPOLOGY, Map.of(), Map.of(), Map.of(), "p1", endpointA,
+                Map.of(), false, null, null));
+        assertThat(r.endpoints()).as("the member's endpoint epoch -1 is behind").isNotNull();
+        StreamsApi.EndpointPartitions a = r.endpoints().get(0);
+        assertThat(a.endpoint()).isEqualTo(endpointA);
+        assertThat(a.activePartitions())
+                .containsEntry("input", Set.of(0, 1, 2, 3))
+                .containsEntry(REPARTITION, Set.of(0, 1, 2, 3));
+        int endpointEpoch = r.endpointInformationEpoch();
+        HeartbeatResponse again = heartbeat(new HeartbeatRequest(
+                GROUP,
+                "a",
+                r.memberEpoch(),
+                endpointEpoch,
+                null,
+                null,
+                -1,
+                null,
+                r.assignment().active(),
+                Map.of(),
+                Map.of(),
+                null,
+                null,
+                null,
+                false,
+                null,
+                null));
+        assertThat(again.endpoints())
+                .as("nothing new for a member at the current endpoint epoch")
+                .isNull();
+    }
+
+    @Test
     void theGroupSurvivesAReloadFromItsRecords() {
         allTopics();
         Member a = new Member("a", "p1");
