@@ -22,10 +22,12 @@ import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.StreamsGroupDescription;
 import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.streams.KafkaStreams;
@@ -38,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A Kafka Streams 4.4 application with {@code group.protocol=streams} against Varve, seen through the Admin client
  * and Kafka 4.4's {@code kafka-streams-groups} tool: the group is listed with type Streams, described with its
  * topology, members and tasks, survives a restart of its coordinator (the group record in
- * {@code __consumer_offsets}), and is deleted once empty.
+ * {@code __consumer_offsets}), has its offsets described and reset by the tool, and is deleted once empty.
  */
 class StreamsGroupsIT {
     private static final String APP = "varve-streams-groups";
@@ -177,6 +179,18 @@ class StreamsGroupsIT {
             assertThat(reloaded.groupEpoch()).isGreaterThanOrEqualTo(epochBeforeRestart);
             assertThat(reloaded.subtopologies()).as("the topology, read back").hasSize(2);
             assertThat(reloaded.topologyEpoch()).isZero();
+        }
+        ToolRun offsets = streamsGroups("--describe", "--offsets", "--group", APP);
+        assertThat(offsets.exitCode()).as(offsets.output()).isZero();
+        ToolRun reset =
+                streamsGroups("--reset-offsets", "--group", APP, "--input-topic", INPUT, "--to-earliest", "--execute");
+        assertThat(reset.exitCode()).as(reset.output()).isZero();
+        try (Admin admin = broker.admin()) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(APP)
+                    .partitionsToOffsetAndMetadata()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(committed.get(new TopicPartition(INPUT, 0)).offset()).isZero();
+            assertThat(committed.get(new TopicPartition(INPUT, 1)).offset()).isZero();
         }
         ToolRun delete = streamsGroups("--delete", "--group", APP);
         assertThat(delete.exitCode()).as(delete.output()).isZero();
