@@ -537,7 +537,7 @@ public final class Broker implements AutoCloseable {
                 () -> lifecycle,
                 System::currentTimeMillis);
         view.authorizeConsoleWith(consoleAuthorization);
-        metrics.attach(view, config.numIoThreads(), HTTP_LAG_TIMEOUT_MS);
+        metrics.attach(view, config.numIoThreads(), HTTP_LAG_TIMEOUT_MS, config.metricsRefreshMs());
         if (config.httpListeners().isEmpty()) {
             return;
         }

@@ -40,6 +40,8 @@ public final class BrokerConfig {
             .define("advertised.listeners", LIST, null)
             // The HTTP listener (/metrics, /health): the syntax of listeners; empty turns it off.
             .define("varve.http.listeners", LIST, List.of(DEFAULT_HTTP_LISTENER))
+            // How old /metrics' per-partition and per-group families may be (varve-http/README.md); 0: every scrape.
+            .define("varve.metrics.refresh.ms", LONG, 10_000L, 0, Long.MAX_VALUE)
             .define(
                     "listener.security.protocol.map",
                     LIST,
@@ -908,6 +910,14 @@ public final class BrokerConfig {
 
     public int numNetworkThreads() {
         return intValue("num.network.threads");
+    }
+
+    /**
+     * {@code varve.metrics.refresh.ms}: the families of /metrics read from every partition and group are computed at
+     * most this often (by the first scrape after they have aged this long); 0 computes them at every scrape.
+     */
+    public long metricsRefreshMs() {
+        return longValue("varve.metrics.refresh.ms");
     }
 
     /** {@code varve.http.listeners}: where /metrics and /health are served; empty when off. */
