@@ -166,6 +166,7 @@ public final class BrokerConfig {
             .define("group.streams.max.size", INT, Integer.MAX_VALUE, 1, Integer.MAX_VALUE)
             .define("group.streams.num.standby.replicas", INT, 0, 0, Integer.MAX_VALUE)
             .define("group.streams.max.standby.replicas", INT, 2, 0, Integer.MAX_VALUE)
+            .define("group.streams.initial.rebalance.delay.ms", INT, 3000, 0, Integer.MAX_VALUE)
             .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
             .define("transaction.state.log.replication.factor", INT, 3, 1, Short.MAX_VALUE)
             .define("transaction.state.log.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE)

@@ -33,7 +33,12 @@ final class StreamsGroupSettings {
         }
         try {
             return new StreamsGroupConfig(
-                    sessionMs, heartbeatMs, c.groupInt("group.streams.max.size"), standbys, TASK_OFFSET_INTERVAL_MS);
+                    sessionMs,
+                    heartbeatMs,
+                    c.groupInt("group.streams.max.size"),
+                    standbys,
+                    TASK_OFFSET_INTERVAL_MS,
+                    c.groupInt("group.streams.initial.rebalance.delay.ms"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("Invalid streams group configuration: " + e.getMessage() + ".");
         }

@@ -24,6 +24,7 @@ class StreamsGroupSettingsTest {
         assertThat(c.heartbeatIntervalMs()).isEqualTo(5000);
         assertThat(c.numStandbyReplicas()).isZero();
         assertThat(c.maxSize()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(c.initialRebalanceDelayMs()).isEqualTo(3000);
     }
 
     @Test

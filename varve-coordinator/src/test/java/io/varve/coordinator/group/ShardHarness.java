@@ -37,7 +37,7 @@ public final class ShardHarness {
     private GroupCoordinatorShard shard;
 
     public ShardHarness(GroupCoordinatorConfig config) {
-        this(config, StreamsGroupConfig.defaults());
+        this(config, testStreamsConfig());
     }
 
     public ShardHarness(GroupCoordinatorConfig config, StreamsGroupConfig streamsConfig) {
@@ -54,6 +54,11 @@ public final class ShardHarness {
                 .withInitialRebalanceDelayMs(0)
                 .withSessionTimeoutBounds(1000, 60_000)
                 .withConsumerTimeouts(10_000, 1000);
+    }
+
+    /** Kafka's streams group defaults without the initial rebalance delay (tests of the delay set their own). */
+    public static StreamsGroupConfig testStreamsConfig() {
+        return StreamsGroupConfig.defaults().withInitialRebalanceDelayMs(0);
     }
 
     private GroupCoordinatorShard newShard() {

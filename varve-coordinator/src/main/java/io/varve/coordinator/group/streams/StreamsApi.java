@@ -19,6 +19,7 @@ public final class StreamsApi {
     public static final byte INCORRECTLY_PARTITIONED_TOPICS = 2;
     public static final byte MISSING_INTERNAL_TOPICS = 3;
     public static final byte SHUTDOWN_APPLICATION = 4;
+    public static final byte ASSIGNMENT_DELAYED = 5;
 
     private StreamsApi() {}
 

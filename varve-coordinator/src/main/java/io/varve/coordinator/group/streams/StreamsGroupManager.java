@@ -101,6 +101,7 @@ public final class StreamsGroupManager {
         boolean dirty = false;
         boolean bump = false;
         StreamsMember member;
+        boolean wasEmpty = group.members.isEmpty();
         String staticMemberId = group.staticMemberId(r.instanceId());
         if (join) {
             if (staticMemberId != null && !staticMemberId.equals(r.memberId())) {
@@ -163,11 +164,13 @@ public final class StreamsGroupManager {
             dirty = true;
             bump = true;
         }
-        if (bump) {
+        if (bump && wasEmpty && config.initialRebalanceDelayMs() > 0 && !ctx.timers.isScheduled(delayKey(group))) {
+            startAssignmentDelay(group);
+        } else if (bump) {
             group.groupEpoch++;
             log.info("Streams group {} moves to epoch {}", group.groupId(), group.groupEpoch);
         }
-        if (group.groupEpoch > group.assignmentEpoch) {
+        if (group.groupEpoch > group.assignmentEpoch && !ctx.timers.isScheduled(delayKey(group))) {
             computeTargetAssignment(group);
             dirty = true;
         }
@@ -336,8 +339,40 @@ public final class StreamsGroupManager {
                 group.configured.ready() ? "" : "; topology not ready: no tasks");
     }
 
+    /**
+     * An empty group gets its first members: as Kafka does, the epoch moves by two, an empty target is set at the
+     * first of them (so the members have a non-zero epoch to heartbeat with), and the real assignment waits for
+     * {@code group.streams.initial.rebalance.delay.ms}, so that the first member does not get every task only to
+     * revoke most of them a moment later.
+     */
+    private void startAssignmentDelay(StreamsGroup group) {
+        group.groupEpoch += 2;
+        group.targetAssignment = new java.util.HashMap<>();
+        group.assignmentEpoch = group.groupEpoch - 1;
+        log.info(
+                "Streams group {} moves to epoch {}; its assignment waits {} ms for more members",
+                group.groupId(),
+                group.groupEpoch,
+                config.initialRebalanceDelayMs());
+        ctx.timers.schedule(delayKey(group), ctx.nowMs() + config.initialRebalanceDelayMs(), () -> {
+            if (ctx.groups.get(group.groupId()) == group && group.groupEpoch > group.assignmentEpoch) {
+                computeTargetAssignment(group);
+                persist(group);
+            }
+        });
+    }
+
+    private static Object delayKey(StreamsGroup g) {
+        return Timers.key("streams-assignment-delay", g.groupId());
+    }
+
     private List<StreamsApi.Status> statuses(StreamsGroup group, StreamsMember member) {
         List<StreamsApi.Status> out = new ArrayList<>(group.configured.statuses());
+        if (ctx.timers.isScheduled(delayKey(group))) {
+            out.add(new StreamsApi.Status(
+                    StreamsApi.ASSIGNMENT_DELAYED,
+                    "The assignment is delayed by group.streams.initial.rebalance.delay.ms for more members to join."));
+        }
         if (group.topology != null && member.topologyEpoch < group.topology.epoch()) {
             out.add(new StreamsApi.Status(
                     StreamsApi.STALE_TOPOLOGY,

@@ -279,7 +279,7 @@ class StreamsGroupManagerTest {
     @Test
     void withStandbyReplicasConfiguredEachTaskGetsAStandbyInTheOtherProcess() {
         h = new ShardHarness(
-                ShardHarness.testConfig(), new StreamsGroupConfig(45_000, 5000, Integer.MAX_VALUE, 1, 60_000));
+                ShardHarness.testConfig(), ShardHarness.testStreamsConfig().withNumStandbyReplicas(1));
         allTopics();
         Member a = new Member("a", "p1");
         Member b = new Member("b", "p2");
@@ -299,7 +299,7 @@ class StreamsGroupManagerTest {
     @Test
     void aStandbyWaitsWhileAnotherMemberOfTheSameProcessStillRunsTheTaskAsActive() {
         h = new ShardHarness(
-                ShardHarness.testConfig(), new StreamsGroupConfig(45_000, 5000, Integer.MAX_VALUE, 1, 60_000));
+                ShardHarness.testConfig(), ShardHarness.testStreamsConfig().withNumStandbyReplicas(1));
         allTopics();
         Member a1 = new Member("a1", "p1");
         Member a2 = new Member("a2", "p1");
@@ -367,6 +367,36 @@ class StreamsGroupManagerTest {
         assertThat(again.endpoints())
                 .as("nothing new for a member at the current endpoint epoch")
                 .isNull();
+    }
+
+    @Test
+    void anEmptyGroupWaitsTheInitialRebalanceDelayBeforeSharingTheTasksAmongItsFirstMembers() {
+        h = new ShardHarness(
+                ShardHarness.testConfig(), ShardHarness.testStreamsConfig().withInitialRebalanceDelayMs(3000));
+        allTopics();
+        Member a = new Member("a", "p1");
+        HeartbeatResponse r = a.join();
+        assertThat(codes(r)).containsExactly(StreamsApi.ASSIGNMENT_DELAYED);
+        assertThat(a.tasks.isEmpty()).isTrue();
+        assertThat(a.epoch)
+                .as("a real epoch to heartbeat with, not the join epoch")
+                .isPositive();
+        h.advance(1000);
+        Member b = new Member("b", "p2");
+        assertThat(codes(b.join())).containsExactly(StreamsApi.ASSIGNMENT_DELAYED);
+        assertThat(a.beat().error()).isEqualTo(Errors.NONE);
+        assertThat(a.tasks.isEmpty()).as("nothing before the delay is over").isTrue();
+
+        h.advance(2000);
+        for (int i = 0; i < 2; i++) {
+            assertThat(a.beat().statuses()).isEmpty();
+            b.beat();
+        }
+        assertThat(a.activeCount())
+                .as("the first member did not get every task")
+                .isEqualTo(4);
+        assertThat(b.activeCount()).isEqualTo(4);
+        assertThat(group().stateName()).isEqualTo("Stable");
     }
 
     @Test
