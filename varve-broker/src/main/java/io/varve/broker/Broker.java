@@ -425,6 +425,9 @@ public final class Broker implements AutoCloseable {
                 groupCoordinator,
                 io.varve.broker.share.ShareApis.stateStore(config, nodeId, metadataCache, replicaManager, controller),
                 System::currentTimeMillis);
+        io.varve.broker.group.StreamsGroupApis.register(registry, groupCoordinator, controller, () -> loader.image()
+                .features()
+                .level(io.varve.metadata.controller.feature.SupportedFeatures.STREAMS_VERSION));
         SaslApis.register(registry);
         registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, forwarded)
                 .register(

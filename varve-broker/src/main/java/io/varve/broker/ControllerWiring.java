@@ -247,11 +247,13 @@ final class ControllerWiring implements AutoCloseable {
 
     private static Map<String, io.varve.metadata.controller.feature.FeatureUpdate> initialLevels() {
         Map<String, io.varve.metadata.controller.feature.FeatureUpdate> levels = new java.util.TreeMap<>();
-        // A new cluster keeps eligible leader replicas (KIP-966), as Kafka 4.1+ does by default.
+        // A new cluster keeps eligible leader replicas (KIP-966), as Kafka 4.1+ does by default, and serves streams
+        // groups (streams.version 1, KIP-1071), as a new Kafka 4.2+ cluster does.
         for (String feature : List.of(
                 SupportedFeatures.METADATA_VERSION,
                 SupportedFeatures.GROUP_VERSION,
-                SupportedFeatures.ELIGIBLE_LEADER_REPLICAS_VERSION)) {
+                SupportedFeatures.ELIGIBLE_LEADER_REPLICAS_VERSION,
+                SupportedFeatures.STREAMS_VERSION)) {
             levels.put(
                     feature,
                     new io.varve.metadata.controller.feature.FeatureUpdate(

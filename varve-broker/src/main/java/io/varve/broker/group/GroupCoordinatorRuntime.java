@@ -170,8 +170,12 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         PartitionLog partitionLog = topic.leaderLog(partition);
         long endOffset = partitionLog.logEndOffset();
         GroupCoordinatorShard shard = new GroupCoordinatorShard(
-                partition, settings.coordinator(), settings.share(), System::currentTimeMillis, () -> Uuid.randomUuid()
-                        .toString());
+                partition,
+                settings.coordinator(),
+                settings.share(),
+                settings.streams(),
+                System::currentTimeMillis,
+                () -> Uuid.randomUuid().toString());
         long records = OffsetsPartitionIo.replay(partitionLog, endOffset, new OffsetsPartitionIo.ReplaySink() {
             @Override
             public void record(CoordinatorRecord record, long producerId) {

@@ -7,6 +7,7 @@ import io.varve.coordinator.group.MigrationPolicy;
 import io.varve.coordinator.group.assignor.PartitionAssignor;
 import io.varve.coordinator.group.share.ShareGroupConfig;
 import io.varve.coordinator.group.share.SimpleShareAssignor;
+import io.varve.coordinator.group.streams.StreamsGroupConfig;
 
 /** The group coordinator's broker settings: the internal topic's shape, threads, and the coordinator's own config. */
 public record GroupCoordinatorSettings(
@@ -15,7 +16,8 @@ public record GroupCoordinatorSettings(
         int offsetsTopicSegmentBytes,
         int threads,
         GroupCoordinatorConfig coordinator,
-        ShareGroupConfig share) {
+        ShareGroupConfig share,
+        StreamsGroupConfig streams) {
 
     public static GroupCoordinatorSettings from(BrokerConfig c) {
         int consumerSessionMs = c.groupInt("group.consumer.session.timeout.ms");
@@ -66,7 +68,8 @@ public record GroupCoordinatorSettings(
                 c.groupInt("offsets.topic.segment.bytes"),
                 c.groupInt("group.coordinator.threads"),
                 coordinator,
-                share(c));
+                share(c),
+                StreamsGroupSettings.from(c));
     }
 
     /** The group.share.* keys, each within its .min/.max keys as Kafka bounds them. */
@@ -109,7 +112,7 @@ public record GroupCoordinatorSettings(
         }
     }
 
-    private static void requireWithin(String key, int value, int min, int max) {
+    static void requireWithin(String key, int value, int min, int max) {
         if (value < min || value > max) {
             throw new ConfigException("Invalid value " + value + " for configuration " + key + ": must be between "
                     + min + " and " + max + " (the matching .min and .max keys).");

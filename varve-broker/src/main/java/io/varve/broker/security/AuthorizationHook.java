@@ -146,6 +146,12 @@ public final class AuthorizationHook {
             case LEAVE_GROUP -> groupOrRefuse(r, h, AclOperation.READ, ((LeaveGroupRequestData) r.body()).groupId());
             case CONSUMER_GROUP_HEARTBEAT ->
                 groupOrRefuse(r, h, AclOperation.READ, ((ConsumerGroupHeartbeatRequestData) r.body()).groupId());
+            case STREAMS_GROUP_HEARTBEAT ->
+                groupOrRefuse(
+                        r,
+                        h,
+                        AclOperation.READ,
+                        ((org.apache.kafka.common.message.StreamsGroupHeartbeatRequestData) r.body()).groupId());
             case OFFSET_DELETE ->
                 groupOrRefuse(r, h, AclOperation.DELETE, ((OffsetDeleteRequestData) r.body()).groupId());
             case OFFSET_FETCH -> offsetFetch(r, h);
@@ -153,6 +159,12 @@ public final class AuthorizationHook {
                 allGroups(r, h, AclOperation.DESCRIBE, ((DescribeGroupsRequestData) r.body()).groups());
             case CONSUMER_GROUP_DESCRIBE ->
                 allGroups(r, h, AclOperation.DESCRIBE, ((ConsumerGroupDescribeRequestData) r.body()).groupIds());
+            case STREAMS_GROUP_DESCRIBE ->
+                allGroups(
+                        r,
+                        h,
+                        AclOperation.DESCRIBE,
+                        ((org.apache.kafka.common.message.StreamsGroupDescribeRequestData) r.body()).groupIds());
             case DELETE_GROUPS ->
                 allGroups(r, h, AclOperation.DELETE, ((DeleteGroupsRequestData) r.body()).groupsNames());
             case LIST_GROUPS -> listGroups(r, h);

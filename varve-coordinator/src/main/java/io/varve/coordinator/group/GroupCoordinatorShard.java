@@ -19,6 +19,10 @@ import io.varve.coordinator.group.share.ShareApi;
 import io.varve.coordinator.group.share.ShareGroup;
 import io.varve.coordinator.group.share.ShareGroupConfig;
 import io.varve.coordinator.group.share.ShareGroupManager;
+import io.varve.coordinator.group.streams.StreamsApi;
+import io.varve.coordinator.group.streams.StreamsGroup;
+import io.varve.coordinator.group.streams.StreamsGroupConfig;
+import io.varve.coordinator.group.streams.StreamsGroupManager;
 import io.varve.coordinator.runtime.CoordinatorShard;
 import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
@@ -56,17 +60,19 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
     private final ClassicMembers classicMembers;
     private final OffsetManager offsets;
     private final ShareGroupManager share;
+    private final StreamsGroupManager streams;
     private boolean loaded;
 
     public GroupCoordinatorShard(
             int partition, GroupCoordinatorConfig config, LongSupplier clock, Supplier<String> uuids) {
-        this(partition, config, ShareGroupConfig.defaults(), clock, uuids);
+        this(partition, config, ShareGroupConfig.defaults(), StreamsGroupConfig.defaults(), clock, uuids);
     }
 
     public GroupCoordinatorShard(
             int partition,
             GroupCoordinatorConfig config,
             ShareGroupConfig shareConfig,
+            StreamsGroupConfig streamsConfig,
             LongSupplier clock,
             Supplier<String> uuids) {
         this.ctx = new ShardContext(partition, config, clock, uuids);
@@ -74,6 +80,7 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         this.consumer = new ConsumerGroupManager(ctx, classic);
         this.classicMembers = new ClassicMembers(ctx, consumer);
         this.share = new ShareGroupManager(ctx, shareConfig);
+        this.streams = new StreamsGroupManager(ctx, streamsConfig);
         this.offsets = new OffsetManager(ctx, new Rules());
     }
 
@@ -120,6 +127,12 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             } else {
                 ctx.groups.put(c.groupId(), consumer.load(c.groupId(), c.value()));
             }
+        } else if (r instanceof GroupRecord.StreamsGroup sg) {
+            if (sg.value() == null) {
+                ctx.groups.remove(sg.groupId());
+            } else {
+                ctx.groups.put(sg.groupId(), streams.load(sg.groupId(), sg.value()));
+            }
         }
     }
 
@@ -130,6 +143,8 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
                 classic.onLoaded(c);
             } else if (g instanceof ConsumerGroup c) {
                 consumer.onLoaded(c);
+            } else if (g instanceof StreamsGroup sg) {
+                streams.onLoaded(sg);
             }
         }
         Set<String> offsetGroups = new HashSet<>(ctx.offsets.groupIds());
@@ -241,6 +256,23 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         return ctx.outbox.respond(e);
     }
 
+    // ---------------------------------------------------------------- streams protocol
+
+    public CompletableFuture<StreamsApi.HeartbeatResponse> streamsGroupHeartbeat(
+            StreamsApi.HeartbeatRequest r, TopicsSnapshot topics) {
+        return ctx.outbox.respond(streams.heartbeat(r, topics));
+    }
+
+    public CompletableFuture<StreamsApi.GroupDescription> streamsGroupDescribe(String groupId, TopicsSnapshot topics) {
+        Group g = ctx.groups.get(groupId);
+        if (g instanceof StreamsGroup sg) {
+            return ctx.outbox.respond(streams.describe(sg, topics));
+        }
+        String message =
+                g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a streams group.";
+        return ctx.outbox.respond(StreamsApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
+    }
+
     // ---------------------------------------------------------------- offsets
 
     public CompletableFuture<List<OffsetApi.PartitionResult>> commitOffsets(OffsetApi.CommitRequest r) {
@@ -335,6 +367,8 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             classic.markDead(c);
         } else if (g instanceof ShareGroup) {
             // Share groups' membership is not written to the log: nothing to tombstone.
+        } else if (g instanceof StreamsGroup) {
+            ctx.outbox.append(GroupRecordSerde.streamsGroup(g.groupId(), null));
         } else {
             ctx.outbox.append(GroupRecordSerde.consumerGroup(g.groupId(), null));
         }
@@ -418,6 +452,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
                 return classic.validateOffsetCommit(
                         c, r.generationIdOrMemberEpoch(), r.memberId(), r.groupInstanceId());
             }
+            if (g instanceof StreamsGroup sg) {
+                return streams.validateOffsetCommit(sg, r.generationIdOrMemberEpoch(), r.memberId());
+            }
             return consumer.validateOffsetCommit((ConsumerGroup) g, r.generationIdOrMemberEpoch(), r.memberId());
         }
 
@@ -435,13 +472,18 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             if (g instanceof ClassicGroup c) {
                 return classic.validateTxnOffsetCommit(c, r.generationId(), r.memberId(), r.groupInstanceId());
             }
-            Errors error = consumer.validateOffsetCommit((ConsumerGroup) g, r.generationId(), r.memberId());
+            Errors error = g instanceof StreamsGroup sg
+                    ? streams.validateOffsetCommit(sg, r.generationId(), r.memberId())
+                    : consumer.validateOffsetCommit((ConsumerGroup) g, r.generationId(), r.memberId());
             // A stale member epoch is an old generation to a transactional producer (Kafka maps it so).
             return error == Errors.STALE_MEMBER_EPOCH ? Errors.ILLEGAL_GENERATION : error;
         }
 
         @Override
         public Errors validateFetch(Group g, String memberId, int memberEpoch) {
+            if (g instanceof StreamsGroup sg) {
+                return streams.validateOffsetFetch(sg, memberId, memberEpoch);
+            }
             return g instanceof ConsumerGroup c ? consumer.validateOffsetFetch(c, memberId, memberEpoch) : Errors.NONE;
         }
 
@@ -452,6 +494,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             }
             if (g instanceof ConsumerGroup c) {
                 return consumer.subscribedTopicNames(c);
+            }
+            if (g instanceof StreamsGroup sg) {
+                return sg.hasNoMembers() ? Set.of() : sg.sourceTopicNames();
             }
             ClassicGroup c = (ClassicGroup) g;
             if (c.hasNoMembers()) {
@@ -478,6 +523,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             }
             if (g instanceof ConsumerGroup c) {
                 return consumer.subscribedTopicNames(c);
+            }
+            if (g instanceof StreamsGroup sg) {
+                return sg.hasNoMembers() ? Set.of() : sg.sourceTopicNames();
             }
             ClassicGroup c = (ClassicGroup) g;
             return switch (c.state()) {

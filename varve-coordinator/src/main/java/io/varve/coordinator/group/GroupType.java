@@ -4,7 +4,8 @@ package io.varve.coordinator.group;
 public enum GroupType {
     CLASSIC("Classic"),
     CONSUMER("Consumer"),
-    SHARE("Share");
+    SHARE("Share"),
+    STREAMS("Streams");
 
     private final String displayName;
 

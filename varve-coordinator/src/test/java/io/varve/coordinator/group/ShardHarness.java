@@ -3,6 +3,8 @@ package io.varve.coordinator.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.coordinator.group.record.CoordinatorRecord;
+import io.varve.coordinator.group.share.ShareGroupConfig;
+import io.varve.coordinator.group.streams.StreamsGroupConfig;
 import io.varve.coordinator.runtime.Outbox;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,11 +33,17 @@ public final class ShardHarness {
     public final List<Entry> entries = new ArrayList<>();
 
     private final GroupCoordinatorConfig config;
+    private final StreamsGroupConfig streamsConfig;
     private final AtomicInteger ids = new AtomicInteger();
     private GroupCoordinatorShard shard;
 
     public ShardHarness(GroupCoordinatorConfig config) {
+        this(config, testStreamsConfig());
+    }
+
+    public ShardHarness(GroupCoordinatorConfig config, StreamsGroupConfig streamsConfig) {
         this.config = config;
+        this.streamsConfig = streamsConfig;
         this.shard = newShard();
         shard.onLoadComplete();
         flush();
@@ -49,8 +57,14 @@ public final class ShardHarness {
                 .withConsumerTimeouts(10_000, 1000);
     }
 
+    /** Kafka's streams group defaults without the initial rebalance delay (tests of the delay set their own). */
+    public static StreamsGroupConfig testStreamsConfig() {
+        return StreamsGroupConfig.defaults().withInitialRebalanceDelayMs(0);
+    }
+
     private GroupCoordinatorShard newShard() {
-        return new GroupCoordinatorShard(0, config, clock::get, () -> "id" + ids.incrementAndGet());
+        return new GroupCoordinatorShard(
+                0, config, ShareGroupConfig.defaults(), streamsConfig, clock::get, () -> "id" + ids.incrementAndGet());
     }
 
     public GroupCoordinatorShard shard() {

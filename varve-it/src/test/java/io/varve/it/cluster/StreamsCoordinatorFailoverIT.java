@@ -33,19 +33,21 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Three combined nodes, every topic with replication factor 3 (min.insync.replicas 2): a Kafka Streams
  * {@code exactly_once_v2} aggregation ({@link StreamsEosApp}) runs while the broker coordinating its group (and
  * whichever of its transactional ids hash there) is killed with SIGKILL mid-run. Read read_committed, the output is
  * exactly what a single-threaded reference computation gives: per bucket, one update per input record, rising to the
- * exact sum.
+ * exact sum. Run with both group protocols: under {@code streams} (KIP-1071) the streams group itself (topology,
+ * members, tasks) moves with its {@code __consumer_offsets} partition to the new coordinator, which reads it back
+ * and keeps the members' epochs.
  */
 class StreamsCoordinatorFailoverIT {
-    private static final String INPUT = "amounts";
-    private static final String OUTPUT = "sums";
-    private static final String APPLICATION_ID = "varve-eos-failover";
+    private String input;
+    private String output;
     private static final int INPUT_PARTITIONS = 4;
     private static final int OUTPUT_PARTITIONS = 2;
     private static final int INTERNAL_PARTITIONS = 3;
@@ -66,8 +68,13 @@ class StreamsCoordinatorFailoverIT {
         }
     }
 
-    @Test
-    void anExactlyOnceAggregationEqualsTheReferenceWhenItsGroupCoordinatorsBrokerIsKilled() throws Exception {
+    @ParameterizedTest(name = "group.protocol={0}")
+    @ValueSource(strings = {"classic", "streams"})
+    void anExactlyOnceAggregationEqualsTheReferenceWhenItsGroupCoordinatorsBrokerIsKilled(String protocol)
+            throws Exception {
+        input = "amounts-" + protocol;
+        output = "sums-" + protocol;
+        String applicationId = "varve-eos-failover-" + protocol;
         cluster = ClusterProcesses.combined(3)
                 .override("offsets.topic.num.partitions", Integer.toString(INTERNAL_PARTITIONS))
                 .override("transaction.state.log.num.partitions", Integer.toString(INTERNAL_PARTITIONS))
@@ -77,7 +84,11 @@ class StreamsCoordinatorFailoverIT {
                 .override("broker.session.timeout.ms", "3000")
                 .override("broker.heartbeat.interval.ms", "500")
                 .override("replica.lag.time.max.ms", "5000")
-                .start(ClusterProcesses.workDir("StreamsCoordinatorFailoverIT"));
+                .override("group.streams.min.session.timeout.ms", "1000")
+                .override("group.streams.session.timeout.ms", "6000")
+                .override("group.streams.min.heartbeat.interval.ms", "100")
+                .override("group.streams.heartbeat.interval.ms", "300")
+                .start(ClusterProcesses.workDir("StreamsCoordinatorFailoverIT-" + protocol));
         cluster.awaitLeader(BOUND);
         ClusterNode first = cluster.nodes().get(0);
         await("all three brokers registered and unfenced")
@@ -88,15 +99,15 @@ class StreamsCoordinatorFailoverIT {
                         .orElse(false));
         bootstrap = cluster.nodes().stream().map(ClusterNode::bootstrap).collect(Collectors.joining(","));
         Admin admin = cluster.admin(first);
-        createTopic(admin, INPUT, INPUT_PARTITIONS);
-        createTopic(admin, OUTPUT, OUTPUT_PARTITIONS);
+        createTopic(admin, input, INPUT_PARTITIONS);
+        createTopic(admin, output, OUTPUT_PARTITIONS);
 
-        Path stateDir = ClusterProcesses.workDir("StreamsCoordinatorFailoverIT-state");
-        Properties config = StreamsEosApp.config(bootstrap, APPLICATION_ID, stateDir);
+        Path stateDir = ClusterProcesses.workDir("StreamsCoordinatorFailoverIT-state-" + protocol);
+        Properties config = StreamsEosApp.config(bootstrap, applicationId, stateDir, protocol);
         config.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 3);
         config.put(StreamsConfig.producerPrefix(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG), 5000);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig());
-                KafkaStreams streams = new KafkaStreams(StreamsEosApp.topology(INPUT, OUTPUT), config)) {
+                KafkaStreams streams = new KafkaStreams(StreamsEosApp.topology(input, output), config)) {
             produce(producer);
             streams.start();
             await("the first sums are committed")
@@ -106,7 +117,7 @@ class StreamsCoordinatorFailoverIT {
                     .until(() -> !committedOutput().isEmpty());
             produce(producer);
 
-            int offsetsPartition = partitionFor(APPLICATION_ID);
+            int offsetsPartition = partitionFor(applicationId);
             int coordinator = describe(admin, "__consumer_offsets")
                     .partitions()
                     .get(offsetsPartition)
@@ -153,7 +164,7 @@ class StreamsCoordinatorFailoverIT {
             expectedCounts.merge(bucket, 1, Integer::sum);
             expectedSums.merge(bucket, amount, Long::sum);
             producer.send(new ProducerRecord<>(
-                    INPUT,
+                    input,
                     user.getBytes(),
                     ByteBuffer.allocate(8).putLong(amount).array()));
         }
@@ -170,7 +181,7 @@ class StreamsCoordinatorFailoverIT {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
-            for (ConsumerRecord<byte[], byte[]> r : ClientSupport.readAll(consumer, OUTPUT, OUTPUT_PARTITIONS)) {
+            for (ConsumerRecord<byte[], byte[]> r : ClientSupport.readAll(consumer, output, OUTPUT_PARTITIONS)) {
                 out.computeIfAbsent(new String(r.key()), k -> new ArrayList<>())
                         .add(ByteBuffer.wrap(r.value()).getLong());
             }

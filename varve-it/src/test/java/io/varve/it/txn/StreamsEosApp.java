@@ -52,7 +52,17 @@ public final class StreamsEosApp {
      * and short session and transaction timeouts so that a killed instance's work moves on within seconds.
      */
     public static Properties config(String bootstrap, String applicationId, Path stateDir) {
+        return config(bootstrap, applicationId, stateDir, "classic");
+    }
+
+    /**
+     * {@code groupProtocol} "classic" (the consumer group protocol with the client-side assignor) or "streams"
+     * (KIP-1071: the broker assigns the tasks; session and heartbeat times are then the broker's
+     * {@code group.streams.*} settings).
+     */
+    public static Properties config(String bootstrap, String applicationId, Path stateDir, String groupProtocol) {
         Properties p = new Properties();
+        p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, groupProtocol);
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
@@ -68,12 +78,14 @@ public final class StreamsEosApp {
         return p;
     }
 
-    /** {@code bootstrap applicationId stateDir input output}: runs until the process is killed. */
+    /** {@code bootstrap applicationId stateDir input output [groupProtocol]}: runs until the process is killed. */
     public static void main(String[] args) throws InterruptedException {
-        if (args.length != 5) {
-            throw new IllegalArgumentException("usage: bootstrap applicationId stateDir input output");
+        if (args.length != 5 && args.length != 6) {
+            throw new IllegalArgumentException("usage: bootstrap applicationId stateDir input output [groupProtocol]");
         }
-        KafkaStreams streams = new KafkaStreams(topology(args[3], args[4]), config(args[0], args[1], Path.of(args[2])));
+        String protocol = args.length == 6 ? args[5] : "classic";
+        KafkaStreams streams =
+                new KafkaStreams(topology(args[3], args[4]), config(args[0], args[1], Path.of(args[2]), protocol));
         streams.start();
         new CountDownLatch(1).await();
     }

@@ -18,25 +18,29 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.StreamsGroupDescription;
+import org.apache.kafka.clients.admin.StreamsGroupMemberAssignment;
+import org.apache.kafka.clients.admin.StreamsGroupMemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.streams.KafkaStreams;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Kafka Streams with processing.guarantee=exactly_once_v2 against Varve: an aggregation with a state store, a
  * repartition topic and 2 stream threads per instance, run by two instances of which one (a child JVM) is killed
  * with SIGKILL mid-run and restarted. Read read_committed, the output is exactly what a single-threaded reference
- * computation gives: per bucket, one update per input record, rising to the exact sum.
+ * computation gives: per bucket, one update per input record, rising to the exact sum. Run with both group
+ * protocols: {@code classic} (the client-side assignor) and {@code streams} (KIP-1071: the broker's task assignor,
+ * the broker creating the repartition and changelog topics).
  */
 class StreamsExactlyOnceIT {
-    private static final String INPUT = "streams-amounts";
-    private static final String OUTPUT = "streams-sums";
-    private static final String APPLICATION_ID = "varve-eos-sums";
     private static final int INPUT_PARTITIONS = 4;
     private static final int OUTPUT_PARTITIONS = 2;
     private static final int USERS = 40;
@@ -48,10 +52,20 @@ class StreamsExactlyOnceIT {
             "offsets.topic.num.partitions", "4",
             "group.initial.rebalance.delay.ms", "0",
             "group.min.session.timeout.ms", "500",
-            "transaction.abort.timed.out.transaction.cleanup.interval.ms", "200"));
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms", "200",
+            // The streams protocol's session is the broker's: short, so a killed instance's tasks move quickly.
+            "group.streams.min.session.timeout.ms", "1000",
+            "group.streams.session.timeout.ms", "2000",
+            "group.streams.min.heartbeat.interval.ms", "100",
+            "group.streams.heartbeat.interval.ms", "300"));
 
     @TempDir
     Path workDir;
+
+    private String protocol;
+    private String input;
+    private String output;
+    private String applicationId;
 
     /** The single-threaded reference: per bucket, how many amounts and their sum. */
     private record Expected(Map<String, Integer> counts, Map<String, Long> sums) {}
@@ -67,7 +81,7 @@ class StreamsExactlyOnceIT {
             expected.counts.merge(bucket, 1, Integer::sum);
             expected.sums.merge(bucket, amount, Long::sum);
             producer.send(new ProducerRecord<>(
-                    INPUT,
+                    input,
                     user.getBytes(),
                     ByteBuffer.allocate(8).putLong(amount).array()));
         }
@@ -75,11 +89,11 @@ class StreamsExactlyOnceIT {
     }
 
     /** Every update of every bucket's sum, in output order, read read_committed up to the last stable offset. */
-    private static Map<String, List<Long>> committedOutput() {
+    private Map<String, List<Long>> committedOutput() {
         Map<String, List<Long>> out = new TreeMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer =
                 TxnClients.consumer(shared.broker().bootstrap(), TxnClients.READ_COMMITTED, Map.of())) {
-            for (ConsumerRecord<byte[], byte[]> r : ClientSupport.readAll(consumer, OUTPUT, OUTPUT_PARTITIONS)) {
+            for (ConsumerRecord<byte[], byte[]> r : ClientSupport.readAll(consumer, output, OUTPUT_PARTITIONS)) {
                 out.computeIfAbsent(new String(r.key()), k -> new ArrayList<>())
                         .add(ByteBuffer.wrap(r.value()).getLong());
             }
@@ -102,10 +116,11 @@ class StreamsExactlyOnceIT {
                 System.getProperty("java.class.path"),
                 StreamsEosApp.class.getName(),
                 shared.broker().bootstrap(),
-                APPLICATION_ID,
+                applicationId,
                 stateDir.toString(),
-                INPUT,
-                OUTPUT);
+                input,
+                output,
+                protocol);
         Files.createDirectories(stateDir);
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -114,14 +129,53 @@ class StreamsExactlyOnceIT {
                 .start();
     }
 
-    private static int groupMembers() throws Exception {
+    private int groupMembers() throws Exception {
+        if (protocol.equals("streams")) {
+            return shared.admin()
+                    .describeStreamsGroups(List.of(applicationId))
+                    .all()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .get(applicationId)
+                    .members()
+                    .size();
+        }
         return shared.admin()
-                .describeConsumerGroups(List.of(APPLICATION_ID))
+                .describeConsumerGroups(List.of(applicationId))
                 .all()
                 .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                .get(APPLICATION_ID)
+                .get(applicationId)
                 .members()
                 .size();
+    }
+
+    /**
+     * Under the streams protocol, the broker's assignment once stable: each member's active tasks
+     * ("subtopology_partition"), by process id; empty while the group is not stable.
+     */
+    private Map<String, List<String>> stableActiveTasksByProcess() throws Exception {
+        StreamsGroupDescription d = shared.admin()
+                .describeStreamsGroups(List.of(applicationId))
+                .all()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                .get(applicationId);
+        Map<String, List<String>> byProcess = new TreeMap<>();
+        if (d.groupState() != GroupState.STABLE) {
+            return byProcess;
+        }
+        for (StreamsGroupMemberDescription m : d.members()) {
+            for (StreamsGroupMemberAssignment.TaskIds t : m.assignment().activeTasks()) {
+                t.partitions().forEach(p -> byProcess
+                        .computeIfAbsent(m.processId(), k -> new ArrayList<>())
+                        .add(t.subtopologyId() + "_" + p));
+            }
+        }
+        return byProcess;
+    }
+
+    private static List<String> allTasks(Map<String, List<String>> byProcess) {
+        List<String> all = new ArrayList<>();
+        byProcess.values().forEach(all::addAll);
+        return all;
     }
 
     private static void kill(Process p) throws InterruptedException {
@@ -129,16 +183,22 @@ class StreamsExactlyOnceIT {
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     }
 
-    @Test
-    void anExactlyOnceAggregationEqualsTheReferenceAlsoWhenAnInstanceIsKilledAndRestarted() throws Exception {
-        createTopic(shared.admin(), INPUT, INPUT_PARTITIONS);
-        createTopic(shared.admin(), OUTPUT, OUTPUT_PARTITIONS);
+    @ParameterizedTest(name = "group.protocol={0}")
+    @ValueSource(strings = {"classic", "streams"})
+    void anExactlyOnceAggregationEqualsTheReferenceAlsoWhenAnInstanceIsKilledAndRestarted(String groupProtocol)
+            throws Exception {
+        protocol = groupProtocol;
+        input = "streams-amounts-" + protocol;
+        output = "streams-sums-" + protocol;
+        applicationId = "varve-eos-sums-" + protocol;
+        createTopic(shared.admin(), input, INPUT_PARTITIONS);
+        createTopic(shared.admin(), output, OUTPUT_PARTITIONS);
         Path childState = workDir.resolve("state-child");
         try (KafkaProducer<byte[], byte[]> producer = shared.broker().producer(Map.of());
                 KafkaStreams inTest = new KafkaStreams(
-                        StreamsEosApp.topology(INPUT, OUTPUT),
+                        StreamsEosApp.topology(input, output),
                         StreamsEosApp.config(
-                                shared.broker().bootstrap(), APPLICATION_ID, workDir.resolve("state-main")))) {
+                                shared.broker().bootstrap(), applicationId, workDir.resolve("state-main"), protocol))) {
             produce(producer, RECORDS_PER_PHASE);
             inTest.start();
             Process child = startChild(childState);
@@ -147,11 +207,37 @@ class StreamsExactlyOnceIT {
                         .pollInterval(Duration.ofMillis(200))
                         .ignoreExceptions()
                         .until(() -> groupMembers() == 4);
+                if (protocol.equals("streams")) {
+                    // The broker's sticky assignor shares the 8 tasks (2 subtopologies x 4 partitions) between
+                    // the two instances, each task active on exactly one member.
+                    await().atMost(TIMEOUT)
+                            .pollInterval(Duration.ofMillis(200))
+                            .ignoreExceptions()
+                            .until(() -> {
+                                Map<String, List<String>> tasks = stableActiveTasksByProcess();
+                                return tasks.size() == 2
+                                        && allTasks(tasks).size() == 8
+                                        && new java.util.HashSet<>(allTasks(tasks)).size() == 8
+                                        && tasks.values().stream().allMatch(t -> t.size() == 4);
+                            });
+                }
                 await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> !committedOutput()
                         .isEmpty());
                 produce(producer, RECORDS_PER_PHASE);
                 // Abruptly, mid-run: its open transactions are aborted, its tasks move to the other instance.
                 kill(child);
+                if (protocol.equals("streams")) {
+                    // Fenced after the broker's session timeout, the child's tasks all go to this instance.
+                    await().atMost(TIMEOUT)
+                            .pollInterval(Duration.ofMillis(200))
+                            .ignoreExceptions()
+                            .until(() -> {
+                                Map<String, List<String>> tasks = stableActiveTasksByProcess();
+                                return groupMembers() == 2
+                                        && tasks.size() == 1
+                                        && new java.util.HashSet<>(allTasks(tasks)).size() == 8;
+                            });
+                }
                 produce(producer, RECORDS_PER_PHASE);
                 child = startChild(childState);
                 produce(producer, RECORDS_PER_PHASE);

@@ -43,8 +43,12 @@ final class JoinGroupHandler {
             if (!existing.hasNoMembers() || existing.type() == GroupType.SHARE) {
                 return ctx.outbox.respond(JoinResponse.error(Errors.INCONSISTENT_GROUP_PROTOCOL, r.memberId()));
             }
-            log.info("Empty consumer group {} becomes a classic group", r.groupId());
-            ctx.outbox.append(GroupRecordSerde.consumerGroup(r.groupId(), null));
+            log.info(
+                    "Empty {} group {} becomes a classic group", existing.type().displayName(), r.groupId());
+            ctx.outbox.append(
+                    existing.type() == GroupType.STREAMS
+                            ? GroupRecordSerde.streamsGroup(r.groupId(), null)
+                            : GroupRecordSerde.consumerGroup(r.groupId(), null));
             ctx.groups.remove(r.groupId());
             existing = null;
         }

@@ -217,8 +217,14 @@ public final class ConsumerGroupManager {
             if (!create || !existing.hasNoMembers() || existing.type() == GroupType.SHARE) {
                 throw new GroupIdNotFoundException("Group " + groupId + " is not a consumer group.");
             }
-            log.info("Empty classic group {} becomes a consumer group", groupId);
-            ctx.outbox.append(GroupRecordSerde.classicGroup(groupId, null));
+            log.info(
+                    "Empty {} group {} becomes a consumer group",
+                    existing.type().displayName(),
+                    groupId);
+            ctx.outbox.append(
+                    existing.type() == io.varve.coordinator.group.GroupType.STREAMS
+                            ? GroupRecordSerde.streamsGroup(groupId, null)
+                            : GroupRecordSerde.classicGroup(groupId, null));
             ctx.groups.remove(groupId);
         } else if (!create) {
             throw new UnknownMemberIdException("Consumer group " + groupId + " not found.");

@@ -11,4 +11,6 @@ public sealed interface GroupRecord {
     record ClassicGroup(String groupId, ClassicGroupValue value) implements GroupRecord {}
 
     record ConsumerGroup(String groupId, ConsumerGroupValue value) implements GroupRecord {}
+
+    record StreamsGroup(String groupId, StreamsGroupValue value) implements GroupRecord {}
 }

@@ -20,6 +20,9 @@ public final class GroupRecordSerde {
     static final short OFFSET_KEY = 1;
     static final short CLASSIC_GROUP_KEY = 2;
     static final short CONSUMER_GROUP_KEY = 3;
+    /** Kept clear of the types other group kinds may take next (4, 5). */
+    static final short STREAMS_GROUP_KEY = 6;
+
     static final short VALUE_VERSION = 0;
     static final short CONSUMER_GROUP_CLASSIC_MEMBERS_VERSION = 1;
     /** A classic group written by a downgrade: version 0 and a trailing flag (rebalance on load). */
@@ -144,6 +147,19 @@ public final class GroupRecordSerde {
         return new ConsumerGroupValue.ClassicMemberValue(sessionTimeoutMs, protocols);
     }
 
+    public static CoordinatorRecord streamsGroup(String groupId, StreamsGroupValue value) {
+        byte[] key = new RecordWriter()
+                .writeShort(STREAMS_GROUP_KEY)
+                .writeString(groupId)
+                .toByteArray();
+        if (value == null) {
+            return new CoordinatorRecord(key, null);
+        }
+        RecordWriter w = new RecordWriter().writeShort(VALUE_VERSION);
+        StreamsGroupRecordSerde.write(w, value);
+        return new CoordinatorRecord(key, w.toByteArray());
+    }
+
     public static GroupRecord decode(CoordinatorRecord record) {
         RecordReader key = new RecordReader(record.key());
         short type = key.readShort();
@@ -183,6 +199,9 @@ public final class GroupRecordSerde {
                         new GroupRecord.ClassicGroup(groupId, value == null ? null : readClassic(value, version));
                     case CONSUMER_GROUP_KEY ->
                         new GroupRecord.ConsumerGroup(groupId, value == null ? null : readConsumer(value, version));
+                    case STREAMS_GROUP_KEY ->
+                        new GroupRecord.StreamsGroup(
+                                groupId, value == null ? null : StreamsGroupRecordSerde.read(value));
                     default -> throw new CorruptRecordException("unknown record type " + type);
                 };
         key.expectEnd();
