@@ -86,7 +86,7 @@ class FeaturesIT {
                         .updateFeatures(
                                 Map.of(
                                         "transaction.version",
-                                        new FeatureUpdate((short) 2, FeatureUpdate.UpgradeType.UPGRADE)),
+                                        new FeatureUpdate((short) 3, FeatureUpdate.UpgradeType.UPGRADE)),
                                 new UpdateFeaturesOptions())
                         .all()
                         .get(30, TimeUnit.SECONDS))
