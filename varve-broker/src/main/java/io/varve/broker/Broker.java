@@ -63,7 +63,6 @@ import io.varve.broker.telemetry.TelemetryApis;
 import io.varve.broker.tiered.TieredFollowerBootstrap;
 import io.varve.broker.tiered.TieredLeadership;
 import io.varve.broker.tiered.TieredReads;
-import io.varve.broker.txn.ClusterTransactionVerifier;
 import io.varve.broker.txn.DescribeProducersHandler;
 import io.varve.broker.txn.NodeMarkerChannel;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
@@ -298,6 +297,7 @@ public final class Broker implements AutoCloseable {
                 () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
         metrics.fetchSessions(fetchSessions);
         ApiRegistry registry = new ApiRegistry();
+        ProduceHandler produceHandler;
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image, clusterId, nodeId);
         registry.register(ApiKeys.API_VERSIONS, 0, 5, apiVersions)
                 // Kafka 4.x advertises Produce from v0 for old librdkafka (KAFKA-18659) but handles v3 and up.
@@ -307,7 +307,7 @@ public final class Broker implements AutoCloseable {
                         3,
                         13,
                         DroppedResponseFault.wrap(
-                                new ProduceHandler(
+                                produceHandler = new ProduceHandler(
                                         metadataCache,
                                         replicaManager,
                                         metrics.traffic(),
@@ -397,18 +397,17 @@ public final class Broker implements AutoCloseable {
                 txnMarkerChannel = new NodeMarkerChannel(metadataCache, interBrokerListenerName(), txnPeers));
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
+        io.varve.broker.txn.TxnVerificationBatcher txnVerifier = new io.varve.broker.txn.TxnVerificationBatcher(
+                nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers);
+        if (config.transactionPartitionVerificationEnable()) {
+            produceHandler.verifyTransactionsWith(txnVerifier);
+        }
         TxnApis.register(
                 registry,
                 txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
-        GroupApis.register(
-                registry,
-                groupCoordinator,
-                metadataCache,
-                txnCoordinator,
-                new ClusterTransactionVerifier(
-                        nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
+        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnVerifier);
         SaslApis.register(registry);
         registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, forwarded)
                 .register(

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.varve.cli.FormatCommand;
 import io.varve.it.TestBroker;
-import java.util.Properties;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -64,17 +64,22 @@ class FormatFeatureIT {
                     .isEqualTo((short) 1);
 
             update(admin, (short) 2, FeatureUpdate.UpgradeType.UPGRADE);
-            assertThat(describe(admin).finalizedFeatures().get("transaction.version").maxVersionLevel())
+            assertThat(describe(admin)
+                            .finalizedFeatures()
+                            .get("transaction.version")
+                            .maxVersionLevel())
                     .isEqualTo((short) 2);
             update(admin, (short) 1, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE);
-            assertThat(describe(admin).finalizedFeatures().get("transaction.version").maxVersionLevel())
+            assertThat(describe(admin)
+                            .finalizedFeatures()
+                            .get("transaction.version")
+                            .maxVersionLevel())
                     .isEqualTo((short) 1);
         }
     }
 
     private static void update(Admin admin, short level, FeatureUpdate.UpgradeType type) throws Exception {
-        admin.updateFeatures(
-                        Map.of("transaction.version", new FeatureUpdate(level, type)), new UpdateFeaturesOptions())
+        admin.updateFeatures(Map.of("transaction.version", new FeatureUpdate(level, type)), new UpdateFeaturesOptions())
                 .all()
                 .get(30, TimeUnit.SECONDS);
     }
