@@ -32,7 +32,7 @@ public final class SupportedFeatures {
             ELIGIBLE_LEADER_REPLICAS_VERSION, VersionRange.of(0, 1));
 
     /** The transaction.version a new cluster finalizes, as Kafka 4.x's {@code kafka-storage format} does. */
-    public static final short DEFAULT_TRANSACTION_VERSION = 0;
+    public static final short DEFAULT_TRANSACTION_VERSION = 2;
 
     private SupportedFeatures() {}
 }
