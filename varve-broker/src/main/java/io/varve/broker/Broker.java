@@ -399,9 +399,7 @@ public final class Broker implements AutoCloseable {
         long coordinatorsReadyNanos = System.nanoTime();
         io.varve.broker.txn.TxnVerificationBatcher txnVerifier = new io.varve.broker.txn.TxnVerificationBatcher(
                 nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers);
-        if (config.transactionPartitionVerificationEnable()) {
-            produceHandler.verifyTransactionsWith(txnVerifier);
-        }
+        produceHandler.verifyTransactionsWith(txnVerifier, config.transactionPartitionVerificationEnable());
         TxnApis.register(
                 registry,
                 txnCoordinator,

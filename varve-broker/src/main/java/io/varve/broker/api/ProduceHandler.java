@@ -45,8 +45,10 @@ public final class ProduceHandler implements ApiHandler {
     private final TopicTraffic traffic;
     /** Broker-side schema validation; null when the schema registry is off. */
     private final ProduceRecordCheck recordCheck;
-    /** KIP-890 transaction verification; null until the coordinators are up, or when turned off. */
+    /** KIP-890's questions to the transaction coordinator; null until the coordinators are up. */
     private volatile ProduceTxnVerifier txnVerifier;
+    /** Whether writes of transaction version 1 clients (Produce before v12) are verified too (part 1). */
+    private volatile boolean verifyVersion1Writes;
 
     public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager) {
         this(cache, replicaManager, new TopicTraffic(), null);
@@ -61,11 +63,13 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /**
-     * From now on a transactional write that starts its producer's transaction in a partition is verified with the
-     * transaction coordinator first ({@code transaction.partition.verification.enable}; see {@link
-     * ProduceVerification}).
+     * From now on a transactional write that starts its producer's transaction in a partition goes to the transaction
+     * coordinator first (see {@link ProduceVerification}): always from Produce v12 (transactions v2: the leader adds
+     * the partition, the client does not), and before v12 when {@code verifyVersion1Writes} ({@code
+     * transaction.partition.verification.enable}).
      */
-    public ProduceHandler verifyTransactionsWith(ProduceTxnVerifier verifier) {
+    public ProduceHandler verifyTransactionsWith(ProduceTxnVerifier verifier, boolean verifyVersion1Writes) {
+        this.verifyVersion1Writes = verifyVersion1Writes;
         this.txnVerifier = verifier;
         return this;
     }
@@ -174,7 +178,8 @@ public final class ProduceHandler implements ApiHandler {
             int timeoutMs) {
         ProduceTxnVerifier verifier = txnVerifier;
         ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
-        java.util.Optional<ProduceVerification.Writer> writer = verifier == null || buffer == null
+        boolean asks = version >= ProduceVerification.FIRST_IMPLICIT_ADD_VERSION || verifyVersion1Writes;
+        java.util.Optional<ProduceVerification.Writer> writer = verifier == null || buffer == null || !asks
                 ? java.util.Optional.empty()
                 : ProduceVerification.transactionalWriter(transactionalId, buffer);
         if (writer.isEmpty()) {
@@ -194,8 +199,10 @@ public final class ProduceHandler implements ApiHandler {
                         log.debug("Transactional produce to {} refused by verification: {}", tp, result.error());
                         synchronized (out) {
                             out.setErrorCode(result.error().code())
-                                    .setErrorMessage("The partition is not part of the producer's ongoing"
-                                            + " transaction (" + result.error().name() + ").");
+                                    .setErrorMessage("The transaction coordinator did not confirm that the partition"
+                                            + " is in the producer's ongoing transaction ("
+                                            + result.error().name()
+                                            + ").");
                         }
                         return CompletableFuture.<Void>completedFuture(null);
                     }

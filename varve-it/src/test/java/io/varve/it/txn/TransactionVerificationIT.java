@@ -64,6 +64,27 @@ class TransactionVerificationIT {
         }
     }
 
+    @Test
+    void withVerificationOffATransactionsV2ProducerStillHasItsPartitionsAddedByTheLeaderAndCommits() throws Exception {
+        try (TestBroker broker =
+                TestBroker.start(dir.resolve("off-v2"), Map.of("transaction.partition.verification.enable", "false"))) {
+            createTopic(broker.port(), 2);
+            String bootstrap = "127.0.0.1:" + broker.port();
+            try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
+                    TxnClients.transactionalProducer(bootstrap, "v2-unverified", Map.of())) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                for (int p = 0; p < 2; p++) {
+                    producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                            TOPIC, p, null, ("v" + p).getBytes(UTF_8)));
+                }
+                producer.commitTransaction();
+            }
+            assertThat(TxnClients.allValues(TxnClients.readValues(bootstrap, TOPIC, 2, TxnClients.READ_COMMITTED)))
+                    .containsExactly("v0", "v1");
+        }
+    }
+
     record LateWrite(Errors error, long lastStableOffset, long logEndOffset) {}
 
     /** Begins a transaction on partition 0, writes, aborts, waits for the marker, then writes the "delayed" batch. */
@@ -185,10 +206,16 @@ class TransactionVerificationIT {
     }
 
     private static void createTopic(int port) throws Exception {
+        createTopic(port, 1);
+    }
+
+    private static void createTopic(int port, int partitions) throws Exception {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 }
