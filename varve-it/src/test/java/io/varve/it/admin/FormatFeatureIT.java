@@ -8,15 +8,15 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.FeatureMetadata;
-import org.apache.kafka.clients.admin.FeatureUpdate;
-import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,8 +24,8 @@ import picocli.CommandLine;
 
 /**
  * {@code varve format --feature transaction.version=1}, as Kafka's {@code kafka-storage format --feature}: the new
- * cluster starts at the chosen transaction version, advertises 0-2 as supported, and {@code kafka-features
- * upgrade/downgrade} (UpdateFeatures) moves it.
+ * cluster starts at the chosen transaction version, Kafka 4.4's {@code kafka-features describe} shows it with 0-2
+ * supported, and {@code kafka-features upgrade/downgrade} move it.
  */
 class FormatFeatureIT {
     @TempDir
@@ -63,13 +63,24 @@ class FormatFeatureIT {
             assertThat(features.finalizedFeatures().get("transaction.version").maxVersionLevel())
                     .isEqualTo((short) 1);
 
-            update(admin, (short) 2, FeatureUpdate.UpgradeType.UPGRADE);
+            String bootstrap = "127.0.0.1:" + broker.broker().boundPort("PLAINTEXT");
+            ToolRun described = features("--bootstrap-server", bootstrap, "describe");
+            assertThat(described.exitCode()).as(described.output()).isZero();
+            assertThat(described.output())
+                    .containsPattern("Feature: transaction\\.version\\s+SupportedMinVersion: 0\\s+"
+                            + "SupportedMaxVersion: 2\\s+FinalizedVersionLevel: 1\\s");
+
+            ToolRun upgraded =
+                    features("--bootstrap-server", bootstrap, "upgrade", "--feature", "transaction.version=2");
+            assertThat(upgraded.exitCode()).as(upgraded.output()).isZero();
             assertThat(describe(admin)
                             .finalizedFeatures()
                             .get("transaction.version")
                             .maxVersionLevel())
                     .isEqualTo((short) 2);
-            update(admin, (short) 1, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE);
+            ToolRun downgraded =
+                    features("--bootstrap-server", bootstrap, "downgrade", "--feature", "transaction.version=1");
+            assertThat(downgraded.exitCode()).as(downgraded.output()).isZero();
             assertThat(describe(admin)
                             .finalizedFeatures()
                             .get("transaction.version")
@@ -78,10 +89,27 @@ class FormatFeatureIT {
         }
     }
 
-    private static void update(Admin admin, short level, FeatureUpdate.UpgradeType type) throws Exception {
-        admin.updateFeatures(Map.of("transaction.version", new FeatureUpdate(level, type)), new UpdateFeaturesOptions())
-                .all()
-                .get(30, TimeUnit.SECONDS);
+    record ToolRun(int exitCode, String output) {}
+
+    /** Kafka 4.4's {@code kafka-features} (FeatureCommand) in its own JVM. */
+    private ToolRun features(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.apache.kafka.tools.FeatureCommand"));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile(dir, "tool", ".out");
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        return new ToolRun(process.isAlive() ? -1 : process.exitValue(), Files.readString(out));
     }
 
     private static FeatureMetadata describe(Admin admin) throws Exception {
