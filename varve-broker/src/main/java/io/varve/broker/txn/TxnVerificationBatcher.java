@@ -102,7 +102,7 @@ public final class TxnVerificationBatcher implements ProduceTxnVerifier, io.varv
         return q.answer;
     }
 
-    private record Question(
+    record Question(
             String transactionalId,
             long producerId,
             short producerEpoch,
@@ -111,7 +111,7 @@ public final class TxnVerificationBatcher implements ProduceTxnVerifier, io.varv
             CompletableFuture<Errors> answer) {}
 
     /** Guarded by {@code queues}. */
-    private static final class NodeQueue {
+    static final class NodeQueue {
         final ArrayDeque<Question> waiting = new ArrayDeque<>();
         boolean inFlight;
 
