@@ -10,13 +10,11 @@ import io.varve.coordinator.txn.TxnApi.InitProducerIdRequest;
 import io.varve.coordinator.txn.TxnApi.InitProducerIdResponse;
 import io.varve.coordinator.txn.TxnApi.ListFilter;
 import io.varve.coordinator.txn.TxnApi.ListResponse;
-import io.varve.coordinator.txn.TxnApi.ListedTxn;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
 import io.varve.coordinator.txn.TxnApi.TxnDescription;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -419,55 +417,12 @@ public final class TransactionCoordinatorShard implements CoordinatorShard {
     // ---------------------------------------------------------------- admin
 
     public CompletableFuture<List<TxnDescription>> describe(List<String> transactionalIds) {
-        List<TxnDescription> out = new ArrayList<>();
-        for (String id : transactionalIds) {
-            TxnMetadata m = txns.get(id);
-            if (m == null) {
-                out.add(new TxnDescription(
-                        id, Errors.TRANSACTIONAL_ID_NOT_FOUND, null, 0, -1, -1, (short) -1, Set.of()));
-            } else {
-                out.add(new TxnDescription(
-                        id,
-                        Errors.NONE,
-                        m.state(),
-                        m.timeoutMs(),
-                        m.txnStartMs(),
-                        m.producerId(),
-                        m.epoch(),
-                        m.partitions()));
-            }
-        }
-        return outbox.respond(out);
+        return outbox.respond(TxnListings.describe(txns, transactionalIds));
     }
 
     /** Transactions matching every filter; state names are Kafka's (case-insensitive), unknown ones reported. */
     public CompletableFuture<ListResponse> list(ListFilter filter) {
-        Set<TxnState> states = new HashSet<>();
-        List<String> unknown = new ArrayList<>();
-        for (String name : filter.states()) {
-            TxnState s = TxnState.fromName(name.toLowerCase(Locale.ROOT));
-            if (s == null) {
-                unknown.add(name);
-            } else {
-                states.add(s);
-            }
-        }
-        long now = clock.getAsLong();
-        List<ListedTxn> out = new ArrayList<>();
-        if (!filter.states().isEmpty() && states.isEmpty()) {
-            return outbox.respond(new ListResponse(out, unknown));
-        }
-        for (TxnMetadata m : txns.values()) {
-            boolean stateMatches = states.isEmpty() || states.contains(m.state());
-            boolean idMatches =
-                    filter.producerIds().isEmpty() || filter.producerIds().contains(m.producerId());
-            boolean durationMatches = filter.minDurationMs() < 0
-                    || (m.txnStartMs() >= 0 && now - m.txnStartMs() > filter.minDurationMs());
-            if (stateMatches && idMatches && durationMatches) {
-                out.add(new ListedTxn(m.transactionalId(), m.producerId(), m.state()));
-            }
-        }
-        return outbox.respond(new ListResponse(out, unknown));
+        return outbox.respond(TxnListings.list(txns.values(), filter, clock.getAsLong()));
     }
 
     // ---------------------------------------------------------------- time
