@@ -65,7 +65,6 @@ import io.varve.broker.telemetry.TelemetryApis;
 import io.varve.broker.tiered.TieredFollowerBootstrap;
 import io.varve.broker.tiered.TieredLeadership;
 import io.varve.broker.tiered.TieredReads;
-import io.varve.broker.txn.ClusterTransactionVerifier;
 import io.varve.broker.txn.DescribeProducersHandler;
 import io.varve.broker.txn.NodeMarkerChannel;
 import io.varve.broker.txn.TransactionCoordinatorRuntime;
@@ -300,6 +299,7 @@ public final class Broker implements AutoCloseable {
                 () -> java.util.concurrent.ThreadLocalRandom.current().nextInt());
         metrics.fetchSessions(fetchSessions);
         ApiRegistry registry = new ApiRegistry();
+        ProduceHandler produceHandler;
         ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry, loader::image, clusterId, nodeId);
         registry.register(ApiKeys.API_VERSIONS, 0, 5, apiVersions)
                 // Kafka 4.x advertises Produce from v0 for old librdkafka (KAFKA-18659) but handles v3 and up.
@@ -309,7 +309,7 @@ public final class Broker implements AutoCloseable {
                         3,
                         13,
                         DroppedResponseFault.wrap(
-                                new ProduceHandler(
+                                produceHandler = new ProduceHandler(
                                         metadataCache,
                                         replicaManager,
                                         metrics.traffic(),
@@ -406,18 +406,15 @@ public final class Broker implements AutoCloseable {
                 txnMarkerChannel = new NodeMarkerChannel(metadataCache, interBrokerListenerName(), txnPeers));
         txnCoordinator.startup();
         long coordinatorsReadyNanos = System.nanoTime();
+        io.varve.broker.txn.TxnVerificationBatcher txnVerifier = new io.varve.broker.txn.TxnVerificationBatcher(
+                nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers);
+        produceHandler.verifyTransactionsWith(txnVerifier, config.transactionPartitionVerificationEnable());
         TxnApis.register(
                 registry,
                 txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
-        GroupApis.register(
-                registry,
-                groupCoordinator,
-                metadataCache,
-                txnCoordinator,
-                new ClusterTransactionVerifier(
-                        nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
+        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnVerifier);
         io.varve.broker.share.ShareApis.register(
                 registry,
                 metadataCache,

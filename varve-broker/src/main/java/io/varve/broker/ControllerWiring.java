@@ -158,8 +158,8 @@ final class ControllerWiring implements AutoCloseable {
 
     /**
      * A new cluster finalizes the feature levels a Kafka 4.x cluster starts with, as far as this build supports them:
-     * metadata.version at this build's highest (Kafka's {@code kafka-storage format} writes it) and group.version 1
-     * (KIP-848 consumer groups). Once written, they change only through UpdateFeatures. A lone voter does it before
+     * those of {@link BootstrapFeatures} (metadata.version at this build's highest, group.version 1,
+     * eligible.leader.replicas.version 1, transaction.version 2, or what {@code varve format --feature} chose). Once written, they change only through UpdateFeatures. A lone voter does it before
      * the node serves; with several voters, whichever controller leads the new cluster first does it.
      */
     void finalizeInitialFeatures(BrokerConfig config, MetadataLoader loader) throws Exception {
@@ -167,6 +167,7 @@ final class ControllerWiring implements AutoCloseable {
             return;
         }
         bootstrapScram = BootstrapScramCredentials.read(config.metadataLogDir());
+        bootstrapLevels = BootstrapFeatures.read(config.metadataLogDir());
         if (config.controllerQuorumVoters().size() > 1
                 || !config.controllerQuorumBootstrapServers().isEmpty()) {
             // Several controllers (or a dynamic quorum, which may grow): which one leads first is not known at
@@ -245,21 +246,15 @@ final class ControllerWiring implements AutoCloseable {
         }
     }
 
-    private static Map<String, io.varve.metadata.controller.feature.FeatureUpdate> initialLevels() {
+    /** The levels of {@link BootstrapFeatures}: Kafka 4.4's defaults, with {@code varve format --feature} on top. */
+    private volatile Map<String, Short> bootstrapLevels = BootstrapFeatures.defaults();
+
+    private Map<String, io.varve.metadata.controller.feature.FeatureUpdate> initialLevels() {
         Map<String, io.varve.metadata.controller.feature.FeatureUpdate> levels = new java.util.TreeMap<>();
-        // A new cluster keeps eligible leader replicas (KIP-966), as Kafka 4.1+ does by default, and serves streams
-        // groups (streams.version 1, KIP-1071), as a new Kafka 4.2+ cluster does.
-        for (String feature : List.of(
-                SupportedFeatures.METADATA_VERSION,
-                SupportedFeatures.GROUP_VERSION,
-                SupportedFeatures.ELIGIBLE_LEADER_REPLICAS_VERSION,
-                SupportedFeatures.STREAMS_VERSION)) {
-            levels.put(
-                    feature,
-                    new io.varve.metadata.controller.feature.FeatureUpdate(
-                            SupportedFeatures.THIS_BUILD.get(feature).max(),
-                            io.varve.metadata.controller.feature.FeatureUpdate.UpgradeType.UPGRADE));
-        }
+        bootstrapLevels.forEach((feature, level) -> levels.put(
+                feature,
+                new io.varve.metadata.controller.feature.FeatureUpdate(
+                        level, io.varve.metadata.controller.feature.FeatureUpdate.UpgradeType.UPGRADE)));
         return levels;
     }
 

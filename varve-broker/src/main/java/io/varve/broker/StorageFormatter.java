@@ -80,6 +80,19 @@ public final class StorageFormatter {
      */
     public static Uuid format(BrokerConfig config, String clusterId, InitialVoters initial, List<String> addScram)
             throws IOException {
+        return format(config, clusterId, initial, addScram, List.of());
+    }
+
+    /**
+     * Formats this node's directories with SCRAM users and feature levels ({@code --feature NAME=LEVEL}, see {@link
+     * BootstrapFeatures}) for the new cluster's metadata log.
+     *
+     * @return the directory id written in the metadata log dir
+     */
+    public static Uuid format(
+            BrokerConfig config, String clusterId, InitialVoters initial, List<String> addScram, List<String> features)
+            throws IOException {
+        java.util.Map<String, Short> featureLevels = BootstrapFeatures.parse(features);
         List<UserScramCredentialRecord> scram = BootstrapScramCredentials.derive(addScram, new SecureRandom());
         // an empty process.roles is a lone combined node
         if (!scram.isEmpty()
@@ -138,6 +151,7 @@ public final class StorageFormatter {
                     dir, clusterId, config.nodeId(), dir.equals(metadataDir) ? metadataDirectoryId : Uuid.randomUuid());
         }
         BootstrapScramCredentials.write(metadataDir, scram);
+        BootstrapFeatures.write(metadataDir, featureLevels);
         if (dynamic) {
             if (voters != null) {
                 MetadataRaftRuntime.writeBootstrapVoters(metadataDir, voters);

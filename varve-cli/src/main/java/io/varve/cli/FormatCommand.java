@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code varve format --config FILE --cluster-id ID [--add-scram 'SCRAM-SHA-256=[name=U,password=P]']... [--standalone |
+ * {@code varve format --config FILE --cluster-id ID [--add-scram 'SCRAM-SHA-256=[name=U,password=P]']... [--feature NAME=LEVEL]... [--standalone |
  * --initial-controllers LIST | --no-initial-controllers]}: Kafka's {@code kafka-storage format} for a controller of a dynamic quorum (see {@link
  * StorageFormatter}). Nodes of a static quorum need not run it: they format themselves at first start.
  */
@@ -48,6 +48,13 @@ public final class FormatCommand implements Callable<Integer> {
             description = "A SCRAM user of the new cluster, as kafka-storage format takes it, for example"
                     + " 'SCRAM-SHA-256=[name=alice,password=alice-secret]' (optionally iterations=N); repeatable.")
     List<String> addScram = new ArrayList<>();
+
+    @Option(
+            names = {"-f", "--feature"},
+            paramLabel = "NAME=LEVEL",
+            description = "A feature level the new cluster starts with instead of the default, for example"
+                    + " transaction.version=1 (the default is 2, transactions v2); repeatable.")
+    List<String> features = new ArrayList<>();
 
     @ArgGroup(exclusive = true)
     Voters voters;
@@ -82,7 +89,7 @@ public final class FormatCommand implements Callable<Integer> {
             } else if (voters != null && voters.none) {
                 initial = InitialVoters.none();
             }
-            Uuid directoryId = StorageFormatter.format(config, clusterId, initial, addScram);
+            Uuid directoryId = StorageFormatter.format(config, clusterId, initial, addScram, features);
             System.out.println("Formatted node " + config.nodeId() + " of cluster " + clusterId
                     + " (metadata directory " + config.metadataLogDir() + ", directory id " + directoryId + ").");
             return 0;

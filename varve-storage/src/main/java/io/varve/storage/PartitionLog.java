@@ -12,6 +12,7 @@ import io.varve.storage.fs.IoErrors;
 import io.varve.storage.producer.BatchMetadata;
 import io.varve.storage.producer.ProducerStateEntry;
 import io.varve.storage.producer.ProducerStateManager;
+import io.varve.storage.producer.VerificationGuard;
 import io.varve.storage.records.RecordKeys;
 import io.varve.storage.records.TxnMarker;
 import io.varve.storage.segment.AbortedTxn;
@@ -27,7 +28,6 @@ import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InconsistentTopicIdException;
-import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.errors.PolicyViolationException;
@@ -412,6 +412,14 @@ public final class PartitionLog {
      *     message.timestamp.after.max.ms after {@code nowMs} or its base timestamp more than
      *     message.timestamp.before.max.ms before it
      */
+    /**
+     * Before the leader asks the transaction coordinator about a transactional write (KIP-890 part 1): empty when the
+     * producer's transaction is open here at {@code epoch} already, else the guard to append with once verified.
+     */
+    public synchronized Optional<VerificationGuard> startTransactionVerification(long producerId, short epoch) {
+        return producers.state().startVerification(producerId, epoch);
+    }
+
     public AppendResult appendAsLeader(ByteBuffer records, int leaderEpoch, long nowMs) {
         return appendAsLeader(records, leaderEpoch, nowMs, AppendOrigin.CLIENT);
     }
@@ -431,6 +439,19 @@ public final class PartitionLog {
      */
     public synchronized AppendResult appendAsLeader(
             ByteBuffer records, int leaderEpoch, long nowMs, AppendOrigin origin) {
+        return appendAsLeader(records, leaderEpoch, nowMs, origin, null);
+    }
+
+    /**
+     * {@link #appendAsLeader(ByteBuffer, int, long, AppendOrigin)} of a produce the leader verified with the
+     * transaction coordinator (KIP-890 part 1): a transactional batch that starts its producer's transaction here
+     * needs {@code guard} from {@link #startTransactionVerification}, still held ({@link VerificationGuard#UNVERIFIED}
+     * when nothing was asked); null checks nothing.
+     *
+     * @throws org.apache.kafka.common.errors.InvalidTxnStateException such a batch without its guard
+     */
+    public synchronized AppendResult appendAsLeader(
+            ByteBuffer records, int leaderEpoch, long nowMs, AppendOrigin origin, VerificationGuard guard) {
         ensureUsable();
         LogConfig cfg = config;
         // A slice shares the bytes, so the patches land in the caller's buffer; a read-only one is copied.
@@ -451,7 +472,9 @@ public final class PartitionLog {
 
         long firstOffset = logEndOffset;
         long nextOffset = firstOffset;
-        ProducerStateManager.PendingAppend pending = producers.state().beginAppend();
+        ProducerStateManager.PendingAppend pending = guard == null
+                ? producers.state().beginAppend()
+                : producers.state().beginAppend(guard);
         for (BatchHeader header : headers) {
             long lastOffset = nextOffset + header.lastOffsetDelta();
             long timestampMs = cfg.logAppendTime() ? nowMs : header.maxTimestamp();

@@ -45,6 +45,10 @@ public final class ProduceHandler implements ApiHandler {
     private final TopicTraffic traffic;
     /** Broker-side schema validation; null when the schema registry is off. */
     private final ProduceRecordCheck recordCheck;
+    /** KIP-890's questions to the transaction coordinator; null until the coordinators are up. */
+    private volatile ProduceTxnVerifier txnVerifier;
+    /** Whether writes of transaction version 1 clients (Produce before v12) are verified too (part 1). */
+    private volatile boolean verifyVersion1Writes;
 
     public ProduceHandler(MetadataCache cache, ReplicaManager replicaManager) {
         this(cache, replicaManager, new TopicTraffic(), null);
@@ -56,6 +60,18 @@ public final class ProduceHandler implements ApiHandler {
         this.replicaManager = replicaManager;
         this.traffic = traffic;
         this.recordCheck = recordCheck;
+    }
+
+    /**
+     * From now on a transactional write that starts its producer's transaction in a partition goes to the transaction
+     * coordinator first (see {@link ProduceVerification}): always from Produce v12 (transactions v2: the leader adds
+     * the partition, the client does not), and before v12 when {@code verifyVersion1Writes} ({@code
+     * transaction.partition.verification.enable}).
+     */
+    public ProduceHandler verifyTransactionsWith(ProduceTxnVerifier verifier, boolean verifyVersion1Writes) {
+        this.verifyVersion1Writes = verifyVersion1Writes;
+        this.txnVerifier = verifier;
+        return this;
     }
 
     @Override
@@ -88,7 +104,15 @@ public final class ProduceHandler implements ApiHandler {
                     p.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code())
                             .setErrorMessage("Cannot append to internal topic " + topic.name());
                 } else {
-                    CompletableFuture<Void> wait = append(snapshot, topic, partitionData, p, acks, data.timeoutMs());
+                    CompletableFuture<Void> wait = verifyThenAppend(
+                            request.apiVersion(),
+                            data.transactionalId(),
+                            snapshot,
+                            topic,
+                            partitionData,
+                            p,
+                            acks,
+                            data.timeoutMs());
                     if (wait != null) {
                         waits.add(wait);
                     }
@@ -101,7 +125,7 @@ public final class ProduceHandler implements ApiHandler {
             return CompletableFuture.completedFuture(acks == 0 ? null : withLeaders(request, snapshot, response));
         }
         return CompletableFuture.allOf(waits.toArray(new CompletableFuture<?>[0]))
-                .thenApply(v -> withLeaders(request, snapshot, response));
+                .thenApply(v -> acks == 0 ? null : withLeaders(request, snapshot, response));
     }
 
     /** Names the current leader of every partition answered NOT_LEADER_OR_FOLLOWER, and its endpoint (KIP-951). */
@@ -139,6 +163,57 @@ public final class ProduceHandler implements ApiHandler {
         return response;
     }
 
+    /**
+     * {@link #append} after the transaction verification of KIP-890 when the write is transactional and verification
+     * is on; what completes once the partition is answered (never failing), or null when it is already.
+     */
+    private CompletableFuture<Void> verifyThenAppend(
+            short version,
+            String transactionalId,
+            MetadataSnapshot snapshot,
+            TopicInfo topic,
+            PartitionProduceData data,
+            PartitionProduceResponse out,
+            short acks,
+            int timeoutMs) {
+        ProduceTxnVerifier verifier = txnVerifier;
+        ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
+        boolean asks = version >= ProduceVerification.FIRST_IMPLICIT_ADD_VERSION || verifyVersion1Writes;
+        java.util.Optional<ProduceVerification.Writer> writer = verifier == null || buffer == null || !asks
+                ? java.util.Optional.empty()
+                : ProduceVerification.transactionalWriter(transactionalId, buffer);
+        if (writer.isEmpty()) {
+            return append(snapshot, topic, data, out, acks, timeoutMs, null, version);
+        }
+        TopicPartition tp = new TopicPartition(topic.name(), data.index());
+        Partition partition;
+        try {
+            partition = replicaManager.leaderPartition(snapshot, tp);
+        } catch (ApiException e) {
+            out.setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage());
+            return null;
+        }
+        return ProduceVerification.verify(verifier, transactionalId, writer.get(), partition, tp, version)
+                .thenCompose(result -> {
+                    if (result.error() != Errors.NONE) {
+                        log.debug("Transactional produce to {} refused by verification: {}", tp, result.error());
+                        synchronized (out) {
+                            out.setErrorCode(result.error().code())
+                                    .setErrorMessage("The transaction coordinator did not confirm that the partition"
+                                            + " is in the producer's ongoing transaction ("
+                                            + result.error().name()
+                                            + ").");
+                        }
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    CompletableFuture<Void> wait;
+                    synchronized (out) {
+                        wait = append(snapshot, topic, data, out, acks, timeoutMs, result.guard(), version);
+                    }
+                    return wait == null ? CompletableFuture.<Void>completedFuture(null) : wait;
+                });
+    }
+
     /** Appends one partition's batches; with acks=all, what completes once they are committed (never failing). */
     private CompletableFuture<Void> append(
             MetadataSnapshot snapshot,
@@ -146,7 +221,9 @@ public final class ProduceHandler implements ApiHandler {
             PartitionProduceData data,
             PartitionProduceResponse out,
             short acks,
-            int timeoutMs) {
+            int timeoutMs,
+            io.varve.storage.producer.VerificationGuard guard,
+            short version) {
         TopicPartition tp = new TopicPartition(topic.name(), data.index());
         try {
             ByteBuffer buffer = WireRecords.bytesOrNull(data.records());
@@ -160,7 +237,18 @@ public final class ProduceHandler implements ApiHandler {
                 return null;
             }
             int bytes = buffer.remaining();
-            Partition.LeaderAppend append = replicaManager.append(partition, buffer, AppendOrigin.CLIENT, acks);
+            Partition.LeaderAppend append;
+            try {
+                append = replicaManager.append(partition, buffer, AppendOrigin.CLIENT, acks, guard);
+            } catch (org.apache.kafka.common.errors.InvalidTxnStateException e) {
+                if (guard == null) {
+                    throw e;
+                }
+                // the transaction ended (a marker) between the coordinator's answer and this append
+                out.setErrorCode(ProduceVerification.notInTransaction(version).code())
+                        .setErrorMessage(e.getMessage());
+                return null;
+            }
             AppendResult result = append.result();
             if (!result.duplicate()) {
                 traffic.topic(tp.topic()).produced(bytes, result.lastOffset() - result.baseOffset() + 1);

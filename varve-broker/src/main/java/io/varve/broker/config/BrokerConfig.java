@@ -189,6 +189,8 @@ public final class BrokerConfig {
             .define("transaction.state.log.min.isr", INT, 2, 1, Short.MAX_VALUE)
             .define("transaction.max.timeout.ms", INT, 900000, 1, Integer.MAX_VALUE)
             .define("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, 1, Integer.MAX_VALUE)
+            // KIP-890 part 1: the partition leader verifies a transactional write with the coordinator first.
+            .define("transaction.partition.verification.enable", BOOLEAN, true)
             // Tiered storage (remote log manager, write side). Varve default: on (Kafka: off), with the filesystem
             // backend under <first log dir>-remote, so a topic only needs remote.storage.enable=true.
             .define("remote.log.storage.system.enable", BOOLEAN, true)
@@ -849,6 +851,11 @@ public final class BrokerConfig {
 
     public long logFlushSchedulerIntervalMs() {
         return longValue("log.flush.scheduler.interval.ms");
+    }
+
+    /** {@code transaction.partition.verification.enable}: KIP-890's verification of transactional writes. */
+    public boolean transactionPartitionVerificationEnable() {
+        return (Boolean) values.get("transaction.partition.verification.enable");
     }
 
     public long producerIdExpirationMs() {

@@ -13,4 +13,13 @@ public interface TransactionVerifier {
      */
     CompletableFuture<Errors> verifyInTransaction(
             String transactionalId, long producerId, short producerEpoch, TopicPartition partition);
+
+    /**
+     * Transactions v2 (TxnOffsetCommit v5+, no AddOffsetsToTxn before it): adds {@code partition} to the producer's
+     * transaction; the same errors, CONCURRENT_TRANSACTIONS while the previous transaction completes.
+     */
+    default CompletableFuture<Errors> addToTransaction(
+            String transactionalId, long producerId, short producerEpoch, TopicPartition partition) {
+        return verifyInTransaction(transactionalId, producerId, producerEpoch, partition);
+    }
 }

@@ -21,16 +21,18 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * TxnOffsetCommit (v0-5; v5 is served as v4 since transaction version 2 is not advertised): offsets committed as
- * part of a producer's transaction. The transaction coordinator first confirms that the group's
- * {@code __consumer_offsets} partition is in the producer's ongoing transaction (AddOffsetsToTxn came first, and
- * the producer is not fenced), then the group coordinator checks the consumer's generation (KIP-447) and writes the
+ * TxnOffsetCommit (v0-5): offsets committed as part of a producer's transaction. The transaction coordinator first
+ * confirms that the group's {@code __consumer_offsets} partition is in the producer's ongoing transaction
+ * (AddOffsetsToTxn came first, and the producer is not fenced), or from v5, the transactions v2 client that sends no
+ * AddOffsetsToTxn, adds it (KIP-890 part 2); then the group coordinator checks the consumer's generation (KIP-447) and writes the
  * offsets as a transactional batch of the producer; they become visible when the COMMIT marker reaches that
  * partition. Unknown topics get UNKNOWN_TOPIC_OR_PARTITION.
  */
 final class TxnOffsetCommitHandler implements ApiHandler {
     private static final short FIRST_LEADER_EPOCH_VERSION = 2;
     private static final short FIRST_MEMBER_VERSION = 3;
+    /** Transactions v2: the client sends no AddOffsetsToTxn; this request adds the offsets partition itself. */
+    private static final short FIRST_IMPLICIT_ADD_VERSION = 5;
 
     private final GroupCoordinatorRuntime runtime;
     private final MetadataCache cache;
@@ -78,16 +80,19 @@ final class TxnOffsetCommitHandler implements ApiHandler {
                 partitions);
         TopicPartition offsetsPartition =
                 new TopicPartition(GroupCoordinatorRuntime.TOPIC, runtime.partitionFor(data.groupId()));
-        CompletableFuture<List<OffsetApi.PartitionResult>> result = transactions
-                .verifyInTransaction(data.transactionalId(), data.producerId(), data.producerEpoch(), offsetsPartition)
-                .thenCompose(error -> {
-                    if (error != Errors.NONE) {
-                        return CompletableFuture.completedFuture(partitions.stream()
-                                .map(p -> new OffsetApi.PartitionResult(p.partition(), error))
-                                .toList());
-                    }
-                    return runtime.run(data.groupId(), shard -> shard.commitTransactionalOffsets(commit));
-                });
+        CompletableFuture<Errors> inTransaction = version >= FIRST_IMPLICIT_ADD_VERSION
+                ? transactions.addToTransaction(
+                        data.transactionalId(), data.producerId(), data.producerEpoch(), offsetsPartition)
+                : transactions.verifyInTransaction(
+                        data.transactionalId(), data.producerId(), data.producerEpoch(), offsetsPartition);
+        CompletableFuture<List<OffsetApi.PartitionResult>> result = inTransaction.thenCompose(error -> {
+            if (error != Errors.NONE) {
+                return CompletableFuture.completedFuture(partitions.stream()
+                        .map(p -> new OffsetApi.PartitionResult(p.partition(), error))
+                        .toList());
+            }
+            return runtime.run(data.groupId(), shard -> shard.commitTransactionalOffsets(commit));
+        });
         return result.handle((results, e) -> {
             OffsetHandlers.recordResults(errors, results, e);
             return response(errors);

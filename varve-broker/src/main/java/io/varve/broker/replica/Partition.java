@@ -159,6 +159,19 @@ public final class Partition {
      * min.insync.replicas} members first (NOT_ENOUGH_REPLICAS otherwise; nothing is written).
      */
     public LeaderAppend appendAsLeader(ByteBuffer records, AppendOrigin origin, short requiredAcks) {
+        return appendAsLeader(records, origin, requiredAcks, null);
+    }
+
+    /**
+     * {@link #appendAsLeader(ByteBuffer, AppendOrigin, short)} of a produce verified with the transaction coordinator
+     * (KIP-890 part 1; {@code guard} null: not verified, see {@link PartitionLog#appendAsLeader(ByteBuffer, int,
+     * long, AppendOrigin, io.varve.storage.producer.VerificationGuard)}).
+     */
+    public LeaderAppend appendAsLeader(
+            ByteBuffer records,
+            AppendOrigin origin,
+            short requiredAcks,
+            io.varve.storage.producer.VerificationGuard guard) {
         LeaderAppend append;
         Outcome outcome;
         synchronized (this) {
@@ -168,7 +181,7 @@ public final class Partition {
                         + state.isr().size() + " member(s), fewer than min.insync.replicas=" + minInsyncReplicas + ".");
             }
             int epoch = state.leaderEpoch();
-            AppendResult result = partitionLog.appendAsLeader(records, epoch, clockMs.getAsLong(), origin);
+            AppendResult result = partitionLog.appendAsLeader(records, epoch, clockMs.getAsLong(), origin, guard);
             outcome = state.leaderAppended(partitionLog.logEndOffset());
             publishHighWatermark();
             append = new LeaderAppend(result, epoch);

@@ -516,8 +516,18 @@ public final class ReplicaManager implements Partition.Events {
 
     /** Appends to a partition this broker leads and wakes the fetches waiting for it. */
     public Partition.LeaderAppend append(Partition p, ByteBuffer records, AppendOrigin origin, short requiredAcks) {
+        return append(p, records, origin, requiredAcks, null);
+    }
+
+    /** {@link #append(Partition, ByteBuffer, AppendOrigin, short)} with a transaction verification guard (KIP-890). */
+    public Partition.LeaderAppend append(
+            Partition p,
+            ByteBuffer records,
+            AppendOrigin origin,
+            short requiredAcks,
+            io.varve.storage.producer.VerificationGuard guard) {
         int bytes = records.remaining();
-        Partition.LeaderAppend append = p.appendAsLeader(records, origin, requiredAcks);
+        Partition.LeaderAppend append = p.appendAsLeader(records, origin, requiredAcks, guard);
         if (!append.result().duplicate()) {
             fetchPurgatory.onAppend(p.topicPartition(), bytes);
         }

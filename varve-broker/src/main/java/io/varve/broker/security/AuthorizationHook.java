@@ -267,11 +267,12 @@ public final class AuthorizationHook {
 
     private CompletableFuture<ApiMessage> addPartitionsToTxn(RequestContext r, ApiHandler h) {
         AddPartitionsToTxnRequestData d = r.body();
+        if (r.apiVersion() >= 4) {
+            // v4+ is the brokers' own (KIP-890): a leader verifying, or adding a partition for a transactions v2
+            // producer
+            return cluster(r, h, AclOperation.CLUSTER_ACTION);
+        }
         for (AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction t : d.transactions()) {
-            if (t.verifyOnly()) {
-                // a broker verifying a transaction on a producer's behalf
-                return cluster(r, h, AclOperation.CLUSTER_ACTION);
-            }
             if (!txn(r, t.transactionalId())) {
                 return refuse(r, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, "transactional id");
             }

@@ -4,9 +4,10 @@ import io.varve.broker.api.ApiRegistry;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
- * Registers the transaction APIs with the version ranges this broker implements. Transaction version 1 only
- * (KIP-890 part 2 is not advertised): AddPartitionsToTxn v0-3 (the client path) and v4 (the broker path, with
- * verifyOnly), not v5; EndTxn up to v4. TxnOffsetCommit is the group coordinator's (GroupApis).
+ * Registers the transaction APIs with the version ranges this broker implements, those of Kafka 4.4: AddPartitionsToTxn
+ * v0-3 (the client path) and v4-5 (the broker path: verifyOnly, or adding a partition for a transactions v2 producer),
+ * EndTxn up to v5 (transactions v2: the epoch bump and the new identity in the answer), WriteTxnMarkers v1-2.
+ * TxnOffsetCommit is the group coordinator's (GroupApis).
  */
 public final class TxnApis {
     private TxnApis() {}
@@ -18,10 +19,10 @@ public final class TxnApis {
             TxnHandlers handlers,
             DescribeProducersHandler describeProducers) {
         registry.register(ApiKeys.INIT_PRODUCER_ID, 0, 5, handlers::initProducerId)
-                .register(ApiKeys.ADD_PARTITIONS_TO_TXN, 0, 4, handlers::addPartitions)
+                .register(ApiKeys.ADD_PARTITIONS_TO_TXN, 0, 5, handlers::addPartitions)
                 .register(ApiKeys.ADD_OFFSETS_TO_TXN, 0, 4, handlers::addOffsets)
-                .register(ApiKeys.END_TXN, 0, 4, handlers::endTxn)
-                .register(ApiKeys.WRITE_TXN_MARKERS, 1, 1, new WriteTxnMarkersHandler(runtime.markerWriter()))
+                .register(ApiKeys.END_TXN, 0, 5, handlers::endTxn)
+                .register(ApiKeys.WRITE_TXN_MARKERS, 1, 2, new WriteTxnMarkersHandler(runtime.markerWriter()))
                 .register(ApiKeys.DESCRIBE_TRANSACTIONS, 0, 0, handlers::describe)
                 .register(ApiKeys.LIST_TRANSACTIONS, 0, 2, handlers::list)
                 .register(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, describeProducers);

@@ -45,6 +45,8 @@ import org.slf4j.LoggerFactory;
 public final class TxnHandlers {
     private static final Logger log = LoggerFactory.getLogger(TxnHandlers.class);
 
+    static final short FIRST_TRANSACTIONS_V2_END_VERSION = 5;
+
     private final TransactionCoordinatorRuntime runtime;
     private final ProducerIdManager producerIds;
     private final MetadataCache cache;
@@ -189,10 +191,20 @@ public final class TxnHandlers {
 
     public CompletableFuture<ApiMessage> endTxn(RequestContext request) {
         EndTxnRequestData data = request.body();
+        // EndTxn v5 is the transactions v2 client (KIP-890 part 2): the coordinator bumps the epoch as it ends.
+        boolean v2 = request.apiVersion() >= FIRST_TRANSACTIONS_V2_END_VERSION;
         TxnApi.EndTxnRequest r = new TxnApi.EndTxnRequest(
-                data.transactionalId(), data.producerId(), data.producerEpoch(), data.committed());
-        return runtime.run(r.transactionalId(), shard -> shard.endTxn(r))
-                .handle((error, e) -> new EndTxnResponseData().setErrorCode((e != null ? errorOf(e) : error).code()));
+                data.transactionalId(), data.producerId(), data.producerEpoch(), data.committed(), v2);
+        return runtime.run(r.transactionalId(), shard -> shard.end(r)).handle((answer, e) -> {
+            TxnApi.EndTxnResponse out = e != null ? new TxnApi.EndTxnResponse(errorOf(e), -1, (short) -1) : answer;
+            EndTxnResponseData response =
+                    new EndTxnResponseData().setErrorCode(out.error().code());
+            if (v2) {
+                boolean ok = out.error() == Errors.NONE;
+                response.setProducerId(ok ? out.producerId() : -1).setProducerEpoch(ok ? out.epoch() : (short) -1);
+            }
+            return response;
+        });
     }
 
     public CompletableFuture<ApiMessage> describe(RequestContext request) {

@@ -12,7 +12,8 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * WriteTxnMarkers (v1), sent by the transaction coordinators of other brokers: writes each requested COMMIT/ABORT
+ * WriteTxnMarkers (v1-2; v2 names the transaction version, which changes nothing here: a transactions v2 marker
+ * already carries the bumped epoch), sent by the transaction coordinators of other brokers: writes each requested COMMIT/ABORT
  * marker to the partitions this broker leads, through the same {@link TxnMarkerWriter} the local coordinator uses,
  * and answers once every marker is committed or has failed. Per-partition errors as Kafka (UNKNOWN_TOPIC_OR_PARTITION,
  * NOT_LEADER_OR_FOLLOWER, INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED...).

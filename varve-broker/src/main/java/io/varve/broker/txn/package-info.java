@@ -7,6 +7,8 @@
  * {@link io.varve.broker.txn.NodeMarkerChannel}), retrying until all are written. {@link io.varve.broker.txn.TxnApis}
  * registers the transaction APIs, WriteTxnMarkers ({@link io.varve.broker.txn.WriteTxnMarkersHandler}) and
  * DescribeProducers ({@link io.varve.broker.txn.DescribeProducersHandler}, read from the partition logs' producer
- * state).
+ * state). {@link io.varve.broker.txn.TxnVerificationBatcher} asks the transaction coordinators, on behalf of the
+ * partition leader and the group coordinator, whether a partition is in a producer's transaction or to add it
+ * (KIP-890), batched per coordinator node.
  */
 package io.varve.broker.txn;

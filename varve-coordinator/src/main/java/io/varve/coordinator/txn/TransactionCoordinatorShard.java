@@ -5,17 +5,16 @@ import io.varve.coordinator.runtime.CoordinatorShard;
 import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.txn.TxnApi.AddPartitionsRequest;
 import io.varve.coordinator.txn.TxnApi.EndTxnRequest;
+import io.varve.coordinator.txn.TxnApi.EndTxnResponse;
 import io.varve.coordinator.txn.TxnApi.InitProducerIdRequest;
 import io.varve.coordinator.txn.TxnApi.InitProducerIdResponse;
 import io.varve.coordinator.txn.TxnApi.ListFilter;
 import io.varve.coordinator.txn.TxnApi.ListResponse;
-import io.varve.coordinator.txn.TxnApi.ListedTxn;
 import io.varve.coordinator.txn.TxnApi.MarkerRequest;
 import io.varve.coordinator.txn.TxnApi.TxnDescription;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -31,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * it. A pure state machine used from one thread. Each event changes the in-memory state at once and leaves, in
  * order, the records to persist and the responses to release ({@link #drain()}: write the records, then complete)
  * and the transaction markers to write ({@link #drainMarkers()}, after the records are durable). The caller reports
- * written markers with {@link #markersWritten}, which completes the transaction. Two-phase commit as Kafka's
- * transaction version 1: EndTxn writes PREPARE_COMMIT/PREPARE_ABORT and answers; markers follow; COMPLETE_* last.
+ * written markers with {@link #markersWritten}, which completes the transaction. Two-phase commit as Kafka's: EndTxn
+ * writes PREPARE_COMMIT/PREPARE_ABORT and answers; markers follow; COMPLETE_* last. With transactions v2 (EndTxn v5,
+ * {@link TransactionsV2}) the PREPARE_* record already carries the bumped epoch, and the markers too.
  */
 public final class TransactionCoordinatorShard implements CoordinatorShard {
     private static final Logger log = LoggerFactory.getLogger(TransactionCoordinatorShard.class);
@@ -278,35 +278,93 @@ public final class TransactionCoordinatorShard implements CoordinatorShard {
         return outbox.respond(out);
     }
 
+    /** EndTxn before v5 (transaction version 1): the error only. */
     public CompletableFuture<Errors> endTxn(EndTxnRequest r) {
+        return end(r).thenApply(EndTxnResponse::error);
+    }
+
+    /**
+     * EndTxn: with {@link EndTxnRequest#v2()} (EndTxn v5) the rules of {@link TransactionsV2}, answering the identity
+     * the producer continues with; otherwise transaction version 1 (the epoch stays, the answer is the error).
+     */
+    public CompletableFuture<EndTxnResponse> end(EndTxnRequest r) {
+        if (r.v2()) {
+            return endV2(r);
+        }
         TxnMetadata m = txns.get(r.transactionalId());
         Errors error = checkProducer(m, r.producerId(), r.epoch());
         if (error != Errors.NONE) {
-            return outbox.respond(error);
+            return outbox.respond(EndTxnResponse.error(error));
         }
         boolean commit = r.commit();
-        return switch (m.state()) {
+        Errors result =
+                switch (m.state()) {
+                    case ONGOING -> {
+                        prepare(
+                                m,
+                                m.withState(
+                                        commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT, clock.getAsLong()));
+                        yield Errors.NONE;
+                    }
+                    case COMPLETE_COMMIT -> commit ? Errors.NONE : Errors.INVALID_TXN_STATE;
+                    case COMPLETE_ABORT -> commit ? Errors.INVALID_TXN_STATE : Errors.NONE;
+                    case PREPARE_COMMIT -> commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE;
+                    case PREPARE_ABORT -> commit ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS;
+                    case EMPTY -> Errors.INVALID_TXN_STATE;
+                    case DEAD, PREPARE_EPOCH_FENCE -> Errors.INVALID_PRODUCER_EPOCH;
+                };
+        return outbox.respond(new EndTxnResponse(result, m.producerId(), m.epoch()));
+    }
+
+    private CompletableFuture<EndTxnResponse> endV2(EndTxnRequest r) {
+        TxnMetadata m = txns.get(r.transactionalId());
+        if (m != null && TransactionsV2.isRetryOfEnded(m, r.producerId(), r.epoch())) {
+            return outbox.respond(TransactionsV2.answerRetry(m, r.commit()));
+        }
+        Errors error = checkProducer(m, r.producerId(), r.epoch());
+        if (error != Errors.NONE) {
+            return outbox.respond(EndTxnResponse.error(error));
+        }
+        long now = clock.getAsLong();
+        long nextProducerId = TransactionsV2.bumpExhaustsEpochs(m) ? producerIds.getAsLong() : -1;
+        switch (m.state()) {
             case ONGOING -> {
-                long now = clock.getAsLong();
-                TxnMetadata prepared = m.withState(commit ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT, now);
-                write(prepared);
-                markers.add(markerRequest(prepared));
-                log.debug(
-                        "Transaction of {} (producer id {} epoch {}) prepares to {} {} partitions",
-                        m.transactionalId(),
-                        m.producerId(),
-                        m.epoch(),
-                        commit ? "commit" : "abort",
-                        m.partitions().size());
-                yield respondAfterWrite(Errors.NONE);
+                TxnMetadata prepared = TransactionsV2.endWithBump(
+                        m, r.commit() ? TxnState.PREPARE_COMMIT : TxnState.PREPARE_ABORT, nextProducerId, now);
+                prepare(m, prepared);
+                return outbox.respond(TransactionsV2.continueWith(prepared));
             }
-            case COMPLETE_COMMIT -> outbox.respond(commit ? Errors.NONE : Errors.INVALID_TXN_STATE);
-            case COMPLETE_ABORT -> outbox.respond(commit ? Errors.INVALID_TXN_STATE : Errors.NONE);
-            case PREPARE_COMMIT -> outbox.respond(commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE);
-            case PREPARE_ABORT -> outbox.respond(commit ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS);
-            case EMPTY -> outbox.respond(Errors.INVALID_TXN_STATE);
-            case DEAD, PREPARE_EPOCH_FENCE -> outbox.respond(Errors.INVALID_PRODUCER_EPOCH);
-        };
+            case EMPTY, COMPLETE_COMMIT, COMPLETE_ABORT -> {
+                if (r.commit()) {
+                    return outbox.respond(EndTxnResponse.error(Errors.INVALID_TXN_STATE));
+                }
+                // An abort of a transaction that reached no partition: nothing to mark, but the epoch still moves on.
+                TxnMetadata bumped = TransactionsV2.endWithBump(m, TxnState.COMPLETE_ABORT, nextProducerId, now);
+                TxnMetadata aborted = TransactionsV2.completed(bumped, TxnState.COMPLETE_ABORT, now);
+                write(aborted);
+                return outbox.respond(TransactionsV2.continueWith(bumped));
+            }
+            case PREPARE_COMMIT, PREPARE_ABORT -> {
+                return outbox.respond(EndTxnResponse.error(Errors.CONCURRENT_TRANSACTIONS));
+            }
+            default -> {
+                return outbox.respond(EndTxnResponse.error(Errors.INVALID_PRODUCER_EPOCH));
+            }
+        }
+    }
+
+    /** Writes the PREPARE_* record of {@code m} and queues its markers. */
+    private void prepare(TxnMetadata m, TxnMetadata prepared) {
+        write(prepared);
+        markers.add(markerRequest(prepared));
+        log.debug(
+                "Transaction of {} (producer id {} epoch {}) prepares to {} {} partitions at epoch {}",
+                m.transactionalId(),
+                m.producerId(),
+                m.epoch(),
+                prepared.state() == TxnState.PREPARE_COMMIT ? "commit" : "abort",
+                m.partitions().size(),
+                prepared.epoch());
     }
 
     /** The markers of a prepared transaction are all written: it completes. Stale reports are ignored. */
@@ -320,17 +378,7 @@ public final class TransactionCoordinatorShard implements CoordinatorShard {
             return;
         }
         TxnState complete = m.state() == TxnState.PREPARE_COMMIT ? TxnState.COMPLETE_COMMIT : TxnState.COMPLETE_ABORT;
-        write(new TxnMetadata(
-                m.transactionalId(),
-                m.producerId(),
-                m.lastProducerId(),
-                m.epoch(),
-                m.lastEpoch(),
-                m.timeoutMs(),
-                complete,
-                Set.of(),
-                -1,
-                clock.getAsLong()));
+        write(TransactionsV2.completed(m, complete, clock.getAsLong()));
         log.debug(
                 "Transaction of {} (producer id {} epoch {}) is {}",
                 m.transactionalId(),
@@ -369,55 +417,12 @@ public final class TransactionCoordinatorShard implements CoordinatorShard {
     // ---------------------------------------------------------------- admin
 
     public CompletableFuture<List<TxnDescription>> describe(List<String> transactionalIds) {
-        List<TxnDescription> out = new ArrayList<>();
-        for (String id : transactionalIds) {
-            TxnMetadata m = txns.get(id);
-            if (m == null) {
-                out.add(new TxnDescription(
-                        id, Errors.TRANSACTIONAL_ID_NOT_FOUND, null, 0, -1, -1, (short) -1, Set.of()));
-            } else {
-                out.add(new TxnDescription(
-                        id,
-                        Errors.NONE,
-                        m.state(),
-                        m.timeoutMs(),
-                        m.txnStartMs(),
-                        m.producerId(),
-                        m.epoch(),
-                        m.partitions()));
-            }
-        }
-        return outbox.respond(out);
+        return outbox.respond(TxnListings.describe(txns, transactionalIds));
     }
 
     /** Transactions matching every filter; state names are Kafka's (case-insensitive), unknown ones reported. */
     public CompletableFuture<ListResponse> list(ListFilter filter) {
-        Set<TxnState> states = new HashSet<>();
-        List<String> unknown = new ArrayList<>();
-        for (String name : filter.states()) {
-            TxnState s = TxnState.fromName(name.toLowerCase(Locale.ROOT));
-            if (s == null) {
-                unknown.add(name);
-            } else {
-                states.add(s);
-            }
-        }
-        long now = clock.getAsLong();
-        List<ListedTxn> out = new ArrayList<>();
-        if (!filter.states().isEmpty() && states.isEmpty()) {
-            return outbox.respond(new ListResponse(out, unknown));
-        }
-        for (TxnMetadata m : txns.values()) {
-            boolean stateMatches = states.isEmpty() || states.contains(m.state());
-            boolean idMatches =
-                    filter.producerIds().isEmpty() || filter.producerIds().contains(m.producerId());
-            boolean durationMatches = filter.minDurationMs() < 0
-                    || (m.txnStartMs() >= 0 && now - m.txnStartMs() > filter.minDurationMs());
-            if (stateMatches && idMatches && durationMatches) {
-                out.add(new ListedTxn(m.transactionalId(), m.producerId(), m.state()));
-            }
-        }
-        return outbox.respond(new ListResponse(out, unknown));
+        return outbox.respond(TxnListings.list(txns.values(), filter, clock.getAsLong()));
     }
 
     // ---------------------------------------------------------------- time

@@ -21,7 +21,19 @@ public final class TxnApi {
     public record AddPartitionsRequest(
             String transactionalId, long producerId, short epoch, Set<TopicPartition> partitions) {}
 
-    public record EndTxnRequest(String transactionalId, long producerId, short epoch, boolean commit) {}
+    /** {@code v2}: the client runs transactions v2 (EndTxn v5): the coordinator bumps the epoch as it ends. */
+    public record EndTxnRequest(String transactionalId, long producerId, short epoch, boolean commit, boolean v2) {
+        public EndTxnRequest(String transactionalId, long producerId, short epoch, boolean commit) {
+            this(transactionalId, producerId, epoch, commit, false);
+        }
+    }
+
+    /** EndTxn's answer; from v5 (transactions v2) with the identity the producer continues with. */
+    public record EndTxnResponse(Errors error, long producerId, short epoch) {
+        static EndTxnResponse error(Errors error) {
+            return new EndTxnResponse(error, -1, (short) -1);
+        }
+    }
 
     /** Write a COMMIT or ABORT marker of the producer to every partition, then report with {@code markersWritten}. */
     public record MarkerRequest(

@@ -18,11 +18,12 @@ import org.apache.kafka.common.TopicPartition;
  * Varve's own binary format for {@code __transaction_state}, big-endian. Key: version (short, 0), transactional id
  * (int length + UTF-8). Value: version (short, 0), producer id, last producer id (longs), epoch, last epoch
  * (shorts), timeout ms (int), state id (byte), partitions (int count, then topic string + int partition each,
- * sorted), transaction start ms, last update ms (longs). A null value (tombstone) removes the transactional id.
+ * sorted), transaction start ms, last update ms (longs); from value version 1 the next producer id (long, -1 unless
+ * a transactions v2 epoch bump rotates the producer id). Version 0 values are still read. A null value (tombstone) removes the transactional id.
  */
 public final class TxnRecordSerde {
     public static final short KEY_VERSION = 0;
-    public static final short VALUE_VERSION = 0;
+    public static final short VALUE_VERSION = 1;
 
     private TxnRecordSerde() {}
 
@@ -60,6 +61,7 @@ public final class TxnRecordSerde {
             }
             out.writeLong(m.txnStartMs());
             out.writeLong(m.lastUpdateMs());
+            out.writeLong(m.nextProducerId());
         });
     }
 
@@ -86,7 +88,7 @@ public final class TxnRecordSerde {
         ByteBuffer b = ByteBuffer.wrap(record.value());
         try {
             short version = b.getShort();
-            if (version != VALUE_VERSION) {
+            if (version != 0 && version != VALUE_VERSION) {
                 throw new IllegalArgumentException("unknown __transaction_state value version " + version);
             }
             long producerId = b.getLong();
@@ -105,6 +107,7 @@ public final class TxnRecordSerde {
             }
             long txnStartMs = b.getLong();
             long lastUpdateMs = b.getLong();
+            long nextProducerId = version >= 1 ? b.getLong() : -1;
             return new TxnMetadata(
                     transactionalId,
                     producerId,
@@ -115,7 +118,8 @@ public final class TxnRecordSerde {
                     state,
                     partitions,
                     txnStartMs,
-                    lastUpdateMs);
+                    lastUpdateMs,
+                    nextProducerId);
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated __transaction_state value of " + transactionalId, e);
         }

@@ -25,7 +25,8 @@ class FeaturesIT {
     }
 
     @Test
-    void aNewClusterStartsWithMetadataVersionAndGroupVersionFinalizedAndUpdateFeaturesChangesALevel() throws Exception {
+    void aNewClusterStartsWithMetadataGroupAndTransactionVersionsFinalizedAndUpdateFeaturesChangesALevel()
+            throws Exception {
         FeatureMetadata before = describe();
         assertThat(before.supportedFeatures()).containsKeys("metadata.version", "kraft.version", "group.version");
         assertThat(before.supportedFeatures().get("metadata.version").minVersion())
@@ -36,6 +37,9 @@ class FeaturesIT {
                 .isEqualTo(metadataVersion);
         assertThat(before.finalizedFeatures().get("group.version").maxVersionLevel())
                 .isEqualTo((short) 1);
+        // Kafka 4.x's kafka-storage format default: transactions v2 (KIP-890)
+        assertThat(before.finalizedFeatures().get("transaction.version").maxVersionLevel())
+                .isEqualTo((short) 2);
 
         // validate only: nothing changes
         shared.admin()
@@ -86,7 +90,7 @@ class FeaturesIT {
                         .updateFeatures(
                                 Map.of(
                                         "transaction.version",
-                                        new FeatureUpdate((short) 2, FeatureUpdate.UpgradeType.UPGRADE)),
+                                        new FeatureUpdate((short) 3, FeatureUpdate.UpgradeType.UPGRADE)),
                                 new UpdateFeaturesOptions())
                         .all()
                         .get(30, TimeUnit.SECONDS))

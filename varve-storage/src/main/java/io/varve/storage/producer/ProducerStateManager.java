@@ -29,6 +29,13 @@ import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
  * </ul>
  * An append is checked through a {@link PendingAppend}, which stages changes so that a failed or
  * abandoned append leaves the state untouched.
+ *
+ * <p>Transaction verification (KIP-890 part 1): before the leader asks the coordinator whether a producer's
+ * transaction includes this partition it takes a {@link VerificationGuard} ({@link #startVerification}); an append
+ * begun with a guard ({@link #beginAppend(VerificationGuard)}) may start the producer's transaction only with that
+ * same guard, still held: a marker or a newer epoch of the producer drops it, so a verified write that arrives after
+ * its transaction ended is refused ({@link InvalidTxnStateException}) instead of opening a transaction no
+ * coordinator knows.
  */
 public final class ProducerStateManager {
 
@@ -43,10 +50,45 @@ public final class ProducerStateManager {
     private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
     /** First offset of every ongoing transaction, to its producer id. */
     private final TreeMap<Long, Long> ongoingTxns = new TreeMap<>();
+    /** Verifications in progress, by producer id (in memory only: a new leader verifies again). */
+    private final Map<Long, VerificationGuard> guards = new HashMap<>();
 
     /** Starts checking one append; nothing changes until {@link PendingAppend#commit()}. */
     public PendingAppend beginAppend() {
-        return new PendingAppend();
+        return new PendingAppend(null);
+    }
+
+    /**
+     * Starts checking one append of a verified produce: a transactional batch that starts its producer's transaction
+     * here is accepted only with {@code guard}, the one {@link #startVerification} handed out and still held.
+     */
+    public PendingAppend beginAppend(VerificationGuard guard) {
+        return new PendingAppend(guard == null ? VerificationGuard.UNVERIFIED : guard);
+    }
+
+    /**
+     * Before asking the coordinator about a transactional write of {@code producerId} at {@code epoch}: empty when
+     * the producer's transaction is already open here at that epoch (nothing to ask; append with {@link
+     * VerificationGuard#UNVERIFIED}), else the guard to append with once the coordinator said yes (the one already
+     * held for that epoch, or a new one).
+     */
+    public java.util.Optional<VerificationGuard> startVerification(long producerId, short epoch) {
+        ProducerStateEntry current = producers.get(producerId);
+        if (current != null && current.hasOngoingTxn() && current.producerEpoch() == epoch) {
+            return java.util.Optional.empty();
+        }
+        VerificationGuard held = guards.get(producerId);
+        if (held != null && held.producerEpoch() == epoch) {
+            return java.util.Optional.of(held);
+        }
+        VerificationGuard guard = new VerificationGuard(producerId, epoch);
+        guards.put(producerId, guard);
+        return java.util.Optional.of(guard);
+    }
+
+    /** The guard held for the producer, if a verification is in progress (for tests and inspection). */
+    public java.util.Optional<VerificationGuard> verificationGuard(long producerId) {
+        return java.util.Optional.ofNullable(guards.get(producerId));
     }
 
     /** {@link #replay(long, short, BatchMetadata, boolean)} of a non-transactional batch. */
@@ -70,6 +112,7 @@ public final class ProducerStateManager {
     /** Applies a transaction marker read back from the log, without validation; returns the transaction it ends. */
     public CompletedTxn replayMarker(
             long producerId, short epoch, int coordinatorEpoch, boolean commit, long markerOffset, long timestampMs) {
+        guards.remove(producerId);
         ProducerStateEntry current = producers.get(producerId);
         CompletedTxn completed = completed(current, producerId, commit, markerOffset);
         put(
@@ -128,11 +171,21 @@ public final class ProducerStateManager {
     public void restore(Map<Long, ProducerStateEntry> entries) {
         producers.clear();
         ongoingTxns.clear();
+        guards.clear();
         entries.values().forEach(this::put);
     }
 
     private void put(ProducerStateEntry entry) {
         ProducerStateEntry previous = producers.put(entry.producerId(), entry);
+        VerificationGuard guard = guards.get(entry.producerId());
+        // The transaction began (the guard served), ended (a marker) or the epoch moved on: a guard only ever
+        // admits the first batch of the transaction it was taken for.
+        if (guard != null
+                && ((entry.hasOngoingTxn() && entry.producerEpoch() == guard.producerEpoch())
+                        || entry.producerEpoch() > guard.producerEpoch()
+                        || (previous != null && previous.hasOngoingTxn() && !entry.hasOngoingTxn()))) {
+            guards.remove(entry.producerId());
+        }
         if (previous != null && previous.hasOngoingTxn()) {
             ongoingTxns.remove(previous.currentTxnFirstOffset());
         }
@@ -149,8 +202,14 @@ public final class ProducerStateManager {
     public final class PendingAppend {
         private final Map<Long, ProducerStateEntry> staged = new HashMap<>();
         private final List<CompletedTxn> completedTxns = new ArrayList<>();
+        /** Null: no verification asked for; else the guard the append must hold to start a transaction. */
+        private final VerificationGuard guard;
 
-        private PendingAppend() {}
+        private final java.util.Set<Long> markersStaged = new java.util.HashSet<>();
+
+        private PendingAppend(VerificationGuard guard) {
+            this.guard = guard;
+        }
 
         /** {@link #check(long, short, BatchMetadata, boolean)} of a non-transactional batch. */
         public Optional<BatchMetadata> check(long producerId, short epoch, BatchMetadata batch) {
@@ -181,6 +240,14 @@ public final class ProducerStateManager {
                     throw new InvalidTxnStateException(
                             "Producer " + producerId + " wrote a non-transactional batch while "
                                     + "its transaction from offset " + current.currentTxnFirstOffset() + " is open");
+                }
+            }
+            if (transactional && guard != null && (current == null || !current.hasOngoingTxn())) {
+                VerificationGuard held = markersStaged.contains(producerId) ? null : guards.get(producerId);
+                if (guard == VerificationGuard.UNVERIFIED || held != guard || guard.producerEpoch() != epoch) {
+                    throw new InvalidTxnStateException("Producer " + producerId + " epoch " + epoch
+                            + " wrote a transactional batch that starts a transaction this partition was not"
+                            + " verified to be part of");
                 }
             }
             staged.put(
@@ -218,6 +285,7 @@ public final class ProducerStateManager {
                 }
             }
             CompletedTxn completed = completed(current, producerId, commit, markerOffset);
+            markersStaged.add(producerId);
             staged.put(
                     producerId,
                     current == null
@@ -238,6 +306,7 @@ public final class ProducerStateManager {
 
         /** Applies the staged batches and markers; call only once the bytes are written. */
         public void commit() {
+            markersStaged.forEach(guards::remove);
             staged.values().forEach(ProducerStateManager.this::put);
             staged.clear();
         }

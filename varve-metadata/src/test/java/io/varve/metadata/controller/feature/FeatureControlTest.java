@@ -78,10 +78,10 @@ class FeatureControlTest {
     void levelsAndFeaturesTheControllerDoesNotKnowAreRefused() {
         MetadataImage image = twoBrokersAt(7, 0);
 
-        assertThat(update(image, Map.of("transaction.version", FeatureUpdate.upgrade(2)))
+        assertThat(update(image, Map.of("transaction.version", FeatureUpdate.upgrade(3)))
                         .response()
                         .message())
-                .contains("The controller only supports versions 0-0");
+                .contains("The controller only supports versions 0-2");
         assertThat(update(image, Map.of("unknown.version", FeatureUpdate.upgrade(1)))
                         .response()
                         .message())
