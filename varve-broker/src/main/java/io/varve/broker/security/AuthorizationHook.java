@@ -54,10 +54,12 @@ import org.apache.kafka.common.requests.FindCoordinatorRequest;
 public final class AuthorizationHook {
     private final BrokerAuthorizer authorizer;
     private final TopicAuthorization topics;
+    private final DescribeAuthorization describes;
 
     public AuthorizationHook(BrokerAuthorizer authorizer) {
         this.authorizer = authorizer;
         this.topics = new TopicAuthorization(authorizer);
+        this.describes = new DescribeAuthorization(authorizer);
     }
 
     public BrokerAuthorizer authorizer() {
@@ -75,7 +77,58 @@ public final class AuthorizationHook {
             // any principal may ask; the token handlers check owners, CREATE_TOKENS and DESCRIBE(_TOKENS)
             case CREATE_DELEGATION_TOKEN, RENEW_DELEGATION_TOKEN, EXPIRE_DELEGATION_TOKEN, DESCRIBE_DELEGATION_TOKEN ->
                 h.handle(r);
+            // KIP-714: any client may ask for its subscription and push its metrics, as in Kafka
+            case GET_TELEMETRY_SUBSCRIPTIONS, PUSH_TELEMETRY -> h.handle(r);
             case PRODUCE -> produce(r, h);
+            case OFFSET_FOR_LEADER_EPOCH -> describes.offsetsForLeaderEpoch(r, h);
+            case DESCRIBE_TOPIC_PARTITIONS -> describes.describeTopicPartitions(r, h);
+            case LIST_CONFIG_RESOURCES -> cluster(r, h, AclOperation.DESCRIBE_CONFIGS);
+            case LIST_PARTITION_REASSIGNMENTS -> cluster(r, h, AclOperation.DESCRIBE);
+            // KIP-932: the share group's READ (DESCRIBE to describe, DELETE to delete offsets); topic ACLs are not
+            // checked on share fetches yet
+            case SHARE_GROUP_HEARTBEAT ->
+                groupOrRefuse(
+                        r,
+                        h,
+                        AclOperation.READ,
+                        ((org.apache.kafka.common.message.ShareGroupHeartbeatRequestData) r.body()).groupId());
+            case SHARE_FETCH ->
+                groupOrRefuse(
+                        r,
+                        h,
+                        AclOperation.READ,
+                        ((org.apache.kafka.common.message.ShareFetchRequestData) r.body()).groupId());
+            case SHARE_ACKNOWLEDGE ->
+                groupOrRefuse(
+                        r,
+                        h,
+                        AclOperation.READ,
+                        ((org.apache.kafka.common.message.ShareAcknowledgeRequestData) r.body()).groupId());
+            case SHARE_GROUP_DESCRIBE ->
+                allGroups(
+                        r,
+                        h,
+                        AclOperation.DESCRIBE,
+                        ((org.apache.kafka.common.message.ShareGroupDescribeRequestData) r.body()).groupIds());
+            case DESCRIBE_SHARE_GROUP_OFFSETS ->
+                allGroups(
+                        r,
+                        h,
+                        AclOperation.DESCRIBE,
+                        ((org.apache.kafka.common.message.DescribeShareGroupOffsetsRequestData) r.body())
+                                .groups().stream().map(g -> g.groupId()).toList());
+            case ALTER_SHARE_GROUP_OFFSETS ->
+                groupOrRefuse(
+                        r,
+                        h,
+                        AclOperation.READ,
+                        ((org.apache.kafka.common.message.AlterShareGroupOffsetsRequestData) r.body()).groupId());
+            case DELETE_SHARE_GROUP_OFFSETS ->
+                groupOrRefuse(
+                        r,
+                        h,
+                        AclOperation.DELETE,
+                        ((org.apache.kafka.common.message.DeleteShareGroupOffsetsRequestData) r.body()).groupId());
             case FETCH -> topics.fetch(r, h);
             case LIST_OFFSETS -> topics.listOffsets(r, h);
             case METADATA -> topics.metadata(r, h);
@@ -138,7 +191,9 @@ public final class AuthorizationHook {
                     REMOVE_RAFT_VOTER,
                     UNREGISTER_BROKER,
                     UNREGISTER_CONTROLLER,
-                    ALTER_REPLICA_LOG_DIRS -> cluster(r, h, AclOperation.ALTER);
+                    ALTER_REPLICA_LOG_DIRS,
+                    ELECT_LEADERS,
+                    ALTER_PARTITION_REASSIGNMENTS -> cluster(r, h, AclOperation.ALTER);
             case FIND_COORDINATOR -> findCoordinator(r, h);
             case JOIN_GROUP -> groupOrRefuse(r, h, AclOperation.READ, ((JoinGroupRequestData) r.body()).groupId());
             case SYNC_GROUP -> groupOrRefuse(r, h, AclOperation.READ, ((SyncGroupRequestData) r.body()).groupId());

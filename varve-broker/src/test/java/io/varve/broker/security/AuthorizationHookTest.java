@@ -21,6 +21,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
+import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData;
+import org.apache.kafka.common.message.GetTelemetrySubscriptionsRequestData;
+import org.apache.kafka.common.message.GetTelemetrySubscriptionsResponseData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.ListGroupsRequestData;
@@ -29,6 +33,8 @@ import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
@@ -167,6 +173,82 @@ class AuthorizationHookTest {
         hook.handle(
                         request(ApiKeys.WRITE_TXN_MARKERS, (short) 1, markers, Principal.user("broker")),
                         answering(new WriteTxnMarkersResponseData()))
+                .get();
+        assertThat(reachedHandler).hasSize(1);
+    }
+
+    @Test
+    void aConsumersOffsetsForLeaderEpochNeedsDescribeOnEachTopicNotClusterAction() throws Exception {
+        OffsetForLeaderEpochRequestData request = new OffsetForLeaderEpochRequestData().setReplicaId(-1);
+        for (String topic : List.of("readable", "secret")) {
+            request.topics()
+                    .add(new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic()
+                            .setTopic(topic)
+                            .setPartitions(List.of(new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition()
+                                    .setPartition(0)
+                                    .setLeaderEpoch(3))));
+        }
+        OffsetForLeaderEpochResponseData handlerAnswer = new OffsetForLeaderEpochResponseData();
+        handlerAnswer
+                .topics()
+                .add(new OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult().setTopic("readable"));
+        OffsetForLeaderEpochResponseData answer = (OffsetForLeaderEpochResponseData) hook.handle(
+                        request(ApiKeys.OFFSET_FOR_LEADER_EPOCH, (short) 4, request, ALICE), answering(handlerAnswer))
+                .get();
+
+        OffsetForLeaderEpochRequestData seen = (OffsetForLeaderEpochRequestData) reachedHandler.get(0);
+        assertThat(seen.topics())
+                .extracting(OffsetForLeaderEpochRequestData.OffsetForLeaderTopic::topic)
+                .containsExactly("readable");
+        assertThat(answer.topics().find("secret").partitions().get(0).errorCode())
+                .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    @Test
+    void describeTopicPartitionsAnswersANamedTopicWithoutDescribeAsRefusedAndLeavesItOutOfAListing() throws Exception {
+        DescribeTopicPartitionsRequestData named = new DescribeTopicPartitionsRequestData();
+        named.topics().add(new DescribeTopicPartitionsRequestData.TopicRequest().setName("readable"));
+        named.topics().add(new DescribeTopicPartitionsRequestData.TopicRequest().setName("secret"));
+        DescribeTopicPartitionsResponseData answer = (DescribeTopicPartitionsResponseData) hook.handle(
+                        request(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, (short) 0, named, ALICE), answering(bothTopics()))
+                .get();
+        assertThat(answer.topics().find("readable").errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(answer.topics().find("secret").errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(answer.topics().find("secret").partitions()).isEmpty();
+
+        DescribeTopicPartitionsResponseData listing = (DescribeTopicPartitionsResponseData) hook.handle(
+                        request(
+                                ApiKeys.DESCRIBE_TOPIC_PARTITIONS,
+                                (short) 0,
+                                new DescribeTopicPartitionsRequestData(),
+                                ALICE),
+                        answering(bothTopics()))
+                .get();
+        assertThat(listing.topics())
+                .extracting(DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic::name)
+                .containsExactly("readable");
+    }
+
+    private static DescribeTopicPartitionsResponseData bothTopics() {
+        DescribeTopicPartitionsResponseData all = new DescribeTopicPartitionsResponseData();
+        for (String topic : List.of("readable", "secret")) {
+            DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic t =
+                    new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic().setName(topic);
+            t.partitions().add(new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponsePartition());
+            all.topics().add(t);
+        }
+        return all;
+    }
+
+    @Test
+    void anyClientMayAskForItsTelemetrySubscription() throws Exception {
+        hook.handle(
+                        request(
+                                ApiKeys.GET_TELEMETRY_SUBSCRIPTIONS,
+                                (short) 0,
+                                new GetTelemetrySubscriptionsRequestData(),
+                                ALICE),
+                        answering(new GetTelemetrySubscriptionsResponseData()))
                 .get();
         assertThat(reachedHandler).hasSize(1);
     }
