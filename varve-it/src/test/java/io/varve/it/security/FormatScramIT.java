@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.it.TestBroker;
+import io.varve.it.ToolRun;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -106,25 +105,7 @@ class FormatScramIT {
         }
     }
 
-    record ToolRun(int exitCode, String output) {}
-
     private ToolRun varve(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "io.varve.cli.Varve"));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "varve", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-        return new ToolRun(process.isAlive() ? -1 : process.exitValue(), Files.readString(out));
+        return ToolRun.run(dir, "io.varve.cli.Varve", args);
     }
 }
