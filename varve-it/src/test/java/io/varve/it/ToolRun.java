@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * One run of a command-line tool's main class (Kafka 4.4's tools, Varve's own CLI) in its own small JVM on the tests'
@@ -46,9 +47,10 @@ public record ToolRun(int exitCode, String output) {
 
     /** This run with only the tool's own lines: the log lines of the admin client inside it start with a time stamp. */
     public ToolRun withoutLogLines() {
-        StringBuilder kept = new StringBuilder();
-        output.lines().filter(l -> !l.matches("^\\d\\d:\\d\\d:\\d\\d.*")).forEach(l -> kept.append(l)
-                .append('\n'));
-        return new ToolRun(exitCode, kept.toString());
+        String kept = output.lines()
+                .filter(l -> !l.matches("^\\d\\d:\\d\\d:\\d\\d.*"))
+                .map(l -> l + "\n")
+                .collect(Collectors.joining());
+        return new ToolRun(exitCode, kept);
     }
 }

@@ -2,6 +2,8 @@ package io.varve.it.security;
 
 import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
+import static io.varve.it.security.SecurityClients.listener;
+import static io.varve.it.security.SecurityClients.trusting;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,14 +26,12 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -184,14 +184,7 @@ class KeystoreReloadIT {
         try (Admin admin = broker.admin()) {
             createTopic(admin, topic, 1);
         }
-        Map<String, Object> c = new HashMap<>();
-        c.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + sslPort());
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
-        c.put(
-                SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG,
-                certs.truststore("PKCS12").toString());
-        c.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
-        c.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
+        Map<String, Object> c = trusting(listener(broker.bootstrap("SSL"), "SSL"), certs, "PKCS12");
         try (KafkaProducer<byte[], byte[]> producer = broker.producer(c)) {
             assertThat(producer.send(new ProducerRecord<>(topic, "after reload".getBytes(UTF_8)))
                             .get(20, TimeUnit.SECONDS)

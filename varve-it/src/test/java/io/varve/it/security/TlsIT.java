@@ -1,11 +1,13 @@
 package io.varve.it.security;
 
-import static io.varve.it.ClientSupport.TIMEOUT;
 import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
+import static io.varve.it.security.SecurityClients.assertRefused;
+import static io.varve.it.security.SecurityClients.roundTrip;
+import static io.varve.it.security.SecurityClients.trusting;
+import static io.varve.it.security.SecurityClients.withClientCertificate;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.it.RawClient;
 import io.varve.it.TestBroker;
@@ -16,17 +18,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -87,98 +80,39 @@ class TlsIT {
         }
     }
 
-    private static String bootstrap(String listener) {
-        return "127.0.0.1:" + broker.broker().boundPort(listener);
-    }
-
     private static Map<String, Object> ssl(String listener) throws Exception {
-        Map<String, Object> c = new HashMap<>();
-        c.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap(listener));
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
-        c.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, certs.truststore("JKS").toString());
-        c.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "JKS");
-        c.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
-        return c;
-    }
-
-    private static Map<String, Object> withClientCertificate(Map<String, Object> c, Path keystore) {
-        c.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, keystore.toString());
-        c.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PKCS12");
-        c.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
-        c.put(SslConfigs.SSL_KEY_PASSWORD_CONFIG, TestCertificates.PASSWORD);
-        return c;
-    }
-
-    private static Admin admin(Map<String, Object> c) {
-        Properties p = new Properties();
-        p.putAll(c);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        return Admin.create(p);
-    }
-
-    /** Produces {@code count} records of 2 KiB through {@code client}'s listener and reads them back with a group. */
-    private static void roundTrip(Map<String, Object> client, int count) throws Exception {
-        String topic = uniqueTopic("tls");
-        try (Admin admin = broker.admin()) {
-            createTopic(admin, topic, 2);
-        }
-        byte[] value = new byte[2048];
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(client)) {
-            for (int i = 0; i < count; i++) {
-                value[0] = (byte) i;
-                producer.send(new ProducerRecord<>(topic, ("k" + i).getBytes(UTF_8), value.clone()));
-            }
-            producer.flush();
-        }
-        Map<String, Object> consumerConfig = new HashMap<>(client);
-        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-group");
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(consumerConfig)) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (records.size() < count && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-            consumer.commitSync();
-        }
-        assertThat(records).hasSize(count);
-        assertThat(records).allSatisfy(r -> assertThat(r.value()).hasSize(2048));
+        return trusting(SecurityClients.listener(broker.bootstrap(listener), "SSL"), certs, "JKS");
     }
 
     @Test
     void clientsProduceAndConsumeOverTlsWithoutAClientCertificate() throws Exception {
-        roundTrip(ssl("SSL"), 500);
+        roundTrip(broker, ssl("SSL"), 500, 2048);
     }
 
     @Test
     void aClientCertificateSignedByTheTrustedAuthorityIsAcceptedWhereOneIsRequired() throws Exception {
-        roundTrip(withClientCertificate(ssl("MTLS"), certs.clientKeystore("alice", "CN=Alice,O=Varve Test")), 50);
+        roundTrip(
+                broker,
+                withClientCertificate(ssl("MTLS"), certs.clientKeystore("alice", "CN=Alice,O=Varve Test")),
+                50,
+                2048);
     }
 
     @Test
     void aPemKeystoreServesTls() throws Exception {
-        roundTrip(ssl("PEM"), 50);
+        roundTrip(broker, ssl("PEM"), 50, 2048);
     }
 
     @Test
     void aClientWithoutACertificateIsRefusedWhereOneIsRequired() throws Exception {
-        try (Admin admin = admin(ssl("MTLS"))) {
-            assertThatThrownBy(() -> admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class)
-                    .hasCauseInstanceOf(SslAuthenticationException.class);
-        }
+        assertRefused(ssl("MTLS")).isInstanceOf(SslAuthenticationException.class);
     }
 
     @Test
     void aClientCertificateFromAnotherAuthorityIsRefused() throws Exception {
         TestCertificates other = TestCertificates.authority(dir.resolve("other-ca"), "Someone Else's CA");
         Map<String, Object> c = withClientCertificate(ssl("MTLS"), other.clientKeystore("mallory", "CN=mallory"));
-        try (Admin admin = admin(c)) {
-            assertThatThrownBy(() -> admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class)
-                    .hasCauseInstanceOf(SslAuthenticationException.class);
-        }
+        assertRefused(c).isInstanceOf(SslAuthenticationException.class);
     }
 
     @Test
@@ -186,11 +120,7 @@ class TlsIT {
         TestCertificates other = TestCertificates.authority(dir.resolve("client-ca"), "Client Only CA");
         Map<String, Object> c = ssl("SSL");
         c.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, other.truststore("JKS").toString());
-        try (Admin admin = admin(c)) {
-            assertThatThrownBy(() -> admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class)
-                    .hasCauseInstanceOf(SslAuthenticationException.class);
-        }
+        assertRefused(c).isInstanceOf(SslAuthenticationException.class);
     }
 
     @Test
@@ -212,7 +142,7 @@ class TlsIT {
         List<String> common = List.of(
                 KCAT.toString(),
                 "-b",
-                bootstrap("PEM"),
+                broker.bootstrap("PEM"),
                 "-X",
                 "security.protocol=ssl",
                 "-X",
