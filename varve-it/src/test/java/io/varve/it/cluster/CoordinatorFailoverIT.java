@@ -73,12 +73,7 @@ class CoordinatorFailoverIT {
                 .start(ClusterProcesses.workDir("CoordinatorFailoverIT-" + groupProtocol));
         cluster.awaitLeader(BOUND);
         ClusterNode first = cluster.nodes().get(0);
-        await("all three brokers registered and unfenced")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> NodeRequests.brokerIds(first)
-                        .map(ids -> ids.size() == 3)
-                        .orElse(false));
+        cluster.awaitBrokers(3, BOUND);
         String bootstrap = cluster.nodes().stream().map(ClusterNode::bootstrap).collect(Collectors.joining(","));
         Admin admin = cluster.admin(first);
         createTopic(admin);

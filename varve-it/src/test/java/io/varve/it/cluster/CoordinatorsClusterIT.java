@@ -66,12 +66,7 @@ class CoordinatorsClusterIT {
                 .start(ClusterProcesses.workDir("CoordinatorsClusterIT"));
         cluster.awaitLeader(BOUND);
         ClusterNode first = cluster.nodes().get(0);
-        await("all three brokers registered and unfenced")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> NodeRequests.brokerIds(first)
-                        .map(ids -> ids.size() == 3)
-                        .orElse(false));
+        cluster.awaitBrokers(3, BOUND);
         bootstrap = cluster.nodes().stream().map(ClusterNode::bootstrap).collect(Collectors.joining(","));
         admin = cluster.admin(first);
         await("topic " + TOPIC + " created")

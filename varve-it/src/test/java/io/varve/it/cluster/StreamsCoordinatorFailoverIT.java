@@ -80,12 +80,7 @@ class StreamsCoordinatorFailoverIT {
                 .start(ClusterProcesses.workDir("StreamsCoordinatorFailoverIT"));
         cluster.awaitLeader(BOUND);
         ClusterNode first = cluster.nodes().get(0);
-        await("all three brokers registered and unfenced")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> NodeRequests.brokerIds(first)
-                        .map(ids -> ids.size() == 3)
-                        .orElse(false));
+        cluster.awaitBrokers(3, BOUND);
         bootstrap = cluster.nodes().stream().map(ClusterNode::bootstrap).collect(Collectors.joining(","));
         Admin admin = cluster.admin(first);
         createTopic(admin, INPUT, INPUT_PARTITIONS);

@@ -59,29 +59,11 @@ class ReplicatedDeleteRecordsIT {
 
     @Test
     void kafkaDeleteRecordsAnswersOnceEveryReplicaDeletedThePrefix() throws Exception {
-        Admin admin = cluster.admin(cluster.node(1), Map.of("bootstrap.servers", bootstrapAll()));
-        int[] leader = {-1};
-        await("topic created, all in sync")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    if (!admin.listTopics().names().get(5, TimeUnit.SECONDS).contains(TOPIC)) {
-                        admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3)))))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                    }
-                    var p = admin.describeTopics(List.of(TOPIC))
-                            .allTopicNames()
-                            .get(5, TimeUnit.SECONDS)
-                            .get(TOPIC)
-                            .partitions()
-                            .get(0);
-                    leader[0] = p.leader() == null ? -1 : p.leader().id();
-                    return leader[0] > 0 && p.isr().size() == 3;
-                });
+        ReplicatedTopic topic = ReplicatedTopic.create(cluster, new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3))));
+        Admin admin = topic.admin();
+        int leader = topic.leader(0);
         Properties pp = new Properties();
-        pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapAll());
+        pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, topic.bootstrap());
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
         pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -99,28 +81,14 @@ class ReplicatedDeleteRecordsIT {
         ToolRun deleted = runTool(
                 "org.apache.kafka.tools.DeleteRecordsCommand",
                 "--bootstrap-server",
-                cluster.node(leader[0]).bootstrap(),
+                cluster.node(leader).bootstrap(),
                 "--offset-json-file",
                 offsets);
-        cluster.node(leader[0]).kill();
+        cluster.node(leader).kill();
 
         assertThat(deleted.exitCode()).as(deleted.output()).isZero();
         assertThat(deleted.output()).contains("low_watermark: 500");
-        await("a follower leads")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    var p = admin.describeTopics(List.of(TOPIC))
-                            .allTopicNames()
-                            .get(5, TimeUnit.SECONDS)
-                            .get(TOPIC)
-                            .partitions()
-                            .get(0);
-                    return p.leader() != null
-                            && p.leader().id() != leader[0]
-                            && p.leader().id() > 0;
-                });
+        topic.awaitLeaderOtherThan(0, leader);
         long earliest = await("the new leader's log start")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))
@@ -134,10 +102,6 @@ class ReplicatedDeleteRecordsIT {
         assertThat(earliest)
                 .as("log start offset of the follower that took over")
                 .isEqualTo(500);
-    }
-
-    private String bootstrapAll() {
-        return String.join(",", cluster.nodes().stream().map(n -> n.bootstrap()).toList());
     }
 
     private String json(String name, String content) throws IOException {

@@ -5,19 +5,27 @@ import static org.awaitility.Awaitility.await;
 import io.varve.it.cluster.ClusterNode;
 import io.varve.it.cluster.ClusterProcesses;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-/** A topic with replication factor 3 and {@code min.insync.replicas=2} on a cluster, and questions about its state. */
-final class ReplicatedTopic {
-    static final Duration BOUND = Duration.ofSeconds(90);
+/**
+ * A replicated topic on a cluster of real nodes (by default replication factor 3 and {@code min.insync.replicas=2}, or
+ * as a {@link NewTopic} says, with its own replica assignment), and questions about its state: its partitions'
+ * leaders and ISRs, asked through an admin client that finds whichever brokers are alive.
+ */
+public final class ReplicatedTopic {
+    public static final Duration BOUND = Duration.ofSeconds(90);
 
     private final ClusterProcesses cluster;
     private final String name;
@@ -31,29 +39,47 @@ final class ReplicatedTopic {
     }
 
     /** Creates the topic (retrying while the cluster forms) and waits until every partition's ISR is whole. */
-    static ReplicatedTopic create(ClusterProcesses cluster, String name, int partitions, Map<String, String> configs) {
+    public static ReplicatedTopic create(
+            ClusterProcesses cluster, String name, int partitions, Map<String, String> configs) {
         return create(cluster, name, partitions, (short) 3, configs);
     }
 
     /** As {@link #create(ClusterProcesses, String, int, Map)} with {@code replicationFactor} replicas. */
-    static ReplicatedTopic create(
+    public static ReplicatedTopic create(
             ClusterProcesses cluster,
             String name,
             int partitions,
             short replicationFactor,
             Map<String, String> configs) {
         ReplicatedTopic topic = new ReplicatedTopic(cluster, name, partitions);
-        await("topic " + name + " created at replication factor " + replicationFactor)
+        topic.createAs(new NewTopic(name, partitions, replicationFactor).configs(configs));
+        topic.awaitIsrSize(replicationFactor);
+        return topic;
+    }
+
+    /**
+     * Creates the topic {@code spec} describes (its replica assignment, if it has one, names the preferred leader of
+     * each partition first), retrying while the cluster forms, and waits until every partition has a leader and all
+     * its replicas in its ISR.
+     */
+    public static ReplicatedTopic create(ClusterProcesses cluster, NewTopic spec) {
+        int partitions = spec.replicasAssignments() == null
+                ? spec.numPartitions()
+                : spec.replicasAssignments().size();
+        ReplicatedTopic topic = new ReplicatedTopic(cluster, spec.name(), partitions);
+        topic.createAs(spec);
+        topic.awaitIsrWhole();
+        return topic;
+    }
+
+    private void createAs(NewTopic spec) {
+        await("topic " + name + " created")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
                 .until(() -> {
                     try {
-                        topic.admin()
-                                .createTopics(
-                                        List.of(new NewTopic(name, partitions, replicationFactor).configs(configs)))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
+                        admin().createTopics(List.of(spec)).all().get(10, TimeUnit.SECONDS);
                     } catch (ExecutionException e) {
                         if (!(e.getCause() instanceof TopicExistsException)) {
                             throw e;
@@ -61,31 +87,30 @@ final class ReplicatedTopic {
                     }
                     return true;
                 });
-        topic.awaitIsrSize(replicationFactor);
-        return topic;
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
     /** One admin client bootstrapped on every broker (it finds the live ones), closed with the cluster. */
-    synchronized Admin admin() {
+    public synchronized Admin admin() {
         if (admin == null) {
             admin = cluster.admin(cluster.brokers().get(0), Map.of("bootstrap.servers", bootstrap()));
         }
         return admin;
     }
 
-    static String bootstrap(List<ClusterNode> nodes) {
+    public static String bootstrap(List<ClusterNode> nodes) {
         return String.join(",", nodes.stream().map(ClusterNode::bootstrap).toList());
     }
 
-    String bootstrap() {
+    /** Every broker's address: a client bootstrapped on it finds whichever are alive. */
+    public String bootstrap() {
         return bootstrap(cluster.brokers());
     }
 
-    List<TopicPartitionInfo> describe() throws Exception {
+    public List<TopicPartitionInfo> describe() throws Exception {
         TopicDescription description = admin().describeTopics(List.of(name))
                 .allTopicNames()
                 .get(10, TimeUnit.SECONDS)
@@ -93,15 +118,20 @@ final class ReplicatedTopic {
         return description.partitions();
     }
 
+    /** The description of {@code partition} now: its leader, replicas, ISR and ELR. */
+    public TopicPartitionInfo partition(int partition) throws Exception {
+        return describe().get(partition);
+    }
+
     /** The leader of {@code partition} now, or -1. */
-    int leader(int partition) throws Exception {
-        TopicPartitionInfo info = describe().get(partition);
+    public int leader(int partition) throws Exception {
+        TopicPartitionInfo info = partition(partition);
         return info.leader() == null || info.leader().isEmpty()
                 ? -1
                 : info.leader().id();
     }
 
-    void awaitIsrSize(int size) {
+    public void awaitIsrSize(int size) {
         await("every partition of " + name + " has a leader and an ISR of " + size)
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))
@@ -112,8 +142,47 @@ final class ReplicatedTopic {
                                 && p.isr().size() == size));
     }
 
+    /** Waits until every partition has a leader and all its replicas in its ISR. */
+    public void awaitIsrWhole() {
+        await("every partition of " + name + " has a leader and all its replicas in its ISR")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
+                .until(() -> describe().stream()
+                        .allMatch(p -> p.leader() != null
+                                && !p.leader().isEmpty()
+                                && p.isr().size() == p.replicas().size()));
+    }
+
+    /**
+     * Waits until every partition is led by its preferred replica (the first of its assignment), electing it where
+     * another leads: it may not have been unfenced yet when the topic was created.
+     */
+    public void awaitPreferredLeaders() {
+        await("every partition of " + name + " led by its preferred replica")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
+                .until(() -> {
+                    Set<TopicPartition> elsewhere = new HashSet<>();
+                    for (TopicPartitionInfo p : describe()) {
+                        if (p.leader() == null
+                                || p.leader().id() != p.replicas().get(0).id()) {
+                            elsewhere.add(new TopicPartition(name, p.partition()));
+                        }
+                    }
+                    if (elsewhere.isEmpty()) {
+                        return true;
+                    }
+                    admin().electLeaders(ElectionType.PREFERRED, elsewhere)
+                            .all()
+                            .get(10, TimeUnit.SECONDS);
+                    return false;
+                });
+    }
+
     /** Waits until {@code partition} is led by a broker other than {@code formerLeader}; returns the new leader. */
-    int awaitLeaderOtherThan(int partition, int formerLeader) {
+    public int awaitLeaderOtherThan(int partition, int formerLeader) {
         int[] leader = {-1};
         await("partition " + partition + " of " + name + " led by a broker other than " + formerLeader)
                 .atMost(BOUND)
@@ -126,7 +195,7 @@ final class ReplicatedTopic {
         return leader[0];
     }
 
-    int partitions() {
+    public int partitions() {
         return partitions;
     }
 }

@@ -65,34 +65,9 @@ class ReplicationThrottleIT {
 
     @Test
     void theReplicaAReassignmentAddsCatchesUpAtTheThrottleRateAndVerifyRemovesTheThrottle() throws Exception {
-        Admin admin = cluster.admin(cluster.node(1));
-        await("topic created on brokers 1 and 2, both in sync")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    if (!admin.listTopics().names().get(5, TimeUnit.SECONDS).contains(TOPIC)) {
-                        admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2)))))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                    }
-                    var p = admin.describeTopics(List.of(TOPIC))
-                            .allTopicNames()
-                            .get(5, TimeUnit.SECONDS)
-                            .get(TOPIC)
-                            .partitions()
-                            .get(0);
-                    if (p.leader() != null && p.leader().id() != 1 && p.isr().size() == 2) {
-                        // broker 1 was not unfenced yet when the topic was created: give it its preferred leadership
-                        admin.electLeaders(
-                                        org.apache.kafka.common.ElectionType.PREFERRED,
-                                        java.util.Set.of(new org.apache.kafka.common.TopicPartition(TOPIC, 0)))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                        return false;
-                    }
-                    return p.leader() != null && p.leader().id() == 1 && p.isr().size() == 2;
-                });
+        ReplicatedTopic throttled = ReplicatedTopic.create(cluster, new NewTopic(TOPIC, Map.of(0, List.of(1, 2))));
+        throttled.awaitPreferredLeaders();
+        Admin admin = throttled.admin();
         Properties pp = new Properties();
         pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.node(1).bootstrap());
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -149,15 +124,7 @@ class ReplicationThrottleIT {
                                 .reassignments()
                                 .get(5, TimeUnit.SECONDS)
                                 .isEmpty()
-                        && admin.describeTopics(List.of(TOPIC))
-                                        .allTopicNames()
-                                        .get(5, TimeUnit.SECONDS)
-                                        .get(TOPIC)
-                                        .partitions()
-                                        .get(0)
-                                        .isr()
-                                        .size()
-                                == 3);
+                        && throttled.partition(0).isr().size() == 3);
         ToolRun verify = runTool("--verify", "--reassignment-json-file", plan);
         assertThat(verify.exitCode()).as(verify.output()).isZero();
         assertThat(verify.output()).contains("Reassignment of partition " + TOPIC + "-0 is completed");
