@@ -11,10 +11,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.varve.it.Kcat;
 import io.varve.it.RawClient;
 import io.varve.it.TestBroker;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +36,6 @@ import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,8 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
  * before authentication refused with Kafka's errors; repeated failures of one address answered ever later.
  */
 class SaslIT {
-    private static final Path KCAT = Path.of("/usr/bin/kcat");
-
     @TempDir
     static Path dir;
 
@@ -198,13 +195,12 @@ class SaslIT {
 
     @Test
     void kcatProducesAndConsumesWithPlain() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(KCAT), "kcat is not installed at " + KCAT);
+        Kcat.assumeInstalled();
         String topic = uniqueTopic("kcat-sasl");
         try (Admin admin = broker.admin()) {
             createTopic(admin, topic, 1);
         }
         List<String> common = List.of(
-                KCAT.toString(),
                 "-b",
                 "127.0.0.1:" + port("SASL_SSL"),
                 "-X",
@@ -219,17 +215,10 @@ class SaslIT {
                 "sasl.password=alice-secret");
         List<String> produce = new ArrayList<>(common);
         produce.addAll(List.of("-P", "-t", topic));
-        Process producer = new ProcessBuilder(produce).redirectErrorStream(true).start();
-        producer.getOutputStream().write("one\ntwo\n".getBytes(UTF_8));
-        producer.getOutputStream().close();
-        String producerOutput = new String(producer.getInputStream().readAllBytes(), UTF_8);
-        assertThat(producer.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(producer.exitValue()).as(producerOutput).isZero();
+        Kcat.Result produced = Kcat.run(dir, "one\ntwo\n", produce);
+        assertThat(produced.exitCode()).as(produced.stderr()).isZero();
         List<String> consume = new ArrayList<>(common);
         consume.addAll(List.of("-C", "-t", topic, "-o", "beginning", "-c", "2", "-e"));
-        Process consumer = new ProcessBuilder(consume).start();
-        String out = new String(consumer.getInputStream().readAllBytes(), UTF_8);
-        assertThat(consumer.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(out.lines()).containsExactly("one", "two");
+        assertThat(Kcat.run(dir, null, consume).lines()).containsExactly("one", "two");
     }
 }

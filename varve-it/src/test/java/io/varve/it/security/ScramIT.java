@@ -5,14 +5,13 @@ import static io.varve.it.security.SecurityClients.assertRefused;
 import static io.varve.it.security.SecurityClients.plain;
 import static io.varve.it.security.SecurityClients.roundTrip;
 import static io.varve.it.security.SecurityClients.writeProperties;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.varve.it.Kcat;
 import io.varve.it.TestBroker;
 import io.varve.it.ToolRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +29,6 @@ import org.apache.kafka.common.errors.ResourceNotFoundException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.UnacceptableCredentialException;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,8 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
  * unacceptable iterations are refused with Kafka's errors.
  */
 class ScramIT {
-    private static final Path KCAT = Path.of("/usr/bin/kcat");
-
     @TempDir
     static Path dir;
 
@@ -161,9 +157,11 @@ class ScramIT {
         assertThat(describe.output()).contains("SCRAM-SHA-512=iterations=4096");
         roundTrip(broker, scram("SCRAM-SHA-512", "erin", "erin-secret"), 20, 16);
 
-        Assumptions.assumeTrue(Files.isExecutable(KCAT), "kcat is not installed at " + KCAT);
-        Process kcat = new ProcessBuilder(
-                        KCAT.toString(),
+        Kcat.assumeInstalled();
+        Kcat.Result listed = Kcat.run(
+                dir,
+                null,
+                List.of(
                         "-b",
                         saslBootstrap(),
                         "-X",
@@ -174,13 +172,9 @@ class ScramIT {
                         "sasl.username=erin",
                         "-X",
                         "sasl.password=erin-secret",
-                        "-L")
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(kcat.getInputStream().readAllBytes(), UTF_8);
-        assertThat(kcat.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(kcat.exitValue()).as(out).isZero();
-        assertThat(out).contains("1 brokers:");
+                        "-L"));
+        assertThat(listed.exitCode()).as(listed.stderr()).isZero();
+        assertThat(listed.stdout()).contains("1 brokers:");
     }
 
     private static ToolRun configs(String[] common, String... args) throws IOException, InterruptedException {

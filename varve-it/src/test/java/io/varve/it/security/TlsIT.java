@@ -6,25 +6,22 @@ import static io.varve.it.security.SecurityClients.assertRefused;
 import static io.varve.it.security.SecurityClients.roundTrip;
 import static io.varve.it.security.SecurityClients.trusting;
 import static io.varve.it.security.SecurityClients.withClientCertificate;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.varve.it.Kcat;
 import io.varve.it.RawClient;
 import io.varve.it.TestBroker;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,8 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  * TLS port.
  */
 class TlsIT {
-    private static final Path KCAT = Path.of("/usr/bin/kcat");
-
     @TempDir
     static Path dir;
 
@@ -134,32 +129,19 @@ class TlsIT {
 
     @Test
     void kcatProducesAndConsumesOverTls() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(KCAT), "kcat is not installed at " + KCAT);
+        Kcat.assumeInstalled();
         String topic = uniqueTopic("kcat-tls");
         try (Admin admin = broker.admin()) {
             createTopic(admin, topic, 1);
         }
         List<String> common = List.of(
-                KCAT.toString(),
-                "-b",
-                broker.bootstrap("PEM"),
-                "-X",
-                "security.protocol=ssl",
-                "-X",
-                "ssl.ca.location=" + certs.caPem());
+                "-b", broker.bootstrap("PEM"), "-X", "security.protocol=ssl", "-X", "ssl.ca.location=" + certs.caPem());
         List<String> produce = new ArrayList<>(common);
         produce.addAll(List.of("-P", "-t", topic));
-        Process producer = new ProcessBuilder(produce).redirectErrorStream(true).start();
-        producer.getOutputStream().write("one\ntwo\nthree\n".getBytes(UTF_8));
-        producer.getOutputStream().close();
-        String producerOutput = new String(producer.getInputStream().readAllBytes(), UTF_8);
-        assertThat(producer.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(producer.exitValue()).as(producerOutput).isZero();
+        Kcat.Result produced = Kcat.run(dir, "one\ntwo\nthree\n", produce);
+        assertThat(produced.exitCode()).as(produced.stderr()).isZero();
         List<String> consume = new ArrayList<>(common);
         consume.addAll(List.of("-C", "-t", topic, "-o", "beginning", "-c", "3", "-e"));
-        Process consumer = new ProcessBuilder(consume).start();
-        String out = new String(consumer.getInputStream().readAllBytes(), UTF_8);
-        assertThat(consumer.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(out.lines()).containsExactly("one", "two", "three");
+        assertThat(Kcat.run(dir, null, consume).lines()).containsExactly("one", "two", "three");
     }
 }
