@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -72,6 +73,11 @@ public final class ReplicatedTopic {
         return topic;
     }
 
+    /** A topic of {@code partitions} partitions created by someone else (an internal topic a coordinator made …). */
+    public static ReplicatedTopic existing(ClusterProcesses cluster, String name, int partitions) {
+        return new ReplicatedTopic(cluster, name, partitions);
+    }
+
     private void createAs(NewTopic spec) {
         await("topic " + name + " created")
                 .atMost(BOUND)
@@ -121,6 +127,27 @@ public final class ReplicatedTopic {
     /** The description of {@code partition} now: its leader, replicas, ISR and ELR. */
     public TopicPartitionInfo partition(int partition) throws Exception {
         return describe().get(partition);
+    }
+
+    /** Every partition's leader now, by partition (-1: none). */
+    public Map<Integer, Integer> leaders() throws Exception {
+        Map<Integer, Integer> leaders = new TreeMap<>();
+        for (TopicPartitionInfo p : describe()) {
+            leaders.put(
+                    p.partition(),
+                    p.leader() == null || p.leader().isEmpty() ? -1 : p.leader().id());
+        }
+        return leaders;
+    }
+
+    /**
+     * The partition that holds {@code key} in a coordinator's internal topic (a group id in {@code __consumer_offsets},
+     * a transactional id in {@code __transaction_state}): the absolute value of the key's hash code (0 for the one
+     * that has none) modulo the partitions, as Kafka places them.
+     */
+    public int partitionFor(String key) {
+        int h = key.hashCode();
+        return (h == Integer.MIN_VALUE ? 0 : Math.abs(h)) % partitions;
     }
 
     /** The leader of {@code partition} now, or -1. */
