@@ -45,6 +45,11 @@ public record ToolRun(int exitCode, String output) {
         return new ToolRun(process.exitValue(), Files.readString(out));
     }
 
+    /** Writes {@code content} (a tool's JSON input: a reassignment plan, offsets …) to {@code workDir}; its path. */
+    public static String inputFile(Path workDir, String name, String content) throws IOException {
+        return Files.writeString(workDir.resolve(name), content).toString();
+    }
+
     /** This run with only the tool's own lines: the log lines of the admin client inside it start with a time stamp. */
     public ToolRun withoutLogLines() {
         String kept = output.lines()

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.varve.it.ToolRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -185,7 +184,7 @@ class ReassignmentAndElectionIT {
                 bootstrap(),
                 "--generate",
                 "--topics-to-move-json-file",
-                json("topics.json", "{\"version\":1,\"topics\":[{\"topic\":\"on-1\"}]}"),
+                ToolRun.inputFile(workDir, "topics.json", "{\"version\":1,\"topics\":[{\"topic\":\"on-1\"}]}"),
                 "--broker-list",
                 "2,3");
         assertThat(generate.exitCode()).as(generate.output()).isZero();
@@ -193,7 +192,8 @@ class ReassignmentAndElectionIT {
                 .contains("Current partition replica assignment")
                 .contains("\"on-1\"");
 
-        String plan = json(
+        String plan = ToolRun.inputFile(
+                workDir,
                 "plan.json",
                 "{\"version\":1,\"partitions\":[{\"topic\":\"on-1\",\"partition\":0,\"replicas\":[3],"
                         + "\"log_dirs\":[\"any\"]}]}");
@@ -278,12 +278,6 @@ class ReassignmentAndElectionIT {
                 .stream()
                 .map(node -> node.id())
                 .toList();
-    }
-
-    private String json(String name, String content) throws IOException {
-        Path file = workDir.resolve(name);
-        Files.writeString(file, content);
-        return file.toString();
     }
 
     /** Runs a Kafka 4.4 tool's main class in its own JVM; its output without the admin client's log lines. */

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.varve.it.ToolRun;
 import io.varve.it.cluster.ClusterProcesses;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -75,7 +74,8 @@ class ReplicatedDeleteRecordsIT {
         }
         TopicPartition tp = new TopicPartition(TOPIC, 0);
 
-        String offsets = json(
+        String offsets = ToolRun.inputFile(
+                workDir,
                 "offsets.json",
                 "{\"version\":1,\"partitions\":[{\"topic\":\"" + TOPIC + "\",\"partition\":0,\"offset\":500}]}");
         ToolRun deleted = runTool(
@@ -102,12 +102,6 @@ class ReplicatedDeleteRecordsIT {
         assertThat(earliest)
                 .as("log start offset of the follower that took over")
                 .isEqualTo(500);
-    }
-
-    private String json(String name, String content) throws IOException {
-        Path file = workDir.resolve(name);
-        Files.writeString(file, content);
-        return file.toString();
     }
 
     /** Runs a Kafka 4.4 tool's main class in its own JVM; its output without the admin client's log lines. */

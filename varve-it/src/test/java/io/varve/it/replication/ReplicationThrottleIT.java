@@ -86,7 +86,8 @@ class ReplicationThrottleIT {
         long leaderBytes = logBytes(1);
         assertThat(leaderBytes).isGreaterThanOrEqualTo((long) RECORDS * RECORD_BYTES);
 
-        String plan = json(
+        String plan = ToolRun.inputFile(
+                workDir,
                 "plan.json",
                 "{\"version\":1,\"partitions\":[{\"topic\":\"" + TOPIC + "\",\"partition\":0,\"replicas\":[1,2,3],"
                         + "\"log_dirs\":[\"any\",\"any\",\"any\"]}]}");
@@ -166,12 +167,6 @@ class ReplicationThrottleIT {
             }
         }
         return total;
-    }
-
-    private String json(String name, String content) throws IOException {
-        Path file = workDir.resolve(name);
-        Files.writeString(file, content);
-        return file.toString();
     }
 
     /** Runs Kafka 4.4's kafka-reassign-partitions in its own JVM; its output without the admin client's log lines. */
