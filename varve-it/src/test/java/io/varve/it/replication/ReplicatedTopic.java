@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -152,33 +153,31 @@ public final class ReplicatedTopic {
 
     /** The leader of {@code partition} now, or -1. */
     public int leader(int partition) throws Exception {
-        TopicPartitionInfo info = partition(partition);
-        return info.leader() == null || info.leader().isEmpty()
-                ? -1
-                : info.leader().id();
+        return leaderOf(partition(partition));
     }
 
+    private static int leaderOf(TopicPartitionInfo p) {
+        return p.leader() == null || p.leader().isEmpty() ? -1 : p.leader().id();
+    }
+
+    /** Waits until every partition has a leader and an ISR of {@code size}. */
     public void awaitIsrSize(int size) {
-        await("every partition of " + name + " has a leader and an ISR of " + size)
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
-                .until(() -> describe().stream()
-                        .allMatch(p -> p.leader() != null
-                                && !p.leader().isEmpty()
-                                && p.isr().size() == size));
+        awaitEveryPartition("has a leader and an ISR of " + size, p -> p.isr().size() == size);
     }
 
     /** Waits until every partition has a leader and all its replicas in its ISR. */
     public void awaitIsrWhole() {
-        await("every partition of " + name + " has a leader and all its replicas in its ISR")
+        awaitEveryPartition(
+                "has a leader and all its replicas in its ISR",
+                p -> p.isr().size() == p.replicas().size());
+    }
+
+    private void awaitEveryPartition(String what, Predicate<TopicPartitionInfo> isr) {
+        await("every partition of " + name + " " + what)
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptionsMatching(e -> !(e instanceof AssertionError))
-                .until(() -> describe().stream()
-                        .allMatch(p -> p.leader() != null
-                                && !p.leader().isEmpty()
-                                && p.isr().size() == p.replicas().size()));
+                .until(() -> describe().stream().allMatch(p -> leaderOf(p) != -1 && isr.test(p)));
     }
 
     /**
