@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.varve.it.ClientSupport;
-import io.varve.it.replication.ReplicatedTopic;
 import io.varve.it.txn.StreamsEosApp;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -16,13 +15,19 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -74,10 +79,17 @@ class StreamsCoordinatorFailoverIT {
                 .override("replica.lag.time.max.ms", "5000")
                 .start(ClusterProcesses.workDir("StreamsCoordinatorFailoverIT"));
         cluster.awaitLeader(BOUND);
-        cluster.awaitBrokers(3, BOUND);
+        ClusterNode first = cluster.nodes().get(0);
+        await("all three brokers registered and unfenced")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> NodeRequests.brokerIds(first)
+                        .map(ids -> ids.size() == 3)
+                        .orElse(false));
         bootstrap = cluster.nodes().stream().map(ClusterNode::bootstrap).collect(Collectors.joining(","));
-        ReplicatedTopic.create(cluster, INPUT, INPUT_PARTITIONS, Map.of("min.insync.replicas", "2"));
-        ReplicatedTopic.create(cluster, OUTPUT, OUTPUT_PARTITIONS, Map.of("min.insync.replicas", "2"));
+        Admin admin = cluster.admin(first);
+        createTopic(admin, INPUT, INPUT_PARTITIONS);
+        createTopic(admin, OUTPUT, OUTPUT_PARTITIONS);
 
         Path stateDir = ClusterProcesses.workDir("StreamsCoordinatorFailoverIT-state");
         Properties config = StreamsEosApp.config(bootstrap, APPLICATION_ID, stateDir);
@@ -94,8 +106,12 @@ class StreamsCoordinatorFailoverIT {
                     .until(() -> !committedOutput().isEmpty());
             produce(producer);
 
-            ReplicatedTopic offsets = ReplicatedTopic.existing(cluster, "__consumer_offsets", INTERNAL_PARTITIONS);
-            int coordinator = offsets.leader(offsets.partitionFor(APPLICATION_ID));
+            int offsetsPartition = partitionFor(APPLICATION_ID);
+            int coordinator = describe(admin, "__consumer_offsets")
+                    .partitions()
+                    .get(offsetsPartition)
+                    .leader()
+                    .id();
             ClusterNode doomed = cluster.node(coordinator);
             doomed.kill();
             System.out.printf("StreamsCoordinatorFailoverIT: killed node %d, the group's coordinator%n", coordinator);
@@ -122,6 +138,11 @@ class StreamsCoordinatorFailoverIT {
             finalSums.put(bucket, updates.get(updates.size() - 1));
         });
         assertThat(finalSums).isEqualTo(expectedSums);
+    }
+
+    private static int partitionFor(String key) {
+        int h = key.hashCode();
+        return (h == Integer.MIN_VALUE ? 0 : Math.abs(h)) % INTERNAL_PARTITIONS;
     }
 
     private void produce(KafkaProducer<byte[], byte[]> producer) {
@@ -173,5 +194,34 @@ class StreamsCoordinatorFailoverIT {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         return p;
+    }
+
+    private static TopicDescription describe(Admin admin, String topic) throws Exception {
+        return admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(topic);
+    }
+
+    private static void createTopic(Admin admin, String name, int partitions) {
+        await("topic " + name + " created and fully replicated")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> {
+                    try {
+                        admin.createTopics(List.of(new NewTopic(name, partitions, (short) 3)
+                                        .configs(Map.of("min.insync.replicas", "2"))))
+                                .all()
+                                .get(10, TimeUnit.SECONDS);
+                    } catch (ExecutionException e) {
+                        if (!(e.getCause() instanceof TopicExistsException)) {
+                            throw e;
+                        }
+                    }
+                    TopicDescription d = describe(admin, name);
+                    return d.partitions().stream()
+                            .allMatch(p -> p.leader() != null && p.isr().size() == 3);
+                });
     }
 }
