@@ -221,8 +221,8 @@ class DynamicQuorumIT {
         try {
             await().atMost(BOUND).pollInterval(Duration.ofMillis(500)).until(() -> {
                 ToolRun run = runTool(args);
-                last[0] = run.exitCode + "\n" + run.output;
-                return run.exitCode == 0 && done.test(run.output);
+                last[0] = run.exitCode() + "\n" + run.output();
+                return run.exitCode() == 0 && done.test(run.output());
             });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             throw new AssertionError(
@@ -233,32 +233,9 @@ class DynamicQuorumIT {
         return last[0].substring(last[0].indexOf('\n') + 1);
     }
 
-    private record ToolRun(int exitCode, String output) {}
-
     private ToolRun runTool(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.apache.kafka.tools.MetadataQuorumCommand"));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(workDir, "tool", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return new ToolRun(-1, Files.readString(out));
-        }
-        // Only the tool's own lines: the log lines of the admin client start with a time stamp.
-        String output = Files.readString(out)
-                .lines()
-                .filter(l -> !l.matches("^\\d\\d:\\d\\d:\\d\\d.*"))
-                .reduce("", (a, b) -> a + b + "\n");
-        return new ToolRun(process.exitValue(), output);
+        return ToolRun.run(workDir, "org.apache.kafka.tools.MetadataQuorumCommand", args)
+                .withoutLogLines();
     }
 
     private static String line(String output, String prefix) {

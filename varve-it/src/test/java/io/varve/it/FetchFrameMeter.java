@@ -4,26 +4,20 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * A loopback TCP proxy in front of a broker that reads the Kafka frames passing through and records, for every
  * Fetch, its session id and epoch and the sizes on the wire of the request and of its response (frame included).
  * Advertise its port ({@code advertised.listeners}) so that clients reach the broker only through it.
  */
-public final class FetchFrameMeter implements AutoCloseable {
+public final class FetchFrameMeter extends LoopbackProxy {
     private static final short FETCH = 1;
     private static final short FIRST_FLEXIBLE_FETCH_VERSION = 12;
     private static final short FIRST_VERSION_WITHOUT_REPLICA_ID = 15;
@@ -46,22 +40,10 @@ public final class FetchFrameMeter implements AutoCloseable {
 
     private record Pending(short version, int sessionId, int sessionEpoch, int requestBytes) {}
 
-    private final ServerSocket server;
-    private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "fetch-frame-meter");
-        t.setDaemon(true);
-        return t;
-    });
-    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Exchange> exchanges = new ConcurrentLinkedQueue<>();
-    private volatile boolean closed;
 
     public FetchFrameMeter() throws IOException {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    }
-
-    public int port() {
-        return server.getLocalPort();
+        super("fetch-frame-meter");
     }
 
     /** Every Fetch answered so far, in the order answered. */
@@ -73,33 +55,11 @@ public final class FetchFrameMeter implements AutoCloseable {
         exchanges.clear();
     }
 
-    /** Starts forwarding every accepted connection to 127.0.0.1:{@code targetPort}. */
-    public void start(int targetPort) {
-        threads.execute(() -> {
-            while (!closed) {
-                Socket client;
-                try {
-                    client = server.accept();
-                } catch (IOException e) {
-                    continue;
-                }
-                Socket upstream = new Socket();
-                try {
-                    upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 5_000);
-                    client.setTcpNoDelay(true);
-                    upstream.setTcpNoDelay(true);
-                } catch (IOException e) {
-                    closeQuietly(client);
-                    closeQuietly(upstream);
-                    continue;
-                }
-                sockets.add(client);
-                sockets.add(upstream);
-                Map<Integer, Pending> fetches = new ConcurrentHashMap<>(); // by correlation id
-                threads.execute(() -> pump(client, upstream, frame -> onRequest(frame, fetches)));
-                threads.execute(() -> pump(upstream, client, frame -> onResponse(frame, fetches)));
-            }
-        });
+    @Override
+    protected void forward(Socket client, Socket upstream) {
+        Map<Integer, Pending> fetches = new ConcurrentHashMap<>(); // by correlation id
+        run(() -> pump(client, upstream, frame -> onRequest(frame, fetches)));
+        run(() -> pump(upstream, client, frame -> onResponse(frame, fetches)));
     }
 
     private interface FrameListener {
@@ -196,24 +156,5 @@ public final class FetchFrameMeter implements AutoCloseable {
             }
         }
         throw new IllegalStateException("varint longer than 5 bytes");
-    }
-
-    private void closeQuietly(Socket s) {
-        sockets.remove(s);
-        try {
-            s.close();
-        } catch (IOException e) {
-            // already closed
-        }
-    }
-
-    @Override
-    public void close() throws IOException {
-        closed = true;
-        server.close();
-        for (Socket s : sockets) {
-            closeQuietly(s);
-        }
-        threads.shutdownNow();
     }
 }

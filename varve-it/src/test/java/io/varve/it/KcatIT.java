@@ -7,10 +7,7 @@ import static io.varve.it.ClientSupport.uniqueTopic;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
+import io.varve.it.Kcat.Result;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +19,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,24 +31,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Records are compared in any order: order within a partition is proved by ProduceConsumeIT and NetworkIT.
  */
 class KcatIT {
-    private static final Path KCAT = Path.of("/usr/bin/kcat");
-
     @TempDir
     static Path workDir;
-
-    /** What a finished kcat run printed. */
-    record Result(int exitCode, String stdout, String stderr) {
-        List<String> lines() {
-            return stdout.lines().toList();
-        }
-    }
 
     @RegisterExtension
     static final SharedBroker shared = new SharedBroker();
 
     @BeforeAll
     static void checkPrerequisites() {
-        Assumptions.assumeTrue(Files.isExecutable(KCAT), "kcat is not installed at " + KCAT);
+        Kcat.assumeInstalled();
     }
 
     @Test
@@ -164,30 +151,8 @@ class KcatIT {
 
     /** Runs kcat against the shared broker with {@code stdin} (or none), waiting at most 30 s. */
     private Result kcat(String stdin, String... args) throws Exception {
-        List<String> command =
-                new ArrayList<>(List.of(KCAT.toString(), "-b", shared.broker().bootstrap()));
-        command.addAll(List.of(args));
-        File out = Files.createTempFile(workDir, "kcat", ".out").toFile();
-        File err = Files.createTempFile(workDir, "kcat", ".err").toFile();
-        Process process = new ProcessBuilder(command)
-                .redirectOutput(out)
-                .redirectError(err)
-                .start();
-        try {
-            try (OutputStream in = process.getOutputStream()) {
-                if (stdin != null) {
-                    in.write(stdin.getBytes(UTF_8));
-                }
-            } catch (IOException e) {
-                // kcat exited before reading its input; its exit code and stderr tell why
-            }
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("kcat " + String.join(" ", args) + " did not finish within 30 s; stderr: "
-                        + Files.readString(err.toPath()));
-            }
-            return new Result(process.exitValue(), Files.readString(out.toPath()), Files.readString(err.toPath()));
-        } finally {
-            process.destroyForcibly();
-        }
+        List<String> all = new ArrayList<>(List.of("-b", shared.broker().bootstrap()));
+        all.addAll(List.of(args));
+        return Kcat.run(workDir, stdin, all);
     }
 }

@@ -38,6 +38,13 @@ public final class RawClient implements AutoCloseable {
         in = new DataInputStream(socket.getInputStream());
     }
 
+    /** Speaks on {@code connected}, a socket the caller connected (from a chosen local address …) and closes. */
+    public RawClient(Socket connected) throws IOException {
+        socket = connected;
+        out = new DataOutputStream(connected.getOutputStream());
+        in = new DataInputStream(connected.getInputStream());
+    }
+
     /** Sends one request and returns the parsed response of the same API and version. */
     public <T extends ApiMessage> T send(ApiMessage request, short version) throws IOException {
         int id = sendOnly(request, version);

@@ -3,14 +3,7 @@ package io.varve.it;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -19,54 +12,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * bytes: requests the broker has received lose their responses, so clients must retry them.
  * Advertise its port ({@code advertised.listeners}) so that clients reach the broker only through it.
  */
-final class TcpProxy implements AutoCloseable {
-    private final ServerSocket server;
-    private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "tcp-proxy");
-        t.setDaemon(true);
-        return t;
-    });
-    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+final class TcpProxy extends LoopbackProxy {
     private final AtomicLong bytesSinceCut = new AtomicLong();
     private final AtomicInteger cutsLeft = new AtomicInteger();
     private final AtomicInteger cutsDone = new AtomicInteger();
     private volatile long cutEveryBytes = Long.MAX_VALUE;
-    private volatile boolean closed;
 
     TcpProxy() throws IOException {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        super("tcp-proxy");
     }
 
-    int port() {
-        return server.getLocalPort();
-    }
-
-    /** Starts forwarding every accepted connection to 127.0.0.1:{@code targetPort}. */
-    void start(int targetPort) {
-        threads.execute(() -> {
-            while (!closed) {
-                Socket client;
-                try {
-                    client = server.accept();
-                } catch (IOException e) {
-                    continue; // closed: the loop ends; otherwise keep accepting
-                }
-                Socket upstream = new Socket();
-                try {
-                    upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 5_000);
-                    client.setTcpNoDelay(true);
-                    upstream.setTcpNoDelay(true);
-                } catch (IOException e) {
-                    closeQuietly(client);
-                    closeQuietly(upstream);
-                    continue;
-                }
-                sockets.add(client);
-                sockets.add(upstream);
-                threads.execute(() -> pump(client, upstream, true));
-                threads.execute(() -> pump(upstream, client, false));
-            }
-        });
+    @Override
+    protected void forward(Socket client, Socket upstream) {
+        run(() -> pump(client, upstream, true));
+        run(() -> pump(upstream, client, false));
     }
 
     /** From now on, cuts all connections each time {@code bytes} more client bytes were forwarded, {@code times} times. */
@@ -105,28 +64,5 @@ final class TcpProxy implements AutoCloseable {
             closeQuietly(from);
             closeQuietly(to);
         }
-    }
-
-    void closeAllConnections() {
-        for (Socket s : sockets) {
-            closeQuietly(s);
-        }
-    }
-
-    private void closeQuietly(Socket s) {
-        sockets.remove(s);
-        try {
-            s.close();
-        } catch (IOException e) {
-            // already closed
-        }
-    }
-
-    @Override
-    public void close() throws IOException {
-        closed = true;
-        server.close();
-        closeAllConnections();
-        threads.shutdownNow();
     }
 }

@@ -78,6 +78,11 @@ public final class TestBroker implements AutoCloseable {
         return port;
     }
 
+    /** The address of the listener named {@code listener} (SSL, SASL_PLAINTEXT …) on this run. */
+    public String bootstrap(String listener) {
+        return "127.0.0.1:" + broker.boundPort(listener);
+    }
+
     public Path dataDir() {
         return dataDir;
     }

@@ -332,6 +332,17 @@ public final class ClusterProcesses implements AutoCloseable {
         return awaitLeader(liveControllersExcept(), 0, bound);
     }
 
+    /** Waits until the first broker's Metadata answer lists {@code count} brokers: registered and unfenced. */
+    public void awaitBrokers(int count, Duration bound) {
+        ClusterNode first = brokers().get(0);
+        await(count + " brokers registered and unfenced")
+                .atMost(bound)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> NodeRequests.brokerIds(first)
+                        .map(ids -> ids.size() == count)
+                        .orElse(false));
+    }
+
     /** An admin client bootstrapped on {@code node} alone, closed with the cluster; {@code settings} win. */
     public Admin admin(ClusterNode node, Map<String, Object> settings) {
         Map<String, Object> config = new HashMap<>();

@@ -3,6 +3,7 @@ package io.varve.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.replication.ReplicatedTopic;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,9 +17,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -28,8 +27,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
@@ -73,15 +70,10 @@ class CoordinatorFailoverIT {
                 .start(ClusterProcesses.workDir("CoordinatorFailoverIT-" + groupProtocol));
         cluster.awaitLeader(BOUND);
         ClusterNode first = cluster.nodes().get(0);
-        await("all three brokers registered and unfenced")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> NodeRequests.brokerIds(first)
-                        .map(ids -> ids.size() == 3)
-                        .orElse(false));
+        cluster.awaitBrokers(3, BOUND);
         String bootstrap = cluster.nodes().stream().map(ClusterNode::bootstrap).collect(Collectors.joining(","));
         Admin admin = cluster.admin(first);
-        createTopic(admin);
+        ReplicatedTopic.create(cluster, TOPIC, PARTITIONS, Map.of("min.insync.replicas", "2"));
         // FindCoordinator creates the internal topics (replication factor 3, the default).
         await("the internal topics exist")
                 .atMost(BOUND)
@@ -103,23 +95,21 @@ class CoordinatorFailoverIT {
                             .get(10, TimeUnit.SECONDS);
                     return true;
                 });
-        await("the internal topics' partitions each have three in-sync replicas")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() ->
-                        fullyReplicated(admin, "__consumer_offsets") && fullyReplicated(admin, "__transaction_state"));
+        ReplicatedTopic offsets = ReplicatedTopic.existing(cluster, "__consumer_offsets", INTERNAL_PARTITIONS);
+        ReplicatedTopic transactions = ReplicatedTopic.existing(cluster, "__transaction_state", INTERNAL_PARTITIONS);
+        offsets.awaitIsrWhole();
+        transactions.awaitIsrWhole();
 
-        Map<Integer, Integer> offsetsLeaders = leaders(admin, "__consumer_offsets");
-        Map<Integer, Integer> txnLeaders = leaders(admin, "__transaction_state");
+        Map<Integer, Integer> offsetsLeaders = offsets.leaders();
+        Map<Integer, Integer> txnLeaders = transactions.leaders();
         String group = null;
         String transactionalId = null;
         for (int i = 0; i < 1_000 && transactionalId == null; i++) {
             String g = "group-" + i;
-            int coordinator = offsetsLeaders.get(partitionFor(g));
+            int coordinator = offsetsLeaders.get(offsets.partitionFor(g));
             for (int j = 0; j < 1_000; j++) {
                 String t = "txn-" + j;
-                if (txnLeaders.get(partitionFor(t)) == coordinator) {
+                if (txnLeaders.get(transactions.partitionFor(t)) == coordinator) {
                     group = g;
                     transactionalId = t;
                     break;
@@ -129,7 +119,7 @@ class CoordinatorFailoverIT {
         assertThat(transactionalId)
                 .as("a group and a transactional id coordinated by one broker")
                 .isNotNull();
-        ClusterNode doomed = cluster.node(offsetsLeaders.get(partitionFor(group)));
+        ClusterNode doomed = cluster.node(offsetsLeaders.get(offsets.partitionFor(group)));
         System.out.printf(
                 "CoordinatorFailoverIT (%s): %s and %s are coordinated by node %d%n",
                 groupProtocol, group, transactionalId, doomed.id());
@@ -198,58 +188,6 @@ class CoordinatorFailoverIT {
                         .containsExactly("before-" + p, "open-at-kill-" + p, "after-" + p);
             }
         }
-    }
-
-    private static int partitionFor(String key) {
-        int h = key.hashCode();
-        return (h == Integer.MIN_VALUE ? 0 : Math.abs(h)) % INTERNAL_PARTITIONS;
-    }
-
-    private static void createTopic(Admin admin) {
-        await("topic " + TOPIC + " created")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    try {
-                        admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3)
-                                        .configs(Map.of("min.insync.replicas", "2"))))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                    } catch (ExecutionException e) {
-                        if (!(e.getCause() instanceof TopicExistsException)) {
-                            throw e;
-                        }
-                    }
-                    return true;
-                });
-        await("every partition of " + TOPIC + " fully replicated")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> fullyReplicated(admin, TOPIC));
-    }
-
-    private static TopicDescription describe(Admin admin, String topic) throws Exception {
-        return admin.describeTopics(List.of(topic))
-                .allTopicNames()
-                .get(10, TimeUnit.SECONDS)
-                .get(topic);
-    }
-
-    private static boolean fullyReplicated(Admin admin, String topic) throws Exception {
-        TopicDescription d = describe(admin, topic);
-        return !d.partitions().isEmpty()
-                && d.partitions().stream()
-                        .allMatch(p -> p.leader() != null && p.isr().size() == 3);
-    }
-
-    private static Map<Integer, Integer> leaders(Admin admin, String topic) throws Exception {
-        Map<Integer, Integer> out = new TreeMap<>();
-        for (TopicPartitionInfo p : describe(admin, topic).partitions()) {
-            out.put(p.partition(), p.leader().id());
-        }
-        return out;
     }
 
     private static void sendRound(KafkaProducer<String, String> producer, String round) {

@@ -3,6 +3,7 @@ package io.varve.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.replication.ReplicatedTopic;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,30 +67,10 @@ class CoordinatorsClusterIT {
                 .start(ClusterProcesses.workDir("CoordinatorsClusterIT"));
         cluster.awaitLeader(BOUND);
         ClusterNode first = cluster.nodes().get(0);
-        await("all three brokers registered and unfenced")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> NodeRequests.brokerIds(first)
-                        .map(ids -> ids.size() == 3)
-                        .orElse(false));
+        cluster.awaitBrokers(3, BOUND);
         bootstrap = cluster.nodes().stream().map(ClusterNode::bootstrap).collect(Collectors.joining(","));
         admin = cluster.admin(first);
-        await("topic " + TOPIC + " created")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    try {
-                        admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                    } catch (java.util.concurrent.ExecutionException e) {
-                        if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
-                            throw e;
-                        }
-                    }
-                    return true;
-                });
+        ReplicatedTopic.create(cluster, new NewTopic(TOPIC, PARTITIONS, (short) 1));
         await("every partition of " + TOPIC + " led")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))

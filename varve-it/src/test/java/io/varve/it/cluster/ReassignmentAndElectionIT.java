@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.ToolRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -185,7 +184,7 @@ class ReassignmentAndElectionIT {
                 bootstrap(),
                 "--generate",
                 "--topics-to-move-json-file",
-                json("topics.json", "{\"version\":1,\"topics\":[{\"topic\":\"on-1\"}]}"),
+                ToolRun.inputFile(workDir, "topics.json", "{\"version\":1,\"topics\":[{\"topic\":\"on-1\"}]}"),
                 "--broker-list",
                 "2,3");
         assertThat(generate.exitCode()).as(generate.output()).isZero();
@@ -193,7 +192,8 @@ class ReassignmentAndElectionIT {
                 .contains("Current partition replica assignment")
                 .contains("\"on-1\"");
 
-        String plan = json(
+        String plan = ToolRun.inputFile(
+                workDir,
                 "plan.json",
                 "{\"version\":1,\"partitions\":[{\"topic\":\"on-1\",\"partition\":0,\"replicas\":[3],"
                         + "\"log_dirs\":[\"any\"]}]}");
@@ -280,37 +280,9 @@ class ReassignmentAndElectionIT {
                 .toList();
     }
 
-    private String json(String name, String content) throws IOException {
-        Path file = workDir.resolve(name);
-        Files.writeString(file, content);
-        return file.toString();
-    }
-
-    private record ToolRun(int exitCode, String output) {}
-
     /** Runs a Kafka 4.4 tool's main class in its own JVM; its output without the admin client's log lines. */
     private ToolRun runTool(String mainClass, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                mainClass));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(workDir, "tool", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(90, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return new ToolRun(-1, Files.readString(out));
-        }
-        String output = Files.readString(out)
-                .lines()
-                .filter(l -> !l.matches("^\\d\\d:\\d\\d:\\d\\d.*"))
-                .reduce("", (a, b) -> a + b + "\n");
-        return new ToolRun(process.exitValue(), output);
+        return ToolRun.run(workDir, Duration.ofSeconds(90), mainClass, List.of(args))
+                .withoutLogLines();
     }
 }

@@ -58,12 +58,7 @@ class ReplicatedElectionIT {
                 .start(ClusterProcesses.workDir("ReplicatedElectionIT"));
         cluster.awaitLeader(BOUND);
         admin = cluster.admin(cluster.node(1));
-        await("three brokers registered")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() ->
-                        admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() == 3);
+        cluster.awaitBrokers(3, BOUND);
     }
 
     @AfterEach

@@ -63,15 +63,7 @@ class FollowerFetchSessionIT {
                     Map.of(
                             AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000,
                             AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 180_000));
-            await("three brokers registered")
-                    .atMost(BOUND)
-                    .pollInterval(Duration.ofMillis(200))
-                    .ignoreExceptions()
-                    .until(() -> admin.describeCluster()
-                                    .nodes()
-                                    .get(5, TimeUnit.SECONDS)
-                                    .size()
-                            == 3);
+            cluster.awaitBrokers(3, BOUND);
             String topic = "replicated-sessions";
             admin.createTopics(List.of(
                             new NewTopic(topic, PARTITIONS, (short) 3).configs(Map.of("min.insync.replicas", "3"))))

@@ -7,6 +7,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.Kcat;
 import io.varve.it.SharedBroker;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +24,6 @@ import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** librdkafka's balanced consumer (kcat -G) against the classic group protocol. */
 class KcatGroupIT {
-    private static final Path KCAT = Path.of("/usr/bin/kcat");
     private static final int PARTITIONS = 6;
     private static final int RECORDS = 600;
 
@@ -43,7 +42,7 @@ class KcatGroupIT {
 
     @BeforeAll
     static void checkPrerequisites() {
-        Assumptions.assumeTrue(Files.isExecutable(KCAT), "kcat is not installed at " + KCAT);
+        Kcat.assumeInstalled();
     }
 
     @Test
@@ -58,7 +57,7 @@ class KcatGroupIT {
                 Path out = workDir.resolve(topic + "-" + i + ".out");
                 outputs.add(out);
                 processes.add(new ProcessBuilder(
-                                KCAT.toString(),
+                                Kcat.PATH.toString(),
                                 "-b",
                                 shared.broker().bootstrap(),
                                 "-G",

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.varve.it.TestBroker;
+import io.varve.it.ToolRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -82,27 +81,8 @@ class ClientMetricsIT {
         }
     }
 
-    private record ToolRun(int exitCode, String output) {}
-
     /** Kafka's kafka-client-metrics (ClientMetricsCommand), run as a process. */
     private ToolRun runTool(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.apache.kafka.tools.ClientMetricsCommand"));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "tool", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return new ToolRun(-1, Files.readString(out));
-        }
-        return new ToolRun(process.exitValue(), Files.readString(out));
+        return ToolRun.run(dir, "org.apache.kafka.tools.ClientMetricsCommand", args);
     }
 }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.varve.it.ServerProcess;
 import io.varve.it.cluster.ClusterNode;
 import io.varve.it.cluster.ClusterProcesses;
-import io.varve.it.cluster.NodeRequests;
 import io.varve.it.security.TestCertificates;
 import java.io.InputStream;
 import java.net.URI;
@@ -100,12 +99,7 @@ class RegistryClusterSecurityIT {
                 .build();
         cluster.awaitLeader(BOUND);
         ClusterNode first = cluster.nodes().get(0);
-        await("all three brokers registered and unfenced")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> NodeRequests.brokerIds(first)
-                        .map(ids -> ids.size() == 3)
-                        .orElse(false));
+        cluster.awaitBrokers(3, BOUND);
 
         // The first write creates _schemas (through node 1, whoever ends up leading it).
         JsonNode created =

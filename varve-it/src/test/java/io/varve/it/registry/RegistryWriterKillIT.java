@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.varve.it.ServerProcess;
 import io.varve.it.cluster.ClusterNode;
 import io.varve.it.cluster.ClusterProcesses;
-import io.varve.it.cluster.NodeRequests;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -63,12 +62,7 @@ class RegistryWriterKillIT {
         cluster = builder.start(ClusterProcesses.workDir("RegistryWriterKillIT"));
         cluster.awaitLeader(BOUND);
         ClusterNode first = cluster.nodes().get(0);
-        await("all three brokers registered and unfenced")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> NodeRequests.brokerIds(first)
-                        .map(ids -> ids.size() == 3)
-                        .orElse(false));
+        cluster.awaitBrokers(3, BOUND);
         Map<Integer, RegistryHttp> http = new LinkedHashMap<>();
         registryPorts.forEach((id, port) -> http.put(id, new RegistryHttp(port)));
 

@@ -11,16 +11,13 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -30,7 +27,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -66,16 +62,7 @@ class AcknowledgedWritesIT {
                 .override("replica.fetch.backoff.ms", "200")
                 .start(ClusterProcesses.workDir("AcknowledgedWritesIT"));
         cluster.awaitLeader(BOUND);
-        await("three brokers registered")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> anyAdmin()
-                                .describeCluster()
-                                .nodes()
-                                .get(5, TimeUnit.SECONDS)
-                                .size()
-                        == 3);
+        cluster.awaitBrokers(3, BOUND);
     }
 
     @AfterAll
@@ -90,8 +77,8 @@ class AcknowledgedWritesIT {
     void everyAcknowledgedRecordSurvivesSigkillOfTheLeaderExactlyOnceInOrderAndTheLeaderRejoinsTheIsr()
             throws Exception {
         String topic = "replicated";
-        createTopic(new NewTopic(topic, 1, (short) 3).configs(Map.of("min.insync.replicas", "2")));
-        awaitIsr(topic, 3);
+        ReplicatedTopic replicated = ReplicatedTopic.create(
+                cluster, new NewTopic(topic, 1, (short) 3).configs(Map.of("min.insync.replicas", "2")));
 
         List<String> acknowledged = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicReference<Exception> producerFailure = new AtomicReference<>();
@@ -100,19 +87,19 @@ class AcknowledgedWritesIT {
         producer.start();
         try {
             await("200 records acknowledged").atMost(BOUND).until(() -> acknowledged.size() >= 200);
-            ClusterNode leader = cluster.node(partition(topic).leader().id());
+            ClusterNode leader = cluster.node(replicated.partition(0).leader().id());
             leader.kill();
             int beforeFailover = acknowledged.size();
             await("200 more records acknowledged after the leader was killed")
                     .atMost(BOUND)
                     .until(() -> acknowledged.size() >= beforeFailover + 200);
-            assertThat(partition(topic).leader().id()).isNotEqualTo(leader.id());
+            assertThat(replicated.partition(0).leader().id()).isNotEqualTo(leader.id());
             leader.start();
             await("broker " + leader.id() + " back in the ISR")
                     .atMost(BOUND)
                     .pollInterval(Duration.ofMillis(200))
                     .ignoreExceptions()
-                    .until(() -> partition(topic).isr().stream()
+                    .until(() -> replicated.partition(0).isr().stream()
                             .map(Node::id)
                             .collect(Collectors.toSet())
                             .contains(leader.id()));
@@ -143,9 +130,9 @@ class AcknowledgedWritesIT {
     void anIsrOfOneRefusesAcksAllWithNotEnoughReplicasAndAcceptsAcksOne() throws Exception {
         String topic = "two-replicas";
         List<Integer> replicas = List.of(1, 2);
-        createTopic(new NewTopic(topic, Map.of(0, replicas)).configs(Map.of("min.insync.replicas", "2")));
-        awaitIsr(topic, 2);
-        int leaderId = partition(topic).leader().id();
+        ReplicatedTopic replicated = ReplicatedTopic.create(
+                cluster, new NewTopic(topic, Map.of(0, replicas)).configs(Map.of("min.insync.replicas", "2")));
+        int leaderId = replicated.partition(0).leader().id();
         ClusterNode follower = cluster.node(replicas.get(0) == leaderId ? replicas.get(1) : replicas.get(0));
         follower.kill();
         try {
@@ -153,7 +140,7 @@ class AcknowledgedWritesIT {
                     .atMost(BOUND)
                     .pollInterval(Duration.ofMillis(200))
                     .ignoreExceptions()
-                    .until(() -> partition(topic).isr().size() == 1);
+                    .until(() -> replicated.partition(0).isr().size() == 1);
 
             try (KafkaProducer<String, String> all = producer("all", false, 0)) {
                 Future<RecordMetadata> refused = all.send(new ProducerRecord<>(topic, "refused"));
@@ -175,19 +162,10 @@ class AcknowledgedWritesIT {
         String topic = "diverging";
         // the earlier tests restarted nodes: start from a settled quorum and three live brokers
         cluster.awaitLeader(BOUND);
-        await("three brokers registered")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> anyAdmin()
-                                .describeCluster()
-                                .nodes()
-                                .get(5, TimeUnit.SECONDS)
-                                .size()
-                        == 3);
-        createTopic(new NewTopic(topic, Map.of(0, List.of(3, 1))).configs(Map.of("min.insync.replicas", "1")));
-        awaitIsr(topic, 2);
-        ClusterNode oldLeader = cluster.node(partition(topic).leader().id());
+        cluster.awaitBrokers(3, BOUND);
+        ReplicatedTopic replicated = ReplicatedTopic.create(
+                cluster, new NewTopic(topic, Map.of(0, List.of(3, 1))).configs(Map.of("min.insync.replicas", "1")));
+        ClusterNode oldLeader = cluster.node(replicated.partition(0).leader().id());
         ClusterNode newLeader = cluster.node(oldLeader.id() == 3 ? 1 : 3);
         send(topic, "all", "kept", 10);
 
@@ -209,7 +187,7 @@ class AcknowledgedWritesIT {
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptions()
-                .until(() -> partition(topic).leader().id() == newLeader.id());
+                .until(() -> replicated.partition(0).leader().id() == newLeader.id());
         send(topic, "1", "after", 5);
 
         oldLeader.start();
@@ -217,7 +195,7 @@ class AcknowledgedWritesIT {
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptions()
-                .until(() -> partition(topic).isr().size() == 2);
+                .until(() -> replicated.partition(0).isr().size() == 2);
         // what the new leader holds: the committed records, maybe the first of the old leader's own ones (fetched
         // before the pause took hold), then the records written after the change
         List<String> onNewLeader = readAll(topic, "read_uncommitted");
@@ -231,7 +209,7 @@ class AcknowledgedWritesIT {
                     .atMost(BOUND)
                     .pollInterval(Duration.ofMillis(200))
                     .ignoreExceptions()
-                    .until(() -> partition(topic).leader().id() == oldLeader.id());
+                    .until(() -> replicated.partition(0).leader().id() == oldLeader.id());
             assertThat(readAll(topic, "read_uncommitted")).isEqualTo(onNewLeader);
         } finally {
             newLeader.start();
@@ -353,52 +331,7 @@ class AcknowledgedWritesIT {
         return Integer.parseInt(value.substring(value.indexOf('-') + 1));
     }
 
-    private static void createTopic(NewTopic topic) {
-        await("topic " + topic.name() + " created")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    try {
-                        anyAdmin().createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
-                    } catch (ExecutionException e) {
-                        if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
-                            throw e;
-                        }
-                    }
-                    return true;
-                });
-    }
-
-    private static void awaitIsr(String topic, int size) {
-        await(topic + " has an ISR of " + size)
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> partition(topic).isr().size() == size);
-    }
-
-    private static TopicPartitionInfo partition(String topic) throws Exception {
-        TopicDescription description = anyAdmin()
-                .describeTopics(List.of(topic))
-                .allTopicNames()
-                .get(10, TimeUnit.SECONDS)
-                .get(topic);
-        return description.partitions().get(0);
-    }
-
-    private static Admin admin;
-
-    private static synchronized Admin anyAdmin() {
-        if (admin == null) {
-            admin = cluster.admin(cluster.nodes().get(0), Map.of("bootstrap.servers", bootstrap()));
-        }
-        return admin;
-    }
-
     private static String bootstrap() {
-        Set<String> all = new java.util.LinkedHashSet<>();
-        cluster.nodes().forEach(n -> all.add(n.bootstrap()));
-        return String.join(",", all);
+        return ReplicatedTopic.bootstrap(cluster.brokers());
     }
 }

@@ -15,10 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -75,40 +73,9 @@ class FollowerFetchingIT {
 
     @Test
     void aConsumerInRackBReadsEveryRecordFromTheRackBFollowerNotFromTheLeader() throws Exception {
-        Admin admin = cluster.admin(cluster.node(1));
-        await("three brokers registered")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() ->
-                        admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() == 3);
-        await("topic created, led by broker 1 (rack a), all in sync")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    if (!admin.listTopics().names().get(5, TimeUnit.SECONDS).contains(TOPIC)) {
-                        admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3)))))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                    }
-                    var p = admin.describeTopics(List.of(TOPIC))
-                            .allTopicNames()
-                            .get(5, TimeUnit.SECONDS)
-                            .get(TOPIC)
-                            .partitions()
-                            .get(0);
-                    if (p.leader() != null && p.leader().id() != 1 && p.isr().size() == 3) {
-                        // broker 1 was not unfenced yet when the topic was created: give it its preferred leadership
-                        admin.electLeaders(
-                                        org.apache.kafka.common.ElectionType.PREFERRED,
-                                        java.util.Set.of(new org.apache.kafka.common.TopicPartition(TOPIC, 0)))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                        return false;
-                    }
-                    return p.leader() != null && p.leader().id() == 1 && p.isr().size() == 3;
-                });
+        cluster.awaitBrokers(3, BOUND);
+        ReplicatedTopic topic = ReplicatedTopic.create(cluster, new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3))));
+        topic.awaitPreferredLeaders(); // broker 1, in rack a
 
         List<String> written = new ArrayList<>();
         long valueBytes = 0;

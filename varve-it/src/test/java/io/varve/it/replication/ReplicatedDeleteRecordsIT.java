@@ -3,12 +3,11 @@ package io.varve.it.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.ToolRun;
 import io.varve.it.cluster.ClusterProcesses;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -59,29 +58,11 @@ class ReplicatedDeleteRecordsIT {
 
     @Test
     void kafkaDeleteRecordsAnswersOnceEveryReplicaDeletedThePrefix() throws Exception {
-        Admin admin = cluster.admin(cluster.node(1), Map.of("bootstrap.servers", bootstrapAll()));
-        int[] leader = {-1};
-        await("topic created, all in sync")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    if (!admin.listTopics().names().get(5, TimeUnit.SECONDS).contains(TOPIC)) {
-                        admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3)))))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                    }
-                    var p = admin.describeTopics(List.of(TOPIC))
-                            .allTopicNames()
-                            .get(5, TimeUnit.SECONDS)
-                            .get(TOPIC)
-                            .partitions()
-                            .get(0);
-                    leader[0] = p.leader() == null ? -1 : p.leader().id();
-                    return leader[0] > 0 && p.isr().size() == 3;
-                });
+        ReplicatedTopic topic = ReplicatedTopic.create(cluster, new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3))));
+        Admin admin = topic.admin();
+        int leader = topic.leader(0);
         Properties pp = new Properties();
-        pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapAll());
+        pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, topic.bootstrap());
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
         pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -93,34 +74,21 @@ class ReplicatedDeleteRecordsIT {
         }
         TopicPartition tp = new TopicPartition(TOPIC, 0);
 
-        String offsets = json(
+        String offsets = ToolRun.inputFile(
+                workDir,
                 "offsets.json",
                 "{\"version\":1,\"partitions\":[{\"topic\":\"" + TOPIC + "\",\"partition\":0,\"offset\":500}]}");
         ToolRun deleted = runTool(
                 "org.apache.kafka.tools.DeleteRecordsCommand",
                 "--bootstrap-server",
-                cluster.node(leader[0]).bootstrap(),
+                cluster.node(leader).bootstrap(),
                 "--offset-json-file",
                 offsets);
-        cluster.node(leader[0]).kill();
+        cluster.node(leader).kill();
 
         assertThat(deleted.exitCode()).as(deleted.output()).isZero();
         assertThat(deleted.output()).contains("low_watermark: 500");
-        await("a follower leads")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    var p = admin.describeTopics(List.of(TOPIC))
-                            .allTopicNames()
-                            .get(5, TimeUnit.SECONDS)
-                            .get(TOPIC)
-                            .partitions()
-                            .get(0);
-                    return p.leader() != null
-                            && p.leader().id() != leader[0]
-                            && p.leader().id() > 0;
-                });
+        topic.awaitLeaderOtherThan(0, leader);
         long earliest = await("the new leader's log start")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(200))
@@ -136,41 +104,9 @@ class ReplicatedDeleteRecordsIT {
                 .isEqualTo(500);
     }
 
-    private String bootstrapAll() {
-        return String.join(",", cluster.nodes().stream().map(n -> n.bootstrap()).toList());
-    }
-
-    private String json(String name, String content) throws IOException {
-        Path file = workDir.resolve(name);
-        Files.writeString(file, content);
-        return file.toString();
-    }
-
-    private record ToolRun(int exitCode, String output) {}
-
     /** Runs a Kafka 4.4 tool's main class in its own JVM; its output without the admin client's log lines. */
     private ToolRun runTool(String mainClass, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                mainClass));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(workDir, "tool", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(90, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return new ToolRun(-1, Files.readString(out));
-        }
-        String output = Files.readString(out)
-                .lines()
-                .filter(l -> !l.matches("^\\d\\d:\\d\\d:\\d\\d.*"))
-                .reduce("", (a, b) -> a + b + "\n");
-        return new ToolRun(process.exitValue(), output);
+        return ToolRun.run(workDir, Duration.ofSeconds(90), mainClass, List.of(args))
+                .withoutLogLines();
     }
 }

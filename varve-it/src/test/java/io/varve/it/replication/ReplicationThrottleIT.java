@@ -3,6 +3,7 @@ package io.varve.it.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.ToolRun;
 import io.varve.it.cluster.ClusterProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -64,34 +65,9 @@ class ReplicationThrottleIT {
 
     @Test
     void theReplicaAReassignmentAddsCatchesUpAtTheThrottleRateAndVerifyRemovesTheThrottle() throws Exception {
-        Admin admin = cluster.admin(cluster.node(1));
-        await("topic created on brokers 1 and 2, both in sync")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    if (!admin.listTopics().names().get(5, TimeUnit.SECONDS).contains(TOPIC)) {
-                        admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2)))))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                    }
-                    var p = admin.describeTopics(List.of(TOPIC))
-                            .allTopicNames()
-                            .get(5, TimeUnit.SECONDS)
-                            .get(TOPIC)
-                            .partitions()
-                            .get(0);
-                    if (p.leader() != null && p.leader().id() != 1 && p.isr().size() == 2) {
-                        // broker 1 was not unfenced yet when the topic was created: give it its preferred leadership
-                        admin.electLeaders(
-                                        org.apache.kafka.common.ElectionType.PREFERRED,
-                                        java.util.Set.of(new org.apache.kafka.common.TopicPartition(TOPIC, 0)))
-                                .all()
-                                .get(10, TimeUnit.SECONDS);
-                        return false;
-                    }
-                    return p.leader() != null && p.leader().id() == 1 && p.isr().size() == 2;
-                });
+        ReplicatedTopic throttled = ReplicatedTopic.create(cluster, new NewTopic(TOPIC, Map.of(0, List.of(1, 2))));
+        throttled.awaitPreferredLeaders();
+        Admin admin = throttled.admin();
         Properties pp = new Properties();
         pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.node(1).bootstrap());
         pp.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -110,7 +86,8 @@ class ReplicationThrottleIT {
         long leaderBytes = logBytes(1);
         assertThat(leaderBytes).isGreaterThanOrEqualTo((long) RECORDS * RECORD_BYTES);
 
-        String plan = json(
+        String plan = ToolRun.inputFile(
+                workDir,
                 "plan.json",
                 "{\"version\":1,\"partitions\":[{\"topic\":\"" + TOPIC + "\",\"partition\":0,\"replicas\":[1,2,3],"
                         + "\"log_dirs\":[\"any\",\"any\",\"any\"]}]}");
@@ -148,15 +125,7 @@ class ReplicationThrottleIT {
                                 .reassignments()
                                 .get(5, TimeUnit.SECONDS)
                                 .isEmpty()
-                        && admin.describeTopics(List.of(TOPIC))
-                                        .allTopicNames()
-                                        .get(5, TimeUnit.SECONDS)
-                                        .get(TOPIC)
-                                        .partitions()
-                                        .get(0)
-                                        .isr()
-                                        .size()
-                                == 3);
+                        && throttled.partition(0).isr().size() == 3);
         ToolRun verify = runTool("--verify", "--reassignment-json-file", plan);
         assertThat(verify.exitCode()).as(verify.output()).isZero();
         assertThat(verify.output()).contains("Reassignment of partition " + TOPIC + "-0 is completed");
@@ -200,39 +169,11 @@ class ReplicationThrottleIT {
         return total;
     }
 
-    private String json(String name, String content) throws IOException {
-        Path file = workDir.resolve(name);
-        Files.writeString(file, content);
-        return file.toString();
-    }
-
-    private record ToolRun(int exitCode, String output) {}
-
     /** Runs Kafka 4.4's kafka-reassign-partitions in its own JVM; its output without the admin client's log lines. */
     private ToolRun runTool(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                REASSIGN,
-                "--bootstrap-server",
-                cluster.node(1).bootstrap()));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(workDir, "tool", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(90, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            return new ToolRun(-1, Files.readString(out));
-        }
-        String output = Files.readString(out)
-                .lines()
-                .filter(l -> !l.matches("^\\d\\d:\\d\\d:\\d\\d.*"))
-                .reduce("", (a, b) -> a + b + "\n");
-        return new ToolRun(process.exitValue(), output);
+        List<String> all =
+                new ArrayList<>(List.of("--bootstrap-server", cluster.node(1).bootstrap()));
+        all.addAll(List.of(args));
+        return ToolRun.run(workDir, Duration.ofSeconds(90), REASSIGN, all).withoutLogLines();
     }
 }

@@ -18,11 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,7 +30,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -55,7 +52,7 @@ class TieredReplicationIT {
 
     private static ClusterProcesses cluster;
     private static Path remoteDir;
-    private static Admin admin;
+    private static ReplicatedTopic tiered;
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -72,22 +69,11 @@ class TieredReplicationIT {
                 .override("log.retention.check.interval.ms", "300")
                 .start(workDir);
         cluster.awaitLeader(BOUND);
-        await("three brokers registered")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> admin().describeCluster()
-                                .nodes()
-                                .get(5, TimeUnit.SECONDS)
-                                .size()
-                        == 3);
+        cluster.awaitBrokers(3, BOUND);
     }
 
     @AfterAll
     static void stopCluster() {
-        if (admin != null) {
-            admin.close();
-        }
         if (cluster != null) {
             cluster.close();
         }
@@ -95,15 +81,14 @@ class TieredReplicationIT {
 
     @Test
     void aNewLeaderKeepsUploadingWithoutDuplicatesOrOrphansAndEveryOffsetIsReadFromZero() throws Exception {
-        createTopic();
-        awaitIsr(3);
+        tiered = createTopic();
         List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
         produce(0, 4000, acknowledged);
         await("segments offloaded by the first leader")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(300))
                 .until(() -> finishedSegments().size() >= 2);
-        ClusterNode leader = cluster.node(partition().leader().id());
+        ClusterNode leader = cluster.node(tiered.partition(0).leader().id());
         List<ClusterNode> followers =
                 cluster.nodes().stream().filter(n -> n != leader).toList();
         for (ClusterNode follower : followers) {
@@ -114,11 +99,7 @@ class TieredReplicationIT {
         }
 
         leader.kill();
-        await("a new leader")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> partition().leader().id() != leader.id());
+        tiered.awaitLeaderOtherThan(0, leader.id());
         long uploadedBefore = highestUploadedEnd();
         produce(4000, 4000, acknowledged);
         await("the new leader uploads past where the old one stopped")
@@ -137,7 +118,7 @@ class TieredReplicationIT {
         assertThat(new HashSet<>(read)).as("no duplicates").hasSize(read.size());
         assertThat(read).as("every acknowledged record, from offset 0").containsAll(acknowledged);
 
-        ClusterNode newLeader = cluster.node(partition().leader().id());
+        ClusterNode newLeader = cluster.node(tiered.partition(0).leader().id());
         await("the new leader's local log starts past everything the killed broker holds")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(300))
@@ -147,7 +128,7 @@ class TieredReplicationIT {
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(300))
                 .ignoreExceptions()
-                .until(() -> partition().isr().stream()
+                .until(() -> tiered.partition(0).isr().stream()
                         .map(Node::id)
                         .collect(Collectors.toSet())
                         .contains(leader.id()));
@@ -160,11 +141,7 @@ class TieredReplicationIT {
 
         // the restarted broker now leads: it serves every offset from 0, the old ones from the remote tier
         newLeader.kill();
-        await("a leader other than broker " + newLeader.id())
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> partition().leader().id() != newLeader.id());
+        tiered.awaitLeaderOtherThan(0, newLeader.id());
         List<String> again = readAll();
         assertThat(new HashSet<>(again))
                 .as("no duplicates after the second fail-over")
@@ -175,7 +152,7 @@ class TieredReplicationIT {
         newLeader.start();
 
         // deleting the topic (seen in the metadata, not from a missing log) deletes its remote data and journal
-        admin().deleteTopics(List.of(TOPIC)).all().get(30, TimeUnit.SECONDS);
+        tiered.admin().deleteTopics(List.of(TOPIC)).all().get(30, TimeUnit.SECONDS);
         await("the deleted topic's remote segments and metadata are gone")
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(300))
@@ -312,7 +289,7 @@ class TieredReplicationIT {
         }
     }
 
-    private static void createTopic() {
+    private static ReplicatedTopic createTopic() {
         NewTopic topic = new NewTopic(TOPIC, 1, (short) 3)
                 .configs(Map.of(
                         "min.insync.replicas", "2",
@@ -320,49 +297,10 @@ class TieredReplicationIT {
                         "segment.bytes", Integer.toString(1024 * 1024),
                         "local.retention.bytes", "1",
                         "retention.ms", "-1"));
-        await("topic created")
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    try {
-                        admin().createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
-                    } catch (ExecutionException e) {
-                        if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
-                            throw e;
-                        }
-                    }
-                    return true;
-                });
-    }
-
-    private static void awaitIsr(int size) {
-        await("an ISR of " + size)
-                .atMost(BOUND)
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> partition().isr().size() == size);
-    }
-
-    private static TopicPartitionInfo partition() throws Exception {
-        return admin().describeTopics(List.of(TOPIC))
-                .allTopicNames()
-                .get(10, TimeUnit.SECONDS)
-                .get(TOPIC)
-                .partitions()
-                .get(0);
-    }
-
-    private static synchronized Admin admin() {
-        if (admin == null) {
-            admin = cluster.admin(cluster.nodes().get(0), Map.of("bootstrap.servers", bootstrap()));
-        }
-        return admin;
+        return ReplicatedTopic.create(cluster, topic);
     }
 
     private static String bootstrap() {
-        Set<String> all = new LinkedHashSet<>();
-        cluster.nodes().forEach(n -> all.add(n.bootstrap()));
-        return String.join(",", all);
+        return ReplicatedTopic.bootstrap(cluster.brokers());
     }
 }

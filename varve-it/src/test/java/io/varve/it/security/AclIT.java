@@ -1,13 +1,19 @@
 package io.varve.it.security;
 
+import static io.varve.it.security.SecurityClients.PLAIN_MODULE;
+import static io.varve.it.security.SecurityClients.listener;
+import static io.varve.it.security.SecurityClients.plain;
+import static io.varve.it.security.SecurityClients.trusting;
+import static io.varve.it.security.SecurityClients.withClientCertificate;
+import static io.varve.it.security.SecurityClients.writeProperties;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.varve.it.TestBroker;
+import io.varve.it.ToolRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,11 +21,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -33,7 +36,6 @@ import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -54,8 +56,6 @@ import org.junit.jupiter.api.io.TempDir;
  * super-user door (User:ANONYMOUS is a super user) for setting things up.
  */
 class AclIT {
-    private static final String PLAIN = "org.apache.kafka.common.security.plain.PlainLoginModule";
-
     @TempDir
     static Path dir;
 
@@ -79,7 +79,7 @@ class AclIT {
         props.put("sasl.enabled.mechanisms", "PLAIN");
         props.put(
                 "sasl.jaas.config",
-                PLAIN + " required user_admin=\"admin-secret\" user_alice=\"alice-secret\""
+                PLAIN_MODULE + " required user_admin=\"admin-secret\" user_alice=\"alice-secret\""
                         + " user_bob=\"bob-secret\" user_carol=\"carol-secret\";");
         props.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         props.put("super.users", "User:admin;User:ANONYMOUS");
@@ -142,25 +142,13 @@ class AclIT {
     }
 
     private static Map<String, Object> user(String name) {
-        Map<String, Object> c = new HashMap<>();
-        c.put(
-                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
-                "127.0.0.1:" + broker.broker().boundPort("SASL_PLAINTEXT"));
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
-        c.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
-        c.put(
-                SaslConfigs.SASL_JAAS_CONFIG,
-                PLAIN + " required username=\"" + name + "\" password=\"" + name + "-secret\";");
+        Map<String, Object> c = plain(broker.bootstrap("SASL_PLAINTEXT"), "SASL_PLAINTEXT", name, name + "-secret");
         c.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         return c;
     }
 
     private static Admin admin(String name) {
-        Properties p = new Properties();
-        p.putAll(user(name));
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        return Admin.create(p);
+        return SecurityClients.admin(user(name));
     }
 
     private static void produce(String user, String topic) throws Exception {
@@ -190,17 +178,9 @@ class AclIT {
     }
 
     private static Map<String, Object> certificate(String name, String subject) throws Exception {
-        Map<String, Object> c = new HashMap<>();
-        c.put(
-                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
-                "127.0.0.1:" + broker.broker().boundPort("SSL"));
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
-        c.put("ssl.truststore.location", certs.truststore("PKCS12").toString());
-        c.put("ssl.truststore.type", "PKCS12");
-        c.put("ssl.truststore.password", TestCertificates.PASSWORD);
-        c.put("ssl.keystore.location", certs.clientKeystore(name, subject).toString());
-        c.put("ssl.keystore.type", "PKCS12");
-        c.put("ssl.keystore.password", TestCertificates.PASSWORD);
+        Map<String, Object> c = withClientCertificate(
+                trusting(listener(broker.bootstrap("SSL"), "SSL"), certs, "PKCS12"),
+                certs.clientKeystore(name, subject));
         c.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         return c;
     }
@@ -283,12 +263,9 @@ class AclIT {
 
     @Test
     void kafkaAclsAddsListsAndRemovesAcls() throws Exception {
-        Path commandConfig = dir.resolve("admin.properties");
-        Files.writeString(
-                commandConfig,
-                "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=" + PLAIN
-                        + " required username=\"admin\" password=\"admin-secret\";\n");
-        String bootstrap = "127.0.0.1:" + broker.broker().boundPort("SASL_PLAINTEXT");
+        String bootstrap = broker.bootstrap("SASL_PLAINTEXT");
+        Path commandConfig = writeProperties(
+                dir.resolve("admin.properties"), plain(bootstrap, "SASL_PLAINTEXT", "admin", "admin-secret"));
         String[] common = {"--bootstrap-server", bootstrap, "--command-config", commandConfig.toString()};
         ToolRun add =
                 acls(common, "--add", "--allow-principal", "User:dave", "--operation", "Read", "--topic", "dave-topic");
@@ -316,26 +293,9 @@ class AclIT {
         assertThat(left).isEmpty();
     }
 
-    record ToolRun(int exitCode, String output) {}
-
     private static ToolRun acls(String[] common, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.apache.kafka.tools.AclCommand"));
-        command.addAll(List.of(common));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "tool", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-        return new ToolRun(process.isAlive() ? -1 : process.exitValue(), Files.readString(out));
+        List<String> all = new ArrayList<>(List.of(common));
+        all.addAll(List.of(args));
+        return ToolRun.run(dir, Duration.ofSeconds(60), "org.apache.kafka.tools.AclCommand", all);
     }
 }

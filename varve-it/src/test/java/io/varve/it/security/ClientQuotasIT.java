@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.it.TestBroker;
+import io.varve.it.ToolRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -378,27 +378,10 @@ class ClientQuotasIT {
         assertThat(run.exitCode()).as(run.output()).isZero();
     }
 
-    record ToolRun(int exitCode, String output) {}
-
     /** Kafka 4.4's kafka-configs (ConfigCommand), run as a process. */
     private static ToolRun configs(String[] common, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.apache.kafka.tools.ConfigCommand"));
-        command.addAll(List.of(common));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "tool", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-        return new ToolRun(process.isAlive() ? -1 : process.exitValue(), Files.readString(out));
+        List<String> all = new ArrayList<>(List.of(common));
+        all.addAll(List.of(args));
+        return ToolRun.run(dir, Duration.ofSeconds(60), "org.apache.kafka.tools.ConfigCommand", all);
     }
 }

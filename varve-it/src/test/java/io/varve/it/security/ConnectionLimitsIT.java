@@ -3,25 +3,19 @@ package io.varve.it.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.varve.it.RawClient;
 import io.varve.it.TestBroker;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
-import org.apache.kafka.common.message.RequestHeaderData;
-import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ByteBufferAccessor;
-import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,25 +49,9 @@ class ConnectionLimitsIT {
     /** True when the broker answers an ApiVersions request on this connection; false when it closed it. */
     private static boolean answers(Socket socket) {
         try {
-            RequestHeaderData header = new RequestHeaderData()
-                    .setRequestApiKey(ApiKeys.API_VERSIONS.id)
-                    .setRequestApiVersion((short) 3)
-                    .setCorrelationId(1)
-                    .setClientId("limits");
-            ApiVersionsRequestData body =
+            ApiVersionsRequestData request =
                     new ApiVersionsRequestData().setClientSoftwareName("t").setClientSoftwareVersion("1");
-            ObjectSerializationCache cache = new ObjectSerializationCache();
-            short headerVersion = ApiKeys.API_VERSIONS.requestHeaderVersion((short) 3);
-            ByteBuffer buffer = ByteBuffer.allocate(header.size(cache, headerVersion) + body.size(cache, (short) 3));
-            header.write(new ByteBufferAccessor(buffer), cache, headerVersion);
-            body.write(new ByteBufferAccessor(buffer), cache, (short) 3);
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(buffer.capacity());
-            out.write(buffer.array());
-            out.flush();
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            int size = in.readInt();
-            in.readFully(new byte[size]);
+            new RawClient(socket).send(request, (short) 3); // not closed here: the test closes its sockets
             return true;
         } catch (SocketTimeoutException e) {
             throw new AssertionError("no answer and no close within 5 s", e);

@@ -1,25 +1,23 @@
 package io.varve.it.security;
 
+import static io.varve.it.security.SecurityClients.admin;
+import static io.varve.it.security.SecurityClients.scram;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.varve.it.TestBroker;
+import io.varve.it.ToolRun;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,8 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  * users serves them on its very first start, before anyone could have created them at run time.
  */
 class FormatScramIT {
-    private static final String SCRAM_MODULE = "org.apache.kafka.common.security.scram.ScramLoginModule";
-
     @TempDir
     Path dir;
 
@@ -92,39 +88,12 @@ class FormatScramIT {
     }
 
     private static String clusterIdAs(int port, String mechanism, String user, String password) throws Exception {
-        Properties c = new Properties();
-        c.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
-        c.put(SaslConfigs.SASL_MECHANISM, mechanism);
-        c.put(
-                SaslConfigs.SASL_JAAS_CONFIG,
-                SCRAM_MODULE + " required username=\"" + user + "\" password=\"" + password + "\";");
-        c.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
-        c.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        try (Admin admin = Admin.create(c)) {
+        try (Admin admin = admin(scram("127.0.0.1:" + port, "SASL_PLAINTEXT", mechanism, user, password))) {
             return admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS);
         }
     }
 
-    record ToolRun(int exitCode, String output) {}
-
     private ToolRun varve(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "io.varve.cli.Varve"));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "varve", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-        return new ToolRun(process.isAlive() ? -1 : process.exitValue(), Files.readString(out));
+        return ToolRun.run(dir, "io.varve.cli.Varve", args);
     }
 }

@@ -2,12 +2,15 @@ package io.varve.it.security;
 
 import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
+import static io.varve.it.security.SecurityClients.listener;
+import static io.varve.it.security.SecurityClients.trusting;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.varve.it.TestBroker;
+import io.varve.it.ToolRun;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,14 +26,12 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -183,14 +184,7 @@ class KeystoreReloadIT {
         try (Admin admin = broker.admin()) {
             createTopic(admin, topic, 1);
         }
-        Map<String, Object> c = new HashMap<>();
-        c.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + sslPort());
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
-        c.put(
-                SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG,
-                certs.truststore("PKCS12").toString());
-        c.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
-        c.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
+        Map<String, Object> c = trusting(listener(broker.bootstrap("SSL"), "SSL"), certs, "PKCS12");
         try (KafkaProducer<byte[], byte[]> producer = broker.producer(c)) {
             assertThat(producer.send(new ProducerRecord<>(topic, "after reload".getBytes(UTF_8)))
                             .get(20, TimeUnit.SECONDS)
@@ -199,27 +193,9 @@ class KeystoreReloadIT {
         }
     }
 
-    record ToolRun(int exitCode, String output) {}
-
     private static ToolRun configs(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.apache.kafka.tools.ConfigCommand",
-                "--bootstrap-server",
-                broker.bootstrap()));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(dir, "tool", ".out");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-        return new ToolRun(process.isAlive() ? -1 : process.exitValue(), Files.readString(out));
+        List<String> all = new ArrayList<>(List.of("--bootstrap-server", broker.bootstrap()));
+        all.addAll(List.of(args));
+        return ToolRun.run(dir, Duration.ofSeconds(60), "org.apache.kafka.tools.ConfigCommand", all);
     }
 }

@@ -1,11 +1,13 @@
 package io.varve.it.security;
 
-import static io.varve.it.ClientSupport.TIMEOUT;
-import static io.varve.it.ClientSupport.createTopic;
-import static io.varve.it.ClientSupport.uniqueTopic;
+import static io.varve.it.security.SecurityClients.OAUTHBEARER_MODULE;
+import static io.varve.it.security.SecurityClients.assertRefused;
+import static io.varve.it.security.SecurityClients.bearerExchange;
+import static io.varve.it.security.SecurityClients.oauthBearer;
+import static io.varve.it.security.SecurityClients.roundTrip;
+import static io.varve.it.security.SecurityClients.trusting;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.varve.it.RawClient;
@@ -14,23 +16,9 @@ import io.varve.it.security.TestIdentityProvider.Kind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.config.SaslConfigs;
-import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
@@ -49,11 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * SASL_AUTHENTICATION_FAILED, after the invalid_token answer RFC 7628 prescribes.
  */
 class OAuthBearerIT {
-    private static final String LOGIN_MODULE = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule";
     private static final String VALIDATOR =
             "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler";
-    private static final String LOGIN_HANDLER =
-            "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler";
     /** Kafka 4's clients refuse token endpoints not listed in this system property. */
     private static final String ALLOWED_URLS = "org.apache.kafka.sasl.oauthbearer.allowed.urls";
 
@@ -80,7 +65,7 @@ class OAuthBearerIT {
         props.put("sasl.enabled.mechanisms", "OAUTHBEARER");
         for (String listener : List.of("sasl_plaintext", "sasl_ssl")) {
             props.put("listener.name." + listener + ".oauthbearer.sasl.server.callback.handler.class", VALIDATOR);
-            props.put("listener.name." + listener + ".oauthbearer.sasl.jaas.config", LOGIN_MODULE + " required;");
+            props.put("listener.name." + listener + ".oauthbearer.sasl.jaas.config", OAUTHBEARER_MODULE + " required;");
         }
         props.put("sasl.oauthbearer.jwks.endpoint.url", idp.url("/jwks"));
         props.put(
@@ -113,78 +98,27 @@ class OAuthBearerIT {
     }
 
     static Map<String, Object> oauth(String listener, String clientId) throws Exception {
-        Map<String, Object> c = new HashMap<>();
-        c.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port(listener));
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, listener);
-        c.put(SaslConfigs.SASL_MECHANISM, "OAUTHBEARER");
-        c.put(SaslConfigs.SASL_LOGIN_CALLBACK_HANDLER_CLASS, LOGIN_HANDLER);
-        c.put(SaslConfigs.SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL, idp.url("/token"));
-        c.put(
-                SaslConfigs.SASL_JAAS_CONFIG,
-                LOGIN_MODULE + " required clientId=\"" + clientId + "\" clientSecret=\"" + clientId + "-secret\";");
-        if (listener.equals("SASL_SSL")) {
-            c.put(
-                    SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG,
-                    certs.truststore("PKCS12").toString());
-            c.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
-            c.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
-        }
-        return c;
-    }
-
-    private static Admin admin(Map<String, Object> c) {
-        Properties p = new Properties();
-        p.putAll(c);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        return Admin.create(p);
-    }
-
-    private static void roundTrip(Map<String, Object> client, int count) throws Exception {
-        String topic = uniqueTopic("oauth");
-        try (Admin admin = admin(client)) {
-            createTopic(admin, topic, 2);
-        }
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(client)) {
-            for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(topic, ("k" + i).getBytes(UTF_8), new byte[512]));
-            }
-            producer.flush();
-        }
-        Map<String, Object> consumerConfig = new HashMap<>(client);
-        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-group");
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(consumerConfig)) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (records.size() < count && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-        }
-        assertThat(records).hasSize(count);
+        Map<String, Object> c = oauthBearer(broker.bootstrap(listener), listener, idp.url("/token"), clientId);
+        return listener.equals("SASL_SSL") ? trusting(c, certs, "PKCS12") : c;
     }
 
     @Test
     void anRs256TokenFromTheTokenEndpointProducesAndConsumesWithTheJwksOverHttp() throws Exception {
-        roundTrip(oauth("SASL_PLAINTEXT", "alice"), 100);
+        roundTrip(broker, oauth("SASL_PLAINTEXT", "alice"), 100, 512);
     }
 
     @Test
     void anEs256TokenProducesAndConsumesOnSaslSslWithTheJwksFromAFile() throws Exception {
-        roundTrip(oauth("SASL_SSL", "bob"), 100);
+        roundTrip(broker, oauth("SASL_SSL", "bob"), 100, 512);
     }
 
     @Test
     void aForgedSignatureAndAWrongAudienceAreRefusedWithSaslAuthenticationFailed() throws Exception {
         for (String clientId : List.of("mallory", "billing-service")) {
-            try (Admin admin = admin(oauth("SASL_PLAINTEXT", clientId))) {
-                assertThatThrownBy(() -> admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS))
-                        .as(clientId)
-                        .isInstanceOf(ExecutionException.class)
-                        .cause()
-                        .isInstanceOf(SaslAuthenticationException.class)
-                        .hasMessageContaining("invalid_token");
-            }
+            assertRefused(oauth("SASL_PLAINTEXT", clientId))
+                    .as(clientId)
+                    .isInstanceOf(SaslAuthenticationException.class)
+                    .hasMessageContaining("invalid_token");
         }
     }
 
@@ -215,13 +149,7 @@ class OAuthBearerIT {
     void aValidTokenOnTheWireAuthenticatesWithAnAuthorizationIdEqualToItsSubject() throws Exception {
         String valid = idp.token(Kind.RS256, "alice", 300);
         try (RawClient raw = new RawClient(port("SASL_PLAINTEXT"))) {
-            raw.send(new SaslHandshakeRequestData().setMechanism("OAUTHBEARER"), (short) 1);
-            SaslAuthenticateResponseData answer = raw.send(
-                    new SaslAuthenticateRequestData()
-                            .setAuthBytes(("n,a=alice,\u0001auth=Bearer " + valid + "\u0001\u0001").getBytes(UTF_8)),
-                    (short) 2);
-            assertThat(answer.errorCode()).isZero();
-            assertThat(answer.authBytes()).isEmpty();
+            assertThat(bearerExchange(raw, "alice", valid).authBytes()).isEmpty();
         }
     }
 
@@ -240,13 +168,7 @@ class OAuthBearerIT {
     /** One OAUTHBEARER exchange on SASL_PLAINTEXT: the server's first answer, empty when the token was accepted. */
     private static String authenticate(String token) throws Exception {
         try (RawClient raw = new RawClient(port("SASL_PLAINTEXT"))) {
-            raw.send(new SaslHandshakeRequestData().setMechanism("OAUTHBEARER"), (short) 1);
-            SaslAuthenticateResponseData answer = raw.send(
-                    new SaslAuthenticateRequestData()
-                            .setAuthBytes(("n,,\u0001auth=Bearer " + token + "\u0001\u0001").getBytes(UTF_8)),
-                    (short) 2);
-            assertThat(answer.errorCode()).isZero();
-            return new String(answer.authBytes(), UTF_8);
+            return new String(bearerExchange(raw, "", token).authBytes(), UTF_8);
         }
     }
 }

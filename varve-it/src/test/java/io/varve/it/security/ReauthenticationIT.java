@@ -2,6 +2,8 @@ package io.varve.it.security;
 
 import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
+import static io.varve.it.security.SecurityClients.bearerExchange;
+import static io.varve.it.security.SecurityClients.oauthBearer;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
@@ -34,9 +35,7 @@ import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
-import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
-import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +50,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ReauthenticationIT {
     private static final long SCRAM_REAUTH_MS = 2000;
     private static final long OAUTH_REAUTH_MS = 3000;
-    private static final String SCRAM_MODULE = "org.apache.kafka.common.security.scram.ScramLoginModule";
     private static final String ALLOWED_URLS = "org.apache.kafka.sasl.oauthbearer.allowed.urls";
 
     @TempDir
@@ -104,13 +102,8 @@ class ReauthenticationIT {
     }
 
     private static Map<String, Object> scram(String user) {
-        Map<String, Object> c = new HashMap<>();
-        c.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + saslPort());
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
-        c.put(SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-256");
-        c.put(
-                SaslConfigs.SASL_JAAS_CONFIG,
-                SCRAM_MODULE + " required username=\"" + user + "\" password=\"" + user + "-secret\";");
+        Map<String, Object> c = SecurityClients.scram(
+                broker.bootstrap("SASL_PLAINTEXT"), "SASL_PLAINTEXT", "SCRAM-SHA-256", user, user + "-secret");
         c.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "10000");
         c.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         return c;
@@ -161,20 +154,10 @@ class ReauthenticationIT {
     void anOAuthBearerProducerReauthenticatesWithRefreshedTokens() throws Exception {
         idp.lifetimeSeconds(8);
         int before = idp.tokensIssued();
-        Map<String, Object> c = new HashMap<>();
-        c.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + saslPort());
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
-        c.put(SaslConfigs.SASL_MECHANISM, "OAUTHBEARER");
-        c.put(
-                SaslConfigs.SASL_LOGIN_CALLBACK_HANDLER_CLASS,
-                "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler");
-        c.put(SaslConfigs.SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL, idp.url("/token"));
+        Map<String, Object> c =
+                oauthBearer(broker.bootstrap("SASL_PLAINTEXT"), "SASL_PLAINTEXT", idp.url("/token"), "orders");
         c.put(SaslConfigs.SASL_LOGIN_REFRESH_MIN_PERIOD_SECONDS, "0");
         c.put(SaslConfigs.SASL_LOGIN_REFRESH_BUFFER_SECONDS, "0");
-        c.put(
-                SaslConfigs.SASL_JAAS_CONFIG,
-                "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId=\"orders\""
-                        + " clientSecret=\"orders-secret\";");
         produceAcross(c, 4);
         assertThat(idp.tokensIssued() - before).isGreaterThanOrEqualTo(2);
     }
@@ -188,13 +171,7 @@ class ReauthenticationIT {
 
     private static long oauthLifetimeMs(String token) throws IOException {
         try (RawClient raw = new RawClient(saslPort())) {
-            raw.send(new SaslHandshakeRequestData().setMechanism("OAUTHBEARER"), (short) 1);
-            SaslAuthenticateResponseData answer = raw.send(
-                    new SaslAuthenticateRequestData()
-                            .setAuthBytes(("n,,\u0001auth=Bearer " + token + "\u0001\u0001").getBytes(UTF_8)),
-                    (short) 2);
-            assertThat(answer.errorCode()).isZero();
-            return answer.sessionLifetimeMs();
+            return bearerExchange(raw, "", token).sessionLifetimeMs();
         }
     }
 
@@ -232,12 +209,7 @@ class ReauthenticationIT {
     @Test
     void aConnectionThatDoesNotReauthenticateIsClosedAtItsFirstRequestAfterTheEnd() throws Exception {
         try (RawClient raw = new RawClient(saslPort())) {
-            raw.send(new SaslHandshakeRequestData().setMechanism("OAUTHBEARER"), (short) 1);
-            String token = idp.token(Kind.RS256, "orders", 600);
-            SaslAuthenticateResponseData answer = raw.send(
-                    new SaslAuthenticateRequestData()
-                            .setAuthBytes(("n,,\u0001auth=Bearer " + token + "\u0001\u0001").getBytes(UTF_8)),
-                    (short) 2);
+            SaslAuthenticateResponseData answer = bearerExchange(raw, "", idp.token(Kind.RS256, "orders", 600));
             long authenticatedNanos = System.nanoTime();
             assertThat(answer.sessionLifetimeMs()).isEqualTo(OAUTH_REAUTH_MS);
             DescribeClusterResponseData cluster = raw.send(new DescribeClusterRequestData(), (short) 0);

@@ -1,35 +1,28 @@
 package io.varve.it.security;
 
-import static io.varve.it.ClientSupport.TIMEOUT;
 import static io.varve.it.ClientSupport.createTopic;
 import static io.varve.it.ClientSupport.uniqueTopic;
+import static io.varve.it.security.SecurityClients.PLAIN_MODULE;
+import static io.varve.it.security.SecurityClients.assertRefused;
+import static io.varve.it.security.SecurityClients.roundTrip;
+import static io.varve.it.security.SecurityClients.scram;
+import static io.varve.it.security.SecurityClients.trusting;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.varve.it.Kcat;
 import io.varve.it.RawClient;
 import io.varve.it.TestBroker;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.config.SaslConfigs;
-import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.UnsupportedSaslMechanismException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -43,7 +36,6 @@ import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,9 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
  * before authentication refused with Kafka's errors; repeated failures of one address answered ever later.
  */
 class SaslIT {
-    private static final Path KCAT = Path.of("/usr/bin/kcat");
-    private static final String PLAIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule";
-
     @TempDir
     static Path dir;
 
@@ -91,93 +80,35 @@ class SaslIT {
     }
 
     private static Map<String, Object> plain(String listener, String user, String password) throws Exception {
-        Map<String, Object> c = new HashMap<>();
-        c.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port(listener));
-        c.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, listener);
-        c.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
-        c.put(
-                SaslConfigs.SASL_JAAS_CONFIG,
-                PLAIN_MODULE + " required username=\"" + user + "\" password=\"" + password + "\";");
-        if (listener.equals("SASL_SSL")) {
-            c.put(
-                    SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG,
-                    certs.truststore("PKCS12").toString());
-            c.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
-            c.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
-        }
-        return c;
-    }
-
-    private static Admin admin(Map<String, Object> c) {
-        Properties p = new Properties();
-        p.putAll(c);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
-        return Admin.create(p);
-    }
-
-    private static void roundTrip(Map<String, Object> client, int count) throws Exception {
-        String topic = uniqueTopic("sasl");
-        try (Admin admin = admin(client)) {
-            createTopic(admin, topic, 2);
-        }
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer(client)) {
-            for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(topic, ("k" + i).getBytes(UTF_8), new byte[1024]));
-            }
-            producer.flush();
-        }
-        Map<String, Object> consumerConfig = new HashMap<>(client);
-        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-group");
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(consumerConfig)) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (records.size() < count && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-            consumer.commitSync();
-        }
-        assertThat(records).hasSize(count);
+        Map<String, Object> c = SecurityClients.plain(broker.bootstrap(listener), listener, user, password);
+        return listener.equals("SASL_SSL") ? trusting(c, certs, "PKCS12") : c;
     }
 
     @Test
     void plainUsersProduceAndConsumeOnSaslPlaintext() throws Exception {
-        roundTrip(plain("SASL_PLAINTEXT", "alice", "alice-secret"), 200);
+        roundTrip(broker, plain("SASL_PLAINTEXT", "alice", "alice-secret"), 200, 1024);
     }
 
     @Test
     void plainUsersProduceAndConsumeOnSaslSsl() throws Exception {
-        roundTrip(plain("SASL_SSL", "bob", "bob-secret"), 200);
+        roundTrip(broker, plain("SASL_SSL", "bob", "bob-secret"), 200, 1024);
     }
 
     @Test
     void aWrongPasswordAndAnUnknownUserAreRefusedWithSaslAuthenticationFailed() throws Exception {
         for (Map<String, Object> c :
                 List.of(plain("SASL_PLAINTEXT", "alice", "guess"), plain("SASL_SSL", "mallory", "alice-secret"))) {
-            try (Admin admin = admin(c)) {
-                assertThatThrownBy(() -> admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS))
-                        .isInstanceOf(ExecutionException.class)
-                        .cause()
-                        .isInstanceOf(SaslAuthenticationException.class)
-                        .hasMessageContaining("Invalid username or password");
-            }
+            assertRefused(c)
+                    .isInstanceOf(SaslAuthenticationException.class)
+                    .hasMessageContaining("Invalid username or password");
         }
     }
 
     @Test
     void aMechanismTheListenerDoesNotOfferIsRefused() throws Exception {
-        Map<String, Object> c = plain("SASL_PLAINTEXT", "alice", "alice-secret");
-        c.put(SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-256");
-        c.put(
-                SaslConfigs.SASL_JAAS_CONFIG,
-                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"alice\""
-                        + " password=\"alice-secret\";");
-        try (Admin admin = admin(c)) {
-            assertThatThrownBy(() -> admin.describeCluster().clusterId().get(20, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class)
-                    .hasCauseInstanceOf(UnsupportedSaslMechanismException.class);
-        }
+        Map<String, Object> c =
+                scram(broker.bootstrap("SASL_PLAINTEXT"), "SASL_PLAINTEXT", "SCRAM-SHA-256", "alice", "alice-secret");
+        assertRefused(c).isInstanceOf(UnsupportedSaslMechanismException.class);
     }
 
     @Test
@@ -264,13 +195,12 @@ class SaslIT {
 
     @Test
     void kcatProducesAndConsumesWithPlain() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(KCAT), "kcat is not installed at " + KCAT);
+        Kcat.assumeInstalled();
         String topic = uniqueTopic("kcat-sasl");
         try (Admin admin = broker.admin()) {
             createTopic(admin, topic, 1);
         }
         List<String> common = List.of(
-                KCAT.toString(),
                 "-b",
                 "127.0.0.1:" + port("SASL_SSL"),
                 "-X",
@@ -285,17 +215,10 @@ class SaslIT {
                 "sasl.password=alice-secret");
         List<String> produce = new ArrayList<>(common);
         produce.addAll(List.of("-P", "-t", topic));
-        Process producer = new ProcessBuilder(produce).redirectErrorStream(true).start();
-        producer.getOutputStream().write("one\ntwo\n".getBytes(UTF_8));
-        producer.getOutputStream().close();
-        String producerOutput = new String(producer.getInputStream().readAllBytes(), UTF_8);
-        assertThat(producer.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(producer.exitValue()).as(producerOutput).isZero();
+        Kcat.Result produced = Kcat.run(dir, "one\ntwo\n", produce);
+        assertThat(produced.exitCode()).as(produced.stderr()).isZero();
         List<String> consume = new ArrayList<>(common);
         consume.addAll(List.of("-C", "-t", topic, "-o", "beginning", "-c", "2", "-e"));
-        Process consumer = new ProcessBuilder(consume).start();
-        String out = new String(consumer.getInputStream().readAllBytes(), UTF_8);
-        assertThat(consumer.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(out.lines()).containsExactly("one", "two");
+        assertThat(Kcat.run(dir, null, consume).lines()).containsExactly("one", "two");
     }
 }
