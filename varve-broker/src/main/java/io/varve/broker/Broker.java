@@ -318,7 +318,7 @@ public final class Broker implements AutoCloseable {
                 .register(
                         ApiKeys.FETCH,
                         4,
-                        17,
+                        18,
                         new FetchHandler(
                                 metadataCache,
                                 replicaManager,

@@ -55,6 +55,8 @@ public final class FetchHandler implements ApiHandler {
     private static final short FIRST_NODE_ENDPOINTS_VERSION = 16;
     /** KIP-392: from this version a consumer names its rack and may be served by a follower. */
     private static final short FIRST_RACK_VERSION = 11;
+    /** Followers say which high watermark they know (KIP-1166). */
+    private static final short FIRST_FOLLOWER_HIGH_WATERMARK_VERSION = 18;
     /** Fetch session ids; 0 means none (FetchMetadata.INVALID_SESSION_ID in the protocol guide). */
     private static final int NO_SESSION = 0;
 
@@ -128,7 +130,11 @@ public final class FetchHandler implements ApiHandler {
             // remote data is there to read: no long poll (Kafka does the same), the read completes the response
             return replicaManager.tieredReads().complete(first.response, first.remote);
         }
-        if (data.maxWaitMs() <= 0 || first.bytes >= data.minBytes() || first.hasError || targets.isEmpty()) {
+        if (data.maxWaitMs() <= 0
+                || first.bytes >= data.minBytes()
+                || first.hasError
+                || first.followerHighWatermarkBehind
+                || targets.isEmpty()) {
             return CompletableFuture.completedFuture(first.response);
         }
         CompletableFuture<ApiMessage> result = new CompletableFuture<>();
@@ -165,7 +171,8 @@ public final class FetchHandler implements ApiHandler {
                                 result.completeExceptionally(e);
                             }
                         },
-                        replicaId < 0);
+                        // KIP-1166: a follower that says which high watermark it knows (v18) learns each move at once
+                        replicaId < 0 || request.apiVersion() >= FIRST_FOLLOWER_HIGH_WATERMARK_VERSION);
         return result;
     }
 
@@ -202,6 +209,8 @@ public final class FetchHandler implements ApiHandler {
 
         long bytes;
         boolean hasError;
+        /** A follower (Fetch v18) named a high watermark below the leader's: answered at once (KIP-1166). */
+        boolean followerHighWatermarkBehind;
         /** The one partition of this response read from remote storage (KIP-405), or null. */
         TieredReads.RemoteFetch remote;
         /** The leaders named in NOT_LEADER_OR_FOLLOWER answers, for NodeEndpoints (KIP-951). */
@@ -302,6 +311,11 @@ public final class FetchHandler implements ApiHandler {
                         continue;
                     }
                     partition.followerFetched(replicaId, fetchOffset, t.partition.logStartOffset());
+                    // Long.MAX_VALUE (not said) is never behind; -1 (not known) is behind any high watermark
+                    if (r.apiVersion() >= FIRST_FOLLOWER_HIGH_WATERMARK_VERSION
+                            && t.partition.highWatermark() < log.highWatermark()) {
+                        read.followerHighWatermarkBehind = true;
+                    }
                 }
                 // replication throttles apply to followers out of the ISR only (they must not slow acks=all)
                 boolean throttled = replicaId >= 0 && !partition.isr().contains(replicaId);

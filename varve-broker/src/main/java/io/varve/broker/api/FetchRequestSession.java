@@ -43,7 +43,8 @@ final class FetchRequestSession {
                         p.currentLeaderEpoch(),
                         p.lastFetchedEpoch(),
                         p.logStartOffset(),
-                        p.partitionMaxBytes()));
+                        p.partitionMaxBytes(),
+                        p.highWatermark()));
             }
         }
         List<Key> forgotten = new ArrayList<>();
@@ -97,7 +98,8 @@ final class FetchRequestSession {
                             .setCurrentLeaderEpoch(f.currentLeaderEpoch())
                             .setLastFetchedEpoch(f.lastFetchedEpoch())
                             .setLogStartOffset(f.logStartOffsetOfFollower())
-                            .setPartitionMaxBytes(f.maxBytes()));
+                            .setPartitionMaxBytes(f.maxBytes())
+                            .setHighWatermark(f.highWatermarkOfFollower()));
         }
         return topics;
     }

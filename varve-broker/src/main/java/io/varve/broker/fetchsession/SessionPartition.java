@@ -35,6 +35,8 @@ public final class SessionPartition {
      * What a request asks of one partition.
      *
      * @param logStartOffsetOfFollower the follower's own log start (-1 from consumers)
+     * @param highWatermarkOfFollower the high watermark the follower knows (Fetch v18, KIP-1166): -1 when it knows
+     *     none, {@link Long#MAX_VALUE} when the request does not say (consumers, older versions)
      */
     public record PartitionFetch(
             Key key,
@@ -42,7 +44,27 @@ public final class SessionPartition {
             int currentLeaderEpoch,
             int lastFetchedEpoch,
             long logStartOffsetOfFollower,
-            int maxBytes) {}
+            int maxBytes,
+            long highWatermarkOfFollower) {
+
+        /** A fetch that does not say which high watermark it knows. */
+        public PartitionFetch(
+                Key key,
+                long fetchOffset,
+                int currentLeaderEpoch,
+                int lastFetchedEpoch,
+                long logStartOffsetOfFollower,
+                int maxBytes) {
+            this(
+                    key,
+                    fetchOffset,
+                    currentLeaderEpoch,
+                    lastFetchedEpoch,
+                    logStartOffsetOfFollower,
+                    maxBytes,
+                    Long.MAX_VALUE);
+        }
+    }
 
     /**
      * What one response says of a partition.

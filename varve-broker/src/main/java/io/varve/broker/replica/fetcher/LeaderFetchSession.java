@@ -13,7 +13,7 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * The client side of a fetch session with one leader (KIP-227), as a follower keeps it: the first request is full
  * (epoch 0, every partition); once the leader answers with a session id, each request carries the next epoch and
- * names only the partitions added or whose fetch position changed since the last request, and forgets the ones no
+ * names only the partitions added or whose fetch position or known high watermark (KIP-1166) changed since the last request, and forgets the ones no
  * longer fetched. A session error (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH …) or a request without an
  * answer makes the next request full again. Pure: the fetcher sends and receives; this only builds and learns.
  * Not thread-safe: one fetcher thread owns it.
@@ -29,7 +29,8 @@ final class LeaderFetchSession {
             int currentLeaderEpoch,
             int lastFetchedEpoch,
             long logStartOffset,
-            int maxBytes) {}
+            int maxBytes,
+            long highWatermark) {}
 
     private int sessionId = NO_SESSION;
     /** The epoch of the next request: 0 for a full one. */
@@ -65,7 +66,8 @@ final class LeaderFetchSession {
                             .setFetchOffset(s.fetchOffset())
                             .setLastFetchedEpoch(s.lastFetchedEpoch())
                             .setLogStartOffset(s.logStartOffset())
-                            .setPartitionMaxBytes(s.maxBytes()));
+                            .setPartitionMaxBytes(s.maxBytes())
+                            .setHighWatermark(s.highWatermark()));
             lastPartitionsNamed++;
         }
         request.setTopics(new ArrayList<>(topics.values()));

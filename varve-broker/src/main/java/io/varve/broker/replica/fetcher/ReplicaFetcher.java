@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ReplicaFetcher implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(ReplicaFetcher.class);
-    /** The Fetch version this broker's leaders serve (ReplicaState, topic ids, diverging epochs). */
-    static final short FETCH_VERSION = 17;
+    /** The Fetch version this broker's leaders serve (ReplicaState, topic ids, diverging epochs, v18: the high watermark it knows). */
+    static final short FETCH_VERSION = 18;
     /** ListOffsets v8 introduced EARLIEST_LOCAL (KIP-405); v9 is the first without the old replica-id rules. */
     private static final short LIST_OFFSETS_VERSION = 9;
     /** ListOffsets' EARLIEST_LOCAL timestamp: the leader's local log start offset. */
@@ -282,7 +282,8 @@ final class ReplicaFetcher implements Runnable {
                             f.leaderEpoch(),
                             p.log().latestLeaderEpoch(),
                             p.log().logStartOffset(),
-                            settings.fetchMaxBytes()));
+                            settings.fetchMaxBytes(),
+                            p.log().highWatermark()));
             sent.put(p.topicPartition(), f); // an incremental answer may carry any partition of the session
         }
         return session.build(request, next);

@@ -21,7 +21,7 @@ class LeaderFetchSessionTest {
     private static Map<TopicPartition, PartitionState> partitions(long... offsets) {
         Map<TopicPartition, PartitionState> next = new LinkedHashMap<>();
         for (int p = 0; p < offsets.length; p++) {
-            next.put(new TopicPartition("t", p), new PartitionState(TOPIC, offsets[p], 3, 2, 0, 1_000));
+            next.put(new TopicPartition("t", p), new PartitionState(TOPIC, offsets[p], 3, 2, 0, 1_000, 0));
         }
         return next;
     }
@@ -96,8 +96,18 @@ class LeaderFetchSessionTest {
     void aNewLeaderEpochSendsThePartitionAgain() {
         openSession(0, 0);
         Map<TopicPartition, PartitionState> next = partitions(0, 0);
-        next.put(new TopicPartition("t", 0), new PartitionState(TOPIC, 0, 4, 2, 0, 1_000));
+        next.put(new TopicPartition("t", 0), new PartitionState(TOPIC, 0, 4, 2, 0, 1_000, 0));
         assertThat(named(build(next))).containsExactly(0);
+    }
+
+    @Test
+    void aMovedHighWatermarkSendsThePartitionAgainWithIt() {
+        openSession(0, 0);
+        Map<TopicPartition, PartitionState> next = partitions(0, 0);
+        next.put(new TopicPartition("t", 1), new PartitionState(TOPIC, 0, 3, 2, 0, 1_000, 42));
+        FetchRequestData request = build(next);
+        assertThat(named(request)).containsExactly(1);
+        assertThat(request.topics().get(0).partitions().get(0).highWatermark()).isEqualTo(42);
     }
 
     @Test
