@@ -385,7 +385,7 @@ public final class Broker implements AutoCloseable {
                 config.socketRequestMaxBytes(),
                 64,
                 5_000,
-                io.varve.broker.network.client.ClientTls.forListener(config, interBrokerListenerName()));
+                io.varve.broker.network.client.ClientSecurity.forListener(config, interBrokerListenerName()));
         txnCoordinator = new TransactionCoordinatorRuntime(
                 nodeId,
                 TxnCoordinatorSettings.from(config),
@@ -772,7 +772,7 @@ public final class Broker implements AutoCloseable {
                         .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
                 this::brokerEpoch,
                 System::currentTimeMillis,
-                io.varve.broker.network.client.ClientTls.forListener(config, listener));
+                io.varve.broker.network.client.ClientSecurity.forListener(config, listener));
         replicaFetchers.useThrottles(replicaManager.throttles());
         if (remoteLogManager != null) {
             replicaFetchers.useTieredFollowerStart(new TieredFollowerBootstrap(remoteLogManager));

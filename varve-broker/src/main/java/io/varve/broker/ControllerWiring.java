@@ -123,7 +123,7 @@ final class ControllerWiring implements AutoCloseable {
                 () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()),
                 ControllerRouter.Settings.defaults(),
                 config.socketRequestMaxBytes(),
-                io.varve.broker.network.client.ClientTls.forController(config));
+                io.varve.broker.network.client.ClientSecurity.forController(config));
         return new ControllerWiring(controller, router, retries, raft);
     }
 

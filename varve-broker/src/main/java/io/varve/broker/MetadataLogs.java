@@ -104,7 +104,7 @@ final class MetadataLogs implements AutoCloseable {
                 addresses,
                 KafkaRaftTransport.Settings.defaults(),
                 RaftRuntime.monotonicClockMs(),
-                io.varve.broker.network.client.ClientTls.forController(config));
+                io.varve.broker.network.client.ClientSecurity.forController(config));
         MetadataRaftRuntime runtime = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
                 nodeId,
                 clusterId,
@@ -126,7 +126,10 @@ final class MetadataLogs implements AutoCloseable {
         ControllerListenerDispatcher dispatcher = null;
         if (controller) {
             // A controller serves its listener even as the only voter: brokers fetch the log from it as observers.
-            dispatcher = new ControllerListenerDispatcher(transport.dispatcher());
+            dispatcher = new ControllerListenerDispatcher(
+                    transport.dispatcher(),
+                    io.varve.broker.security.ControllerListenerSasl.dispatcher(
+                            config.security(), config.controllerListeners()));
             controllerNetwork = new SocketServer(new SocketServer.Settings(
                     config.socketRequestMaxBytes(),
                     config.connectionsMaxIdleMs(),
@@ -134,7 +137,7 @@ final class MetadataLogs implements AutoCloseable {
                     config.socketSendBufferBytes(),
                     config.socketReceiveBufferBytes()));
             try {
-                // An SSL controller listener serves TLS (SASL on it is refused by the config).
+                // A TLS controller listener's front runs the handshake; a SASL one's exchange is the dispatcher's.
                 controllerNetwork.start(
                         config.controllerListeners(),
                         dispatcher,

@@ -91,7 +91,7 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
         this(nodeId, local, leaderId, controllerEndpoints, timer, clockMs, settings, maxFrameBytes, null);
     }
 
-    /** As above, over TLS when {@code tls} is not null (an SSL controller listener). */
+    /** As above, with TLS and / or SASL when {@code security} is not null (the controller listener asks). */
     public ControllerRouter(
             int nodeId,
             LocalController local,
@@ -101,7 +101,7 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
             LongSupplier clockMs,
             Settings settings,
             int maxFrameBytes,
-            io.varve.broker.network.client.ClientTls tls) {
+            io.varve.broker.network.client.ClientSecurity security) {
         this.nodeId = nodeId;
         this.local = local;
         this.leaderId = Objects.requireNonNull(leaderId, "leaderId");
@@ -115,7 +115,7 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
                 maxFrameBytes,
                 64,
                 settings.attemptTimeoutMs(),
-                tls);
+                security);
     }
 
     @Override
