@@ -108,8 +108,9 @@ public final class ClientSecurity {
     }
 
     /** Logs a failed login to {@code peer} unless the same failure was the last one logged for it. */
-    void loginFailed(InetSocketAddress peer, String why) {
-        String previous = failures.put(peer.toString(), why);
+    void loginFailed(InetSocketAddress address, String why) {
+        String peer = address.getHostString() + ":" + address.getPort();
+        String previous = failures.put(peer, why);
         if (why.equals(previous)) {
             LOG.debug("Still cannot log in to the node at {}: {}", peer, why);
             return;
@@ -125,8 +126,9 @@ public final class ClientSecurity {
     }
 
     /** Notes a successful login; logs it when earlier ones to the same peer had failed. */
-    void loggedIn(InetSocketAddress peer) {
-        if (failures.remove(peer.toString()) != null) {
+    void loggedIn(InetSocketAddress address) {
+        String peer = address.getHostString() + ":" + address.getPort();
+        if (failures.remove(peer) != null) {
             LOG.info("Logged in to the node at {} on listener {} as {} again", peer, listenerName, sasl.username());
         }
     }
