@@ -249,7 +249,7 @@ public final class Broker implements AutoCloseable {
         });
         metadataCache = new MetadataCache(nodeId, clusterId);
 
-        metadataLogs = MetadataLogs.open(config, clusterId);
+        metadataLogs = MetadataLogs.open(config, clusterId, tlsContexts);
         raft = metadataLogs.raft();
         loader = new MetadataLoader();
         MetadataRaft metadataLog = raft;

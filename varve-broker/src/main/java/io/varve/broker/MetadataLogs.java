@@ -65,6 +65,18 @@ final class MetadataLogs implements AutoCloseable {
     }
 
     static MetadataLogs open(BrokerConfig config, String clusterId) throws InterruptedException, java.io.IOException {
+        return open(config, clusterId, new java.util.HashMap<>());
+    }
+
+    /**
+     * As above; a TLS controller listener's server context is taken from (or put in) {@code tlsContexts}, so that a
+     * keystore reload of that listener ({@link io.varve.broker.security.KeystoreReloader}) reaches it.
+     */
+    static MetadataLogs open(
+            BrokerConfig config,
+            String clusterId,
+            Map<String, io.varve.broker.security.ReloadableSslContext> tlsContexts)
+            throws InterruptedException, java.io.IOException {
         int nodeId = config.nodeId();
         Path parent = config.metadataLogDir();
         LegacyLogMigration.migrateIfPresent(parent, nodeId, clusterId);
@@ -141,7 +153,8 @@ final class MetadataLogs implements AutoCloseable {
                 controllerNetwork.start(
                         config.controllerListeners(),
                         dispatcher,
-                        io.varve.broker.security.TlsContexts.fronts(config.security(), config.controllerListeners()));
+                        io.varve.broker.security.TlsContexts.fronts(
+                                config.security(), config.controllerListeners(), tlsContexts));
             } catch (RuntimeException | InterruptedException e) {
                 controllerNetwork.close();
                 throw e;

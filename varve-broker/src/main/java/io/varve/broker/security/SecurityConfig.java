@@ -98,6 +98,9 @@ public final class SecurityConfig {
 
     private final Map<String, ListenerSecurity> byListener;
     private final Map<String, OutgoingSasl> outgoingSasl;
+    /** The one mutable part: the broker's own TLS clients, which keystore reloads reach. */
+    private final OutgoingTlsContexts outgoingTlsContexts = new OutgoingTlsContexts();
+
     private final long failedAuthenticationDelayMs;
     private final Authorization authorization;
 
@@ -299,6 +302,11 @@ public final class SecurityConfig {
     /** The security of a listener of {@code listeners}; PLAINTEXT for one it was not built with. */
     public ListenerSecurity forListener(String listenerName) {
         return byListener.getOrDefault(listenerName, ListenerSecurity.plaintext(listenerName));
+    }
+
+    /** The broker's own TLS clients per listener, which a keystore reload hands the new settings. */
+    public OutgoingTlsContexts outgoingTlsContexts() {
+        return outgoingTlsContexts;
     }
 
     /** {@code connection.failed.authentication.delay.ms} (Kafka's default 100): the base of the per-address delay. */

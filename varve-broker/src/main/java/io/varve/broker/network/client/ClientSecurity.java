@@ -29,8 +29,8 @@ public final class ClientSecurity {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSecurity.class);
 
     private final String listenerName;
-    /** Null when the listener is not TLS. */
-    private final SslContext tls;
+    /** Null when the listener is not TLS; replaced by a keystore reload (new connections only). */
+    private volatile SslContext tls;
     /** Null when the listener is not SASL. */
     private final SecurityConfig.OutgoingSasl sasl;
     /** Per peer, the last failure logged. */
@@ -65,7 +65,27 @@ public final class ClientSecurity {
             throw new IllegalStateException("listener " + listenerName + " speaks " + protocol
                     + " but the config has no SASL login for it: it is not one the broker connects to");
         }
-        return tls == null && sasl == null ? null : new ClientSecurity(listenerName, tls, sasl);
+        if (tls == null && sasl == null) {
+            return null;
+        }
+        ClientSecurity security = new ClientSecurity(listenerName, tls, sasl);
+        if (tls != null) {
+            boolean verifyHostname = SecurityConfig.verifiesHostname(config.originals(), listenerName);
+            config.security()
+                    .outgoingTlsContexts()
+                    .register(
+                            listenerName,
+                            next -> security.replaceTls(TlsContexts.clientContext(listenerName, next, verifyHostname)));
+        }
+        return security;
+    }
+
+    /** New connections use {@code next} (a keystore or truststore reload); open ones keep their session. */
+    void replaceTls(SslContext next) {
+        if (tls == null) {
+            throw new IllegalStateException("connections to listener " + listenerName + " do not use TLS");
+        }
+        tls = next;
     }
 
     /** The security of connections to the controllers' listener (the first of {@code controller.listener.names}). */
@@ -93,10 +113,11 @@ public final class ClientSecurity {
 
     /** The TLS client handler of a connection to {@code peer}. */
     public SslHandler handler(ByteBufAllocator alloc, InetSocketAddress peer) {
-        if (tls == null) {
+        SslContext current = tls;
+        if (current == null) {
             throw new IllegalStateException("connections to listener " + listenerName + " do not use TLS");
         }
-        return tls.newHandler(alloc, peer.getHostString(), peer.getPort());
+        return current.newHandler(alloc, peer.getHostString(), peer.getPort());
     }
 
     SecurityConfig.OutgoingSasl sasl() {
