@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Keystore reload without restart: {@code kafka-configs --entity-type brokers --entity-name <id> --alter
  * --add-config listener.name.ssl.ssl.keystore.*} makes new TLS connections get the new certificate while open ones
- * keep theirs; a keystore that does not load is refused with INVALID_CONFIG and the current one stays.
+ * keep theirs; a keystore that does not load is refused with INVALID_CONFIG and the current one stays. The same for
+ * the controller listener with {@code kafka-configs --bootstrap-controller}, as Kafka allows.
  */
 class KeystoreReloadIT {
     @TempDir
@@ -49,12 +50,17 @@ class KeystoreReloadIT {
     static TestCertificates certs;
     static TestBroker broker;
     static int nodeId;
+    static int controllerPort;
 
     @BeforeAll
     static void start() throws Exception {
         certs = TestCertificates.authority(dir.resolve("ca"), "Varve Reload CA");
         Map<String, String> props = new HashMap<>();
-        props.put("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0");
+        controllerPort = io.varve.it.ServerProcess.freePort();
+        props.put("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SSL:SSL,CONTROLLER:SSL");
+        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
         props.put("ssl.keystore.location", certs.brokerKeystore("PKCS12").toString());
         props.put("ssl.keystore.type", "PKCS12");
         props.put("ssl.keystore.password", TestCertificates.PASSWORD);
@@ -79,6 +85,10 @@ class KeystoreReloadIT {
     }
 
     private static SSLSocket connect() throws Exception {
+        return connect(sslPort());
+    }
+
+    private static SSLSocket connect(int port) throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(certs.truststore("PKCS12"))) {
             trust.load(in, TestCertificates.PASSWORD.toCharArray());
@@ -87,7 +97,7 @@ class KeystoreReloadIT {
         factory.init(trust);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, factory.getTrustManagers(), null);
-        SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", sslPort());
+        SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port);
         socket.startHandshake();
         return socket;
     }
@@ -143,6 +153,44 @@ class KeystoreReloadIT {
         assertThat(refused.exitCode()).isNotZero();
         assertThat(refused.output()).contains("The new keystore of listener SSL is refused, the current one stays");
         assertThat(newConnectionSubject()).isEqualTo("CN=broker-renewed,O=Varve Test");
+    }
+
+    @Test
+    void kafkaConfigsWithBootstrapControllerReloadsTheControllerListenersKeystore() throws Exception {
+        try (SSLSocket before = connect(controllerPort)) {
+            assertThat(servedSubject(before)).isEqualTo("CN=broker,O=Varve Test");
+        }
+        Path renewed = certs.brokerKeystore("controller-renewed", "CN=controller-renewed,O=Varve Test");
+        Path commandConfig = dir.resolve("controller-client.properties");
+        Files.writeString(
+                commandConfig,
+                "security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location="
+                        + certs.truststore("PKCS12") + "\nssl.truststore.password=" + TestCertificates.PASSWORD + "\n");
+        ToolRun run = tool(
+                List.of(
+                        "--bootstrap-controller",
+                        "127.0.0.1:" + controllerPort,
+                        "--command-config",
+                        commandConfig.toString()),
+                "--entity-type",
+                "brokers",
+                "--entity-name",
+                String.valueOf(nodeId),
+                "--alter",
+                "--add-config",
+                "listener.name.controller.ssl.keystore.location=" + renewed
+                        + ",listener.name.controller.ssl.keystore.type=PKCS12,listener.name.controller.ssl.keystore.password="
+                        + TestCertificates.PASSWORD);
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    try (SSLSocket after = connect(controllerPort)) {
+                        return servedSubject(after).equals("CN=controller-renewed,O=Varve Test");
+                    }
+                });
+        // the broker listeners keep theirs
+        assertThat(newConnectionSubject()).isNotEqualTo("CN=controller-renewed,O=Varve Test");
     }
 
     @Test
@@ -202,15 +250,18 @@ class KeystoreReloadIT {
     record ToolRun(int exitCode, String output) {}
 
     private static ToolRun configs(String... args) throws Exception {
+        return tool(List.of("--bootstrap-server", broker.bootstrap()), args);
+    }
+
+    private static ToolRun tool(List<String> connection, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx128m",
                 "-XX:TieredStopAtLevel=1",
                 "-cp",
                 System.getProperty("java.class.path"),
-                "org.apache.kafka.tools.ConfigCommand",
-                "--bootstrap-server",
-                broker.bootstrap()));
+                "org.apache.kafka.tools.ConfigCommand"));
+        command.addAll(connection);
         command.addAll(List.of(args));
         Path out = Files.createTempFile(dir, "tool", ".out");
         Process process = new ProcessBuilder(command)
