@@ -687,7 +687,7 @@ public final class Broker implements AutoCloseable {
 
     /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */
     private String interBrokerListenerName() {
-        String named = config.originals().get("inter.broker.listener.name");
+        String named = config.namedInterBrokerListener();
         if (named != null) {
             return named;
         }

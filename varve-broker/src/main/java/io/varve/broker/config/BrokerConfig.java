@@ -51,6 +51,7 @@ public final class BrokerConfig {
                             "CONTROLLER:PLAINTEXT"))
             .define("controller.listener.names", LIST, List.of("CONTROLLER"))
             .define("inter.broker.listener.name", STRING, null)
+            .define("security.inter.broker.protocol", STRING, null)
             .define("controller.quorum.voters", LIST, List.of())
             .define("controller.quorum.bootstrap.servers", LIST, List.of())
             // Raft timings, Kafka's keys and defaults.
@@ -265,7 +266,7 @@ public final class BrokerConfig {
         // The listeners this node connects to itself, each with the key naming its SASL mechanism.
         Map<String, String> ownConnections = new LinkedHashMap<>();
         controllerListenerNames().forEach(n -> ownConnections.put(n, "sasl.mechanism.controller.protocol"));
-        String interBroker = (String) values.get("inter.broker.listener.name");
+        String interBroker = namedInterBrokerListener();
         if (interBroker != null) {
             ownConnections.putIfAbsent(interBroker.toUpperCase(Locale.ROOT), "sasl.mechanism.inter.broker.protocol");
         } else if (list("controller.quorum.voters").size() > 1
@@ -346,11 +347,26 @@ public final class BrokerConfig {
     }
 
     /**
+     * The inter-broker listener the config names: {@code inter.broker.listener.name}, or the listener named after
+     * {@code security.inter.broker.protocol} (Kafka's older key; both at once is refused, as Kafka refuses it); null
+     * when neither is set.
+     */
+    public String namedInterBrokerListener() {
+        String name = (String) values.get("inter.broker.listener.name");
+        String protocol = (String) values.get("security.inter.broker.protocol");
+        if (name != null && protocol != null) {
+            throw new ConfigException("inter.broker.listener.name and security.inter.broker.protocol are both set:"
+                    + " set only one of them, as Kafka requires.");
+        }
+        return name != null ? name : protocol == null ? null : protocol.trim().toUpperCase(Locale.ROOT);
+    }
+
+    /**
      * {@code inter.broker.listener.name}: the listener brokers reach each other on (followers fetch there); by
      * default the first listener that is not a controller listener, as in Kafka.
      */
     public String interBrokerListenerName() {
-        String name = (String) values.get("inter.broker.listener.name");
+        String name = namedInterBrokerListener();
         return name != null ? name : clientListeners().get(0).name();
     }
 
@@ -432,7 +448,7 @@ public final class BrokerConfig {
                         + names.get(0) + ":PLAINTEXT.");
             }
         }
-        String interBroker = (String) values.get("inter.broker.listener.name");
+        String interBroker = namedInterBrokerListener();
         if (broker
                 && interBroker != null
                 && clientListeners().stream().noneMatch(l -> l.name().equals(interBroker))) {

@@ -273,6 +273,21 @@ class SecurityConfigTest {
     }
 
     @Test
+    void securityInterBrokerProtocolNamesTheListenerOfThatNameAsInKafka() {
+        BrokerConfig config = config(
+                "listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+                "security.inter.broker.protocol", "SASL_PLAINTEXT",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "sasl.mechanism.inter.broker.protocol", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config", PLAIN_JAAS);
+        assertThat(config.interBrokerListenerName()).isEqualTo("SASL_PLAINTEXT");
+        assertThat(config.security().outgoingSasl("SASL_PLAINTEXT").username()).isEqualTo("admin");
+        refused(
+                "inter.broker.listener.name and security.inter.broker.protocol are both set",
+                saslInterBroker("security.inter.broker.protocol", "SASL_PLAINTEXT"));
+    }
+
+    @Test
     void aSaslLoginVarveCannotMakeStopsStartUpWithOneSentence() {
         refused("sasl.mechanism.inter.broker.protocol=GSSAPI (Kafka's default) is not a mechanism", SASL_INTER_BROKER);
         refused(
