@@ -135,7 +135,8 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
             EnvelopeRequestData envelope = new EnvelopeRequestData()
                     .setRequestData(ClientFrames.request(
                             api, version, request.correlationId(), request.clientId(), request.data()))
-                    .setRequestPrincipal(io.varve.broker.protocol.PrincipalBytes.write(request.principal()))
+                    .setRequestPrincipal(io.varve.broker.protocol.PrincipalBytes.write(
+                            request.principal() == null ? io.varve.security.Principal.ANONYMOUS : request.principal()))
                     .setClientHostAddress(
                             request.clientAddress() == null
                                             || request.clientAddress().getAddress() == null
