@@ -28,70 +28,108 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The produce-throughput cost of broker-side schema validation, Varve alone (Apache Kafka has none): one broker, three
- * topics of 6 partitions that differ only in validation (none; {@code confluent.value.schema.validation=true}, which
- * checks the wire-format header and the subject; and that plus {@code varve.schema.validation.deep=true}, which decodes
- * each value as Avro of its schema). One producer ({@code acks=all}, {@code linger.ms=5}) sends the same pre-encoded
- * Confluent-framed Avro records of about 1 KiB to each in turn, the order reversed every round; the figure is the
- * median records/s per topic and its cost against the unvalidated one. Run by {@code bench/schema-validation}.
+ * validation modes that differ only in their topic's configs (none; {@code confluent.value.schema.validation=true},
+ * which checks the wire-format header and the subject; and that plus {@code varve.schema.validation.deep=true}, which
+ * decodes each value as Avro of its schema). One producer ({@code acks=all}, {@code linger.ms=5}) sends the same
+ * pre-encoded Confluent-framed Avro records of about 1 KiB.
+ *
+ * <p>Made steady, because single runs of one mode ranged 131k–363k records/s in its first version (which let three
+ * topics grow for the whole run): every run writes to a fresh topic of its own, deleted right after it, and starts
+ * after {@code sync}, so each run begins with the same (empty) writeback backlog and the page cache does not fill over
+ * the rounds; untimed warm-up runs of every mode go first; each round runs every mode once, the order rotated by round
+ * so each mode takes each position; each run reads the broker's CPU time ({@code /proc}) around its timed phase. The
+ * report gives per mode the median records/s, MiB/s and broker CPU s per GiB produced, the spread of records/s, and
+ * the cost against no validation from each round's own pair (median over rounds), plus the broker's peak RSS. Run by
+ * {@code bench/schema-validation}.
  */
 public final class SchemaValidationBench {
     private static final String SCHEMA = "{\"type\":\"record\",\"name\":\"Event\",\"namespace\":\"bench\",\"fields\":["
             + "{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"payload\",\"type\":\"string\"}]}";
     private static final int PARTITIONS = 6;
     private static final int DISTINCT_VALUES = 64;
+    private static final double GIB = 1024.0 * 1024.0 * 1024.0;
+    private static final List<String> MODES = List.of("none", "shallow", "deep");
+    private static final Map<String, Map<String, String>> MODE_CONFIGS = Map.of(
+            "none", Map.of(),
+            "shallow", Map.of("confluent.value.schema.validation", "true"),
+            "deep", Map.of("confluent.value.schema.validation", "true", "varve.schema.validation.deep", "true"));
 
     private SchemaValidationBench() {
+    }
+
+    /** One timed run: records/s from the first send to the last ack, and the broker's CPU per GiB sent. */
+    record Run(double recordsPerSecond, double cpuSecondsPerGib) {
     }
 
     public static void main(String[] args) throws Exception {
         Path workDir = Path.of(arg(args, "--work", "bench/work/schema-validation"));
         String varveClasspath = arg(args, "--varve-classpath", null);
-        int records = Integer.parseInt(arg(args, "--records", "500000"));
-        int rounds = Integer.parseInt(arg(args, "--rounds", "3"));
+        int records = Integer.parseInt(arg(args, "--records", "1000000"));
+        int warmUpRecords = Integer.parseInt(arg(args, "--warmup-records", "200000"));
+        int rounds = Integer.parseInt(arg(args, "--rounds", "5"));
         int recordBytes = Integer.parseInt(arg(args, "--record-size", "1024"));
         BrokerLauncher.deleteTree(workDir);
         Files.createDirectories(workDir);
         int port = BrokerLauncher.freePort();
         int registryPort = BrokerLauncher.freePort();
-        Map<String, Map<String, String>> topics = new LinkedHashMap<>();
-        topics.put("none", Map.of());
-        topics.put("shallow", Map.of("confluent.value.schema.validation", "true"));
-        topics.put("deep", Map.of("confluent.value.schema.validation", "true", "varve.schema.validation.deep", "true"));
+        String loadAtStart = MachineInfo.loadAverage();
 
-        Map<String, List<Double>> recordsPerSecond = new LinkedHashMap<>();
-        topics.keySet().forEach(t -> recordsPerSecond.put(t, new ArrayList<>()));
+        Map<String, List<Run>> runs = new LinkedHashMap<>();
+        MODES.forEach(m -> runs.put(m, new ArrayList<>()));
+        long peakRssBytes;
         try (RunningBroker broker = start(varveClasspath, workDir, port, registryPort)) {
             broker.awaitReady(Duration.ofSeconds(60));
             String registry = "http://" + RunningBroker.HOST + ":" + registryPort;
-            int id = -1;
-            for (String topic : topics.keySet()) {
-                id = register(registry, topic + "-value");
-            }
-            try (Admin admin = admin(broker.bootstrap())) {
-                List<NewTopic> creates = new ArrayList<>();
-                topics.forEach((name, configs) -> creates.add(new NewTopic(name, PARTITIONS, (short) 1).configs(configs)));
-                admin.createTopics(creates).all().get();
-            }
+            int id = register(registry, "bench-warm-up-value");
             byte[][] values = values(id, recordBytes);
-            // Untimed: warms the JIT of both sides on every path, and proves each topic takes the records.
-            for (String topic : topics.keySet()) {
-                produce(broker.bootstrap(), topic, Math.min(records, 50_000), values);
-            }
-            for (int round = 0; round < rounds; round++) {
-                List<String> order = new ArrayList<>(topics.keySet());
-                if (round % 2 == 1) {
-                    java.util.Collections.reverse(order);
+            try (Admin admin = admin(broker.bootstrap())) {
+                int topicNumber = 0;
+                // Untimed: warms the JIT of both sides on every path, and proves each mode takes the records.
+                for (String mode : MODES) {
+                    run(broker, admin, registry, mode, "warm-" + mode, warmUpRecords, values);
                 }
-                for (String topic : order) {
-                    double rate = produce(broker.bootstrap(), topic, records, values);
-                    recordsPerSecond.get(topic).add(rate);
-                    System.out.printf(Locale.ROOT, "round %d %-8s %,.0f records/s%n", round + 1, topic, rate);
+                for (int round = 0; round < rounds; round++) {
+                    for (int k = 0; k < MODES.size(); k++) {
+                        String mode = MODES.get((k + round) % MODES.size());
+                        Run r = run(broker, admin, registry, mode, mode + "-" + (++topicNumber), records, values);
+                        runs.get(mode).add(r);
+                        System.out.printf(Locale.ROOT, "round %d %-8s %,.0f records/s, %.2f CPU s/GiB%n", round + 1,
+                                mode, r.recordsPerSecond(), r.cpuSecondsPerGib());
+                    }
                 }
             }
+            peakRssBytes = broker.peakRssBytes();
         }
-        String report = report(records, rounds, recordBytes, recordsPerSecond);
+        String report = report(records, warmUpRecords, rounds, recordBytes, runs, peakRssBytes, loadAtStart);
         System.out.println(report);
         Files.writeString(workDir.resolve("schema-validation.md"), report);
+    }
+
+    /**
+     * One run on a fresh topic {@code name} of {@code mode}: its subject registered, {@code sync} so the previous
+     * runs' writeback is done, the timed produce, then the topic deleted so the next run starts from the same state.
+     */
+    private static Run run(RunningBroker broker, Admin admin, String registry, String mode, String name, int records,
+            byte[][] values) throws Exception {
+        String topic = "validation-" + name;
+        register(registry, topic + "-value"); // the same schema: the same id as the values carry
+        admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1).configs(MODE_CONFIGS.get(mode))))
+                .all().get();
+        sync();
+        double cpuBefore = broker.cpuSeconds();
+        double rate = produce(broker.bootstrap(), topic, records, values);
+        double cpu = broker.cpuSeconds() - cpuBefore;
+        admin.deleteTopics(List.of(topic)).all().get();
+        double gib = (double) records * values[0].length / GIB;
+        return new Run(rate, cpu / gib);
+    }
+
+    /** Flushes every dirty page to disk (outside the timed phase), so each run starts with no writeback backlog. */
+    private static void sync() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("sync").inheritIO().start();
+        if (p.waitFor() != 0) {
+            throw new IOException("sync exited with " + p.exitValue());
+        }
     }
 
     private static RunningBroker start(String classpath, Path workDir, int port, int registryPort) throws IOException {
@@ -210,21 +248,48 @@ public final class SchemaValidationBench {
         }
     }
 
-    private static String report(int records, int rounds, int recordBytes, Map<String, List<Double>> rates) {
-        double base = median(rates.get("none"));
+    private static String report(int records, int warmUpRecords, int rounds, int recordBytes,
+            Map<String, List<Run>> runs, long peakRssBytes, String loadAtStart) {
+        List<Run> none = runs.get("none");
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "### Broker-side schema validation (%s, load %s)%n%n",
-                java.time.LocalDateTime.now().withNano(0), MachineInfo.loadAverage()));
+        out.append(String.format(Locale.ROOT, "### Broker-side schema validation (%s)%n%n",
+                java.time.LocalDateTime.now().withNano(0)));
+        out.append(String.format(Locale.ROOT, "> Load average at start: %s; at end: %s on %d cores.%n%n", loadAtStart,
+                MachineInfo.loadAverage(), Runtime.getRuntime().availableProcessors()));
         out.append(String.format(Locale.ROOT,
-                "One Varve broker, 3 topics × %d partitions, one producer (acks=all, linger.ms=5), %,d records of %d B"
-                        + " per run, %d rounds, medians.%n%n", PARTITIONS, records, recordBytes, rounds));
-        out.append("| validation | records/s | MiB/s | cost vs none |\n|---|---|---|---|\n");
-        for (Map.Entry<String, List<Double>> e : rates.entrySet()) {
-            double m = median(e.getValue());
-            out.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %s |%n", e.getKey(), m,
-                    m * recordBytes / (1024.0 * 1024.0),
-                    e.getKey().equals("none") ? "—" : String.format(Locale.ROOT, "%.1f %%", 100.0 * (1 - m / base))));
+                "One Varve broker, one producer (acks=all, linger.ms=5), records of %d B; each run a fresh topic of %d"
+                        + " partitions (deleted after it, `sync` before it); %,d untimed records per mode first, then"
+                        + " %d rounds of %,d records per mode, the order rotated by round. Medians over rounds; costs"
+                        + " from each round's own pair. Broker peak RSS (VmHWM) over the whole run: %.0f MiB.%n%n",
+                recordBytes, PARTITIONS, warmUpRecords, rounds, records, peakRssBytes / (1024.0 * 1024.0)));
+        out.append("| validation | records/s | MiB/s | records/s min–max | broker CPU s/GiB | throughput lost vs none"
+                + " | CPU per GiB added vs none |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
+            List<Run> mode = e.getValue();
+            List<Double> rates = mode.stream().map(Run::recordsPerSecond).toList();
+            double rate = median(rates);
+            String lost = "—";
+            String added = "—";
+            if (!e.getKey().equals("none")) {
+                List<Double> lostPerRound = new ArrayList<>();
+                List<Double> addedPerRound = new ArrayList<>();
+                for (int r = 0; r < mode.size(); r++) {
+                    lostPerRound.add(100.0 * (1 - mode.get(r).recordsPerSecond() / none.get(r).recordsPerSecond()));
+                    addedPerRound.add(100.0 * (mode.get(r).cpuSecondsPerGib() / none.get(r).cpuSecondsPerGib() - 1));
+                }
+                lost = String.format(Locale.ROOT, "%.1f %%", median(lostPerRound));
+                added = String.format(Locale.ROOT, "%.1f %%", median(addedPerRound));
+            }
+            out.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %,.0f–%,.0f | %.2f | %s | %s |%n", e.getKey(),
+                    rate, rate * recordBytes / (1024.0 * 1024.0), rates.stream().mapToDouble(d -> d).min().orElse(0),
+                    rates.stream().mapToDouble(d -> d).max().orElse(0),
+                    median(mode.stream().map(Run::cpuSecondsPerGib).toList()), lost, added));
         }
+        out.append("\n<details><summary>every run</summary>\n\n");
+        runs.forEach((mode, list) -> out.append(String.format(Locale.ROOT, "- %s: records/s %s; CPU s/GiB %s%n", mode,
+                list.stream().map(r -> String.format(Locale.ROOT, "%.0f", r.recordsPerSecond())).toList(),
+                list.stream().map(r -> String.format(Locale.ROOT, "%.2f", r.cpuSecondsPerGib())).toList())));
+        out.append("\n</details>\n");
         return out.toString();
     }
 

@@ -52,6 +52,7 @@ import io.varve.broker.replica.ReplicaManager;
 import io.varve.broker.security.AclApis;
 import io.varve.broker.security.AuthorizationHook;
 import io.varve.broker.security.BrokerAuthorizer;
+import io.varve.broker.security.DelegationTokenApis;
 import io.varve.broker.security.KeystoreReloader;
 import io.varve.broker.security.OAuthBearerValidators;
 import io.varve.broker.security.ReloadableSslContext;
@@ -336,6 +337,7 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.CREATE_TOPICS, 2, 7, forwarded)
                 .register(ApiKeys.DELETE_TOPICS, 1, 6, forwarded)
                 .register(ApiKeys.UNREGISTER_BROKER, 0, 0, forwarded)
+                .register(ApiKeys.UNREGISTER_CONTROLLER, 0, 0, forwarded)
                 .register(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterHandler(metadataCache));
         registry.register(
                         ApiKeys.DESCRIBE_CONFIGS,
@@ -354,6 +356,11 @@ public final class Broker implements AutoCloseable {
                         ConfigForwarding.legacy(forwarded, nodeId, keystoreReloader::check))
                 .register(ApiKeys.CREATE_PARTITIONS, 0, 3, forwarded)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsHandler(logManager))
+                .register(
+                        ApiKeys.ALTER_REPLICA_LOG_DIRS,
+                        1,
+                        2,
+                        new io.varve.broker.api.admin.AlterReplicaLogDirsHandler(logManager, loader::image))
                 .register(ApiKeys.UPDATE_FEATURES, 0, 2, forwarded)
                 .register(ApiKeys.ELECT_LEADERS, 0, 2, forwarded)
                 .register(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, 0, 1, forwarded)
@@ -409,6 +416,13 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new ClusterTransactionVerifier(
                         nodeId, txnCoordinator, metadataCache, interBrokerListenerName(), txnPeers));
+        io.varve.broker.share.ShareApis.register(
+                registry,
+                metadataCache,
+                replicaManager,
+                groupCoordinator,
+                io.varve.broker.share.ShareApis.stateStore(config, nodeId, metadataCache, replicaManager, controller),
+                System::currentTimeMillis);
         SaslApis.register(registry);
         registry.register(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0, forwarded)
                 .register(
@@ -419,6 +433,13 @@ public final class Broker implements AutoCloseable {
                 .register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1, new DescribeClientQuotasHandler(loader::image))
                 .register(ApiKeys.ALTER_CLIENT_QUOTAS, 0, 1, forwarded);
         AuthorizationHook authorization = authorizationHook();
+        DelegationTokenApis.register(
+                registry,
+                forwarded,
+                config.delegationTokens(),
+                listener -> config.security().forListener(listener).protocol(),
+                authorization == null ? null : authorization.authorizer(),
+                loader::image);
         consoleAuthorization =
                 HttpListenerSecurity.authorization(authorization == null ? null : authorization.authorizer());
         AclApis.register(registry, authorization != null, forwarded, new DescribeAclsHandler(loader::image));
@@ -534,7 +555,7 @@ public final class Broker implements AutoCloseable {
                 () -> lifecycle,
                 System::currentTimeMillis);
         view.authorizeConsoleWith(consoleAuthorization);
-        metrics.attach(view, config.numIoThreads(), HTTP_LAG_TIMEOUT_MS);
+        metrics.attach(view, config.numIoThreads(), HTTP_LAG_TIMEOUT_MS, config.metricsRefreshMs());
         if (config.httpListeners().isEmpty()) {
             return;
         }
@@ -678,6 +699,7 @@ public final class Broker implements AutoCloseable {
                         .scram()
                         .credential(user, mechanism.typeId())
                         .map(c -> new ScramCredential(c.salt(), c.storedKey(), c.serverKey(), c.iterations())),
+                config.delegationTokens().credentials(loader::image, System::currentTimeMillis),
                 new AuthenticationFailureDelay(
                         config.security().failedAuthenticationDelayMs(),
                         10_000,

@@ -89,6 +89,8 @@ final class ControllerWiring implements AutoCloseable {
                     config.deleteTopicEnable(),
                     config.producerIdBlockSize(),
                     config.brokerHeartbeatIntervalMs() + CONNECTION_LOSS_MARGIN_MS);
+            controller.delegationTokenSettings(config.delegationTokens().lifetimes());
+            apis.serveDelegationTokens(config.delegationTokens(), loader, System::currentTimeMillis);
             if (logs.raftRequests() != null) {
                 apis.serveRaftAdmin(new io.varve.broker.api.quorum.RaftAdminHandler(logs.raftRequests()));
             }
@@ -128,7 +130,34 @@ final class ControllerWiring implements AutoCloseable {
                 ControllerRouter.Settings.defaults(),
                 config.socketRequestMaxBytes(),
                 io.varve.broker.network.client.ClientSecurity.forController(config));
+        if (controller != null && config.delegationTokens().enabled()) {
+            removeExpiredTokensPeriodically(
+                    controller, raft, retries, config.delegationTokens().expiryCheckIntervalMs());
+        }
         return new ControllerWiring(controller, router, retries, raft);
+    }
+
+    /** {@code delegation.token.expiry.check.interval.ms}: the active controller removes tokens past their expiry. */
+    private static void removeExpiredTokensPeriodically(
+            QuorumController controller, MetadataRaft raft, ScheduledExecutorService timer, long intervalMs) {
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    if (raft.leaderId() != raft.nodeId()) {
+                        return;
+                    }
+                    controller
+                            .removeExpiredDelegationTokens(System.currentTimeMillis())
+                            .whenComplete((removed, error) -> {
+                                if (error != null) {
+                                    LOG.debug("Removing expired delegation tokens failed: {}", error.toString());
+                                } else if (removed > 0) {
+                                    LOG.info("Removed {} expired delegation token(s)", removed);
+                                }
+                            });
+                },
+                intervalMs,
+                intervalMs,
+                TimeUnit.MILLISECONDS);
     }
 
     /** The controller's authorization against its own image, or null without {@code authorizer.class.name}. */

@@ -347,6 +347,11 @@ public final class PartitionLog {
         return epochCache.latestEpoch();
     }
 
+    /** The leader epoch {@code offset} was written in ({@link LeaderEpochCache#epochForOffset}); -1 if unknown. */
+    public int leaderEpochAt(long offset) {
+        return epochCache.epochForOffset(offset);
+    }
+
     /**
      * Where {@code leaderEpoch} ends in this log ({@link LeaderEpochCache#endOffsetFor}, KIP-101/KIP-279): the answer
      * of OffsetsForLeaderEpoch and of the diverging-epoch check in Fetch; empty when it is undefined (an undefined

@@ -51,7 +51,8 @@ public final class MetricsCost implements Scenario {
         return "scenario 1 (ProducerPerformance --num-records " + sizes.produceRecords() + " --record-size 1024 "
                 + "--throughput -1, acks=all linger.ms=" + Producing.LINGER_MS + ") twice per round on fresh brokers, "
                 + "once with GET /metrics every " + SCRAPE_INTERVAL_MS + " ms (text format, one HTTP client "
-                + "in the harness) for the whole timed phase; the order alternates by round; costs are "
+                + "in the harness) from the warm-up on and for the whole timed phase; the order alternates by round; "
+                + "costs are "
                 + "(unscraped − scraped) / unscraped for throughput and (scraped − unscraped) / unscraped for CPU "
                 + "per GiB, from this round's pair";
     }
@@ -93,7 +94,17 @@ public final class MetricsCost implements Scenario {
         try {
             String topic = "bench-metrics-" + label;
             Topics.create(broker, topic, ProduceThroughput.PARTITIONS);
-            ProduceThroughput.warmUp(context, broker, label, "all");
+            // Scraped from the warm-up on, as a broker in service is: the first scrape's one-time set-up (the JVM
+            // collectors, class loading, the first compilations) is not what a scrape costs, and the warm-up is there
+            // to keep such costs out of the timed phase. Only the timed phase's scrapes are counted.
+            MetricsScraper warmUpScraper = scrape ? MetricsScraper.start(broker.httpPort(), SCRAPE_INTERVAL_MS) : null;
+            try {
+                ProduceThroughput.warmUp(context, broker, label, "all");
+            } finally {
+                if (warmUpScraper != null) {
+                    warmUpScraper.stop();
+                }
+            }
             MetricsScraper scraper = scrape ? MetricsScraper.start(broker.httpPort(), SCRAPE_INTERVAL_MS) : null;
             double cpuAtStart = broker.cpuSeconds();
             PerfTools.ProducerResult result;

@@ -159,10 +159,13 @@ public final class ListOffsetsHandler implements ApiHandler {
             if (ts == LATEST) {
                 out.setOffset(readableEnd).setLeaderEpoch(leaderEpoch);
             } else if (ts == EARLIEST) {
-                out.setOffset(log.logStartOffset()).setLeaderEpoch(leaderEpoch);
+                // as Kafka: the epoch the first offset was written in, not the current one
+                long start = log.logStartOffset();
+                out.setOffset(start).setLeaderEpoch(log.leaderEpochAt(start));
             } else if (ts == EARLIEST_LOCAL) {
                 // KIP-1005: the first offset on local disk (above the log start once tiered data left the disk)
-                out.setOffset(log.localLogStartOffset()).setLeaderEpoch(leaderEpoch);
+                long localStart = log.localLogStartOffset();
+                out.setOffset(localStart).setLeaderEpoch(log.leaderEpochAt(localStart));
             } else if (ts == LATEST_TIERED) {
                 // the highest offset in remote storage; -1 when nothing is tiered, as Kafka answers
                 TieredReads.OffsetAndEpoch tiered = replicaManager.tieredReads().latestTiered(log);

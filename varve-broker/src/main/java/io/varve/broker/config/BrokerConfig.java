@@ -40,6 +40,8 @@ public final class BrokerConfig {
             .define("advertised.listeners", LIST, null)
             // The HTTP listener (/metrics, /health): the syntax of listeners; empty turns it off.
             .define("varve.http.listeners", LIST, List.of(DEFAULT_HTTP_LISTENER))
+            // How old /metrics' per-partition and per-group families may be (varve-http/README.md); 0: every scrape.
+            .define("varve.metrics.refresh.ms", LONG, 10_000L, 0, Long.MAX_VALUE)
             .define(
                     "listener.security.protocol.map",
                     LIST,
@@ -155,6 +157,21 @@ public final class BrokerConfig {
             .define("group.consumer.max.heartbeat.interval.ms", INT, 15000, 1, Integer.MAX_VALUE)
             .define("group.consumer.max.size", INT, Integer.MAX_VALUE, 1, Integer.MAX_VALUE)
             .define("group.consumer.assignors", LIST, List.of("uniform", "range"))
+            // KIP-932 share groups, Kafka's keys, defaults and bounds
+            .define("group.share.session.timeout.ms", INT, 45000, 1, Integer.MAX_VALUE)
+            .define("group.share.min.session.timeout.ms", INT, 45000, 1, Integer.MAX_VALUE)
+            .define("group.share.max.session.timeout.ms", INT, 60000, 1, Integer.MAX_VALUE)
+            .define("group.share.heartbeat.interval.ms", INT, 5000, 1, Integer.MAX_VALUE)
+            .define("group.share.min.heartbeat.interval.ms", INT, 5000, 1, Integer.MAX_VALUE)
+            .define("group.share.max.heartbeat.interval.ms", INT, 15000, 1, Integer.MAX_VALUE)
+            .define("group.share.max.size", INT, 200, 1, 1000)
+            .define("group.share.record.lock.duration.ms", INT, 30000, 1, Integer.MAX_VALUE)
+            .define("group.share.min.record.lock.duration.ms", INT, 15000, 1, Integer.MAX_VALUE)
+            .define("group.share.max.record.lock.duration.ms", INT, 60000, 1, Integer.MAX_VALUE)
+            .define("group.share.delivery.count.limit", INT, 5, 2, 10)
+            .define("group.share.partition.max.record.locks", INT, 2000, 100, 10000)
+            .define("group.share.max.share.sessions", INT, 2000, 1, Integer.MAX_VALUE)
+            .define("group.share.assignors", LIST, List.of("simple"))
             .define("group.coordinator.threads", INT, 4, 1, 64)
             .define("transaction.state.log.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
             .define("transaction.state.log.replication.factor", INT, 3, 1, Short.MAX_VALUE)
@@ -208,8 +225,11 @@ public final class BrokerConfig {
             .define("auto.leader.rebalance.enable", BOOLEAN, true)
             .define("leader.imbalance.check.interval.seconds", LONG, 300L, 1, Long.MAX_VALUE / 1000)
             .define("leader.imbalance.per.broker.percentage", INT, 10, 0, Integer.MAX_VALUE)
-            .defineAccepted("share.coordinator.state.topic.replication.factor", INT)
-            .defineAccepted("share.coordinator.state.topic.min.isr", INT);
+            // KIP-932: the share-group state topic (__share_group_state), Kafka's keys and defaults
+            .define("share.coordinator.state.topic.num.partitions", INT, 50, 1, Integer.MAX_VALUE)
+            .define("share.coordinator.state.topic.replication.factor", INT, 3, 1, Short.MAX_VALUE)
+            .define("share.coordinator.state.topic.min.isr", INT, 2, 1, Short.MAX_VALUE)
+            .define("share.coordinator.state.topic.segment.bytes", INT, 104857600, 1, Integer.MAX_VALUE);
 
     private final Map<String, String> originals;
     private final Map<String, Object> values;
@@ -218,6 +238,7 @@ public final class BrokerConfig {
     private final List<io.varve.http.HttpEndpoint> httpListeners;
     private final List<String> unknownKeys;
     private final SecurityConfig security;
+    private final io.varve.broker.security.DelegationTokenSettings delegationTokens;
 
     private BrokerConfig(Map<String, String> originals) {
         this.originals = Map.copyOf(originals);
@@ -228,6 +249,7 @@ public final class BrokerConfig {
         unknown.removeIf(key -> key.startsWith(backendPrefix));
         // ssl.*, sasl.*, listener.name.* and the authorizer's keys are SecurityConfig's: read there or refused
         unknown.removeIf(SecurityConfig::owns);
+        unknown.removeIf(io.varve.broker.security.DelegationTokenSettings::owns);
         unknown.removeIf(key -> key.startsWith("varve.http.ssl.") || key.equals("varve.http.authentication"));
         this.unknownKeys = List.copyOf(unknown);
         Map<String, String> protocolMap = parseProtocolMap(list("listener.security.protocol.map"));
@@ -286,6 +308,12 @@ public final class BrokerConfig {
                 .forEach(n -> outgoingOnly.put(n, protocols.get(n)));
         this.security = SecurityConfig.parse(originals, listeners, ownConnections, outgoingOnly);
         controllerListeners().forEach(l -> refuseControllerMechanismsBeyondPlain(security.forListener(l.name())));
+        this.delegationTokens = io.varve.broker.security.DelegationTokenSettings.from(originals);
+    }
+
+    /** {@code delegation.token.*}: off without {@code delegation.token.secret.key}. */
+    public io.varve.broker.security.DelegationTokenSettings delegationTokens() {
+        return delegationTokens;
     }
 
     /**
@@ -939,6 +967,14 @@ public final class BrokerConfig {
         return intValue("num.network.threads");
     }
 
+    /**
+     * {@code varve.metrics.refresh.ms}: the families of /metrics read from every partition and group are computed at
+     * most this often (by the first scrape after they have aged this long); 0 computes them at every scrape.
+     */
+    public long metricsRefreshMs() {
+        return longValue("varve.metrics.refresh.ms");
+    }
+
     /** {@code varve.http.listeners}: where /metrics and /health are served; empty when off. */
     public List<io.varve.http.HttpEndpoint> httpListeners() {
         return httpListeners;
@@ -988,6 +1024,14 @@ public final class BrokerConfig {
         return intValue(key);
     }
 
+    /** The share-group state topic's keys, read by io.varve.broker.share.ShareApis. */
+    public int shareStateTopicInt(String key) {
+        if (!key.startsWith("share.coordinator.state.topic.")) {
+            throw new IllegalArgumentException(key + " is not a share state topic key");
+        }
+        return intValue(key);
+    }
+
     /** Transaction coordinator keys, read by io.varve.broker.txn.TxnCoordinatorSettings. */
     public int transactionInt(String key) {
         if (!key.startsWith("transaction.")) {
@@ -1002,6 +1046,10 @@ public final class BrokerConfig {
 
     public List<String> groupConsumerAssignors() {
         return list("group.consumer.assignors");
+    }
+
+    public List<String> groupShareAssignors() {
+        return list("group.share.assignors");
     }
 
     public List<String> controllerListenerNames() {

@@ -135,6 +135,11 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                 }))
                 .register(ApiKeys.UNREGISTER_BROKER, 0, 0, activeOnly(new UnregisterBrokerHandler(controller)))
                 .register(
+                        ApiKeys.UNREGISTER_CONTROLLER,
+                        0,
+                        0,
+                        activeOnly(new io.varve.broker.api.controller.UnregisterControllerHandler()))
+                .register(
                         ApiKeys.ALLOCATE_PRODUCER_IDS,
                         0,
                         0,
@@ -173,6 +178,26 @@ public final class ControllerApis implements ControllerRouter.LocalController {
      */
     public void serveRaftAdmin(ApiHandler handler) {
         this.raftAdmin = handler;
+    }
+
+    /**
+     * CreateDelegationToken, RenewDelegationToken and ExpireDelegationToken, forwarded by brokers that checked the
+     * caller (Kafka 4.4's versions); with tokens off they answer DELEGATION_TOKEN_AUTH_DISABLED.
+     */
+    public void serveDelegationTokens(
+            io.varve.broker.security.DelegationTokenSettings settings,
+            MetadataLoader loader,
+            java.util.function.LongSupplier wallClockMs) {
+        ApiHandler change = activeOnly(new io.varve.broker.api.security.ChangeDelegationTokenHandler(
+                controller, loader::image, settings, wallClockMs));
+        registry.register(
+                        ApiKeys.CREATE_DELEGATION_TOKEN,
+                        1,
+                        3,
+                        activeOnly(new io.varve.broker.api.security.CreateDelegationTokenHandler(
+                                controller, settings, wallClockMs)))
+                .register(ApiKeys.RENEW_DELEGATION_TOKEN, 1, 2, change)
+                .register(ApiKeys.EXPIRE_DELEGATION_TOKEN, 1, 2, change);
     }
 
     /**

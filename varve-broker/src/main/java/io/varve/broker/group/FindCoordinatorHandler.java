@@ -16,8 +16,9 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * FindCoordinator (v0-6, batched keys from v4): the broker leading the group's {@code __consumer_offsets}
  * partition, creating the topic on first use; for key type TRANSACTION the same through the transaction
- * coordinator ({@code __transaction_state}), COORDINATOR_NOT_AVAILABLE when none is given. Share groups are not
- * supported (INVALID_REQUEST).
+ * coordinator ({@code __transaction_state}), COORDINATOR_NOT_AVAILABLE when none is given. Key type SHARE (the
+ * share coordinator, which brokers ask for share-partition state) gets INVALID_REQUEST: Varve's partition leaders keep
+ * that state themselves; share group members find their group coordinator with key type GROUP.
  */
 public final class FindCoordinatorHandler implements ApiHandler {
     private static final byte GROUP = 0;
@@ -89,7 +90,7 @@ public final class FindCoordinatorHandler implements ApiHandler {
         Coordinator c = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
         if (error != Errors.NONE) {
             String message = keyType == SHARE
-                    ? "Share groups are not supported."
+                    ? "Varve has no share coordinator: partition leaders keep the share-partition state."
                     : keyType == TRANSACTION && transactions == null
                             ? "Transactions are not supported yet."
                             : error.message();

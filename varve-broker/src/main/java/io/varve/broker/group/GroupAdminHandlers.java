@@ -140,6 +140,9 @@ final class GroupAdminHandlers {
             for (String groupId : data.groupsNames()) {
                 if (response.results().find(groupId) == null) {
                     Errors error = futures.get(groupId).join().get(groupId);
+                    if (error == Errors.NONE) {
+                        runtime.groupDeleted(groupId);
+                    }
                     // v3 (Kafka 4.4) says why; older versions drop the field
                     response.results()
                             .add(new DeletableGroupResult()

@@ -30,6 +30,7 @@ public final class GroupApis {
         OffsetHandlers offsets = new OffsetHandlers(runtime, cache);
         GroupAdminHandlers admin = new GroupAdminHandlers(runtime);
         ConsumerGroupHandlers consumer = new ConsumerGroupHandlers(runtime);
+        ShareGroupHandlers share = new ShareGroupHandlers(runtime);
         registry.register(ApiKeys.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(runtime, cache, transactions))
                 .register(ApiKeys.JOIN_GROUP, 0, 9, classic::join)
                 .register(ApiKeys.SYNC_GROUP, 0, 5, classic::sync)
@@ -42,6 +43,8 @@ public final class GroupApis {
                 .register(ApiKeys.LIST_GROUPS, 0, 5, admin::list)
                 .register(ApiKeys.DELETE_GROUPS, 0, 3, admin::delete)
                 .register(ApiKeys.CONSUMER_GROUP_HEARTBEAT, 0, 1, consumer::heartbeat)
-                .register(ApiKeys.CONSUMER_GROUP_DESCRIBE, 0, 1, consumer::describe);
+                .register(ApiKeys.CONSUMER_GROUP_DESCRIBE, 0, 1, consumer::describe)
+                .register(ApiKeys.SHARE_GROUP_HEARTBEAT, 1, 1, share::heartbeat)
+                .register(ApiKeys.SHARE_GROUP_DESCRIBE, 1, 1, share::describe);
     }
 }

@@ -79,6 +79,18 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
     }
 
     /** Follows this broker's leadership of {@code __consumer_offsets} partitions (told at once of those led now). */
+    /** Who is told of every group DeleteGroups deleted (the share-partition states of a share group go with it). */
+    private final java.util.List<java.util.function.Consumer<String>> deletionListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    public void onGroupDeleted(java.util.function.Consumer<String> listener) {
+        deletionListeners.add(listener);
+    }
+
+    void groupDeleted(String groupId) {
+        deletionListeners.forEach(l -> l.accept(groupId));
+    }
+
     public void startup() {
         replicaManager.addLeadershipListener(new LeadershipListener() {
             @Override
@@ -158,7 +170,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
         PartitionLog partitionLog = topic.leaderLog(partition);
         long endOffset = partitionLog.logEndOffset();
         GroupCoordinatorShard shard = new GroupCoordinatorShard(
-                partition, settings.coordinator(), System::currentTimeMillis, () -> Uuid.randomUuid()
+                partition, settings.coordinator(), settings.share(), System::currentTimeMillis, () -> Uuid.randomUuid()
                         .toString());
         long records = OffsetsPartitionIo.replay(partitionLog, endOffset, new OffsetsPartitionIo.ReplaySink() {
             @Override
@@ -243,7 +255,7 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
     }
 
     /** The error code a runtime future failed with. */
-    static Errors errorOf(Throwable e) {
+    public static Errors errorOf(Throwable e) {
         Throwable cause = unwrap(e);
         if (!(cause instanceof ApiException)) {
             log.error("Group coordinator request failed", cause);

@@ -4,6 +4,8 @@ import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.config.ConfigException;
 import io.varve.coordinator.group.GroupCoordinatorConfig;
 import io.varve.coordinator.group.assignor.PartitionAssignor;
+import io.varve.coordinator.group.share.ShareGroupConfig;
+import io.varve.coordinator.group.share.SimpleShareAssignor;
 
 /** The group coordinator's broker settings: the internal topic's shape, threads, and the coordinator's own config. */
 public record GroupCoordinatorSettings(
@@ -11,7 +13,8 @@ public record GroupCoordinatorSettings(
         short offsetsTopicReplicationFactor,
         int offsetsTopicSegmentBytes,
         int threads,
-        GroupCoordinatorConfig coordinator) {
+        GroupCoordinatorConfig coordinator,
+        ShareGroupConfig share) {
 
     public static GroupCoordinatorSettings from(BrokerConfig c) {
         int consumerSessionMs = c.groupInt("group.consumer.session.timeout.ms");
@@ -54,7 +57,48 @@ public record GroupCoordinatorSettings(
                 (short) c.groupInt("offsets.topic.replication.factor"),
                 c.groupInt("offsets.topic.segment.bytes"),
                 c.groupInt("group.coordinator.threads"),
-                coordinator);
+                coordinator,
+                share(c));
+    }
+
+    /** The group.share.* keys, each within its .min/.max keys as Kafka bounds them. */
+    private static ShareGroupConfig share(BrokerConfig c) {
+        int sessionMs = c.groupInt("group.share.session.timeout.ms");
+        int heartbeatMs = c.groupInt("group.share.heartbeat.interval.ms");
+        int lockMs = c.groupInt("group.share.record.lock.duration.ms");
+        requireWithin(
+                "group.share.session.timeout.ms",
+                sessionMs,
+                c.groupInt("group.share.min.session.timeout.ms"),
+                c.groupInt("group.share.max.session.timeout.ms"));
+        requireWithin(
+                "group.share.heartbeat.interval.ms",
+                heartbeatMs,
+                c.groupInt("group.share.min.heartbeat.interval.ms"),
+                c.groupInt("group.share.max.heartbeat.interval.ms"));
+        requireWithin(
+                "group.share.record.lock.duration.ms",
+                lockMs,
+                c.groupInt("group.share.min.record.lock.duration.ms"),
+                c.groupInt("group.share.max.record.lock.duration.ms"));
+        for (String assignor : c.groupShareAssignors()) {
+            if (!SimpleShareAssignor.NAME.equals(assignor)) {
+                throw new ConfigException("Invalid value '" + assignor
+                        + "' in group.share.assignors: Varve provides the simple share assignor only.");
+            }
+        }
+        try {
+            return new ShareGroupConfig(
+                    sessionMs,
+                    heartbeatMs,
+                    c.groupInt("group.share.max.size"),
+                    lockMs,
+                    c.groupInt("group.share.delivery.count.limit"),
+                    c.groupInt("group.share.partition.max.record.locks"),
+                    c.groupInt("group.share.max.share.sessions"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("Invalid share group configuration: " + e.getMessage() + ".");
+        }
     }
 
     private static void requireWithin(String key, int value, int min, int max) {

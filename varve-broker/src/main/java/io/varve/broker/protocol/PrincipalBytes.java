@@ -20,7 +20,7 @@ public final class PrincipalBytes {
         DefaultPrincipalData data = new DefaultPrincipalData()
                 .setType(principal.type())
                 .setName(principal.name())
-                .setTokenAuthenticated(false);
+                .setTokenAuthenticated(principal.tokenAuthenticated());
         ObjectSerializationCache cache = new ObjectSerializationCache();
         ByteBuffer buffer = ByteBuffer.allocate(2 + data.size(cache, VERSION));
         buffer.putShort(VERSION);
@@ -40,9 +40,8 @@ public final class PrincipalBytes {
             throw new InvalidFrameException("the Envelope's principal has unknown version " + version);
         }
         try {
-            // whether a delegation token proved it is not kept: Principal has no such flag yet
             DefaultPrincipalData data = new DefaultPrincipalData(new ByteBufferAccessor(buffer), version);
-            return new Principal(data.type(), data.name());
+            return new Principal(data.type(), data.name(), data.tokenAuthenticated());
         } catch (RuntimeException e) {
             throw new InvalidFrameException("the Envelope's principal cannot be read: " + e.getMessage());
         }

@@ -72,6 +72,9 @@ public final class AuthorizationHook {
     public CompletableFuture<ApiMessage> handle(RequestContext r, ApiHandler h) {
         return switch (r.apiKey()) {
             case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE, DESCRIBE_CLUSTER -> h.handle(r);
+            // any principal may ask; the token handlers check owners, CREATE_TOKENS and DESCRIBE(_TOKENS)
+            case CREATE_DELEGATION_TOKEN, RENEW_DELEGATION_TOKEN, EXPIRE_DELEGATION_TOKEN, DESCRIBE_DELEGATION_TOKEN ->
+                h.handle(r);
             case PRODUCE -> produce(r, h);
             case FETCH -> topics.fetch(r, h);
             case LIST_OFFSETS -> topics.listOffsets(r, h);
@@ -133,7 +136,9 @@ public final class AuthorizationHook {
                     UPDATE_FEATURES,
                     ADD_RAFT_VOTER,
                     REMOVE_RAFT_VOTER,
-                    UNREGISTER_BROKER -> cluster(r, h, AclOperation.ALTER);
+                    UNREGISTER_BROKER,
+                    UNREGISTER_CONTROLLER,
+                    ALTER_REPLICA_LOG_DIRS -> cluster(r, h, AclOperation.ALTER);
             case FIND_COORDINATOR -> findCoordinator(r, h);
             case JOIN_GROUP -> groupOrRefuse(r, h, AclOperation.READ, ((JoinGroupRequestData) r.body()).groupId());
             case SYNC_GROUP -> groupOrRefuse(r, h, AclOperation.READ, ((SyncGroupRequestData) r.body()).groupId());

@@ -3,6 +3,7 @@ package io.varve.broker.security;
 import io.varve.security.Principal;
 import io.varve.security.oauthbearer.OAuthBearerExchange;
 import io.varve.security.sasl.AuthenticationFailureDelay;
+import io.varve.security.sasl.DelegationTokenCredentials;
 import io.varve.security.sasl.PlainExchange;
 import io.varve.security.sasl.SaslAuthenticationFailure;
 import io.varve.security.sasl.SaslServerExchange;
@@ -81,6 +82,9 @@ public final class SaslAuthenticator {
 
     private final SecurityConfig security;
     private final ScramCredentials scramCredentials;
+    /** Null when delegation tokens are off. */
+    private final DelegationTokenCredentials delegationTokens;
+
     private final AuthenticationFailureDelay failureDelay;
     private final Supplier<String> serverNonces;
     /** Null when no listener enables OAUTHBEARER. */
@@ -95,9 +99,20 @@ public final class SaslAuthenticator {
             ScramCredentials scramCredentials,
             AuthenticationFailureDelay failureDelay,
             OAuthBearerValidators oauthBearer) {
+        this(security, scramCredentials, null, failureDelay, oauthBearer);
+    }
+
+    /** @param delegationTokens the tokens {@code tokenauth=true} SCRAM clients prove; null: tokens are off */
+    public SaslAuthenticator(
+            SecurityConfig security,
+            ScramCredentials scramCredentials,
+            DelegationTokenCredentials delegationTokens,
+            AuthenticationFailureDelay failureDelay,
+            OAuthBearerValidators oauthBearer) {
         this(
                 security,
                 scramCredentials,
+                delegationTokens,
                 failureDelay,
                 randomNonces(),
                 oauthBearer,
@@ -113,7 +128,20 @@ public final class SaslAuthenticator {
             OAuthBearerValidators oauthBearer,
             LongSupplier nanoClock,
             LongSupplier wallClockMs) {
+        this(security, scramCredentials, null, failureDelay, serverNonces, oauthBearer, nanoClock, wallClockMs);
+    }
+
+    SaslAuthenticator(
+            SecurityConfig security,
+            ScramCredentials scramCredentials,
+            DelegationTokenCredentials delegationTokens,
+            AuthenticationFailureDelay failureDelay,
+            Supplier<String> serverNonces,
+            OAuthBearerValidators oauthBearer,
+            LongSupplier nanoClock,
+            LongSupplier wallClockMs) {
         this.security = security;
+        this.delegationTokens = delegationTokens;
         this.scramCredentials = scramCredentials;
         this.failureDelay = failureDelay;
         this.serverNonces = serverNonces;
@@ -178,7 +206,10 @@ public final class SaslAuthenticator {
                         new OAuthBearerExchange(oauthBearer.forListener(listenerName));
                     default ->
                         new ScramExchange(
-                                ScramMechanism.forName(mechanism).orElseThrow(), scramCredentials, serverNonces);
+                                ScramMechanism.forName(mechanism).orElseThrow(),
+                                scramCredentials,
+                                serverNonces,
+                                delegationTokens);
                 };
         auth.saslSession(new Session(exchange, version == 0));
         return Answer.of(response.setErrorCode(Errors.NONE.code()));
@@ -247,7 +278,7 @@ public final class SaslAuthenticator {
      */
     private long succeeded(Session session, String listenerName, ConnectionAuthentication auth, InetSocketAddress peer)
             throws SaslAuthenticationFailure {
-        Principal principal = Principal.user(session.exchange.authorizationId());
+        Principal principal = session.exchange.principal();
         boolean reauthentication = !auth.saslPending();
         if (reauthentication && !principal.equals(auth.principal())) {
             throw new SaslAuthenticationFailure(

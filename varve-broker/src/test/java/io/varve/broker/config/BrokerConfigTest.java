@@ -105,6 +105,16 @@ class BrokerConfigTest {
     }
 
     @Test
+    void metricsRefreshDefaultsToTenSecondsZeroMeansEveryScrapeAndANegativeValueStopsTheStart() {
+        assertThat(BrokerConfig.fromMap(Map.of()).metricsRefreshMs()).isEqualTo(10_000);
+        assertThat(BrokerConfig.fromMap(Map.of("varve.metrics.refresh.ms", "0")).metricsRefreshMs())
+                .isZero();
+        assertThatThrownBy(() -> BrokerConfig.fromMap(Map.of("varve.metrics.refresh.ms", "-1")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("varve.metrics.refresh.ms");
+    }
+
+    @Test
     void listenersParseHostsPortsAndNames() {
         BrokerConfig config = BrokerConfig.fromMap(Map.of(
                 "listeners", "PLAINTEXT://:9092,CONTROLLER://127.0.0.1:9093",

@@ -14,6 +14,10 @@ import io.varve.coordinator.group.record.CoordinatorRecord;
 import io.varve.coordinator.group.record.GroupRecord;
 import io.varve.coordinator.group.record.GroupRecordSerde;
 import io.varve.coordinator.group.record.OffsetValue;
+import io.varve.coordinator.group.share.ShareApi;
+import io.varve.coordinator.group.share.ShareGroup;
+import io.varve.coordinator.group.share.ShareGroupConfig;
+import io.varve.coordinator.group.share.ShareGroupManager;
 import io.varve.coordinator.runtime.CoordinatorShard;
 import io.varve.coordinator.runtime.Outbox;
 import io.varve.coordinator.wire.ConsumerProtocolSubscriptions;
@@ -49,13 +53,24 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
     private final ClassicGroupManager classic;
     private final ConsumerGroupManager consumer;
     private final OffsetManager offsets;
+    private final ShareGroupManager share;
     private boolean loaded;
 
     public GroupCoordinatorShard(
             int partition, GroupCoordinatorConfig config, LongSupplier clock, Supplier<String> uuids) {
+        this(partition, config, ShareGroupConfig.defaults(), clock, uuids);
+    }
+
+    public GroupCoordinatorShard(
+            int partition,
+            GroupCoordinatorConfig config,
+            ShareGroupConfig shareConfig,
+            LongSupplier clock,
+            Supplier<String> uuids) {
         this.ctx = new ShardContext(partition, config, clock, uuids);
         this.classic = new ClassicGroupManager(ctx);
         this.consumer = new ConsumerGroupManager(ctx);
+        this.share = new ShareGroupManager(ctx, shareConfig);
         this.offsets = new OffsetManager(ctx, new Rules());
     }
 
@@ -175,6 +190,36 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         return ctx.outbox.respond(ConsumerApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
     }
 
+    // ---------------------------------------------------------------- share groups (KIP-932)
+
+    public CompletableFuture<ShareApi.HeartbeatResponse> shareGroupHeartbeat(
+            ShareApi.HeartbeatRequest r, TopicsSnapshot topics) {
+        return ctx.outbox.respond(share.heartbeat(r, topics));
+    }
+
+    public CompletableFuture<ShareApi.GroupDescription> shareGroupDescribe(String groupId, TopicsSnapshot topics) {
+        Group g = ctx.groups.get(groupId);
+        if (g instanceof ShareGroup s) {
+            return ctx.outbox.respond(share.describe(s, topics));
+        }
+        String message = g == null ? "Group " + groupId + " not found." : "Group " + groupId + " is not a share group.";
+        return ctx.outbox.respond(ShareApi.GroupDescription.error(groupId, Errors.GROUP_ID_NOT_FOUND, message));
+    }
+
+    /**
+     * Whether a share group's offsets may be altered or deleted: NONE when it is empty or does not exist,
+     * NON_EMPTY_GROUP when it has members, GROUP_ID_NOT_FOUND when the id belongs to another kind of group.
+     */
+    public CompletableFuture<Errors> shareGroupOffsetsChangeable(String groupId) {
+        Group g = ctx.groups.get(groupId);
+        Errors e = g == null
+                ? Errors.NONE
+                : !(g instanceof ShareGroup)
+                        ? Errors.GROUP_ID_NOT_FOUND
+                        : g.hasNoMembers() ? Errors.NONE : Errors.NON_EMPTY_GROUP;
+        return ctx.outbox.respond(e);
+    }
+
     // ---------------------------------------------------------------- offsets
 
     public CompletableFuture<List<OffsetApi.PartitionResult>> commitOffsets(OffsetApi.CommitRequest r) {
@@ -267,6 +312,8 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         if (g instanceof ClassicGroup c) {
             ctx.outbox.append(GroupRecordSerde.classicGroup(g.groupId(), null));
             classic.markDead(c);
+        } else if (g instanceof ShareGroup) {
+            // Share groups' membership is not written to the log: nothing to tombstone.
         } else {
             ctx.outbox.append(GroupRecordSerde.consumerGroup(g.groupId(), null));
         }
@@ -322,6 +369,10 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
         return ctx.offsets.get(groupId, tp);
     }
 
+    public ShareGroupConfig shareConfig() {
+        return share.config();
+    }
+
     public int timerCount() {
         return ctx.timers.size();
     }
@@ -339,6 +390,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
 
         @Override
         public Errors validateCommit(Group g, OffsetApi.CommitRequest r) {
+            if (g instanceof ShareGroup) {
+                return Errors.GROUP_ID_NOT_FOUND;
+            }
             if (g instanceof ClassicGroup c) {
                 return classic.validateOffsetCommit(
                         c, r.generationIdOrMemberEpoch(), r.memberId(), r.groupInstanceId());
@@ -354,6 +408,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
 
         @Override
         public Errors validateTxnCommit(Group g, OffsetApi.TxnCommitRequest r) {
+            if (g instanceof ShareGroup) {
+                return Errors.GROUP_ID_NOT_FOUND;
+            }
             if (g instanceof ClassicGroup c) {
                 return classic.validateTxnOffsetCommit(c, r.generationId(), r.memberId(), r.groupInstanceId());
             }
@@ -369,6 +426,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
 
         @Override
         public Set<String> subscribedTopics(Group g) {
+            if (g instanceof ShareGroup) {
+                return Set.of();
+            }
             if (g instanceof ConsumerGroup c) {
                 return consumer.subscribedTopicNames(c);
             }
@@ -392,6 +452,9 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
 
         @Override
         public Set<String> protectedTopics(Group g) {
+            if (g instanceof ShareGroup) {
+                return Set.of();
+            }
             if (g instanceof ConsumerGroup c) {
                 return consumer.subscribedTopicNames(c);
             }

@@ -3,7 +3,8 @@ package io.varve.coordinator.group;
 /** The group protocols, named as Kafka names them in ListGroups. */
 public enum GroupType {
     CLASSIC("Classic"),
-    CONSUMER("Consumer");
+    CONSUMER("Consumer"),
+    SHARE("Share");
 
     private final String displayName;
 

@@ -64,6 +64,25 @@ public final class Histogram {
         return total;
     }
 
+    /** Buckets, the last one {@code +Inf}. */
+    int buckets() {
+        return counts.length;
+    }
+
+    /** The upper bound of bucket {@code i}: {@code +Inf} for the last. */
+    double upperBound(int i) {
+        return i < upperBounds.length ? upperBounds[i] : Double.POSITIVE_INFINITY;
+    }
+
+    /** Observations in bucket {@code i} alone (not cumulative). */
+    long bucketCount(int i) {
+        return counts[i].sum();
+    }
+
+    double sum() {
+        return sum.sum();
+    }
+
     HistogramDataPointSnapshot snapshot(Labels labels) {
         double[] bounds = new double[counts.length];
         long[] perBucket = new long[counts.length];

@@ -2,7 +2,6 @@ package io.varve.http.metrics;
 
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.varve.http.HttpRequest;
 import io.varve.http.HttpResponse;
@@ -14,6 +13,10 @@ import java.io.IOException;
 /**
  * A node's metrics: the recorders its hot paths write to, and a registry that adds the JVM and process collectors and
  * the collector over the broker's view. One per node (tests run several nodes in one JVM, each with its own).
+ *
+ * <p>A scrape writes the registry's families (computed at every scrape) into one reused buffer, then appends the
+ * families of the node's per-partition and per-group state, which {@link NodeStateFamilies} computes and renders at
+ * most once per refresh interval ({@code varve.metrics.refresh.ms}).
  */
 public final class NodeMetrics {
     private final TopicTraffic traffic = new TopicTraffic();
@@ -27,8 +30,21 @@ public final class NodeMetrics {
 
     private final ClientTelemetryStore clientTelemetry = new ClientTelemetryStore(System::currentTimeMillis);
 
-    /** Registered at the first scrape: the JVM collectors take hundreds of milliseconds to set up, start-up must not. */
+    /** Registered at the first scrape: the JVM collectors take some 100 ms to set up, start-up must not. */
     private volatile boolean jvmRegistered;
+
+    /** How long the families of the node's state and the JVM's thread families are shown before being computed again. */
+    private volatile long refreshMs = DEFAULT_REFRESH_MS;
+
+    public static final long DEFAULT_REFRESH_MS = 10_000;
+
+    private static final byte[] NO_BYTES = new byte[0];
+
+    private volatile NodeStateFamilies nodeState;
+    /** The registry's part of a scrape, reused by every scrape (scrapes take turns on it). */
+    private final Buffer buffer = new Buffer();
+
+    private final RequestHistogramText requestHistograms = new RequestHistogramText();
 
     public NodeMetrics() {
         registry.register(clientTelemetry);
@@ -38,7 +54,7 @@ public final class NodeMetrics {
         if (!jvmRegistered) {
             synchronized (this) {
                 if (!jvmRegistered) {
-                    JvmMetrics.builder().register(registry);
+                    JvmCollectors.register(registry, refreshMs, System::nanoTime);
                     jvmRegistered = true;
                 }
             }
@@ -90,18 +106,26 @@ public final class NodeMetrics {
         registry.register(new FetchSessionCollector(stats));
     }
 
-    /** Adds the families read from {@code view} at each scrape; call once, when the broker is up. */
-    public void attach(BrokerView view, int requestThreads, long lagTimeoutMs) {
+    /**
+     * Adds the families read from {@code view}; call once, when the broker is up. Those read from every partition and
+     * group (and the JVM's thread families) are computed at most once per {@code refreshMs}; 0 computes them at every
+     * scrape. A scrape waits at most {@code lagTimeoutMs} for the coordinators' consumer lag.
+     */
+    public void attach(BrokerView view, int requestThreads, long lagTimeoutMs, long refreshMs) {
         if (this.view != null) {
             throw new IllegalStateException("a view is attached already");
         }
         this.view = view;
+        this.refreshMs = refreshMs;
+        NodeStateFamilies state =
+                new NodeStateFamilies(view, traffic::nextGeneration, lagTimeoutMs, refreshMs, System::nanoTime);
         registry.register(new BrokerCollector(
                 view,
                 new BrokerCollector.Recorders(traffic, requests, replicas, logFlushTimeMs, network, remoteReads),
                 requestThreads,
                 System::nanoTime,
-                lagTimeoutMs));
+                state::current));
+        this.nodeState = state;
     }
 
     /** The attached view, or null before {@link #attach}. */
@@ -119,11 +143,44 @@ public final class NodeMetrics {
         if (formats == null) {
             formats = this.formats = ExpositionFormats.init();
         }
-        ExpositionFormatWriter writer = request.accept().contains("application/openmetrics-text")
-                ? formats.getOpenMetricsTextFormatWriter()
-                : formats.getPrometheusTextFormatWriter();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
-        writer.write(out, registry.scrape());
-        return new HttpResponse(200, writer.getContentType(), out.toByteArray());
+        boolean openMetrics = request.accept().contains("application/openmetrics-text");
+        ExpositionFormatWriter writer =
+                openMetrics ? formats.getOpenMetricsTextFormatWriter() : formats.getPrometheusTextFormatWriter();
+        NodeStateFamilies state = nodeState;
+        // first: the state's computation also decides which topics' counters the registry's part shows
+        byte[] stateBytes = state == null ? NO_BYTES : state.current().rendered(writer, openMetrics);
+        byte[] body;
+        synchronized (buffer) {
+            buffer.reset();
+            writer.write(buffer, registry.scrape());
+            if (openMetrics) {
+                buffer.dropEof();
+            }
+            requestHistograms.write(buffer, requests.active(), openMetrics);
+            body = buffer.joined(stateBytes, openMetrics);
+        }
+        return new HttpResponse(200, writer.getContentType(), body);
+    }
+
+    /** A reusable buffer that joins the registry's part of a scrape with the histograms and the state's part. */
+    private static final class Buffer extends ByteArrayOutputStream {
+        Buffer() {
+            super(64 * 1024);
+        }
+
+        /** Takes OpenMetrics' end marker off what the writer wrote: the scrape's other parts go before it. */
+        void dropEof() {
+            count = NodeStateFamilies.lengthWithoutEof(buf, count);
+        }
+
+        /** This buffer, then {@code tail}, then for OpenMetrics the end marker. */
+        byte[] joined(byte[] tail, boolean openMetrics) {
+            byte[] eof = openMetrics ? NodeStateFamilies.OPEN_METRICS_EOF : NO_BYTES;
+            byte[] out = new byte[count + tail.length + eof.length];
+            System.arraycopy(buf, 0, out, 0, count);
+            System.arraycopy(tail, 0, out, count, tail.length);
+            System.arraycopy(eof, 0, out, count + tail.length, eof.length);
+            return out;
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.varve.http.metrics;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -11,10 +12,15 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class TopicTraffic {
     private final ConcurrentHashMap<String, Topic> topics = new ConcurrentHashMap<>();
+    /** Moves before each read of the topics held here, so that {@link #retain} spares topics first seen after it. */
+    private final AtomicLong generation = new AtomicLong();
 
     /** The counters of one topic. */
     public static final class Topic {
         final String name;
+        /** The generation when the topic was first seen. */
+        final long generation;
+
         final LongAdder bytesIn = new LongAdder();
         final LongAdder messagesIn = new LongAdder();
         final LongAdder bytesOut = new LongAdder();
@@ -23,8 +29,9 @@ public final class TopicTraffic {
         final LongAdder failedProduceRequests = new LongAdder();
         final LongAdder remoteFetchBytes = new LongAdder();
 
-        Topic(String name) {
+        Topic(String name, long generation) {
             this.name = name;
+            this.generation = generation;
         }
 
         /** One partition's accepted append of {@code messages} records in {@code bytes} bytes of batches. */
@@ -50,12 +57,21 @@ public final class TopicTraffic {
 
     public Topic topic(String name) {
         Topic t = topics.get(name);
-        return t != null ? t : topics.computeIfAbsent(name, Topic::new);
+        return t != null ? t : topics.computeIfAbsent(name, n -> new Topic(n, generation.get()));
     }
 
-    /** Forgets the topics not in {@code existing} (deleted ones), so their series leave the scrape. */
-    public void retain(Set<String> existing) {
-        topics.keySet().retainAll(existing);
+    /** Call before reading which topics are held here; pass what it returns to {@link #retain}. */
+    long nextGeneration() {
+        return generation.incrementAndGet();
+    }
+
+    /**
+     * Forgets the topics not in {@code existing} (deleted ones), so their series leave the scrape — but only those
+     * first seen before {@code readAt} ({@link #nextGeneration()} before {@code existing} was read): a topic created
+     * since may take records before the next read shows it, and its counts must not be lost.
+     */
+    void retain(Set<String> existing, long readAt) {
+        topics.values().removeIf(t -> t.generation < readAt && !existing.contains(t.name));
     }
 
     /** Bytes in and out so far of each topic ({@code [in, out]}), for the console's throughput charts. */

@@ -62,7 +62,10 @@ class MetricsEndpointIT {
 
     @BeforeAll
     void start() throws Exception {
-        broker = TestBroker.start(dir.resolve("data"), Map.of("varve.http.listeners", "http://127.0.0.1:0"));
+        broker = TestBroker.start(
+                dir.resolve("data"),
+                // the per-partition and per-group families are computed at most every 500 ms: the tests poll for them
+                Map.of("varve.http.listeners", "http://127.0.0.1:0", "varve.metrics.refresh.ms", "500"));
         http = broker.broker().httpPort(0);
         try (var admin = broker.admin()) {
             admin.createTopics(List.of(
@@ -182,51 +185,56 @@ class MetricsEndpointIT {
                     partitions.get(1), new OffsetAndMetadata(RECORDS / 2)));
         }
 
-        PrometheusScrape after = PrometheusScrape.scrape(http, false);
-        Map<String, String> topic = Map.of("topic", TOPIC);
-        double logBytes = after.sum("kafka_log_log_size", topic);
-        assertThat(after.sum("kafka_server_brokertopicmetrics_bytesin_total", topic))
-                .as("bytes in are the batch bytes appended: the size of the fresh topic's logs")
-                .isEqualTo(logBytes)
-                .isPositive();
-        assertThat(after.sum("kafka_server_brokertopicmetrics_messagesin_total", topic))
-                .isEqualTo(RECORDS);
-        assertThat(after.sum("kafka_log_log_logendoffset", topic)).isEqualTo(RECORDS);
-        assertThat(after.sum("kafka_server_brokertopicmetrics_bytesout_total", topic))
-                .as("every record was fetched once")
-                .isGreaterThanOrEqualTo(logBytes);
-        assertThat(after.sum("kafka_network_requestmetrics_requests_total", Map.of("request", "Produce")))
-                .isPositive();
-        assertThat(after.value("kafka_network_requestmetrics_totaltimems_count", Map.of("request", "Produce")))
-                .isPositive();
-        Map<String, String> produce = Map.of("request", "Produce");
-        assertThat(after.value("kafka_network_requestmetrics_responsesendtimems_count", produce))
-                .as("every answered produce had its send timed")
-                .isEqualTo(after.value("kafka_network_requestmetrics_totaltimems_count", produce));
-        assertThat(after.value("kafka_network_socketserver_networkprocessoravgidle_percent", Map.of()))
-                .isBetween(0.0, 1.0);
-        assertThat(after.value(
-                        "kafka_server_delayedoperationpurgatory_purgatorysize", Map.of("delayedOperation", "Produce")))
-                .isZero();
-        assertThat(after.value("jvm_memory_used_bytes", Map.of("area", "heap"))).isPositive();
-        assertThat(after.value("process_cpu_seconds_total", Map.of())).isPositive();
-        assertThat(after.value("kafka_server_replicamanager_leadercount", Map.of()))
-                .isGreaterThanOrEqualTo(2);
-        assertThat(after.value("kafka_controller_kafkacontroller_activecontrollercount", Map.of()))
-                .isEqualTo(1);
+        // the log sizes and the lag are at most one refresh interval old: poll until they show what was committed
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            PrometheusScrape after = PrometheusScrape.scrape(http, false);
+            Map<String, String> topic = Map.of("topic", TOPIC);
+            double logBytes = after.sum("kafka_log_log_size", topic);
+            assertThat(after.sum("kafka_server_brokertopicmetrics_bytesin_total", topic))
+                    .as("bytes in are the batch bytes appended: the size of the fresh topic's logs")
+                    .isEqualTo(logBytes)
+                    .isPositive();
+            assertThat(after.sum("kafka_server_brokertopicmetrics_messagesin_total", topic))
+                    .isEqualTo(RECORDS);
+            assertThat(after.sum("kafka_log_log_logendoffset", topic)).isEqualTo(RECORDS);
+            assertThat(after.sum("kafka_server_brokertopicmetrics_bytesout_total", topic))
+                    .as("every record was fetched once")
+                    .isGreaterThanOrEqualTo(logBytes);
+            assertThat(after.sum("kafka_network_requestmetrics_requests_total", Map.of("request", "Produce")))
+                    .isPositive();
+            assertThat(after.value("kafka_network_requestmetrics_totaltimems_count", Map.of("request", "Produce")))
+                    .isPositive();
+            Map<String, String> produce = Map.of("request", "Produce");
+            assertThat(after.value("kafka_network_requestmetrics_responsesendtimems_count", produce))
+                    .as("every answered produce had its send timed")
+                    .isEqualTo(after.value("kafka_network_requestmetrics_totaltimems_count", produce));
+            assertThat(after.value("kafka_network_socketserver_networkprocessoravgidle_percent", Map.of()))
+                    .isBetween(0.0, 1.0);
+            assertThat(after.value(
+                            "kafka_server_delayedoperationpurgatory_purgatorysize",
+                            Map.of("delayedOperation", "Produce")))
+                    .isZero();
+            assertThat(after.value("jvm_memory_used_bytes", Map.of("area", "heap")))
+                    .isPositive();
+            assertThat(after.value("process_cpu_seconds_total", Map.of())).isPositive();
+            assertThat(after.value("kafka_server_replicamanager_leadercount", Map.of()))
+                    .isGreaterThanOrEqualTo(2);
+            assertThat(after.value("kafka_controller_kafkacontroller_activecontrollercount", Map.of()))
+                    .isEqualTo(1);
 
-        double end0 = after.value("kafka_log_log_logendoffset", Map.of("topic", TOPIC, "partition", "0"));
-        Map<String, String> p0 = Map.of("group", GROUP, "topic", TOPIC, "partition", "0");
-        Map<String, String> p1 = Map.of("group", GROUP, "topic", TOPIC, "partition", "1");
-        assertThat(after.value("kafka_consumergroup_group_lag", p0)).isEqualTo(end0 - COMMITTED);
-        assertThat(after.value("kafka_consumergroup_group_lag", p1)).isZero();
-        assertThat(after.value("kafka_consumergroup_group_offset", p0)).isEqualTo(COMMITTED);
-        assertThat(after.value("kafka_consumergroup_group_lag_seconds", p0)).isGreaterThanOrEqualTo(0);
-        assertThat(after.value("kafka_consumergroup_group_lag_seconds", p1)).isZero();
-        assertThat(after.value("kafka_consumergroup_group_sum_lag", Map.of("group", GROUP)))
-                .isEqualTo(end0 - COMMITTED);
-        assertThat(after.value("kafka_consumergroup_group_max_lag", Map.of("group", GROUP)))
-                .isEqualTo(end0 - COMMITTED);
+            double end0 = after.value("kafka_log_log_logendoffset", Map.of("topic", TOPIC, "partition", "0"));
+            Map<String, String> p0 = Map.of("group", GROUP, "topic", TOPIC, "partition", "0");
+            Map<String, String> p1 = Map.of("group", GROUP, "topic", TOPIC, "partition", "1");
+            assertThat(after.value("kafka_consumergroup_group_lag", p0)).isEqualTo(end0 - COMMITTED);
+            assertThat(after.value("kafka_consumergroup_group_lag", p1)).isZero();
+            assertThat(after.value("kafka_consumergroup_group_offset", p0)).isEqualTo(COMMITTED);
+            assertThat(after.value("kafka_consumergroup_group_lag_seconds", p0)).isGreaterThanOrEqualTo(0);
+            assertThat(after.value("kafka_consumergroup_group_lag_seconds", p1)).isZero();
+            assertThat(after.value("kafka_consumergroup_group_sum_lag", Map.of("group", GROUP)))
+                    .isEqualTo(end0 - COMMITTED);
+            assertThat(after.value("kafka_consumergroup_group_max_lag", Map.of("group", GROUP)))
+                    .isEqualTo(end0 - COMMITTED);
+        });
     }
 
     @Test
@@ -306,6 +314,9 @@ class MetricsEndpointIT {
         }
         List<String> documented = documentedNames();
         assertThat(documented).hasSizeGreaterThan(50);
+        // the lag families show the commit once the group state has been computed again
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> PrometheusScrape.scrape(http, false).has("kafka_consumergroup_group_lag"));
         PrometheusScrape text = PrometheusScrape.scrape(http, false);
         assertThat(text.contentType).startsWith("text/plain; version=0.0.4");
         PrometheusScrape openMetrics = PrometheusScrape.scrape(http, true);

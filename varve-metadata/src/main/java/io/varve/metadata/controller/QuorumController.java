@@ -22,6 +22,7 @@ import io.varve.metadata.controller.replication.ReplicationControl;
 import io.varve.metadata.controller.replication.ReplicationControl.ElectionType;
 import io.varve.metadata.controller.replication.ReplicationEvents;
 import io.varve.metadata.controller.security.AclControl;
+import io.varve.metadata.controller.security.DelegationTokenControl;
 import io.varve.metadata.controller.security.ScramControl;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataDelta;
@@ -92,6 +93,10 @@ public final class QuorumController implements AutoCloseable {
     private final ScramControl scramControl = new ScramControl();
     private final AclControl aclControl = new AclControl();
     private final ClientQuotaControl clientQuotaControl = new ClientQuotaControl();
+    /** Replaced once at wiring time with the node's {@code delegation.token.*} settings. */
+    private volatile DelegationTokenControl delegationTokenControl = new DelegationTokenControl(
+            DelegationTokenControl.Settings.defaults(), () -> Uuid.randomUuid().toString());
+
     private final ConfigControl configControl;
     private final LongSupplier clockMs;
     private final ScheduledExecutorService eventThread;
@@ -421,6 +426,42 @@ public final class QuorumController implements AutoCloseable {
             List<ClientQuotaControl.Entry> entries, boolean validateOnly) {
         List<ClientQuotaControl.Entry> copy = List.copyOf(entries);
         return submit("alterClientQuotas", image -> clientQuotaControl.alter(image, copy, validateOnly));
+    }
+
+    /** {@code delegation.token.max.lifetime.ms} and {@code delegation.token.expiry.time.ms}; set before serving. */
+    public void delegationTokenSettings(DelegationTokenControl.Settings settings) {
+        delegationTokenControl =
+                new DelegationTokenControl(settings, () -> Uuid.randomUuid().toString());
+    }
+
+    /** CreateDelegationToken, authorized by the caller; {@code nowMs} is the wall clock's epoch ms. */
+    public CompletableFuture<DelegationTokenControl.Created> createDelegationToken(
+            String owner, String requester, List<String> renewers, long maxLifetimeMs, long nowMs) {
+        List<String> copy = List.copyOf(renewers);
+        DelegationTokenControl control = delegationTokenControl;
+        return submit(
+                "createDelegationToken", image -> control.create(image, owner, requester, copy, maxLifetimeMs, nowMs));
+    }
+
+    /** RenewDelegationToken of the token the caller found by its HMAC. */
+    public CompletableFuture<DelegationTokenControl.Expiry> renewDelegationToken(
+            String tokenId, String principal, long renewPeriodMs, long nowMs) {
+        DelegationTokenControl control = delegationTokenControl;
+        return submit("renewDelegationToken", image -> control.renew(image, tokenId, principal, renewPeriodMs, nowMs));
+    }
+
+    /** ExpireDelegationToken of the token the caller found by its HMAC. */
+    public CompletableFuture<DelegationTokenControl.Expiry> expireDelegationToken(
+            String tokenId, String principal, long expiryPeriodMs, long nowMs) {
+        DelegationTokenControl control = delegationTokenControl;
+        return submit(
+                "expireDelegationToken", image -> control.expire(image, tokenId, principal, expiryPeriodMs, nowMs));
+    }
+
+    /** Removes the tokens past their expiry (the periodic check); completes with their number. */
+    public CompletableFuture<Integer> removeExpiredDelegationTokens(long nowMs) {
+        DelegationTokenControl control = delegationTokenControl;
+        return submit("removeExpiredDelegationTokens", image -> control.removeExpired(image, nowMs));
     }
 
     private <T> CompletableFuture<T> submit(String name, Function<MetadataImage, ControllerResult<T>> operation) {

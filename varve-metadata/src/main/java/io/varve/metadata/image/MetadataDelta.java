@@ -35,6 +35,7 @@ public final class MetadataDelta {
     private ScramDelta scramDelta;
     private AclsDelta aclsDelta;
     private ClientQuotasDelta clientQuotasDelta;
+    private DelegationTokensDelta delegationTokensDelta;
 
     public MetadataDelta(MetadataImage base) {
         this.base = Objects.requireNonNull(base, "base");
@@ -69,6 +70,9 @@ public final class MetadataDelta {
             case ACCESS_CONTROL_ENTRY -> acls().replay((AccessControlEntryRecord) record);
             case REMOVE_ACCESS_CONTROL_ENTRY -> acls().replay((RemoveAccessControlEntryRecord) record);
             case CLIENT_QUOTA -> clientQuotas().replay((ClientQuotaRecord) record);
+            case DELEGATION_TOKEN -> delegationTokens().replay((io.varve.metadata.record.DelegationTokenRecord) record);
+            case REMOVE_DELEGATION_TOKEN ->
+                delegationTokens().replay((io.varve.metadata.record.RemoveDelegationTokenRecord) record);
             default -> throw new IllegalStateException("no replay for " + record.type());
         }
     }
@@ -130,6 +134,13 @@ public final class MetadataDelta {
     }
 
     /** Client quota changes, or null if none. */
+    private DelegationTokensDelta delegationTokens() {
+        if (delegationTokensDelta == null) {
+            delegationTokensDelta = new DelegationTokensDelta(base.delegationTokens());
+        }
+        return delegationTokensDelta;
+    }
+
     public ClientQuotasDelta clientQuotasDelta() {
         return clientQuotasDelta;
     }
@@ -183,6 +194,7 @@ public final class MetadataDelta {
                 producerIdsDelta == null ? base.producerIds() : producerIdsDelta.apply(),
                 scramDelta == null ? base.scram() : scramDelta.apply(),
                 aclsDelta == null ? base.acls() : aclsDelta.apply(),
-                clientQuotasDelta == null ? base.clientQuotas() : clientQuotasDelta.apply());
+                clientQuotasDelta == null ? base.clientQuotas() : clientQuotasDelta.apply(),
+                delegationTokensDelta == null ? base.delegationTokens() : delegationTokensDelta.apply());
     }
 }

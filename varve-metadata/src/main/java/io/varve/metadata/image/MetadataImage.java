@@ -23,7 +23,8 @@ public record MetadataImage(
         ProducerIdsImage producerIds,
         ScramImage scram,
         AclsImage acls,
-        ClientQuotasImage clientQuotas) {
+        ClientQuotasImage clientQuotas,
+        DelegationTokensImage delegationTokens) {
 
     public static final MetadataImage EMPTY = new MetadataImage(
             -1,
@@ -34,7 +35,8 @@ public record MetadataImage(
             ProducerIdsImage.EMPTY,
             ScramImage.EMPTY,
             AclsImage.EMPTY,
-            ClientQuotasImage.EMPTY);
+            ClientQuotasImage.EMPTY,
+            DelegationTokensImage.EMPTY);
 
     /** An image without SCRAM credentials or ACLs. */
     public MetadataImage(
@@ -60,6 +62,30 @@ public record MetadataImage(
         this(offset, features, topics, configs, cluster, producerIds, scram, acls, ClientQuotasImage.EMPTY);
     }
 
+    /** An image without delegation tokens. */
+    public MetadataImage(
+            long offset,
+            FeaturesImage features,
+            TopicsImage topics,
+            ConfigsImage configs,
+            ClusterImage cluster,
+            ProducerIdsImage producerIds,
+            ScramImage scram,
+            AclsImage acls,
+            ClientQuotasImage clientQuotas) {
+        this(
+                offset,
+                features,
+                topics,
+                configs,
+                cluster,
+                producerIds,
+                scram,
+                acls,
+                clientQuotas,
+                DelegationTokensImage.EMPTY);
+    }
+
     public MetadataImage {
         if (offset < -1) {
             throw new IllegalArgumentException("offset must be >= -1: " + offset);
@@ -72,6 +98,7 @@ public record MetadataImage(
         Objects.requireNonNull(scram, "scram");
         Objects.requireNonNull(acls, "acls");
         Objects.requireNonNull(clientQuotas, "clientQuotas");
+        Objects.requireNonNull(delegationTokens, "delegationTokens");
     }
 
     public boolean isEmpty() {
@@ -91,7 +118,7 @@ public record MetadataImage(
     /**
      * The records of {@link #toRecords()} handed to {@code out} one at a time, without a list of them: how a
      * snapshot streams a large image. Features first ({@code metadata.version} leads), then brokers, topics with
-     * their partitions, configs, the producer-id state, SCRAM credentials, ACLs and client quotas.
+     * their partitions, configs, the producer-id state, SCRAM credentials, ACLs, client quotas and delegation tokens.
      */
     public void writeRecords(Consumer<MetadataRecord> out) {
         features.writeRecords(out);
@@ -104,5 +131,6 @@ public record MetadataImage(
         scram.writeRecords(out);
         acls.writeRecords(out);
         clientQuotas.writeRecords(out);
+        delegationTokens.writeRecords(out);
     }
 }

@@ -26,7 +26,7 @@ import java.util.TreeMap;
  * <p>The delta is the replay, on {@code before}, of records that turn it into {@code after}: removals of topics
  * and brokers {@code after} lacks first (a name deleted and created again gets a new id), then topics and
  * partitions that are new or differ, registrations that differ, every config and feature level that differs,
- * the producer-id state, the SCRAM credentials, the ACLs and the client quotas. Its {@link MetadataDelta#apply} equals {@code after} but for the offset.
+ * the producer-id state, the SCRAM credentials, the ACLs, the client quotas and the delegation tokens. Its {@link MetadataDelta#apply} equals {@code after} but for the offset.
  */
 public final class MetadataImageDiff {
 
@@ -55,6 +55,13 @@ public final class MetadataImageDiff {
                 .filter(acl -> !before.acls().acls().containsKey(acl.id()))
                 .forEach(delta::replay);
         diffClientQuotas(before.clientQuotas(), after.clientQuotas(), delta);
+        before.delegationTokens().tokens().keySet().stream()
+                .filter(id -> !after.delegationTokens().tokens().containsKey(id))
+                .forEach(id -> delta.replay(new io.varve.metadata.record.RemoveDelegationTokenRecord(id)));
+        after.delegationTokens().tokens().values().stream()
+                .filter(token ->
+                        !token.equals(before.delegationTokens().tokens().get(token.tokenId())))
+                .forEach(delta::replay);
         return delta;
     }
 

@@ -19,7 +19,9 @@ public sealed interface MetadataRecord
                 RemoveUserScramCredentialRecord,
                 AccessControlEntryRecord,
                 RemoveAccessControlEntryRecord,
-                ClientQuotaRecord {
+                ClientQuotaRecord,
+                DelegationTokenRecord,
+                RemoveDelegationTokenRecord {
 
     MetadataRecordType type();
 }

@@ -150,6 +150,18 @@ public final class MetadataRecordSerde {
                 out.writeFixedLong(Double.doubleToLongBits(quota.value()));
                 out.writeBoolean(quota.remove());
             }
+            case DELEGATION_TOKEN -> {
+                DelegationTokenRecord token = (DelegationTokenRecord) record;
+                out.writeString(token.tokenId());
+                out.writeString(token.owner());
+                out.writeString(token.requester());
+                out.writeUnsignedVarInt(token.renewers().size());
+                token.renewers().forEach(out::writeString);
+                out.writeVarLong(token.issueTimestampMs());
+                out.writeVarLong(token.maxTimestampMs());
+                out.writeVarLong(token.expiryTimestampMs());
+            }
+            case REMOVE_DELEGATION_TOKEN -> out.writeString(((RemoveDelegationTokenRecord) record).tokenId());
             default -> throw new IllegalStateException("no encoder for " + type);
         }
     }
@@ -238,7 +250,23 @@ public final class MetadataRecordSerde {
                         in.readByte());
             case REMOVE_ACCESS_CONTROL_ENTRY -> new RemoveAccessControlEntryRecord(in.readUuid());
             case CLIENT_QUOTA -> readClientQuota(in);
+            case DELEGATION_TOKEN -> readDelegationToken(in);
+            case REMOVE_DELEGATION_TOKEN -> new RemoveDelegationTokenRecord(in.readString());
         };
+    }
+
+    /** Id, owner, requester, renewers, then issue, maximum and expiry times. */
+    private static DelegationTokenRecord readDelegationToken(ByteReader in) {
+        String tokenId = in.readString();
+        String owner = in.readString();
+        String requester = in.readString();
+        int count = in.readCount();
+        java.util.List<String> renewers = new java.util.ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            renewers.add(in.readString());
+        }
+        return new DelegationTokenRecord(
+                tokenId, owner, requester, renewers, in.readVarLong(), in.readVarLong(), in.readVarLong());
     }
 
     /** Entity types with their names (null: the default entity), the key, the value as IEEE bits, the removal. */

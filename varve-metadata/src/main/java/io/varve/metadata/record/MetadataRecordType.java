@@ -24,7 +24,10 @@ public enum MetadataRecordType {
     ACCESS_CONTROL_ENTRY(13, 0),
     REMOVE_ACCESS_CONTROL_ENTRY(14, 0),
     /** A client quota value set or removed (Kafka's ClientQuotaRecord; Kafka's own id for it is 14). */
-    CLIENT_QUOTA(15, 0);
+    CLIENT_QUOTA(15, 0),
+    /** A delegation token issued, renewed or given an earlier expiry (Kafka's DelegationTokenRecord). */
+    DELEGATION_TOKEN(16, 0),
+    REMOVE_DELEGATION_TOKEN(17, 0);
 
     private final int id;
     private final int currentVersion;

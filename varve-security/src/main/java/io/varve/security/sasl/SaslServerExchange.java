@@ -1,5 +1,6 @@
 package io.varve.security.sasl;
 
+import io.varve.security.Principal;
 import java.util.OptionalLong;
 
 /**
@@ -18,6 +19,14 @@ public interface SaslServerExchange {
 
     /** The authenticated user name; only once {@link #complete()}. */
     String authorizationId();
+
+    /**
+     * The connection's principal once {@link #complete()}: {@code User:<authorization id>}, or a delegation token's
+     * owner marked token-authenticated.
+     */
+    default Principal principal() {
+        return Principal.user(authorizationId());
+    }
 
     /**
      * When the proven credential stops being valid (a token's expiry, epoch milliseconds), which bounds the session

@@ -1,16 +1,21 @@
 package io.varve.security.sasl;
 
+import io.varve.security.Principal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
-import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
  * The server side of one SCRAM exchange (RFC 5802), as strict as Kafka's: no channel binding ({@code n} only), an
  * authorization id only if it repeats the user name, printable nonces without commas, the combined nonce echoed (ending the
- * final message's nonce, as Kafka accepts it), the GS2 header echoed exactly in the final message, and a proof that matches the stored key. Delegation
- * tokens ({@code tokenauth=true}) are not offered.
+ * final message's nonce, as Kafka accepts it), the GS2 header echoed exactly in the final message, and a proof that matches the stored key.
+ *
+ * <p>Delegation tokens: with the {@code tokenauth=true} extension the user name is a token id and the password the
+ * token's HMAC; the credential comes from {@link DelegationTokenCredentials}, the authenticated principal is the
+ * token's owner (marked token-authenticated) and the token's expiry bounds the session. Without a token lookup (no
+ * {@code delegation.token.secret.key}) such an exchange fails.
  *
  * <pre>
  * state            token in                      token out              next
@@ -30,7 +35,13 @@ public final class ScramExchange implements SaslServerExchange {
     private final ScramMechanism mechanism;
     private final ScramCredentials credentials;
     private final Supplier<String> serverNonces;
+    /** Null when delegation tokens are not enabled. */
+    private final DelegationTokenCredentials tokens;
+
     private State state = State.CLIENT_FIRST;
+    /** Set when the client authenticates with a delegation token. */
+    private DelegationTokenCredential token;
+
     private String user;
     private String gs2Header;
     private String clientFirstBare;
@@ -40,9 +51,19 @@ public final class ScramExchange implements SaslServerExchange {
 
     /** {@code serverNonces} gives the server's part of each nonce: printable, no commas, unguessable. */
     public ScramExchange(ScramMechanism mechanism, ScramCredentials credentials, Supplier<String> serverNonces) {
+        this(mechanism, credentials, serverNonces, null);
+    }
+
+    /** @param tokens where {@code tokenauth=true} clients' tokens are found; null: delegation tokens are refused */
+    public ScramExchange(
+            ScramMechanism mechanism,
+            ScramCredentials credentials,
+            Supplier<String> serverNonces,
+            DelegationTokenCredentials tokens) {
         this.mechanism = mechanism;
         this.credentials = credentials;
         this.serverNonces = serverNonces;
+        this.tokens = tokens;
     }
 
     @Override
@@ -85,6 +106,7 @@ public final class ScramExchange implements SaslServerExchange {
         if (fields.length < 2 || !fields[0].startsWith("n=") || !fields[1].startsWith("r=")) {
             throw fail("Authentication failed: invalid SCRAM client first message");
         }
+        boolean tokenAuth = false;
         for (int i = 2; i < fields.length; i++) {
             int eq = fields[i].indexOf('=');
             if (eq <= 0) {
@@ -92,8 +114,11 @@ public final class ScramExchange implements SaslServerExchange {
             }
             if (fields[i].substring(0, eq).equals("tokenauth")
                     && fields[i].substring(eq + 1).equalsIgnoreCase("true")) {
-                throw fail("Authentication failed: delegation tokens are not supported");
+                tokenAuth = true;
             }
+        }
+        if (tokenAuth && tokens == null) {
+            throw fail("Authentication failed: delegation tokens are not enabled");
         }
         user = saslName(fields[0].substring(2));
         if (user.isEmpty()) {
@@ -106,11 +131,15 @@ public final class ScramExchange implements SaslServerExchange {
         if (!printableNonce(clientNonce)) {
             throw fail("Authentication failed: invalid client nonce");
         }
-        Optional<ScramCredential> found = credentials.find(user, mechanism);
-        if (found.isEmpty()) {
-            throw fail("Authentication failed: Invalid user credentials");
+        if (tokenAuth) {
+            token = tokens.find(user, mechanism)
+                    .orElseThrow(() -> fail("Authentication failed: Invalid user credentials"));
+            credential = token.credential();
+        } else {
+            credential = credentials
+                    .find(user, mechanism)
+                    .orElseThrow(() -> fail("Authentication failed: Invalid user credentials"));
         }
-        credential = found.get();
         String serverNonce = serverNonces.get();
         if (!printableNonce(serverNonce)) {
             throw new IllegalStateException("server nonce must be printable and without commas");
@@ -221,6 +250,19 @@ public final class ScramExchange implements SaslServerExchange {
         if (state != State.COMPLETE) {
             throw new IllegalStateException("SCRAM exchange not complete");
         }
-        return user;
+        return token != null ? token.owner().name() : user;
+    }
+
+    @Override
+    public Principal principal() {
+        if (state != State.COMPLETE) {
+            throw new IllegalStateException("SCRAM exchange not complete");
+        }
+        return token != null ? Principal.tokenOwner(token.owner()) : Principal.user(user);
+    }
+
+    @Override
+    public OptionalLong credentialExpiryMs() {
+        return token != null ? OptionalLong.of(token.expiryTimestampMs()) : OptionalLong.empty();
     }
 }

@@ -92,7 +92,7 @@ class ScramExchangeTest {
         assertThatThrownBy(() -> exchange().evaluate("n,,n=us=er,r=abc".getBytes(UTF_8)))
                 .hasMessageContaining("username encoding");
         assertThatThrownBy(() -> exchange().evaluate("n,,n=user,r=abc,tokenauth=true".getBytes(UTF_8)))
-                .hasMessageContaining("delegation tokens");
+                .hasMessageContaining("delegation tokens are not enabled");
 
         ScramExchange replayedNonce = exchange();
         replayedNonce.evaluate("n,,n=user,r=rOprNGfwEbeRWgbNEkqO".getBytes(UTF_8));

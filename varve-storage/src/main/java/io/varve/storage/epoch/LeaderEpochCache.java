@@ -51,6 +51,22 @@ public final class LeaderEpochCache {
     }
 
     /**
+     * The epoch in which {@code offset} was written: the latest entry starting at or below it; {@link #NO_EPOCH}
+     * when every entry starts above it (or none is cached). ListOffsets answers EARLIEST and EARLIEST_LOCAL with it.
+     */
+    public int epochForOffset(long offset) {
+        List<EpochEntry> current = entries;
+        int found = NO_EPOCH;
+        for (EpochEntry entry : current) {
+            if (entry.startOffset() > offset) {
+                break;
+            }
+            found = entry.epoch();
+        }
+        return found;
+    }
+
+    /**
      * Where {@code requestedEpoch} ends, with KIP-101/KIP-279 semantics as Kafka answers them (its behaviour is
      * the reference, followers and consumers depend on it):
      * <ul>

@@ -32,6 +32,20 @@ class LeaderEpochCacheTest {
     }
 
     @Test
+    void anOffsetBelongsToTheLatestEpochStartingAtOrBelowIt() {
+        LeaderEpochCache cache = load();
+        assertThat(cache.epochForOffset(0)).isEqualTo(LeaderEpochCache.NO_EPOCH);
+        cache.assign(2, 10);
+        cache.assign(5, 150);
+
+        assertThat(cache.epochForOffset(9)).isEqualTo(LeaderEpochCache.NO_EPOCH);
+        assertThat(cache.epochForOffset(10)).isEqualTo(2);
+        assertThat(cache.epochForOffset(149)).isEqualTo(2);
+        assertThat(cache.epochForOffset(150)).isEqualTo(5);
+        assertThat(cache.epochForOffset(10_000)).isEqualTo(5);
+    }
+
+    @Test
     void olderOrEqualEpochsChangeNothing() {
         LeaderEpochCache cache = load();
         cache.assign(5, 10);

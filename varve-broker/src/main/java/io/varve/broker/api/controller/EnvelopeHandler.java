@@ -51,9 +51,13 @@ public final class EnvelopeHandler implements ApiHandler {
             ApiKeys.DELETE_ACLS,
             ApiKeys.ALTER_CLIENT_QUOTAS,
             ApiKeys.UNREGISTER_BROKER,
+            ApiKeys.UNREGISTER_CONTROLLER,
             ApiKeys.DESCRIBE_QUORUM,
             ApiKeys.ADD_RAFT_VOTER,
-            ApiKeys.REMOVE_RAFT_VOTER);
+            ApiKeys.REMOVE_RAFT_VOTER,
+            ApiKeys.CREATE_DELEGATION_TOKEN,
+            ApiKeys.RENEW_DELEGATION_TOKEN,
+            ApiKeys.EXPIRE_DELEGATION_TOKEN);
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EnvelopeHandler.class);
 

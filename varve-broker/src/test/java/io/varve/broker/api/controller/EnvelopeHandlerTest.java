@@ -80,5 +80,9 @@ class EnvelopeHandlerTest {
         assertThat(bytes[0]).isZero();
         assertThat(bytes[1]).isZero(); // version 0
         assertThat(PrincipalBytes.read(bytes)).isEqualTo(new Principal("User", "CN=node,O=Varve"));
+        // a token's owner stays marked as one across the Envelope (it may not ask for more tokens)
+        assertThat(PrincipalBytes.read(PrincipalBytes.write(Principal.tokenOwner(Principal.user("alice"))))
+                        .tokenAuthenticated())
+                .isTrue();
     }
 }

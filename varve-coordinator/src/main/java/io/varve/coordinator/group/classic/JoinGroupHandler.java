@@ -40,7 +40,7 @@ final class JoinGroupHandler {
         }
         Group existing = ctx.groups.get(r.groupId());
         if (existing != null && existing.type() != GroupType.CLASSIC) {
-            if (!existing.hasNoMembers()) {
+            if (!existing.hasNoMembers() || existing.type() == GroupType.SHARE) {
                 return ctx.outbox.respond(JoinResponse.error(Errors.INCONSISTENT_GROUP_PROTOCOL, r.memberId()));
             }
             log.info("Empty consumer group {} becomes a classic group", r.groupId());

@@ -1,6 +1,7 @@
 package io.varve.coordinator.group.consumer;
 
 import io.varve.coordinator.group.Group;
+import io.varve.coordinator.group.GroupType;
 import io.varve.coordinator.group.ShardContext;
 import io.varve.coordinator.group.Timers;
 import io.varve.coordinator.group.TopicsSnapshot;
@@ -206,7 +207,7 @@ public final class ConsumerGroupManager {
             return g;
         }
         if (existing != null) {
-            if (!create || !existing.hasNoMembers()) {
+            if (!create || !existing.hasNoMembers() || existing.type() == GroupType.SHARE) {
                 throw new GroupIdNotFoundException("Group " + groupId + " is not a consumer group.");
             }
             log.info("Empty classic group {} becomes a consumer group", groupId);

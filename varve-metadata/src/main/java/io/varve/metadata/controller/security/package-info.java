@@ -1,2 +1,5 @@
-/** Security metadata the controller decides on: users' SCRAM credentials. Pure: an image in, records and replies out. */
+/**
+ * Security metadata the controller decides on: users' SCRAM credentials, ACLs and delegation tokens. Pure: an image in,
+ * records and replies out.
+ */
 package io.varve.metadata.controller.security;
