@@ -250,7 +250,7 @@ public final class Broker implements AutoCloseable {
         });
         metadataCache = new MetadataCache(nodeId, clusterId);
 
-        metadataLogs = MetadataLogs.open(config, clusterId);
+        metadataLogs = MetadataLogs.open(config, clusterId, tlsContexts);
         raft = metadataLogs.raft();
         loader = new MetadataLoader();
         MetadataRaft metadataLog = raft;
@@ -394,7 +394,7 @@ public final class Broker implements AutoCloseable {
                 config.socketRequestMaxBytes(),
                 64,
                 5_000,
-                io.varve.broker.network.client.ClientTls.forListener(config, interBrokerListenerName()));
+                io.varve.broker.network.client.ClientSecurity.forListener(config, interBrokerListenerName()));
         txnCoordinator = new TransactionCoordinatorRuntime(
                 nodeId,
                 TxnCoordinatorSettings.from(config),
@@ -711,7 +711,7 @@ public final class Broker implements AutoCloseable {
 
     /** Where brokers reach each other: {@code inter.broker.listener.name}, else the first broker listener (Kafka's). */
     private String interBrokerListenerName() {
-        String named = config.originals().get("inter.broker.listener.name");
+        String named = config.namedInterBrokerListener();
         if (named != null) {
             return named;
         }
@@ -796,7 +796,7 @@ public final class Broker implements AutoCloseable {
                         .map(e -> java.net.InetSocketAddress.createUnresolved(e.host(), e.port())),
                 this::brokerEpoch,
                 System::currentTimeMillis,
-                io.varve.broker.network.client.ClientTls.forListener(config, listener));
+                io.varve.broker.network.client.ClientSecurity.forListener(config, listener));
         replicaFetchers.useThrottles(replicaManager.throttles());
         if (remoteLogManager != null) {
             replicaFetchers.useTieredFollowerStart(new TieredFollowerBootstrap(remoteLogManager));

@@ -95,8 +95,12 @@ final class ControllerWiring implements AutoCloseable {
                 apis.serveRaftAdmin(new io.varve.broker.api.quorum.RaftAdminHandler(logs.raftRequests()));
             }
             if (logs.servesControllerListener()) {
-                RequestDispatcher requests =
-                        new KafkaRequestDispatcher(apis.apis(), apis.apiVersions(), requestExecutor);
+                // With an authorizer the controller listener checks what a broker listener checks (an Envelope, like
+                // the brokers' own APIs, needs CLUSTER_ACTION), and an Envelope's request is checked as its client.
+                io.varve.broker.security.AuthorizationHook authorization = controllerAuthorization(config, loader);
+                apis.authorizeEnvelopesWith(authorization);
+                RequestDispatcher requests = new KafkaRequestDispatcher(
+                        apis.apis(), apis.apiVersions(), requestExecutor, null, null, authorization);
                 ControllerApis served = apis;
                 logs.serveControllerApis(new RequestDispatcher() {
                     @Override
@@ -125,7 +129,7 @@ final class ControllerWiring implements AutoCloseable {
                 () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()),
                 ControllerRouter.Settings.defaults(),
                 config.socketRequestMaxBytes(),
-                io.varve.broker.network.client.ClientTls.forController(config));
+                io.varve.broker.network.client.ClientSecurity.forController(config));
         if (controller != null && config.delegationTokens().enabled()) {
             removeExpiredTokensPeriodically(
                     controller, raft, retries, config.delegationTokens().expiryCheckIntervalMs());
@@ -154,6 +158,16 @@ final class ControllerWiring implements AutoCloseable {
                 intervalMs,
                 intervalMs,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** The controller's authorization against its own image, or null without {@code authorizer.class.name}. */
+    private static io.varve.broker.security.AuthorizationHook controllerAuthorization(
+            BrokerConfig config, MetadataLoader loader) {
+        var settings = config.security().authorization();
+        return settings == null
+                ? null
+                : new io.varve.broker.security.AuthorizationHook(new io.varve.broker.security.BrokerAuthorizer(
+                        loader::image, settings.superUsers(), settings.allowEveryoneIfNoAclFound()));
     }
 
     /**

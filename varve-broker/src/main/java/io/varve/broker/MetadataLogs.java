@@ -65,6 +65,18 @@ final class MetadataLogs implements AutoCloseable {
     }
 
     static MetadataLogs open(BrokerConfig config, String clusterId) throws InterruptedException, java.io.IOException {
+        return open(config, clusterId, new java.util.HashMap<>());
+    }
+
+    /**
+     * As above; a TLS controller listener's server context is taken from (or put in) {@code tlsContexts}, so that a
+     * keystore reload of that listener ({@link io.varve.broker.security.KeystoreReloader}) reaches it.
+     */
+    static MetadataLogs open(
+            BrokerConfig config,
+            String clusterId,
+            Map<String, io.varve.broker.security.ReloadableSslContext> tlsContexts)
+            throws InterruptedException, java.io.IOException {
         int nodeId = config.nodeId();
         Path parent = config.metadataLogDir();
         LegacyLogMigration.migrateIfPresent(parent, nodeId, clusterId);
@@ -104,7 +116,7 @@ final class MetadataLogs implements AutoCloseable {
                 addresses,
                 KafkaRaftTransport.Settings.defaults(),
                 RaftRuntime.monotonicClockMs(),
-                io.varve.broker.network.client.ClientTls.forController(config));
+                io.varve.broker.network.client.ClientSecurity.forController(config));
         MetadataRaftRuntime runtime = new MetadataRaftRuntime(new MetadataRaftRuntime.Settings(
                 nodeId,
                 clusterId,
@@ -126,7 +138,10 @@ final class MetadataLogs implements AutoCloseable {
         ControllerListenerDispatcher dispatcher = null;
         if (controller) {
             // A controller serves its listener even as the only voter: brokers fetch the log from it as observers.
-            dispatcher = new ControllerListenerDispatcher(transport.dispatcher());
+            dispatcher = new ControllerListenerDispatcher(
+                    transport.dispatcher(),
+                    io.varve.broker.security.ControllerListenerSasl.dispatcher(
+                            config.security(), config.controllerListeners()));
             controllerNetwork = new SocketServer(new SocketServer.Settings(
                     config.socketRequestMaxBytes(),
                     config.connectionsMaxIdleMs(),
@@ -134,11 +149,12 @@ final class MetadataLogs implements AutoCloseable {
                     config.socketSendBufferBytes(),
                     config.socketReceiveBufferBytes()));
             try {
-                // An SSL controller listener serves TLS (SASL on it is refused by the config).
+                // A TLS controller listener's front runs the handshake; a SASL one's exchange is the dispatcher's.
                 controllerNetwork.start(
                         config.controllerListeners(),
                         dispatcher,
-                        io.varve.broker.security.TlsContexts.fronts(config.security(), config.controllerListeners()));
+                        io.varve.broker.security.TlsContexts.fronts(
+                                config.security(), config.controllerListeners(), tlsContexts));
             } catch (RuntimeException | InterruptedException e) {
                 controllerNetwork.close();
                 throw e;

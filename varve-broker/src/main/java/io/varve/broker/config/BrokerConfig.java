@@ -53,6 +53,7 @@ public final class BrokerConfig {
                             "CONTROLLER:PLAINTEXT"))
             .define("controller.listener.names", LIST, List.of("CONTROLLER"))
             .define("inter.broker.listener.name", STRING, null)
+            .define("security.inter.broker.protocol", STRING, null)
             .define("controller.quorum.voters", LIST, List.of())
             .define("controller.quorum.bootstrap.servers", LIST, List.of())
             // Raft timings, Kafka's keys and defaults.
@@ -297,29 +298,55 @@ public final class BrokerConfig {
             throw new ConfigException(e.getMessage());
         }
         checkQuorumSettings();
-        List<String> plaintextOnly = new ArrayList<>(controllerListenerNames());
-        String interBroker = (String) values.get("inter.broker.listener.name");
+        // The listeners this node connects to itself, each with the key naming its SASL mechanism.
+        Map<String, String> ownConnections = new LinkedHashMap<>();
+        controllerListenerNames().forEach(n -> ownConnections.put(n, "sasl.mechanism.controller.protocol"));
+        String interBroker = namedInterBrokerListener();
         if (interBroker != null) {
-            plaintextOnly.add(interBroker.toUpperCase(Locale.ROOT));
+            ownConnections.putIfAbsent(interBroker.toUpperCase(Locale.ROOT), "sasl.mechanism.inter.broker.protocol");
         } else if (list("controller.quorum.voters").size() > 1
                 || !list("controller.quorum.bootstrap.servers").isEmpty()
                 || !processRoles().contains("controller")) {
             // other brokers reach this one on the first broker listener (Kafka's default inter-broker listener)
-            clientListeners().stream().findFirst().ifPresent(l -> plaintextOnly.add(l.name()));
+            clientListeners().stream()
+                    .findFirst()
+                    .ifPresent(l -> ownConnections.putIfAbsent(l.name(), "sasl.mechanism.inter.broker.protocol"));
         }
-        // A broker-only node's SSL controller listener is not among its listeners, but its ssl.* keys are used.
+        // A broker-only node's controller listener is not among its listeners, but its security keys are used.
         Map<String, String> protocols = parseProtocolMap(list("listener.security.protocol.map"));
-        List<String> outgoingTls = plaintextOnly.stream()
-                .filter(n -> "SSL".equals(protocols.get(n))
+        Map<String, String> outgoingOnly = new LinkedHashMap<>();
+        ownConnections.keySet().stream()
+                .filter(n -> protocols.containsKey(n)
                         && listeners.stream().noneMatch(l -> l.name().equals(n)))
-                .toList();
-        this.security = SecurityConfig.parse(originals, listeners, plaintextOnly, outgoingTls);
+                .forEach(n -> outgoingOnly.put(n, protocols.get(n)));
+        this.security = SecurityConfig.parse(originals, listeners, ownConnections, outgoingOnly);
+        controllerListeners().forEach(l -> refuseControllerMechanismsBeyondPlain(security.forListener(l.name())));
         this.delegationTokens = io.varve.broker.security.DelegationTokenSettings.from(originals);
     }
 
     /** {@code delegation.token.*}: off without {@code delegation.token.secret.key}. */
     public io.varve.broker.security.DelegationTokenSettings delegationTokens() {
         return delegationTokens;
+    }
+
+    /**
+     * A controller's SASL listener authenticates with PLAIN only: SCRAM's credentials live in the metadata log the
+     * controller listener serves (Kafka refuses them there too), and OAUTHBEARER's validation runs on broker listeners.
+     */
+    private static void refuseControllerMechanismsBeyondPlain(io.varve.broker.security.ListenerSecurity listener) {
+        if (listener.sasl() == null) {
+            return;
+        }
+        for (String mechanism : listener.sasl().enabledMechanisms()) {
+            if (!mechanism.equals("PLAIN")) {
+                throw new ConfigException("sasl.enabled.mechanisms of the controller listener "
+                        + listener.listenerName()
+                        + " names " + mechanism + ", but a controller listener authenticates with PLAIN only in this"
+                        + " version: set listener.name."
+                        + listener.listenerName().toLowerCase(Locale.ROOT)
+                        + ".sasl.enabled.mechanisms=PLAIN.");
+            }
+        }
     }
 
     /** {@code listener}'s protocol in {@code listener.security.protocol.map} (PLAINTEXT when it maps none). */
@@ -361,11 +388,26 @@ public final class BrokerConfig {
     }
 
     /**
+     * The inter-broker listener the config names: {@code inter.broker.listener.name}, or the listener named after
+     * {@code security.inter.broker.protocol} (Kafka's older key; both at once is refused, as Kafka refuses it); null
+     * when neither is set.
+     */
+    public String namedInterBrokerListener() {
+        String name = (String) values.get("inter.broker.listener.name");
+        String protocol = (String) values.get("security.inter.broker.protocol");
+        if (name != null && protocol != null) {
+            throw new ConfigException("inter.broker.listener.name and security.inter.broker.protocol are both set:"
+                    + " set only one of them, as Kafka requires.");
+        }
+        return name != null ? name : protocol == null ? null : protocol.trim().toUpperCase(Locale.ROOT);
+    }
+
+    /**
      * {@code inter.broker.listener.name}: the listener brokers reach each other on (followers fetch there); by
      * default the first listener that is not a controller listener, as in Kafka.
      */
     public String interBrokerListenerName() {
-        String name = (String) values.get("inter.broker.listener.name");
+        String name = namedInterBrokerListener();
         return name != null ? name : clientListeners().get(0).name();
     }
 
@@ -446,12 +488,8 @@ public final class BrokerConfig {
                         + ", which listener.security.protocol.map does not map to a security protocol: add "
                         + names.get(0) + ":PLAINTEXT.");
             }
-            if (!protocol.equals("PLAINTEXT") && !protocol.equals("SSL")) {
-                throw new ConfigException("listener.security.protocol.map maps the controller listener " + names.get(0)
-                        + " to " + protocol + ", which this release does not speak yet: use PLAINTEXT or SSL.");
-            }
         }
-        String interBroker = (String) values.get("inter.broker.listener.name");
+        String interBroker = namedInterBrokerListener();
         if (broker
                 && interBroker != null
                 && clientListeners().stream().noneMatch(l -> l.name().equals(interBroker))) {

@@ -56,6 +56,8 @@ public final class ControllerApis implements ControllerRouter.LocalController {
     private final long connectionLossGraceMs;
     /** Where DescribeQuorum and voter changes go once the node's Raft transport serves them; null before. */
     private volatile ApiHandler raftAdmin;
+    /** How an Envelope's inner request is authorized as its client; null without an authorizer. */
+    private volatile io.varve.broker.security.AuthorizationHook authorization;
 
     /**
      * @param controllers         every controller's id and controller-listener address
@@ -143,7 +145,10 @@ public final class ControllerApis implements ControllerRouter.LocalController {
                         0,
                         activeOnly(new AllocateProducerIdsHandler(controller, producerIdBlockSize)))
                 .register(ApiKeys.ALTER_PARTITION, 2, 3, activeOnly(new AlterPartitionHandler(controller)))
-                .register(ApiKeys.ENVELOPE, 0, 0, activeOnly(new EnvelopeHandler(registry)));
+                .register(ApiKeys.ENVELOPE, 0, 0, activeOnly(new EnvelopeHandler(registry, () -> {
+                    io.varve.broker.security.AuthorizationHook hook = authorization;
+                    return hook == null ? null : hook::handle;
+                })));
         // On the controller listener the Raft transport takes these before the registry; what reaches them here came
         // in an Envelope or from this node's broker: the admin ones go to the Raft runtime, replication never does.
         ApiHandler servedByRaft = request -> {
@@ -161,6 +166,11 @@ public final class ControllerApis implements ControllerRouter.LocalController {
 
     private static final java.util.Set<ApiKeys> RAFT_ADMIN_APIS =
             java.util.EnumSet.of(ApiKeys.DESCRIBE_QUORUM, ApiKeys.ADD_RAFT_VOTER, ApiKeys.REMOVE_RAFT_VOTER);
+
+    /** Authorizes the request inside each Envelope as its client's principal (with an authorizer). */
+    public void authorizeEnvelopesWith(io.varve.broker.security.AuthorizationHook hook) {
+        this.authorization = hook;
+    }
 
     /**
      * DescribeQuorum, AddRaftVoter and RemoveRaftVoter forwarded by a broker (in an Envelope, or in process) are

@@ -5,7 +5,10 @@ import io.varve.broker.network.RequestDispatcher;
 import io.varve.broker.network.ResponseFrame;
 import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.raft.RaftRequestDispatcher;
+import io.varve.broker.security.ConnectionAuthentication;
+import io.varve.broker.security.SaslAuthenticator;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.protocol.ApiKeys;
 
@@ -13,13 +16,25 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * What the controller listener's socket server dispatches to: Raft requests to the Raft transport, from the moment the
  * listener is bound (the voters elect while the node starts), everything else to the controller's APIs once they are
  * installed; until then such a request closes its connection, and the client connects again.
+ *
+ * <p>On a SASL controller listener a connection logs in first: until it has, its SaslHandshake / SaslAuthenticate go
+ * to {@code sasl}, ApiVersions to the controller's APIs, and anything else (Raft's requests too) is refused and the
+ * connection closed; a session past its lifetime (KIP-368) is closed at its next request.
  */
 public final class ControllerListenerDispatcher implements RequestDispatcher {
     private final RequestDispatcher raft;
+    /** Null when no controller listener speaks SASL. */
+    private final RequestDispatcher sasl;
+
     private volatile RequestDispatcher controllerApis;
 
     public ControllerListenerDispatcher(RequestDispatcher raft) {
+        this(raft, null);
+    }
+
+    public ControllerListenerDispatcher(RequestDispatcher raft, RequestDispatcher sasl) {
         this.raft = raft;
+        this.sasl = sasl;
     }
 
     /** Starts answering the controller's own APIs. */
@@ -33,6 +48,17 @@ public final class ControllerListenerDispatcher implements RequestDispatcher {
             throw new InvalidFrameException("request of " + frame.remaining() + " bytes has no API key");
         }
         short apiKey = frame.getShort(frame.position());
+        ConnectionAuthentication auth = connection.authentication();
+        if (sasl != null && auth.protocol().sasl()) {
+            boolean saslApi = apiKey == ApiKeys.SASL_HANDSHAKE.id || apiKey == ApiKeys.SASL_AUTHENTICATE.id;
+            if (saslApi || (auth.saslPending() && apiKey != ApiKeys.API_VERSIONS.id)) {
+                return sasl.dispatch(frame, connection);
+            }
+            if (auth.sessionExpired(System.nanoTime())) {
+                SaslAuthenticator.logExpiredSession(auth, connection.listenerName(), connection.remoteAddress());
+                return CompletableFuture.completedFuture(new ResponseFrame(List.of()).thenClose());
+            }
+        }
         if (ApiKeys.hasId(apiKey) && RaftRequestDispatcher.servedApis().contains(ApiKeys.forId(apiKey))) {
             return raft.dispatch(frame, connection);
         }

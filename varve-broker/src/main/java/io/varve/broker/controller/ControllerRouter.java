@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * The {@link ControllerChannel}: finds the active controller (the metadata log's Raft leader) for every attempt. When
  * that is this node's own controller the request goes to its handler in this process, with no bytes in between;
  * otherwise over the controller listener to the leader's address in {@code controller.quorum.voters}: a client's
- * request inside an Envelope (KIP-590: it keeps the client's version, address and, once there are ACLs, principal, so
- * the controller answers exactly what the client asked), this broker's own requests directly.
+ * request inside an Envelope (KIP-590: it keeps the client's version, address and principal, so the controller
+ * answers, and authorizes, exactly what the client asked), this broker's own requests directly.
  *
  * <p>An attempt is repeated, after {@code retryBackoffMs}, while no leader is known, when its connection fails or
  * drops, when the answer says NOT_CONTROLLER (leadership moved), and for the broker's own requests when it times out
@@ -91,7 +91,7 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
         this(nodeId, local, leaderId, controllerEndpoints, timer, clockMs, settings, maxFrameBytes, null);
     }
 
-    /** As above, over TLS when {@code tls} is not null (an SSL controller listener). */
+    /** As above, with TLS and / or SASL when {@code security} is not null (the controller listener asks). */
     public ControllerRouter(
             int nodeId,
             LocalController local,
@@ -101,7 +101,7 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
             LongSupplier clockMs,
             Settings settings,
             int maxFrameBytes,
-            io.varve.broker.network.client.ClientTls tls) {
+            io.varve.broker.network.client.ClientSecurity security) {
         this.nodeId = nodeId;
         this.local = local;
         this.leaderId = Objects.requireNonNull(leaderId, "leaderId");
@@ -115,7 +115,7 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
                 maxFrameBytes,
                 64,
                 settings.attemptTimeoutMs(),
-                tls);
+                security);
     }
 
     @Override
@@ -135,7 +135,8 @@ public final class ControllerRouter implements ControllerChannel, AutoCloseable 
             EnvelopeRequestData envelope = new EnvelopeRequestData()
                     .setRequestData(ClientFrames.request(
                             api, version, request.correlationId(), request.clientId(), request.data()))
-                    .setRequestPrincipal(null)
+                    .setRequestPrincipal(io.varve.broker.protocol.PrincipalBytes.write(
+                            request.principal() == null ? io.varve.security.Principal.ANONYMOUS : request.principal()))
                     .setClientHostAddress(
                             request.clientAddress() == null
                                             || request.clientAddress().getAddress() == null

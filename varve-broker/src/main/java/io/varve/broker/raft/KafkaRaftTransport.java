@@ -59,16 +59,16 @@ public final class KafkaRaftTransport implements RaftTransport {
         this(localId, mapping, endpoints, settings, clockMs, null);
     }
 
-    /** As above, connecting to the peers over TLS when {@code tls} is not null (an SSL controller listener). */
+    /** As above, connecting to the peers with TLS and / or SASL when {@code security} is not null (the controller listener asks). */
     public KafkaRaftTransport(
             int localId,
             RaftWireMapping mapping,
             Function<Integer, InetSocketAddress> endpoints,
             Settings settings,
             LongSupplier clockMs,
-            io.varve.broker.network.client.ClientTls tls) {
+            io.varve.broker.network.client.ClientSecurity security) {
         this.dispatcher = new RaftRequestDispatcher(mapping, settings.serverRequestTimeoutMs());
-        this.client = new RaftPeerClient(localId, mapping, endpoints, settings, clockMs, tls);
+        this.client = new RaftPeerClient(localId, mapping, endpoints, settings, clockMs, security);
     }
 
     /** What the controller listener's {@code SocketServer} dispatches frames to. */

@@ -14,9 +14,8 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.varve.broker.network.client.ClientTls;
+import io.varve.broker.network.client.ClientSecurity;
 import io.varve.raft.core.message.InboundMessage;
 import io.varve.raft.core.message.OutboundMessage;
 import io.varve.raft.core.message.RaftMessage;
@@ -65,7 +64,7 @@ final class RaftPeerClient implements AutoCloseable {
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
     /** Null when the controller listener is PLAINTEXT. */
-    private final ClientTls tls;
+    private final ClientSecurity security;
 
     private final Map<Integer, Peer> peers = new ConcurrentHashMap<>();
     private volatile Predicate<InboundMessage> inbound;
@@ -77,9 +76,9 @@ final class RaftPeerClient implements AutoCloseable {
             Function<Integer, InetSocketAddress> endpoints,
             KafkaRaftTransport.Settings settings,
             LongSupplier clockMs,
-            ClientTls tls) {
+            ClientSecurity security) {
         this.localId = localId;
-        this.tls = tls;
+        this.security = security;
         this.mapping = mapping;
         this.endpoints = endpoints;
         this.addresses = endpoints instanceof RaftAddressBook book ? book : null;
@@ -162,14 +161,9 @@ final class RaftPeerClient implements AutoCloseable {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            if (tls != null) {
-                                ch.pipeline().addLast("tls", tls.handler(ch.alloc(), address));
-                            }
-                            ch.pipeline()
-                                    .addLast(
-                                            "frames",
-                                            new LengthFieldBasedFrameDecoder(settings.maxFrameBytes(), 0, 4, 0, 4))
-                                    .addLast("responses", new ResponseHandler(Peer.this));
+                            ClientSecurity.pipeline(
+                                    security, ch, address, settings.maxFrameBytes(), "varve-raft-" + localId);
+                            ch.pipeline().addLast("responses", new ResponseHandler(Peer.this));
                         }
                     })
                     .connect(address);

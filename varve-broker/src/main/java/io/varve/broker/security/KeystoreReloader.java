@@ -17,9 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keystore reload without restart, as Kafka allows it: {@code listener.name.<listener>.ssl.keystore.*} and {@code
- * .ssl.key.password} set on this broker's config resource (AlterConfigs / IncrementalAlterConfigs, {@code kafka-configs
- * --entity-type brokers --entity-name <id>}) replace the listener's key and certificate for new connections.
+ * Keystore reload without restart, as Kafka allows it: {@code listener.name.<listener>.ssl.keystore.*}, {@code
+ * .ssl.key.password} and {@code .ssl.truststore.*} set on this broker's config resource (AlterConfigs /
+ * IncrementalAlterConfigs, {@code kafka-configs --entity-type brokers --entity-name <id>}, on a controller with {@code
+ * --bootstrap-controller}) replace the listener's key, certificate and trusted certificates for new connections: those
+ * it accepts (the broker and controller listeners alike) and those the broker itself opens to that listener of other
+ * nodes ({@link OutgoingTlsContexts}: fetchers, the controller channel, Raft).
  *
  * <p>{@link #check} runs on the broker that receives the request, before it is forwarded: a keystore that does not
  * load is refused with INVALID_CONFIG and the stored config (and the old keystore) stays; any other security key is
@@ -34,7 +37,11 @@ public final class KeystoreReloader implements MetadataPublisher {
             "ssl.keystore.password",
             "ssl.key.password",
             "ssl.keystore.certificate.chain",
-            "ssl.keystore.key");
+            "ssl.keystore.key",
+            "ssl.truststore.type",
+            "ssl.truststore.location",
+            "ssl.truststore.password",
+            "ssl.truststore.certificates");
 
     private final int nodeId;
     private final SecurityConfig security;
@@ -69,8 +76,8 @@ public final class KeystoreReloader implements MetadataPublisher {
             if (listener == null) {
                 if (SecurityConfig.owns(key)) {
                     return key + " cannot be changed while the broker runs: Varve reloads only"
-                            + " listener.name.<listener>.ssl.keystore.* and ssl.key.password; set it in"
-                            + " server.properties and restart.";
+                            + " listener.name.<listener>.ssl.keystore.*, ssl.key.password and ssl.truststore.*; set it"
+                            + " in server.properties and restart.";
                 }
                 continue;
             }
@@ -113,10 +120,14 @@ public final class KeystoreReloader implements MetadataPublisher {
             }
             applied.put(listener, dynamic);
             try {
-                entry.getValue().replace(build(listener, dynamic));
+                ListenerSecurity.Tls next = next(listener, dynamic);
+                entry.getValue().replace(TlsContexts.serverContext(listener, next));
+                security.outgoingTlsContexts().reloaded(listener, next);
                 log.info(
-                        "Reloaded the keystore of listener {} for new connections ({})",
+                        "Reloaded the keystore of listener {} for new connections, accepted and {} of this node's own"
+                                + " clients ({})",
                         listener,
+                        security.outgoingTlsContexts().clients(listener),
                         dynamic.isEmpty() ? "back to server.properties" : "keys " + new TreeMap<>(dynamic).keySet());
             } catch (ConfigException e) {
                 // checked before it was stored, so only a file changed or removed since: keep serving the old one
@@ -141,13 +152,19 @@ public final class KeystoreReloader implements MetadataPublisher {
         return out;
     }
 
+    /** The server context of the listener's settings with {@code dynamic} over them; throws when it does not load. */
     private SslContext build(String listener, Map<String, String> dynamic) {
+        return TlsContexts.serverContext(listener, next(listener, dynamic));
+    }
+
+    /** The listener's TLS settings with the dynamic keys over the static ones. */
+    private ListenerSecurity.Tls next(String listener, Map<String, String> dynamic) {
         ListenerSecurity.Tls tls = security.forListener(listener).tls();
         String prefix = "listener.name." + listener.toLowerCase(Locale.ROOT) + ".";
         Map<String, String> values = new HashMap<>();
         dynamic.forEach((key, value) -> values.put(key.substring(prefix.length()), value));
         if (values.isEmpty()) {
-            return TlsContexts.serverContext(listener, tls);
+            return tls;
         }
         // the dynamic keys over the static ones; a new location replaces PEM text and the other way round
         String type = values.getOrDefault("ssl.keystore.type", tls.keystoreType())
@@ -172,6 +189,21 @@ public final class KeystoreReloader implements MetadataPublisher {
             throw new ConfigException("give either " + prefix + "ssl.keystore.location, or (with ssl.keystore.type=PEM)"
                     + " both ssl.keystore.certificate.chain and ssl.keystore.key.");
         }
+        // the truststore likewise: PEM text or a location, a new one of either replacing the other
+        String truststoreType = values.getOrDefault("ssl.truststore.type", tls.truststoreType())
+                .trim()
+                .toUpperCase(Locale.ROOT);
+        if (!List.of("JKS", "PKCS12", "PEM").contains(truststoreType)) {
+            throw new ConfigException(prefix + "ssl.truststore.type=" + truststoreType + " is not a truststore type"
+                    + " Varve reads: use JKS, PKCS12 or PEM.");
+        }
+        String trustCertificates = values.containsKey("ssl.truststore.certificates")
+                ? values.get("ssl.truststore.certificates")
+                : values.containsKey("ssl.truststore.location") ? null : tls.truststoreCertificates();
+        String trustLocation = trustCertificates != null ? null : tls.truststoreLocation();
+        if (trustCertificates != null && !truststoreType.equals("PEM")) {
+            throw new ConfigException(prefix + "ssl.truststore.certificates needs ssl.truststore.type=PEM.");
+        }
         ListenerSecurity.Tls next = new ListenerSecurity.Tls(
                 type,
                 location,
@@ -179,17 +211,18 @@ public final class KeystoreReloader implements MetadataPublisher {
                 values.getOrDefault("ssl.key.password", tls.keyPassword()),
                 chain,
                 key,
-                tls.truststoreType(),
-                tls.truststoreLocation(),
-                tls.truststorePassword(),
-                tls.truststoreCertificates(),
+                truststoreType,
+                trustCertificates != null ? null : values.getOrDefault("ssl.truststore.location", trustLocation),
+                values.getOrDefault("ssl.truststore.password", tls.truststorePassword()),
+                trustCertificates,
                 tls.clientAuth(),
                 tls.enabledProtocols(),
                 tls.cipherSuites(),
                 tls.principalMappingRules(),
                 tls.keyManagerAlgorithm(),
                 tls.trustManagerAlgorithm());
-        return TlsContexts.serverContext(listener, next);
+        TlsContexts.clientContext(listener, next, false); // the broker's own clients must load it too
+        return next;
     }
 
     /** The listener (upper case, as named in listeners) a {@code listener.name.<l>.<keystore key>} is for; else null. */

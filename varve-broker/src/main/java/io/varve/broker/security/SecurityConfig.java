@@ -24,8 +24,8 @@ import javax.net.ssl.KeyManagerFactory;
  *
  * <p>Fail closed: a security key Varve does not honour, one no listener would use, a mechanism Varve does not offer,
  * an authorizer other than Varve's own ({@code authorizer.class.name} naming Kafka's StandardAuthorizer), {@code
- * super.users} without an authorizer, or a TLS or SASL controller or inter-broker listener stops start-up with one
- * sentence naming the key,
+ * super.users} without an authorizer, or a SASL listener the broker connects to itself without a mechanism and
+ * credentials its own connections can log in with stops start-up with one sentence naming the key,
  * rather than leaving a broker that serves everyone while its operator believes it is protected.
  */
 public final class SecurityConfig {
@@ -63,8 +63,8 @@ public final class SecurityConfig {
             OAuthBearerSettings.CLOCK_SKEW_SECONDS,
             OAuthBearerSettings.CALLBACK_HANDLER_KEY);
     /**
-     * Keys for the broker's own outgoing connections (read by {@link #verifiesHostname}; the SASL ones only matter
-     * once those connections speak SASL, refused below): accepted anywhere, there is nothing for them to weaken.
+     * Keys for the broker's own outgoing connections (read by {@link #verifiesHostname} and {@link #outgoingSasl}):
+     * accepted anywhere, there is nothing for them to weaken.
      */
     private static final Set<String> OUTGOING_KEYS = Set.of(
             "ssl.endpoint.identification.algorithm",
@@ -76,6 +76,12 @@ public final class SecurityConfig {
     /** The class names that switch on Varve's own authorizer (ACLs in the metadata log, Kafka's semantics). */
     public static final Set<String> AUTHORIZER_CLASSES =
             Set.of("org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+
+    /** What Varve's own connections log in with (OAUTHBEARER would need a token source, GSSAPI Kerberos). */
+    private static final List<String> OWN_CONNECTION_MECHANISMS = List.of(
+            PlainExchange.MECHANISM,
+            ScramMechanism.SCRAM_SHA_256.mechanismName(),
+            ScramMechanism.SCRAM_SHA_512.mechanismName());
 
     static final List<String> SUPPORTED_MECHANISMS = List.of(
             PlainExchange.MECHANISM,
@@ -91,12 +97,20 @@ public final class SecurityConfig {
     public record Authorization(Set<String> superUsers, boolean allowEveryoneIfNoAclFound) {}
 
     private final Map<String, ListenerSecurity> byListener;
+    private final Map<String, OutgoingSasl> outgoingSasl;
+    /** The one mutable part: the broker's own TLS clients, which keystore reloads reach. */
+    private final OutgoingTlsContexts outgoingTlsContexts = new OutgoingTlsContexts();
+
     private final long failedAuthenticationDelayMs;
     private final Authorization authorization;
 
     private SecurityConfig(
-            Map<String, ListenerSecurity> byListener, long failedAuthenticationDelayMs, Authorization authorization) {
+            Map<String, ListenerSecurity> byListener,
+            Map<String, OutgoingSasl> outgoingSasl,
+            long failedAuthenticationDelayMs,
+            Authorization authorization) {
         this.byListener = byListener;
+        this.outgoingSasl = outgoingSasl;
         this.failedAuthenticationDelayMs = failedAuthenticationDelayMs;
         this.authorization = authorization;
     }
@@ -157,43 +171,45 @@ public final class SecurityConfig {
     }
 
     /**
-     * Reads and checks the security keys for {@code listeners}; {@code plaintextOnly} are the listeners the broker
-     * itself connects to (controller, inter-broker), which may be PLAINTEXT or SSL but not SASL until Varve's own
-     * clients speak SASL.
+     * Reads and checks the security keys for {@code listeners}; {@code ownConnections} are the listeners the broker
+     * itself connects to (controller, inter-broker), each with the key that names its SASL mechanism ({@code
+     * sasl.mechanism.controller.protocol} / {@code sasl.mechanism.inter.broker.protocol}).
      */
     public static SecurityConfig parse(
-            Map<String, String> originals, List<ListenerConfig> listeners, List<String> plaintextOnly) {
-        return parse(originals, listeners, plaintextOnly, List.of());
+            Map<String, String> originals, List<ListenerConfig> listeners, Map<String, String> ownConnections) {
+        return parse(originals, listeners, ownConnections, Map.of());
     }
 
     /**
-     * As above; {@code outgoingTls} are SSL listeners this node only connects to (a broker-only node's controller
-     * listener): their {@code listener.name.<l>.ssl.*} and the plain {@code ssl.*} keys are used, by the node's clients.
+     * As above; {@code outgoingOnly} are listeners this node only connects to (a broker-only node's controller
+     * listener) with their protocol: their {@code listener.name.<l>.ssl.*} / {@code .sasl.jaas.config} and the plain
+     * keys are used, by the node's clients.
      */
     public static SecurityConfig parse(
             Map<String, String> originals,
             List<ListenerConfig> listeners,
-            List<String> plaintextOnly,
-            List<String> outgoingTls) {
+            Map<String, String> ownConnections,
+            Map<String, String> outgoingOnly) {
         Authorization authorization = authorization(originals);
         Map<String, ListenerSecurity> byListener = new LinkedHashMap<>();
+        Map<String, SecurityProtocol> protocols = new LinkedHashMap<>();
         for (ListenerConfig listener : listeners) {
-            SecurityProtocol protocol = SecurityProtocol.forName(listener.securityProtocol())
-                    .orElseThrow(() -> new ConfigException("listener.security.protocol.map maps listener "
-                            + listener.name() + " to " + listener.securityProtocol()
-                            + ", which is not a security protocol: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL."));
-            if (protocol.sasl() && plaintextOnly.contains(listener.name())) {
-                throw new ConfigException("listener.security.protocol.map maps listener " + listener.name() + " to "
-                        + protocol + ", but Varve's own connections to the controller and between brokers speak"
-                        + " PLAINTEXT or SSL only in this version: map " + listener.name()
-                        + " to SSL or PLAINTEXT (or name such a listener in inter.broker.listener.name).");
-            }
+            SecurityProtocol protocol = protocol(listener.name(), listener.securityProtocol());
+            protocols.put(listener.name(), protocol);
             Keys keys = Keys.forListener(originals, listener.name());
             ListenerSecurity.Tls tls = protocol.tls() ? tls(keys) : null;
             ListenerSecurity.Sasl sasl = protocol.sasl() ? sasl(keys) : null;
             byListener.put(listener.name(), new ListenerSecurity(listener.name(), protocol, tls, sasl));
         }
-        checkEveryKeyIsUsed(originals, byListener, outgoingTls);
+        outgoingOnly.forEach((name, protocol) -> protocols.putIfAbsent(name, protocol(name, protocol)));
+        Map<String, OutgoingSasl> outgoingSasl = new LinkedHashMap<>();
+        ownConnections.forEach((name, mechanismKey) -> {
+            SecurityProtocol protocol = protocols.getOrDefault(name, SecurityProtocol.PLAINTEXT);
+            if (protocol.sasl()) {
+                outgoingSasl.put(name, outgoingSasl(originals, name, mechanismKey, byListener.get(name)));
+            }
+        });
+        checkEveryKeyIsUsed(originals, byListener, outgoingOnly);
         long delayMs = 100;
         String delay = originals.get(FAILED_AUTHENTICATION_DELAY_KEY);
         if (delay != null) {
@@ -207,12 +223,90 @@ public final class SecurityConfig {
                         + FAILED_AUTHENTICATION_DELAY_KEY + ": expected a number of milliseconds, at least 0.");
             }
         }
-        return new SecurityConfig(Map.copyOf(byListener), delayMs, authorization);
+        return new SecurityConfig(Map.copyOf(byListener), Map.copyOf(outgoingSasl), delayMs, authorization);
+    }
+
+    private static SecurityProtocol protocol(String listenerName, String protocol) {
+        return SecurityProtocol.forName(protocol)
+                .orElseThrow(() -> new ConfigException("listener.security.protocol.map maps listener " + listenerName
+                        + " to " + protocol
+                        + ", which is not a security protocol: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL."));
+    }
+
+    /**
+     * What the broker's own connections to a SASL listener log in with: the mechanism {@code mechanismKey} names
+     * (Kafka's default GSSAPI is refused), and the {@code username} / {@code password} of that listener's JAAS entry
+     * for the mechanism ({@code listener.name.<l>.<mechanism>.sasl.jaas.config}, as Kafka reads it; for PLAIN the same
+     * entry holds the server's {@code user_<name>} passwords). When this node also serves the listener, the mechanism
+     * must be one it enables.
+     */
+    private static OutgoingSasl outgoingSasl(
+            Map<String, String> originals, String listenerName, String mechanismKey, ListenerSecurity served) {
+        String mechanism = originals.getOrDefault(mechanismKey, "GSSAPI").trim();
+        if (!OWN_CONNECTION_MECHANISMS.contains(mechanism)) {
+            throw new ConfigException(mechanismKey + "=" + mechanism
+                    + (originals.containsKey(mechanismKey) ? "" : " (Kafka's default)") + " is not a mechanism Varve's"
+                    + " own connections to listener " + listenerName + " speak: use PLAIN, SCRAM-SHA-256 or"
+                    + " SCRAM-SHA-512.");
+        }
+        if (served != null && !served.sasl().enabledMechanisms().contains(mechanism)) {
+            throw new ConfigException(mechanismKey + "=" + mechanism + " is not in the sasl.enabled.mechanisms of"
+                    + " listener " + listenerName + " ("
+                    + String.join(",", served.sasl().enabledMechanisms())
+                    + "): enable it there, or the other nodes could not log in.");
+        }
+        Keys keys = Keys.forListener(originals, listenerName);
+        String jaasKey = mechanism.toLowerCase(Locale.ROOT) + ".sasl.jaas.config";
+        String text = keys.get(jaasKey);
+        String source = keys.source(jaasKey);
+        if (text == null) {
+            text = originals.get("sasl.jaas.config");
+            source = "sasl.jaas.config";
+        }
+        if (text == null) {
+            throw new ConfigException(keys.prefix + jaasKey + " is not set, but the broker's own connections to"
+                    + " listener " + listenerName + " log in with " + mechanism + ": give its username=\"...\" and"
+                    + " password=\"...\" there.");
+        }
+        JaasConfig jaas;
+        try {
+            jaas = JaasConfig.parse(source, text);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        String username = jaas.options().get("username");
+        String password = jaas.options().get("password");
+        if (username == null || username.isEmpty() || password == null) {
+            throw new ConfigException(source + " has no username=\"...\" and password=\"...\", which the broker's"
+                    + " own connections to listener " + listenerName + " log in with.");
+        }
+        return new OutgoingSasl(mechanism, username, password);
+    }
+
+    /**
+     * The SASL login of the broker's own connections to {@code listenerName}; null when that listener does not speak
+     * SASL (or is not one the broker connects to).
+     */
+    public OutgoingSasl outgoingSasl(String listenerName) {
+        return outgoingSasl.get(listenerName);
+    }
+
+    /** A mechanism and the credentials of its JAAS entry; the password is never logged. */
+    public record OutgoingSasl(String mechanism, String username, String password) {
+        @Override
+        public String toString() {
+            return "OutgoingSasl(" + mechanism + " as " + username + ")";
+        }
     }
 
     /** The security of a listener of {@code listeners}; PLAINTEXT for one it was not built with. */
     public ListenerSecurity forListener(String listenerName) {
         return byListener.getOrDefault(listenerName, ListenerSecurity.plaintext(listenerName));
+    }
+
+    /** The broker's own TLS clients per listener, which a keystore reload hands the new settings. */
+    public OutgoingTlsContexts outgoingTlsContexts() {
+        return outgoingTlsContexts;
     }
 
     /** {@code connection.failed.authentication.delay.ms} (Kafka's default 100): the base of the per-address delay. */
@@ -468,11 +562,13 @@ public final class SecurityConfig {
 
     /** Refuses a key no listener uses or Varve does not know, so nothing the operator wrote is silently dropped. */
     private static void checkEveryKeyIsUsed(
-            Map<String, String> originals, Map<String, ListenerSecurity> byListener, List<String> outgoingTls) {
-        boolean anyTls = !outgoingTls.isEmpty()
+            Map<String, String> originals, Map<String, ListenerSecurity> byListener, Map<String, String> outgoingOnly) {
+        Map<String, SecurityProtocol> outgoing = new LinkedHashMap<>();
+        outgoingOnly.forEach((name, protocol) -> outgoing.put(name, protocol(name, protocol)));
+        boolean anyTls = outgoing.values().stream().anyMatch(SecurityProtocol::tls)
                 || byListener.values().stream().anyMatch(l -> l.protocol().tls());
-        boolean anySasl =
-                byListener.values().stream().anyMatch(l -> l.protocol().sasl());
+        boolean anySasl = outgoing.values().stream().anyMatch(SecurityProtocol::sasl)
+                || byListener.values().stream().anyMatch(l -> l.protocol().sasl());
         List<String> sorted = new ArrayList<>(originals.keySet());
         sorted.sort(null);
         for (String key : sorted) {
@@ -481,8 +577,9 @@ public final class SecurityConfig {
                 int dot = rest.indexOf('.');
                 String name = dot < 0 ? rest : rest.substring(0, dot).toUpperCase(Locale.ROOT);
                 ListenerSecurity listener = byListener.get(name);
-                if (listener == null && dot > 0 && outgoingTls.contains(name)) {
-                    checkKey(key, rest.substring(dot + 1), true, false);
+                if (listener == null && dot > 0 && outgoing.containsKey(name)) {
+                    SecurityProtocol protocol = outgoing.get(name);
+                    checkKey(key, rest.substring(dot + 1), protocol.tls(), protocol.sasl());
                     continue;
                 }
                 if (listener == null || dot < 0) {

@@ -130,7 +130,8 @@ class ControllerRouterTest {
                 ClientFrames.asRequest(ApiKeys.CREATE_TOPICS, version, data),
                 "PLAINTEXT",
                 new InetSocketAddress("127.0.0.1", 5555),
-                System.nanoTime());
+                System.nanoTime(),
+                io.varve.security.Principal.user("alice"));
     }
 
     @Test
@@ -145,6 +146,8 @@ class ControllerRouterTest {
         assertThat(seen.clientId()).isEqualTo("admin-client");
         assertThat(seen.correlationId()).isEqualTo(77);
         assertThat(seen.clientAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
+        // the controller sees the client, not the broker that forwarded: it authorizes the request as alice
+        assertThat(seen.principal()).isEqualTo(io.varve.security.Principal.user("alice"));
     }
 
     @Test

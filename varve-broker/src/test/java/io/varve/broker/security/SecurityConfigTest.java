@@ -207,7 +207,7 @@ class SecurityConfigTest {
     }
 
     @Test
-    void theBrokersOwnConnectionsMayBeSslButNotSasl() {
+    void theBrokersOwnConnectionsMayBeSslOrSasl() {
         ListenerSecurity controller = config(
                         "listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
                         "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL",
@@ -223,24 +223,129 @@ class SecurityConfigTest {
                 .security()
                 .forListener("SSL");
         assertThat(interBroker.protocol()).isEqualTo(SecurityProtocol.SSL);
-        refused(
-                "map SASL_SSL to SSL or PLAINTEXT",
-                "listeners",
-                "PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
-                "inter.broker.listener.name",
-                "SASL_SSL",
-                "ssl.keystore.location",
-                "/ks.jks",
-                "sasl.enabled.mechanisms",
-                "PLAIN",
-                "listener.name.sasl_ssl.plain.sasl.jaas.config",
-                PLAIN_JAAS);
+        SecurityConfig.OutgoingSasl login = config(
+                        "listeners", "PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
+                        "inter.broker.listener.name", "SASL_SSL",
+                        "ssl.keystore.location", "/ks.jks",
+                        "sasl.enabled.mechanisms", "PLAIN",
+                        "sasl.mechanism.inter.broker.protocol", "PLAIN",
+                        "listener.name.sasl_ssl.plain.sasl.jaas.config", PLAIN_JAAS)
+                .security()
+                .outgoingSasl("SASL_SSL");
+        assertThat(login).isEqualTo(new SecurityConfig.OutgoingSasl("PLAIN", "admin", "admin-secret"));
+        assertThat(login.toString()).doesNotContain("admin-secret");
         refused(
                 "which is not a security protocol",
                 "listeners",
                 "X://127.0.0.1:0",
                 "listener.security.protocol.map",
                 "X:KERBEROS");
+    }
+
+    private static final String[] SASL_INTER_BROKER = {
+        "listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+        "inter.broker.listener.name", "SASL_PLAINTEXT",
+        "sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-512",
+        "listener.name.sasl_plaintext.plain.sasl.jaas.config", PLAIN_JAAS
+    };
+
+    private static String[] saslInterBroker(String... more) {
+        String[] all = java.util.Arrays.copyOf(SASL_INTER_BROKER, SASL_INTER_BROKER.length + more.length);
+        System.arraycopy(more, 0, all, SASL_INTER_BROKER.length, more.length);
+        return all;
+    }
+
+    @Test
+    void theBrokersSaslLoginIsReadFromTheListenersJaasEntryForItsMechanismAsKafkaReadsIt() {
+        SecurityConfig.OutgoingSasl scram = config(saslInterBroker(
+                        "sasl.mechanism.inter.broker.protocol",
+                        "SCRAM-SHA-512",
+                        "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+                        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"broker\""
+                                + " password=\"broker-secret\";"))
+                .security()
+                .outgoingSasl("SASL_PLAINTEXT");
+        assertThat(scram).isEqualTo(new SecurityConfig.OutgoingSasl("SCRAM-SHA-512", "broker", "broker-secret"));
+        assertThat(config(saslInterBroker("sasl.mechanism.inter.broker.protocol", "PLAIN"))
+                        .security()
+                        .outgoingSasl("PLAINTEXT"))
+                .isNull();
+    }
+
+    @Test
+    void securityInterBrokerProtocolNamesTheListenerOfThatNameAsInKafka() {
+        BrokerConfig config = config(
+                "listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+                "security.inter.broker.protocol", "SASL_PLAINTEXT",
+                "sasl.enabled.mechanisms", "PLAIN",
+                "sasl.mechanism.inter.broker.protocol", "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config", PLAIN_JAAS);
+        assertThat(config.interBrokerListenerName()).isEqualTo("SASL_PLAINTEXT");
+        assertThat(config.security().outgoingSasl("SASL_PLAINTEXT").username()).isEqualTo("admin");
+        refused(
+                "inter.broker.listener.name and security.inter.broker.protocol are both set",
+                saslInterBroker("security.inter.broker.protocol", "SASL_PLAINTEXT"));
+    }
+
+    @Test
+    void aSaslLoginVarveCannotMakeStopsStartUpWithOneSentence() {
+        refused("sasl.mechanism.inter.broker.protocol=GSSAPI (Kafka's default) is not a mechanism", SASL_INTER_BROKER);
+        refused(
+                "sasl.mechanism.inter.broker.protocol=OAUTHBEARER is not a mechanism Varve's own connections",
+                saslInterBroker("sasl.mechanism.inter.broker.protocol", "OAUTHBEARER"));
+        refused(
+                "sasl.mechanism.inter.broker.protocol=SCRAM-SHA-256 is not in the sasl.enabled.mechanisms of listener"
+                        + " SASL_PLAINTEXT (PLAIN,SCRAM-SHA-512)",
+                saslInterBroker("sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-256"));
+        refused(
+                "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config is not set",
+                saslInterBroker("sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512"));
+        refused(
+                "has no username=",
+                "listeners",
+                "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+                "inter.broker.listener.name",
+                "SASL_PLAINTEXT",
+                "sasl.enabled.mechanisms",
+                "PLAIN",
+                "sasl.mechanism.inter.broker.protocol",
+                "PLAIN",
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required user_admin=\"admin-secret\";");
+    }
+
+    @Test
+    void aSaslControllerListenerAuthenticatesWithPlainOnly() {
+        String[] controller = {
+            "listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
+            "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
+            "controller.quorum.voters", "1@127.0.0.1:9093",
+            "sasl.mechanism.controller.protocol", "PLAIN",
+            "listener.name.controller.plain.sasl.jaas.config", PLAIN_JAAS
+        };
+        String[] plain = java.util.Arrays.copyOf(controller, controller.length + 2);
+        plain[controller.length] = "listener.name.controller.sasl.enabled.mechanisms";
+        plain[controller.length + 1] = "PLAIN";
+        assertThat(config(plain).security().outgoingSasl("CONTROLLER").username())
+                .isEqualTo("admin");
+        String[] scram = plain.clone();
+        scram[scram.length - 1] = "PLAIN,SCRAM-SHA-256";
+        refused("a controller listener authenticates with PLAIN only", scram);
+    }
+
+    @Test
+    void aBrokerOnlyNodeLogsInToTheControllersSaslListenerWithItsJaasEntry() {
+        BrokerConfig broker = config(
+                "process.roles", "broker",
+                "node.id", "101",
+                "controller.quorum.voters", "1@127.0.0.1:9093",
+                "listeners", "PLAINTEXT://127.0.0.1:0",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_SSL",
+                "ssl.keystore.location", "/ks.jks",
+                "sasl.mechanism.controller.protocol", "PLAIN",
+                "listener.name.controller.plain.sasl.jaas.config", PLAIN_JAAS);
+        assertThat(broker.security().outgoingSasl("CONTROLLER"))
+                .isEqualTo(new SecurityConfig.OutgoingSasl("PLAIN", "admin", "admin-secret"));
     }
 
     @Test

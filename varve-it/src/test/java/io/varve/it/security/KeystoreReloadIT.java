@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Keystore reload without restart: {@code kafka-configs --entity-type brokers --entity-name <id> --alter
  * --add-config listener.name.ssl.ssl.keystore.*} makes new TLS connections get the new certificate while open ones
- * keep theirs; a keystore that does not load is refused with INVALID_CONFIG and the current one stays.
+ * keep theirs; a keystore that does not load is refused with INVALID_CONFIG and the current one stays. The same for
+ * the controller listener with {@code kafka-configs --bootstrap-controller}, as Kafka allows.
  */
 class KeystoreReloadIT {
     @TempDir
@@ -50,12 +51,17 @@ class KeystoreReloadIT {
     static TestCertificates certs;
     static TestBroker broker;
     static int nodeId;
+    static int controllerPort;
 
     @BeforeAll
     static void start() throws Exception {
         certs = TestCertificates.authority(dir.resolve("ca"), "Varve Reload CA");
         Map<String, String> props = new HashMap<>();
-        props.put("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0");
+        controllerPort = io.varve.it.ServerProcess.freePort();
+        props.put("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SSL:SSL,CONTROLLER:SSL");
+        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
         props.put("ssl.keystore.location", certs.brokerKeystore("PKCS12").toString());
         props.put("ssl.keystore.type", "PKCS12");
         props.put("ssl.keystore.password", TestCertificates.PASSWORD);
@@ -80,6 +86,10 @@ class KeystoreReloadIT {
     }
 
     private static SSLSocket connect() throws Exception {
+        return connect(sslPort());
+    }
+
+    private static SSLSocket connect(int port) throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(certs.truststore("PKCS12"))) {
             trust.load(in, TestCertificates.PASSWORD.toCharArray());
@@ -88,7 +98,7 @@ class KeystoreReloadIT {
         factory.init(trust);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, factory.getTrustManagers(), null);
-        SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", sslPort());
+        SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port);
         socket.startHandshake();
         return socket;
     }
@@ -147,6 +157,44 @@ class KeystoreReloadIT {
     }
 
     @Test
+    void kafkaConfigsWithBootstrapControllerReloadsTheControllerListenersKeystore() throws Exception {
+        try (SSLSocket before = connect(controllerPort)) {
+            assertThat(servedSubject(before)).isEqualTo("CN=broker,O=Varve Test");
+        }
+        Path renewed = certs.brokerKeystore("controller-renewed", "CN=controller-renewed,O=Varve Test");
+        Path commandConfig = dir.resolve("controller-client.properties");
+        Files.writeString(
+                commandConfig,
+                "security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location="
+                        + certs.truststore("PKCS12") + "\nssl.truststore.password=" + TestCertificates.PASSWORD + "\n");
+        ToolRun run = tool(
+                List.of(
+                        "--bootstrap-controller",
+                        "127.0.0.1:" + controllerPort,
+                        "--command-config",
+                        commandConfig.toString()),
+                "--entity-type",
+                "brokers",
+                "--entity-name",
+                String.valueOf(nodeId),
+                "--alter",
+                "--add-config",
+                "listener.name.controller.ssl.keystore.location=" + renewed
+                        + ",listener.name.controller.ssl.keystore.type=PKCS12,listener.name.controller.ssl.keystore.password="
+                        + TestCertificates.PASSWORD);
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    try (SSLSocket after = connect(controllerPort)) {
+                        return servedSubject(after).equals("CN=controller-renewed,O=Varve Test");
+                    }
+                });
+        // the broker listeners keep theirs
+        assertThat(newConnectionSubject()).isNotEqualTo("CN=controller-renewed,O=Varve Test");
+    }
+
+    @Test
     void aWrongPasswordIsRefusedWithInvalidConfigAndNothingIsStored() throws Exception {
         Path other = certs.brokerKeystore("broker-other", "CN=broker-other,O=Varve Test");
         ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(nodeId));
@@ -194,7 +242,11 @@ class KeystoreReloadIT {
     }
 
     private static ToolRun configs(String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("--bootstrap-server", broker.bootstrap()));
+        return tool(List.of("--bootstrap-server", broker.bootstrap()), args);
+    }
+
+    private static ToolRun tool(List<String> connection, String... args) throws Exception {
+        List<String> all = new ArrayList<>(connection);
         all.addAll(List.of(args));
         return ToolRun.run(dir, Duration.ofSeconds(60), "org.apache.kafka.tools.ConfigCommand", all);
     }

@@ -14,7 +14,6 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.varve.broker.protocol.ClientFrames;
 import java.net.InetSocketAddress;
@@ -51,7 +50,7 @@ public final class NodeClient implements AutoCloseable {
     private final String clientId;
     private final int maxInFlight;
     private final int maxFrameBytes;
-    private final ClientTls tls;
+    private final ClientSecurity security;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
     private final Map<InetSocketAddress, Connection> connections = new ConcurrentHashMap<>();
@@ -62,18 +61,18 @@ public final class NodeClient implements AutoCloseable {
         this(clientId, threadName, maxFrameBytes, maxInFlight, connectTimeoutMs, null);
     }
 
-    /** As above, over TLS when {@code tls} is not null (the target listener is SSL). */
+    /** As above, with TLS and / or a SASL login when {@code security} is not null (the target listener asks for them). */
     public NodeClient(
             String clientId,
             String threadName,
             int maxFrameBytes,
             int maxInFlight,
             long connectTimeoutMs,
-            ClientTls tls) {
+            ClientSecurity security) {
         this.clientId = clientId;
         this.maxInFlight = maxInFlight;
         this.maxFrameBytes = maxFrameBytes;
-        this.tls = tls;
+        this.security = security;
         this.group = new MultiThreadIoEventLoopGroup(
                 1, new DefaultThreadFactory(threadName, true), NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
@@ -83,15 +82,12 @@ public final class NodeClient implements AutoCloseable {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeoutMs);
     }
 
-    /** A connection's pipeline: TLS first when the listener is SSL (the engine needs the peer's name), then frames. */
+    /** A connection's pipeline: TLS first when the listener asks for it, then frames, then its SASL login. */
     private ChannelInitializer<SocketChannel> initializer(InetSocketAddress peer) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-                if (tls != null) {
-                    ch.pipeline().addLast("tls", tls.handler(ch.alloc(), peer));
-                }
-                ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, 4, 0, 4));
+                ClientSecurity.pipeline(security, ch, peer, maxFrameBytes, clientId);
             }
         };
     }

@@ -47,7 +47,7 @@ public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetch
         this(localId, settings, maxFrameBytes, addresses, brokerEpoch, clockMs, null);
     }
 
-    /** As above, fetching over TLS when {@code tls} is not null (an SSL inter-broker listener). */
+    /** As above, fetching with TLS and / or SASL when {@code security} is not null (the inter-broker listener asks). */
     public ReplicaFetcherManager(
             int localId,
             ReplicaFetcherSettings settings,
@@ -55,7 +55,7 @@ public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetch
             IntFunction<Optional<InetSocketAddress>> addresses,
             LongSupplier brokerEpoch,
             LongSupplier clockMs,
-            io.varve.broker.network.client.ClientTls tls) {
+            io.varve.broker.network.client.ClientSecurity security) {
         this.localId = localId;
         this.settings = settings;
         this.client = new NodeClient(
@@ -64,7 +64,7 @@ public final class ReplicaFetcherManager implements ReplicaManager.FollowerFetch
                 maxFrameBytes,
                 Math.max(4, settings.numFetchers() * 2),
                 settings.requestTimeoutMs(),
-                tls);
+                security);
         this.addresses = addresses;
         this.brokerEpoch = brokerEpoch;
         this.clockMs = clockMs;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the handshake completes with the broker's certificate as client certificate, and with hostname verification on
  * (Kafka's default) it fails for a peer address the server's certificate does not name, unless verification is off.
  */
-class ClientTlsTest {
+class ClientSecurityTest {
     private static final String PASSWORD = "client-tls-secret";
 
     @TempDir
@@ -90,22 +90,22 @@ class ClientTlsTest {
 
     @Test
     void handshakesWithAClientCertificateWhenThePeerCertificateNamesTheAddress() {
-        assertThat(handshake(new ClientTls(TlsContexts.clientContext("SSL", tls, true)), "127.0.0.1"))
+        assertThat(handshake(new ClientSecurity(TlsContexts.clientContext("SSL", tls, true)), "127.0.0.1"))
                 .isTrue();
-        assertThat(handshake(new ClientTls(TlsContexts.clientContext("SSL", tls, true)), "localhost"))
+        assertThat(handshake(new ClientSecurity(TlsContexts.clientContext("SSL", tls, true)), "localhost"))
                 .isTrue();
     }
 
     @Test
     void refusesAPeerWhoseCertificateDoesNotNameTheAddressUnlessVerificationIsOff() {
-        assertThat(handshake(new ClientTls(TlsContexts.clientContext("SSL", tls, true)), "127.0.0.2"))
+        assertThat(handshake(new ClientSecurity(TlsContexts.clientContext("SSL", tls, true)), "127.0.0.2"))
                 .isFalse();
-        assertThat(handshake(new ClientTls(TlsContexts.clientContext("SSL", tls, false)), "127.0.0.2"))
+        assertThat(handshake(new ClientSecurity(TlsContexts.clientContext("SSL", tls, false)), "127.0.0.2"))
                 .isTrue();
     }
 
     /** Runs a handshake between the client and Varve's server context over embedded channels; true if it completed. */
-    private static boolean handshake(ClientTls clientTls, String peerHost) {
+    private static boolean handshake(ClientSecurity clientTls, String peerHost) {
         EmbeddedChannel server = new EmbeddedChannel();
         SslHandler serverTls = TlsContexts.serverContext("SSL", tls).newHandler(server.alloc());
         server.pipeline().addLast(serverTls);
