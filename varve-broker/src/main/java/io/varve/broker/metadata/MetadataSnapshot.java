@@ -25,9 +25,13 @@ public record MetadataSnapshot(
     public record PartitionInfo(
             int partition, int leader, int leaderEpoch, int[] replicas, int[] isr, int partitionEpoch) {}
 
+    /** The topics only the coordinators write, as Kafka marks them internal (clients cannot produce to them). */
+    public static final java.util.Set<String> INTERNAL_TOPICS =
+            java.util.Set.of("__consumer_offsets", "__transaction_state", "__share_group_state");
+
     public record TopicInfo(String name, Uuid id, Map<Integer, PartitionInfo> partitions, Map<String, String> configs) {
         public boolean isInternal() {
-            return name.equals("__consumer_offsets") || name.equals("__transaction_state");
+            return INTERNAL_TOPICS.contains(name);
         }
     }
 

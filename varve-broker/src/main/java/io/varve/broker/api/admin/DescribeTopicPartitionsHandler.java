@@ -74,7 +74,7 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
             DescribeTopicPartitionsResponseTopic out = new DescribeTopicPartitionsResponseTopic()
                     .setName(name)
                     .setTopicId(topic.id())
-                    .setIsInternal(name.equals("__consumer_offsets") || name.equals("__transaction_state"))
+                    .setIsInternal(io.varve.broker.metadata.MetadataSnapshot.INTERNAL_TOPICS.contains(name))
                     .setErrorCode(Errors.NONE.code())
                     .setTopicAuthorizedOperations(NO_AUTHORIZED_OPERATIONS);
             response.topics().add(out);
