@@ -46,6 +46,11 @@ public final class TieredReadBench {
     private static final int SEGMENT_BYTES = 8 * 1024 * 1024;
     private static final int COLD_SAMPLES = 5;
 
+    /** Broker settings given with {@code --override KEY=VALUE} (e.g. zero copy off, for a before/after pair). */
+    private static List<String> overrides = List.of();
+    /** With {@code --jfr FILE}: a JFR recording (profile settings) of the broker that serves the reads. */
+    private static Path jfrFile;
+
     private TieredReadBench() {
     }
 
@@ -54,6 +59,11 @@ public final class TieredReadBench {
         String varveClasspath = arg(args, "--varve-classpath", null);
         int records = Integer.parseInt(arg(args, "--records", "200000"));
         int recordBytes = Integer.parseInt(arg(args, "--record-size", "1024"));
+        int produceRate = Integer.parseInt(arg(args, "--produce-rate", "5000"));
+        int produceSeconds = Integer.parseInt(arg(args, "--produce-seconds", "30"));
+        overrides = all(args, "--override");
+        String jfr = arg(args, "--jfr", "");
+        jfrFile = jfr.isEmpty() ? null : Path.of(jfr).toAbsolutePath();
         BrokerLauncher.deleteTree(workDir);
         Files.createDirectories(workDir);
         Path dataDir = workDir.resolve("data");
@@ -89,7 +99,19 @@ public final class TieredReadBench {
             }
             double[] remote = readAll(broker.bootstrap(), tiered, localStart);
             double[] local = readAll(broker.bootstrap(), new TopicPartition(LOCAL, 0), records);
-            report = report(records, recordBytes, localStart, evicted, coldMicros, remote, local);
+            TieredCatchUp.Run alone = null;
+            TieredCatchUp.Run withCatchUp = null;
+            if (produceSeconds > 0) {
+                try (Admin admin = admin(broker.bootstrap())) {
+                    TieredCatchUp.createLiveTopic(admin);
+                }
+                alone = TieredCatchUp.run(broker.bootstrap(), produceRate, produceSeconds, recordBytes, null, 0,
+                        remoteDir);
+                withCatchUp = TieredCatchUp.run(broker.bootstrap(), produceRate, produceSeconds, recordBytes, tiered,
+                        localStart, remoteDir);
+            }
+            report = report(records, recordBytes, localStart, evicted, coldMicros, remote, local)
+                    + catchUpReport(produceRate, produceSeconds, alone, withCatchUp);
         }
         System.out.println(report);
         Files.writeString(workDir.resolve("tiered-reads.md"), report);
@@ -97,8 +119,11 @@ public final class TieredReadBench {
 
     private static RunningBroker start(String classpath, Path workDir, Path dataDir, Path remoteDir, int port,
                                        String label) throws IOException {
-        List<String> command = new ArrayList<>(List.of(BrokerLauncher.javaBinary(), "-Xms1g", "-Xmx1g", "-XX:+UseG1GC",
-                "-cp", classpath, "io.varve.cli.Varve", "server"));
+        List<String> command = new ArrayList<>(List.of(BrokerLauncher.javaBinary(), "-Xms1g", "-Xmx1g", "-XX:+UseG1GC"));
+        if (jfrFile != null && label.equals("read")) {
+            command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + jfrFile);
+        }
+        command.addAll(List.of("-cp", classpath, "io.varve.cli.Varve", "server"));
         Map<String, String> settings = Map.ofEntries(
                 Map.entry("node.id", "1"),
                 Map.entry("listeners", "PLAINTEXT://" + RunningBroker.HOST + ":" + port),
@@ -111,6 +136,10 @@ public final class TieredReadBench {
             command.add("--override");
             command.add(k + "=" + v);
         });
+        for (String override : overrides) {
+            command.add("--override");
+            command.add(override);
+        }
         Path log = workDir.resolve("logs").resolve(label + "-broker.log");
         return new RunningBroker(BrokerKind.VARVE, ChildProcesses.start(command, workDir, log), port, dataDir, log,
                 System.nanoTime());
@@ -232,8 +261,10 @@ public final class TieredReadBench {
                         + "`local.retention.bytes=1`; offsets below ").append(localStart)
                 .append(" are remote only. The broker was restarted (empty chunk and index caches) and the ")
                 .append(evicted).append(" remote segment objects were evicted from the page cache before reading. "
-                        + "Default read settings (4 MiB chunks, 64 MiB chunk cache, 10 reader threads); consumer "
-                        + "defaults (max.partition.fetch.bytes 1 MiB).\n\n");
+                        + "Default read settings (4 MiB chunks, 4 chunks read ahead by 2 threads, zero copy from the "
+                        + "object files, 10 reader threads)").append(overrides.isEmpty() ? "" : ", overridden: `"
+                        + String.join("`, `", overrides) + "`").append("; consumer defaults "
+                        + "(max.partition.fetch.bytes 1 MiB).\n\n");
         out.append("| figure | value |\n|---|---:|\n");
         out.append(String.format(Locale.ROOT, "| cold remote fetch, first-byte latency (median of %d, ms) | %.1f |%n",
                 sorted.length, sorted[sorted.length / 2] / 1000.0));
@@ -244,6 +275,38 @@ public final class TieredReadBench {
         out.append(String.format(Locale.ROOT, "| local read of the same data, one consumer (records/s) | %.0f |%n", local[0]));
         out.append(String.format(Locale.ROOT, "| local read of the same data, one consumer (MiB/s of values) | %.1f |%n", local[1]));
         return out.toString();
+    }
+
+    private static String catchUpReport(int rate, int seconds, TieredCatchUp.Run alone, TieredCatchUp.Run with) {
+        if (alone == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder("\n");
+        out.append("Catch-up reads against produce latency: one producer (`acks=all`, `linger.ms=0`, ").append(rate)
+                .append(" records/s for ").append(seconds).append(" s) to a topic of its own, alone and then while one "
+                        + "consumer reads the tiered topic's remote range from offset 0 over and over (remote objects "
+                        + "evicted from the page cache first). Target: p99 with catch-up at most 1.10x p99 alone.\n\n");
+        out.append("| figure | alone | with catch-up |\n|---|---:|---:|\n");
+        for (double p : new double[] {50, 99, 99.9}) {
+            out.append(String.format(Locale.ROOT, "| produce p%s (ms) | %.2f | %.2f |%n",
+                    p == 99.9 ? "99.9" : String.valueOf((int) p), alone.percentileMs(p), with.percentileMs(p)));
+        }
+        out.append(String.format(Locale.ROOT, "| records acknowledged | %d | %d |%n", alone.sent(), with.sent()));
+        out.append(String.format(Locale.ROOT, "| catch-up consumer (MiB/s of values) | - | %.1f |%n",
+                with.catchUpMiBps()));
+        out.append(String.format(Locale.ROOT, "| p99 with / alone | | %.2fx |%n",
+                with.percentileMs(99) / alone.percentileMs(99)));
+        return out.toString();
+    }
+
+    private static List<String> all(String[] args, String name) {
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                values.add(args[i + 1]);
+            }
+        }
+        return values;
     }
 
     private static String arg(String[] args, String name, String defaultValue) {

@@ -214,6 +214,9 @@ public final class BrokerConfig {
             .define("remote.log.index.file.cache.total.size.bytes", LONG, 1073741824L, 1, Long.MAX_VALUE)
             .define("remote.log.reader.chunk.size.bytes", INT, 4194304, 1024, Integer.MAX_VALUE)
             .define("remote.log.reader.chunk.cache.size.bytes", LONG, 67108864L, 1024, Long.MAX_VALUE)
+            .define("remote.log.reader.read.ahead.chunks", INT, 4, 0, 16)
+            .define("remote.log.reader.read.ahead.threads", INT, 2, 1, Integer.MAX_VALUE)
+            .define("remote.log.reader.zero.copy.enable", BOOLEAN, true)
             // Test-only fault hook of the remote log manager (see RemoteLogManagerConfig.TestPause).
             .define("varve.test.remote.log.pause.at", STRING, null)
             .define("varve.test.remote.log.pause.marker", STRING, null)

@@ -1,8 +1,8 @@
 package io.varve.broker.tiered;
 
+import io.varve.broker.protocol.FileSliceRecords;
 import io.varve.broker.protocol.WireRecords;
 import io.varve.storage.PartitionLog;
-import io.varve.storage.batch.RecordBatchV2;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
 import io.varve.storage.segment.AbortedTxn;
 import io.varve.storage.segment.TransactionIndex;
@@ -15,6 +15,7 @@ import io.varve.tiered.read.RemoteFetchResult;
 import io.varve.tiered.read.RemoteLogReader;
 import io.varve.tiered.read.RemoteReadConfig;
 import io.varve.tiered.read.RemoteReadService;
+import io.varve.tiered.read.RemoteRecords;
 import io.varve.tiered.read.RemoteSegmentSource;
 import io.varve.tiered.spi.RemoteStorageException;
 import java.io.IOException;
@@ -211,7 +212,7 @@ public final class TieredReads implements AutoCloseable {
         if (result.sizeBytes() == 0) {
             return List.of();
         }
-        long upperBoundOffset = RecordBatchV2.nextOffsetAfter(result.records());
+        long upperBoundOffset = result.nextOffset();
         long fetchOffset = fetch.request.fetchOffset();
         TransactionIndex.Collected remote =
                 reader.abortedTransactions(fetch.request.partition(), fetchOffset, upperBoundOffset);
@@ -238,7 +239,13 @@ public final class TieredReads implements AutoCloseable {
                     if (error != null) {
                         fetch.out.setErrorCode(errorFor(error).code()).setRecords(WireRecords.empty());
                     } else if (done != null && done.result().sizeBytes() > 0) {
-                        fetch.out.setRecords(WireRecords.of(done.result().records()));
+                        // a file range (the filesystem backend's own object, already in the page cache) goes out
+                        // with sendfile like a local segment; heap chunks as they are
+                        RemoteRecords records = done.result().records();
+                        fetch.out.setRecords(
+                                records instanceof RemoteRecords.InFile file
+                                        ? new FileSliceRecords(file.channel(), file.position(), file.sizeBytes())
+                                        : WireRecords.of(((RemoteRecords.InMemory) records).bytes()));
                         if (done.aborted() != null) {
                             List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>();
                             for (AbortedTxn txn : done.aborted()) {

@@ -123,6 +123,11 @@ public final class FileSystemRemoteStorage implements RemoteStorage {
     }
 
     @Override
+    public Optional<Path> logSegmentFile(RemoteSegmentMetadata metadata) {
+        return Optional.of(path(keys.logKey(metadata)));
+    }
+
+    @Override
     public InputStream fetchIndex(RemoteSegmentMetadata metadata, IndexType indexType) throws RemoteStorageException {
         return Channels.newInputStream(open(path(keys.indexKey(metadata, indexType)), metadata));
     }

@@ -17,7 +17,7 @@ import java.util.concurrent.Executor;
  * chunks go first). Concurrent readers of the same chunk share one fetch. {@link #prefetch} starts fetching a chunk
  * in the background, which is how sequential consumers find the next chunk already there.
  */
-final class ChunkCache {
+final class ChunkCache implements SegmentBytes {
 
     /** One chunk of one uploaded segment. */
     record ChunkKey(RemoteSegmentId segmentId, int chunkIndex) {}
@@ -45,7 +45,8 @@ final class ChunkCache {
                 .build());
     }
 
-    int chunkBytes() {
+    @Override
+    public int chunkBytes() {
         return chunkBytes;
     }
 
@@ -70,18 +71,18 @@ final class ChunkCache {
                 .duplicate();
     }
 
-    /** Chunks asked for by readers since start (read-ahead excluded). */
-    long lookups() {
+    @Override
+    public long lookups() {
         return lookups.sum();
     }
 
-    /** Of {@link #lookups()}, those that were neither cached nor loading, so the reader fetched them. */
-    long misses() {
+    @Override
+    public long misses() {
         return misses.sum();
     }
 
-    /** Starts fetching the chunk in the background unless it is cached or loading, or out of the segment's range. */
-    void prefetch(RemoteSegmentMetadata segment, int chunkIndex) {
+    @Override
+    public void prefetch(RemoteSegmentMetadata segment, int chunkIndex) {
         if (chunkIndex < 0 || chunkIndex >= chunkCount(segment)) {
             return;
         }
@@ -104,7 +105,8 @@ final class ChunkCache {
      * {@code length} bytes of the segment from {@code position}, crossing chunks as needed. A range inside one chunk
      * is a view of the cached chunk (no copy).
      */
-    ByteBuffer read(RemoteSegmentMetadata segment, long position, int length) throws RemoteStorageException {
+    @Override
+    public ByteBuffer read(RemoteSegmentMetadata segment, long position, int length) throws RemoteStorageException {
         if (position < 0 || length < 0 || position + length > segment.segmentSizeBytes()) {
             throw new IllegalArgumentException("range [" + position + ", " + (position + length) + ") is outside "
                     + segment.segmentSizeBytes() + " bytes of " + segment.segmentId());
@@ -128,6 +130,25 @@ final class ChunkCache {
         return out.flip();
     }
 
+    /** Fetches the window's chunks in parallel on the read-ahead threads; the reader waits for the one it needs. */
+    @Override
+    public void prepare(RemoteSegmentMetadata segment, long position, int length) {
+        if (length <= 0) {
+            return;
+        }
+        long end = Math.min(segment.segmentSizeBytes(), position + length);
+        // the first chunk is the reader's own demand read: only the ones after it go to the read-ahead threads
+        for (int c = chunkIndexOf(position) + 1; c < chunkCount(segment) && (long) c * chunkBytes < end; c++) {
+            prefetch(segment, c);
+        }
+    }
+
+    @Override
+    public RemoteRecords records(RemoteSegmentMetadata segment, long position, int length)
+            throws RemoteStorageException {
+        return length == 0 ? RemoteRecords.EMPTY : new RemoteRecords.InMemory(read(segment, position, length));
+    }
+
     private void checkIndex(RemoteSegmentMetadata segment, int chunkIndex) {
         if (chunkIndex < 0 || chunkIndex >= chunkCount(segment)) {
             throw new IllegalArgumentException("chunk " + chunkIndex + " is outside the " + chunkCount(segment)
@@ -139,10 +160,12 @@ final class ChunkCache {
         long start = (long) chunkIndex * chunkBytes;
         int length = (int) Math.min(chunkBytes, segment.segmentSizeBytes() - start);
         try (InputStream in = storage.fetchLogSegment(segment, start, start + length - 1)) {
-            byte[] bytes = in.readNBytes(length);
-            if (bytes.length != length) {
+            // straight into the chunk's array: readNBytes(int) would gather 8 KiB pieces and copy them again
+            byte[] bytes = new byte[length];
+            int read = in.readNBytes(bytes, 0, length);
+            if (read != length) {
                 throw new RemoteStorageException(
-                        "remote segment " + segment.segmentId() + " ended after " + (start + bytes.length)
+                        "remote segment " + segment.segmentId() + " ended after " + (start + read)
                                 + " bytes; its metadata says " + segment.segmentSizeBytes(),
                         false);
             }

@@ -6,12 +6,18 @@ import java.nio.ByteBuffer;
 /**
  * Whole record batches read from one remote segment.
  *
- * @param records read-only bytes of the batches (empty when none fitted the byte limit)
- * @param segment the segment they came from
+ * @param records    the batches (empty when none fitted the byte limit)
+ * @param segment    the segment they came from
+ * @param nextOffset the offset after the last batch, -1 when there is none
  */
-public record RemoteFetchResult(ByteBuffer records, RemoteSegmentMetadata segment) {
+public record RemoteFetchResult(RemoteRecords records, RemoteSegmentMetadata segment, long nextOffset) {
 
     public int sizeBytes() {
-        return records.remaining();
+        return records.sizeBytes();
+    }
+
+    /** The batches in a heap buffer (a copy when they are served from a file): tests and diagnostics. */
+    public ByteBuffer readBytes() {
+        return records.readBytes();
     }
 }

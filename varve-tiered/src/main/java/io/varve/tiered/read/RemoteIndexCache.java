@@ -144,6 +144,11 @@ final class RemoteIndexCache implements Closeable {
         return with(segment, IndexType.TRANSACTION, lookup);
     }
 
+    /** Whether the segment's offset index is cached or being downloaded (so a lookup will not wait for a fresh one). */
+    boolean hasOffsetIndex(RemoteSegmentMetadata segment) {
+        return cache.contains(new IndexKey(segment.segmentId(), IndexType.OFFSET));
+    }
+
     /** How many index objects were downloaded so far (tests: cache hits do not download). */
     long downloads() {
         return downloads.get();

@@ -76,6 +76,11 @@ final class RemoteLoadCache<K, V> {
         }
     }
 
+    /** Whether the key's load has finished and its value is still cached. */
+    boolean cached(K key) {
+        return values.asMap().containsKey(key);
+    }
+
     /** Whether the key is cached or loading. */
     boolean contains(K key) {
         return values.asMap().containsKey(key) || loading.containsKey(key);

@@ -28,13 +28,18 @@ import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 public final class RemoteLogReader {
 
     private final RemoteSegmentSource segments;
-    private final ChunkCache chunks;
+    private final SegmentBytes bytes;
     private final RemoteIndexCache indexes;
+    private final int readAheadChunks;
 
-    RemoteLogReader(RemoteSegmentSource segments, ChunkCache chunks, RemoteIndexCache indexes) {
+    RemoteLogReader(RemoteSegmentSource segments, SegmentBytes bytes, RemoteIndexCache indexes, int readAheadChunks) {
+        if (readAheadChunks < 0) {
+            throw new IllegalArgumentException("negative read-ahead " + readAheadChunks);
+        }
         this.segments = Objects.requireNonNull(segments, "segments");
-        this.chunks = Objects.requireNonNull(chunks, "chunks");
+        this.bytes = Objects.requireNonNull(bytes, "bytes");
         this.indexes = Objects.requireNonNull(indexes, "indexes");
+        this.readAheadChunks = readAheadChunks;
     }
 
     /**
@@ -50,6 +55,7 @@ public final class RemoteLogReader {
                     + " is below the log start offset " + request.logStartOffset());
         }
         RemoteSegmentMetadata segment = segmentFor(request, fetchOffset);
+        startLikelyChunk(segment, fetchOffset);
         List<RemoteSegmentMetadata> all = null;
         // bounded: each pass moves to a segment starting after the previous one ends
         while (true) {
@@ -221,41 +227,69 @@ public final class RemoteLogReader {
         return indexes.withOffsetIndex(segment, index -> index.lookup(offset));
     }
 
+    /**
+     * A cold segment costs two round trips in a row, its offset index and then the chunk the index points to. When the
+     * index is not cached yet, start the chunk where the offset probably lies (offsets spread evenly over the bytes)
+     * at the same time: a consumer starting at a segment's first offset, or reading records of similar sizes, finds
+     * it loading.
+     */
+    private void startLikelyChunk(RemoteSegmentMetadata segment, long offset) {
+        if (indexes.hasOffsetIndex(segment)) {
+            return;
+        }
+        long span = segment.endOffset() - segment.startOffset() + 1;
+        long guess = (long) ((double) (offset - segment.startOffset()) / span * segment.segmentSizeBytes());
+        bytes.prefetch(segment, (int) (Math.max(0, guess) / bytes.chunkBytes()));
+    }
+
     private RemoteFetchResult readFrom(RemoteSegmentMetadata segment, long start, int maxBytes, boolean minOneBatch)
             throws RemoteStorageException {
+        // the answer is at most maxBytes from here (or one larger batch): get that range going before parsing headers
+        int window = (int) Math.min(segment.segmentSizeBytes() - start, maxBytes);
+        bytes.prepare(segment, start, window);
         long end = start;
+        long nextOffset = -1;
         for (BatchHeader header = headerAt(segment, start); header != null; header = headerAt(segment, end)) {
             long total = end - start;
             if (total + header.sizeBytes() > maxBytes && !(total == 0 && minOneBatch)) {
                 break;
             }
             end = header.endPosition();
+            nextOffset = header.nextOffset();
         }
         int size = (int) (end - start);
-        ByteBuffer records = size == 0 ? ByteBuffer.allocate(0) : chunks.read(segment, start, size);
+        if (size > window) {
+            bytes.prepare(segment, start + window, size - window); // one batch larger than maxBytes (minOneBatch)
+        }
+        RemoteRecords records = bytes.records(segment, start, size);
         readAhead(segment, size == 0 ? start : end);
-        return new RemoteFetchResult(records.asReadOnlyBuffer(), segment);
+        return new RemoteFetchResult(records, segment, nextOffset);
     }
 
     /**
-     * A sequential consumer's next read starts at {@code nextPosition}: have the chunk after the one holding it (or,
-     * at the segment's end, the next segment's first chunk) loading in the background.
+     * A sequential consumer's next read starts at {@code nextPosition}: have the chunk holding it and the {@code
+     * readAheadChunks} after it loading in the background, into the next segment when this one ends sooner.
      */
     private void readAhead(RemoteSegmentMetadata segment, long nextPosition) {
-        if (nextPosition < segment.segmentSizeBytes()) {
-            int current = chunks.chunkIndexOf(nextPosition);
-            chunks.prefetch(segment, current);
-            chunks.prefetch(segment, current + 1);
-            return;
+        ReadAheadPlan plan =
+                ReadAheadPlan.of(nextPosition, segment.segmentSizeBytes(), bytes.chunkBytes(), readAheadChunks);
+        for (int c = plan.fromChunk(); c <= plan.toChunk(); c++) {
+            bytes.prefetch(segment, c);
         }
-        nextAfter(segments.copiedSegments(segment.topicIdPartition()), segment.endOffset())
-                .ifPresent(next -> chunks.prefetch(next, 0));
+        if (plan.nextSegmentChunks() > 0) {
+            nextAfter(segments.copiedSegments(segment.topicIdPartition()), segment.endOffset())
+                    .ifPresent(next -> {
+                        for (int c = 0; c < plan.nextSegmentChunks(); c++) {
+                            bytes.prefetch(next, c);
+                        }
+                    });
+        }
     }
 
     private RemoteBatch batch(RemoteSegmentMetadata segment, BatchHeader header) throws RemoteStorageException {
         return new RemoteBatch(
                 header,
-                chunks.read(segment, header.position(), header.sizeBytes()).asReadOnlyBuffer());
+                bytes.read(segment, header.position(), header.sizeBytes()).asReadOnlyBuffer());
     }
 
     /** The header of the batch at {@code position}, checked against the segment; null at the segment's end. */
@@ -267,8 +301,8 @@ public final class RemoteLogReader {
         if (size - position < RecordBatchV2.HEADER_SIZE_BYTES) {
             throw corrupt(segment, position, "only " + (size - position) + " bytes left for a batch header");
         }
-        ByteBuffer bytes = chunks.read(segment, position, RecordBatchV2.HEADER_SIZE_BYTES);
-        BatchHeader header = BatchHeader.parse(bytes, bytes.position(), (int) position);
+        ByteBuffer raw = bytes.read(segment, position, RecordBatchV2.HEADER_SIZE_BYTES);
+        BatchHeader header = BatchHeader.parse(raw, raw.position(), (int) position);
         if (header.magic() != RecordBatchV2.MAGIC) {
             throw corrupt(segment, position, "magic " + header.magic());
         }

@@ -1,6 +1,6 @@
 package io.varve.tiered.read;
 
-import io.varve.tiered.metadata.RemoteSegmentId;
+import io.varve.tiered.metadata.RemoteSegmentMetadata;
 import io.varve.tiered.spi.RemoteStorage;
 import io.varve.tiered.spi.RemoteStorageException;
 import java.io.IOException;
@@ -18,13 +18,21 @@ import org.slf4j.LoggerFactory;
 /**
  * The broker's remote read path: runs {@link RemoteLogReader} work on a bounded pool of reader threads and hands back
  * futures, so request and network threads never wait on the store. A full queue refuses the read at once (a
- * retriable error for that partition) rather than queueing without bound. Read-ahead runs on one more thread with a
- * small queue of its own and is dropped, not queued, when that is full: it is only an optimisation.
+ * retriable error for that partition) rather than queueing without bound. Read-ahead runs on threads of its own
+ * ({@code remote.log.reader.read.ahead.threads}) with a bounded queue and is dropped, not queued, when that is full:
+ * it is only an optimisation. Neither pool is a request, network or append thread, so a consumer catching up on
+ * remote data costs producers only CPU and disk, never a thread they wait on.
+ *
+ * <p>With a backend that keeps objects as local files (the filesystem backend) and {@code
+ * remote.log.reader.zero.copy.enable}, fetches are answered with ranges of those files ({@link FileSegmentBytes}),
+ * sent with sendfile; otherwise from heap chunks ({@link ChunkCache}).
  */
 public final class RemoteReadService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RemoteReadService.class);
-    /** Chunks waiting to be read ahead; beyond it read-ahead is skipped. */
-    private static final int READ_AHEAD_MAX_PENDING = 16;
+    /** Chunks waiting to be read ahead, per read-ahead chunk of depth; beyond it read-ahead is skipped. */
+    private static final int READ_AHEAD_PENDING_PER_CHUNK = 16;
+    /** Remote object files kept open for zero-copy reads. */
+    private static final int MAX_OPEN_REMOTE_FILES = 128;
 
     /** Work done with the reader on a reader thread. */
     @FunctionalInterface
@@ -37,6 +45,8 @@ public final class RemoteReadService implements AutoCloseable {
     private final ThreadPoolExecutor readAhead;
     private final RemoteIndexCache indexes;
     private final ChunkCache chunks;
+    private final RemoteFileChannels files;
+    private final SegmentBytes bytes;
     private final RemoteLogReader reader;
     private final RemoteStoreAlarm alarm;
     private volatile java.util.function.LongConsumer readTimeListener = nanos -> {};
@@ -51,18 +61,32 @@ public final class RemoteReadService implements AutoCloseable {
             throws IOException {
         this.config = config;
         this.readers = pool("varve-remote-reader-", config.readerThreads(), config.readerMaxPendingTasks());
-        this.readAhead = pool("varve-remote-read-ahead-", 1, READ_AHEAD_MAX_PENDING);
+        this.readAhead = pool(
+                "varve-remote-read-ahead-",
+                config.readAheadThreads(),
+                READ_AHEAD_PENDING_PER_CHUNK * Math.max(1, config.readAheadChunks()));
         this.indexes = new RemoteIndexCache(storage, config.indexCacheDir(), config.indexCacheBytes());
         this.chunks = new ChunkCache(storage, config.chunkBytes(), config.chunkCacheBytes(), readAhead);
-        this.reader = new RemoteLogReader(segments, chunks, indexes);
+        if (config.zeroCopyEnable()) {
+            this.files = new RemoteFileChannels(storage, MAX_OPEN_REMOTE_FILES);
+            this.bytes = new FileSegmentBytes(files, chunks, config.chunkCacheBytes(), readAhead);
+        } else {
+            this.files = null;
+            this.bytes = chunks;
+        }
+        this.reader = new RemoteLogReader(segments, bytes, indexes, config.readAheadChunks());
         this.alarm = new RemoteStoreAlarm(clockMs);
         log.info(
                 "Remote reads: {} reader threads, {} pending reads at most, {} byte chunks, {} bytes of chunk cache, "
+                        + "{} chunks read ahead by {} threads, zero copy from local object files {}, "
                         + "{} bytes of index cache in {}",
                 config.readerThreads(),
                 config.readerMaxPendingTasks(),
                 config.chunkBytes(),
                 config.chunkCacheBytes(),
+                config.readAheadChunks(),
+                config.readAheadThreads(),
+                config.zeroCopyEnable() ? "on" : "off",
                 config.indexCacheBytes(),
                 config.indexCacheDir());
     }
@@ -114,12 +138,12 @@ public final class RemoteReadService implements AutoCloseable {
 
     /** Chunks the readers asked the chunk cache for since start. */
     public long chunkLookups() {
-        return chunks.lookups();
+        return bytes.lookups();
     }
 
     /** Of {@link #chunkLookups()}, those fetched from the store (neither cached nor being read ahead). */
     public long chunkMisses() {
-        return chunks.misses();
+        return bytes.misses();
     }
 
     /** True between a failed remote read and the next successful one. */
@@ -142,8 +166,16 @@ public final class RemoteReadService implements AutoCloseable {
         return reader;
     }
 
-    boolean chunkCachedOrLoading(RemoteSegmentId segmentId, int chunkIndex) {
-        return chunks.contains(segmentId, chunkIndex);
+    /** Whether the chunk is loaded or loading: in the heap cache, or read ahead into the page cache. */
+    boolean chunkCachedOrLoading(RemoteSegmentMetadata segment, int chunkIndex) {
+        return bytes instanceof FileSegmentBytes file
+                ? file.warmOrWarming(segment, chunkIndex)
+                : chunks.contains(segment.segmentId(), chunkIndex);
+    }
+
+    /** Remote object files open for zero-copy reads (tests). */
+    long openRemoteFiles() {
+        return files == null ? 0 : files.openFiles();
     }
 
     long indexDownloads() {
@@ -170,6 +202,9 @@ public final class RemoteReadService implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         indexes.close();
+        if (files != null) {
+            files.close();
+        }
     }
 
     private static ThreadPoolExecutor pool(String namePrefix, int threads, int maxPending) {

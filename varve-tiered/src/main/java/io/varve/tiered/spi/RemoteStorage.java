@@ -4,6 +4,7 @@ import io.varve.tiered.metadata.RemoteSegmentMetadata;
 import io.varve.tiered.metadata.TopicIdPartition;
 import java.io.Closeable;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,6 +34,16 @@ public interface RemoteStorage extends Closeable {
     default InputStream fetchLogSegment(RemoteSegmentMetadata metadata, long startPosition)
             throws RemoteStorageException {
         return fetchLogSegment(metadata, startPosition, Long.MAX_VALUE - 1);
+    }
+
+    /**
+     * The segment's log object as a file on this machine, when the backend keeps objects as files the broker can read
+     * directly: the read path then sends its bytes to the socket with sendfile, as local reads do, instead of copying
+     * them through the heap. Empty (the default) for stores reached over the network. The path names the complete
+     * object (never a temporary file); it may be deleted at any time by {@link #deleteSegment}.
+     */
+    default Optional<Path> logSegmentFile(RemoteSegmentMetadata metadata) {
+        return Optional.empty();
     }
 
     /**

@@ -30,8 +30,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The reader over heap chunks (how S3 is read); {@link ZeroCopyRemoteLogReaderTest} runs every test again over the
+ * filesystem backend's own files.
+ */
 class RemoteLogReaderTest {
-    private static final int CHUNK_BYTES = 4096;
+    static final int CHUNK_BYTES = 4096;
+    private static final int READ_AHEAD_CHUNKS = 2;
 
     @TempDir
     Path dir;
@@ -39,13 +44,18 @@ class RemoteLogReaderTest {
     private TieredFixture fixture;
     private RemoteReadService service;
 
+    /** Whether fetches are answered with ranges of the remote objects' files. */
+    boolean zeroCopy() {
+        return false;
+    }
+
     private RemoteLogReader reader(long chunkCacheBytes, long indexCacheBytes) throws Exception {
         fixture = fixture == null ? new TieredFixture(dir) : fixture;
         service = new RemoteReadService(
                 fixture.storage,
                 fixture.source,
-                new RemoteReadConfig(
-                        2, 10, 500, indexCacheBytes, CHUNK_BYTES, chunkCacheBytes, dir.resolve("index-cache")));
+                new RemoteReadConfig(2, 10, 500, indexCacheBytes, CHUNK_BYTES, chunkCacheBytes, dir.resolve("index-cache"))
+                        .withReadAhead(READ_AHEAD_CHUNKS, zeroCopy()));
         return service.reader();
     }
 
@@ -94,9 +104,9 @@ class RemoteLogReaderTest {
             RemoteFetchResult result = reader.read(fetch(offset, 3000, true));
             assertThat(result.sizeBytes()).isPositive();
             byte[] bytes = new byte[result.sizeBytes()];
-            result.records().duplicate().get(bytes);
+            result.readBytes().get(bytes);
             remote.write(bytes);
-            List<RecordBatch> got = batches(result.records());
+            List<RecordBatch> got = batches(result.readBytes());
             assertThat(got.get(0).baseOffset()).isEqualTo(offset);
             offset = got.get(got.size() - 1).lastOffset() + 1;
         }
@@ -110,7 +120,7 @@ class RemoteLogReaderTest {
 
         RemoteFetchResult result = reader.read(fetch(37, 1000, true));
 
-        List<RecordBatch> got = batches(result.records());
+        List<RecordBatch> got = batches(result.readBytes());
         assertThat(got.get(0).baseOffset()).isEqualTo(35);
         assertThat(got.get(0).lastOffset()).isEqualTo(39);
         assertThat(result.sizeBytes()).isLessThanOrEqualTo(1000);
@@ -129,8 +139,8 @@ class RemoteLogReaderTest {
         RemoteFetchResult withMin = reader.read(fetch(10, 10, true));
         RemoteFetchResult without = reader.read(fetch(10, 10, false));
 
-        assertThat(batches(withMin.records())).hasSize(1);
-        assertThat(batches(withMin.records()).get(0).baseOffset()).isEqualTo(10);
+        assertThat(batches(withMin.readBytes())).hasSize(1);
+        assertThat(batches(withMin.readBytes()).get(0).baseOffset()).isEqualTo(10);
         assertThat(without.sizeBytes()).isZero();
     }
 
@@ -141,12 +151,12 @@ class RemoteLogReaderTest {
         RemoteSegmentMetadata first = segments.get(0);
 
         RemoteFetchResult tail = reader.read(fetch(first.endOffset() - 2, 1 << 20, true));
-        List<RecordBatch> got = batches(tail.records());
+        List<RecordBatch> got = batches(tail.readBytes());
         assertThat(got.get(got.size() - 1).lastOffset()).isEqualTo(first.endOffset());
         assertThat(tail.segment().segmentId()).isEqualTo(first.segmentId());
 
         RemoteFetchResult next = reader.read(fetch(first.endOffset() + 1, 1 << 20, true));
-        assertThat(batches(next.records()).get(0).baseOffset()).isEqualTo(first.endOffset() + 1);
+        assertThat(batches(next.readBytes()).get(0).baseOffset()).isEqualTo(first.endOffset() + 1);
         assertThat(next.segment().segmentId()).isEqualTo(segments.get(1).segmentId());
     }
 
@@ -185,7 +195,7 @@ class RemoteLogReaderTest {
     }
 
     private static String valueAt(RemoteFetchResult result, long offset) {
-        for (RecordBatch batch : batches(result.records())) {
+        for (RecordBatch batch : batches(result.readBytes())) {
             for (Record record : batch) {
                 if (record.offset() == offset) {
                     return StandardCharsets.UTF_8.decode(record.value()).toString();
@@ -222,7 +232,7 @@ class RemoteLogReaderTest {
         for (int round = 0; round < 2; round++) {
             for (RemoteSegmentMetadata m : segments) {
                 long offset = m.startOffset() + 12;
-                assertThat(batches(reader.read(fetch(offset, 100, true)).records())
+                assertThat(batches(reader.read(fetch(offset, 100, true)).readBytes())
                                 .get(0)
                                 .lastOffset())
                         .isGreaterThanOrEqualTo(offset);
@@ -233,24 +243,90 @@ class RemoteLogReaderTest {
     }
 
     @Test
-    void aSequentialReadLoadsTheNextChunkAheadOfTheConsumer() throws Exception {
+    void aSequentialReadLoadsTheConfiguredDepthOfChunksAheadOfTheConsumerAndNoFurther() throws Exception {
         RemoteLogReader reader = reader(64 * 1024, 1 << 20);
         List<RemoteSegmentMetadata> segments = uploadedLog(fixture.newLog("a", 16384));
         RemoteSegmentMetadata first = segments.get(0);
-        assertThat(first.segmentSizeBytes()).isGreaterThan(2 * CHUNK_BYTES);
+        assertThat(first.segmentSizeBytes()).isGreaterThan((READ_AHEAD_CHUNKS + 1) * CHUNK_BYTES);
 
         reader.read(fetch(0, 500, true));
 
-        Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
-                .until(() -> service.chunkCachedOrLoading(first.segmentId(), 1));
-        assertThat(service.chunkCachedOrLoading(first.segmentId(), 2)).isFalse();
+        for (int chunk = 1; chunk <= READ_AHEAD_CHUNKS; chunk++) {
+            int c = chunk;
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> service.chunkCachedOrLoading(first, c));
+        }
+        assertThat(service.chunkCachedOrLoading(first, READ_AHEAD_CHUNKS + 1)).isFalse();
+    }
+
+    @Test
+    void readAheadNearASegmentsEndContinuesWithTheNextSegmentsFirstChunks() throws Exception {
+        RemoteLogReader reader = reader(64 * 1024, 1 << 20);
+        List<RemoteSegmentMetadata> segments = uploadedLog(fixture.newLog("a", 16384));
+        RemoteSegmentMetadata first = segments.get(0);
+        RemoteSegmentMetadata second = segments.get(1);
 
         RemoteFetchResult lastOfSegment = reader.read(fetch(first.endOffset(), 500, true));
+
         assertThat(lastOfSegment.segment()).isEqualTo(first);
-        Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
-                .until(() -> service.chunkCachedOrLoading(segments.get(1).segmentId(), 0));
+        // the read ends at the segment's end: the whole window of depth + 1 chunks lies in the next segment
+        for (int chunk = 0; chunk <= READ_AHEAD_CHUNKS; chunk++) {
+            int c = chunk;
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> service.chunkCachedOrLoading(second, c));
+        }
+        assertThat(service.chunkCachedOrLoading(second, READ_AHEAD_CHUNKS + 1)).isFalse();
+    }
+
+    @Test
+    void aFetchOffsetInAGapCompactionLeftAtASegmentsTailIsAnsweredFromTheNextSegment() throws Exception {
+        RemoteLogReader reader = reader(64 * 1024, 1 << 20);
+        PartitionLog log = fixture.newLog("a", 8192);
+        TieredFixture.append(log, "v", 120, 5, 40, 0);
+        List<Long> bases = log.segmentBaseOffsets();
+        assertThat(bases).hasSizeGreaterThan(3);
+        // the first copy says it holds [b0, b2 - 1] but its batches end at b1 - 1: compaction emptied its tail
+        fixture.upload(log, bases.get(0), bases.get(2) - 1, epochs(0, 0));
+        RemoteSegmentMetadata third = fixture.upload(log, bases.get(2), bases.get(3) - 1, epochs(0, 0));
+
+        RemoteFetchResult inGap = reader.read(fetch(bases.get(1) + 3, 1 << 20, true));
+
+        assertThat(inGap.segment()).isEqualTo(third);
+        List<RecordBatch> got = batches(inGap.readBytes());
+        assertThat(got.get(0).baseOffset()).isEqualTo(bases.get(2));
+        assertThat(got.get(got.size() - 1).lastOffset()).isEqualTo(bases.get(3) - 1);
+        assertThat(inGap.nextOffset()).isEqualTo(bases.get(3));
+    }
+
+    @Test
+    void anAnswerCrossingChunkBoundariesIsByteIdenticalToTheLocalSegment() throws Exception {
+        RemoteLogReader reader = reader(64 * 1024, 1 << 20);
+        PartitionLog log = fixture.newLog("a", 16384);
+        List<RemoteSegmentMetadata> segments = uploadedLog(log);
+        RemoteSegmentMetadata first = segments.get(0);
+        assertThat(first.segmentSizeBytes()).isGreaterThan(2 * CHUNK_BYTES);
+
+        RemoteFetchResult whole = reader.read(fetch(first.startOffset(), first.segmentSizeBytes(), true));
+
+        assertThat(whole.sizeBytes()).isEqualTo(first.segmentSizeBytes());
+        byte[] got = new byte[whole.sizeBytes()];
+        whole.readBytes().get(got);
+        assertThat(got).isEqualTo(TieredFixture.localSegmentBytes(log, first.startOffset()));
+        assertThat(whole.nextOffset()).isEqualTo(first.endOffset() + 1);
+    }
+
+    @Test
+    void fetchesAreAnsweredFromTheObjectsFileOnlyInZeroCopyMode() throws Exception {
+        RemoteLogReader reader = reader(64 * 1024, 1 << 20);
+        uploadedLog(fixture.newLog("a", 8192));
+
+        RemoteFetchResult result = reader.read(fetch(10, 1000, true));
+
+        assertThat(result.records())
+                .isInstanceOf(zeroCopy() ? RemoteRecords.InFile.class : RemoteRecords.InMemory.class);
+        if (zeroCopy()) {
+            assertThat(service.openRemoteFiles()).isPositive();
+        } else {
+            assertThat(service.openRemoteFiles()).isZero();
+        }
     }
 
     @Test
