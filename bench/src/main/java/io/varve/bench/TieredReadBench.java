@@ -97,8 +97,14 @@ public final class TieredReadBench {
             for (int i = 0; i < segmentStarts.length; i++) {
                 coldMicros[i] = firstByteMicros(broker.bootstrap(), tiered, segmentStarts[i]);
             }
+            double cpuBefore = broker.cpuSeconds();
             double[] remote = readAll(broker.bootstrap(), tiered, localStart);
+            double cpuRemote = broker.cpuSeconds() - cpuBefore;
+            cpuBefore = broker.cpuSeconds();
             double[] local = readAll(broker.bootstrap(), new TopicPartition(LOCAL, 0), records);
+            double cpuLocal = broker.cpuSeconds() - cpuBefore;
+            remote = withCpuPerGiB(remote, cpuRemote);
+            local = withCpuPerGiB(local, cpuLocal);
             TieredCatchUp.Run alone = null;
             TieredCatchUp.Run withCatchUp = null;
             if (produceSeconds > 0) {
@@ -219,6 +225,12 @@ public final class TieredReadBench {
         }
     }
 
+    /** Appends the broker's CPU-seconds per GiB of values read to a {@link #readAll} result. */
+    private static double[] withCpuPerGiB(double[] read, double cpuSeconds) {
+        double gib = read[1] * read[2] / 1024;
+        return new double[] {read[0], read[1], read[2], cpuSeconds / gib};
+    }
+
     /** Reads {@code [0, endOffset)} with one consumer: {records/s, MiB/s of record values, seconds}. */
     private static double[] readAll(String bootstrap, TopicPartition tp, long endOffset) throws IOException {
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
@@ -272,8 +284,12 @@ public final class TieredReadBench {
                 sorted[sorted.length - 1] / 1000.0));
         out.append(String.format(Locale.ROOT, "| remote read from offset 0, one consumer (records/s) | %.0f |%n", remote[0]));
         out.append(String.format(Locale.ROOT, "| remote read from offset 0, one consumer (MiB/s of values) | %.1f |%n", remote[1]));
+        out.append(String.format(Locale.ROOT, "| remote read, broker CPU-seconds per GiB read | %.2f |%n", remote[3]));
         out.append(String.format(Locale.ROOT, "| local read of the same data, one consumer (records/s) | %.0f |%n", local[0]));
         out.append(String.format(Locale.ROOT, "| local read of the same data, one consumer (MiB/s of values) | %.1f |%n", local[1]));
+        out.append(String.format(Locale.ROOT, "| local read, broker CPU-seconds per GiB read | %.2f |%n", local[3]));
+        out.append(String.format(Locale.ROOT, "| remote / local throughput (target >= 0.80) | %.2f |%n",
+                remote[1] / local[1]));
         return out.toString();
     }
 

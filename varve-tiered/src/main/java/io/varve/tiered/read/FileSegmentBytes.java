@@ -137,6 +137,21 @@ final class FileSegmentBytes implements SegmentBytes {
         });
     }
 
+    /**
+     * Nothing for a local file: the fetch reads only its own range into the page cache, which is smaller than a chunk
+     * and would only wait behind a guessed one on the same disk.
+     */
+    @Override
+    public void prefetchBeforeIndex(RemoteSegmentMetadata segment, int chunkIndex) {
+        try {
+            if (channels.channel(segment).isEmpty()) {
+                fallback.prefetchBeforeIndex(segment, chunkIndex);
+            }
+        } catch (RemoteStorageException e) {
+            // a guess only: the demand read that follows reports the failure
+        }
+    }
+
     @Override
     public long lookups() {
         return lookups.sum() + fallback.lookups();

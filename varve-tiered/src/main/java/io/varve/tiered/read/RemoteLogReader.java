@@ -239,7 +239,7 @@ public final class RemoteLogReader {
         }
         long span = segment.endOffset() - segment.startOffset() + 1;
         long guess = (long) ((double) (offset - segment.startOffset()) / span * segment.segmentSizeBytes());
-        bytes.prefetch(segment, (int) (Math.max(0, guess) / bytes.chunkBytes()));
+        bytes.prefetchBeforeIndex(segment, (int) (Math.max(0, guess) / bytes.chunkBytes()));
     }
 
     private RemoteFetchResult readFrom(RemoteSegmentMetadata segment, long start, int maxBytes, boolean minOneBatch)

@@ -26,6 +26,14 @@ interface SegmentBytes {
     /** Starts loading chunk {@code chunkIndex} in the background, unless loaded, loading or outside the segment. */
     void prefetch(RemoteSegmentMetadata segment, int chunkIndex);
 
+    /**
+     * The reader is about to download the segment's offset index and guesses that the fetch lies in chunk {@code
+     * chunkIndex}: start it now if fetching it costs a round trip of its own (a store over the network).
+     */
+    default void prefetchBeforeIndex(RemoteSegmentMetadata segment, int chunkIndex) {
+        prefetch(segment, chunkIndex);
+    }
+
     /** The unit of loading and read-ahead. */
     int chunkBytes();
 
