@@ -50,6 +50,8 @@ public final class TieredReadBench {
     private static List<String> overrides = List.of();
     /** With {@code --jfr FILE}: a JFR recording (profile settings) of the broker that serves the reads. */
     private static Path jfrFile;
+    /** The brokers' /metrics port (one broker runs at a time). */
+    private static final int httpPort = freeHttpPort();
 
     private TieredReadBench() {
     }
@@ -98,8 +100,12 @@ public final class TieredReadBench {
                 coldMicros[i] = firstByteMicros(broker.bootstrap(), tiered, segmentStarts[i]);
             }
             double cpuBefore = broker.cpuSeconds();
+            double[] chunksBefore = chunkCounters();
             double[] remote = readAll(broker.bootstrap(), tiered, localStart);
             double cpuRemote = broker.cpuSeconds() - cpuBefore;
+            double[] chunksAfter = chunkCounters();
+            chunkLookups = chunksAfter[0] - chunksBefore[0];
+            chunkMisses = chunksAfter[1] - chunksBefore[1];
             cpuBefore = broker.cpuSeconds();
             double[] local = readAll(broker.bootstrap(), new TopicPartition(LOCAL, 0), records);
             double cpuLocal = broker.cpuSeconds() - cpuBefore;
@@ -137,7 +143,8 @@ public final class TieredReadBench {
                 Map.entry("log.segment.bytes", String.valueOf(SEGMENT_BYTES)),
                 Map.entry("log.retention.check.interval.ms", "500"),
                 Map.entry("remote.log.manager.task.interval.ms", "500"),
-                Map.entry("rsm.config.fs.root.dir", remoteDir.toString()));
+                Map.entry("rsm.config.fs.root.dir", remoteDir.toString()),
+                Map.entry("varve.http.listeners", "http://" + RunningBroker.HOST + ":" + httpPort));
         settings.forEach((k, v) -> {
             command.add("--override");
             command.add(k + "=" + v);
@@ -148,7 +155,7 @@ public final class TieredReadBench {
         }
         Path log = workDir.resolve("logs").resolve(label + "-broker.log");
         return new RunningBroker(BrokerKind.VARVE, ChildProcesses.start(command, workDir, log), port, dataDir, log,
-                System.nanoTime());
+                System.nanoTime(), httpPort);
     }
 
     private static Admin admin(String bootstrap) {
@@ -225,6 +232,44 @@ public final class TieredReadBench {
         }
     }
 
+    private static double chunkLookups;
+    private static double chunkMisses;
+
+    private static int freeHttpPort() {
+        try {
+            return BrokerLauncher.freePort();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The broker's chunk lookups and misses so far ({@code varve_remote_chunk_cache_*_total}): a miss is a read that
+     * found its chunk neither loaded nor read ahead, so it waited for the store or disk itself.
+     */
+    private static double[] chunkCounters() throws IOException {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://" + RunningBroker.HOST + ":" + httpPort + "/metrics")).build();
+        String body;
+        try {
+            body = client.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted scraping /metrics", e);
+        }
+        double lookups = 0;
+        double misses = 0;
+        for (String line : body.split("\n")) {
+            if (line.startsWith("varve_remote_chunk_cache_lookups_total")) {
+                lookups = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            } else if (line.startsWith("varve_remote_chunk_cache_misses_total")) {
+                misses = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return new double[] {lookups, misses};
+    }
+
     /** Appends the broker's CPU-seconds per GiB of values read to a {@link #readAll} result. */
     private static double[] withCpuPerGiB(double[] read, double cpuSeconds) {
         double gib = read[1] * read[2] / 1024;
@@ -285,6 +330,8 @@ public final class TieredReadBench {
         out.append(String.format(Locale.ROOT, "| remote read from offset 0, one consumer (records/s) | %.0f |%n", remote[0]));
         out.append(String.format(Locale.ROOT, "| remote read from offset 0, one consumer (MiB/s of values) | %.1f |%n", remote[1]));
         out.append(String.format(Locale.ROOT, "| remote read, broker CPU-seconds per GiB read | %.2f |%n", remote[3]));
+        out.append(String.format(Locale.ROOT, "| remote read, chunks a fetch loaded itself (misses / lookups) | %.0f / %.0f |%n",
+                chunkMisses, chunkLookups));
         out.append(String.format(Locale.ROOT, "| local read of the same data, one consumer (records/s) | %.0f |%n", local[0]));
         out.append(String.format(Locale.ROOT, "| local read of the same data, one consumer (MiB/s of values) | %.1f |%n", local[1]));
         out.append(String.format(Locale.ROOT, "| local read, broker CPU-seconds per GiB read | %.2f |%n", local[3]));
