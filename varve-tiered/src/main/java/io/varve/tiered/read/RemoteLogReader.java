@@ -31,6 +31,10 @@ public final class RemoteLogReader {
     private final SegmentBytes bytes;
     private final RemoteIndexCache indexes;
     private final int readAheadChunks;
+    /** Partitions whose last read position is remembered, to tell sequential readers from seeks. */
+    private static final int MAX_TRACKED_PARTITIONS = 10_000;
+
+    private final SequentialReads sequentialReads = new SequentialReads(MAX_TRACKED_PARTITIONS);
 
     RemoteLogReader(RemoteSegmentSource segments, SegmentBytes bytes, RemoteIndexCache indexes, int readAheadChunks) {
         if (readAheadChunks < 0) {
@@ -262,17 +266,17 @@ public final class RemoteLogReader {
             bytes.prepare(segment, start + window, size - window); // one batch larger than maxBytes (minOneBatch)
         }
         RemoteRecords records = bytes.records(segment, start, size);
-        readAhead(segment, size == 0 ? start : end);
+        boolean sequential = sequentialReads.read(segment, start, end);
+        readAhead(segment, size == 0 ? start : end, sequential ? readAheadChunks : Math.min(1, readAheadChunks));
         return new RemoteFetchResult(records, segment, nextOffset);
     }
 
     /**
-     * A sequential consumer's next read starts at {@code nextPosition}: have the chunk holding it and the {@code
-     * readAheadChunks} after it loading in the background, into the next segment when this one ends sooner.
+     * A consumer's next read starts at {@code nextPosition}: have the chunk holding it and the {@code depth} after it
+     * loading in the background, into the next segment when this one ends sooner.
      */
-    private void readAhead(RemoteSegmentMetadata segment, long nextPosition) {
-        ReadAheadPlan plan =
-                ReadAheadPlan.of(nextPosition, segment.segmentSizeBytes(), bytes.chunkBytes(), readAheadChunks);
+    private void readAhead(RemoteSegmentMetadata segment, long nextPosition, int depth) {
+        ReadAheadPlan plan = ReadAheadPlan.of(nextPosition, segment.segmentSizeBytes(), bytes.chunkBytes(), depth);
         for (int c = plan.fromChunk(); c <= plan.toChunk(); c++) {
             bytes.prefetch(segment, c);
         }

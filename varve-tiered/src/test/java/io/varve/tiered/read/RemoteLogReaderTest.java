@@ -265,7 +265,14 @@ class RemoteLogReaderTest {
         RemoteSegmentMetadata first = segments.get(0);
         RemoteSegmentMetadata second = segments.get(1);
 
-        RemoteFetchResult lastOfSegment = reader.read(fetch(first.endOffset(), 500, true));
+        // a sequential consumer: small fetches from the segment's first offset to its end
+        long offset = first.startOffset();
+        RemoteFetchResult lastOfSegment = null;
+        for (int reads = 0; offset <= first.endOffset(); reads++) {
+            assertThat(reads).as("reads").isLessThan(1000);
+            lastOfSegment = reader.read(fetch(offset, 500, true));
+            offset = lastOfSegment.nextOffset();
+        }
 
         assertThat(lastOfSegment.segment()).isEqualTo(first);
         // the read ends at the segment's end: the whole window of depth + 1 chunks lies in the next segment
@@ -274,6 +281,23 @@ class RemoteLogReaderTest {
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> service.chunkCachedOrLoading(second, c));
         }
         assertThat(service.chunkCachedOrLoading(second, READ_AHEAD_CHUNKS + 1)).isFalse();
+    }
+
+    @Test
+    void aReadThatSeeksIntoASegmentReadsOnlyOneChunkAheadUntilItReadsOnSequentially() throws Exception {
+        RemoteLogReader reader = reader(64 * 1024, 1 << 20);
+        List<RemoteSegmentMetadata> segments = uploadedLog(fixture.newLog("a", 16384));
+        RemoteSegmentMetadata first = segments.get(0);
+        assertThat(first.segmentSizeBytes()).isGreaterThan((READ_AHEAD_CHUNKS + 1) * CHUNK_BYTES);
+
+        // offset 6 lies in the first chunk, in the second batch: a seek, not a read from the segment's start
+        RemoteFetchResult seek = reader.read(fetch(6, 200, true));
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> service.chunkCachedOrLoading(first, 1));
+        assertThat(service.chunkCachedOrLoading(first, 2)).as("one chunk ahead only").isFalse();
+
+        reader.read(fetch(seek.nextOffset(), 200, true));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> service.chunkCachedOrLoading(first, 2));
     }
 
     @Test
