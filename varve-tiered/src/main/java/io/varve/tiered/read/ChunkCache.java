@@ -146,7 +146,9 @@ final class ChunkCache implements SegmentBytes {
     @Override
     public RemoteRecords records(RemoteSegmentMetadata segment, long position, int length)
             throws RemoteStorageException {
-        return length == 0 ? RemoteRecords.EMPTY : new RemoteRecords.InMemory(read(segment, position, length).asReadOnlyBuffer());
+        return length == 0
+                ? RemoteRecords.EMPTY
+                : new RemoteRecords.InMemory(read(segment, position, length).asReadOnlyBuffer());
     }
 
     private void checkIndex(RemoteSegmentMetadata segment, int chunkIndex) {

@@ -48,8 +48,10 @@ final class FileSegmentBytes implements SegmentBytes {
         this.chunkBytes = fallback.chunkBytes();
         this.readAheadExecutor = Objects.requireNonNull(readAheadExecutor, "readAheadExecutor");
         int chunks = (int) Math.max(1, Math.min(Integer.MAX_VALUE, maxWarmBytes / chunkBytes));
-        this.warm = new RemoteLoadCache<>(
-                Caffeine.newBuilder().maximumSize(chunks).executor(Runnable::run).build());
+        this.warm = new RemoteLoadCache<>(Caffeine.newBuilder()
+                .maximumSize(chunks)
+                .executor(Runnable::run)
+                .build());
     }
 
     @Override

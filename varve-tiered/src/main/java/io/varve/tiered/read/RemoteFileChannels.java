@@ -17,6 +17,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -41,6 +43,8 @@ final class RemoteFileChannels implements Closeable {
     private final RemoteStorage storage;
     private final Cache<RemoteSegmentId, FileChannel> open;
     private final ScheduledExecutorService closer;
+    /** Channels out of the cache whose grace period runs; closed at once on shutdown. */
+    private final Set<FileChannel> closing = ConcurrentHashMap.newKeySet();
 
     RemoteFileChannels(RemoteStorage storage, int maxOpenFiles) {
         this.storage = Objects.requireNonNull(storage, "storage");
@@ -49,7 +53,6 @@ final class RemoteFileChannels implements Closeable {
             t.setDaemon(true);
             return t;
         });
-        closer.setExecuteExistingDelayedTasksAfterShutdownPolicy(true);
         this.closer = closer;
         this.open = Caffeine.newBuilder()
                 .maximumSize(maxOpenFiles)
@@ -103,9 +106,17 @@ final class RemoteFileChannels implements Closeable {
         if (channel == null) {
             return;
         }
+        closing.add(channel);
         try {
-            closer.schedule(() -> closeQuietly(channel), CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            closer.schedule(
+                    () -> {
+                        closing.remove(channel);
+                        closeQuietly(channel);
+                    },
+                    CLOSE_GRACE.toMillis(),
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
+            closing.remove(channel);
             closeQuietly(channel); // shutting down
         }
     }
@@ -121,8 +132,10 @@ final class RemoteFileChannels implements Closeable {
     /** Closes every channel at once: the broker is stopping and sends nothing more. */
     @Override
     public void close() {
-        closer.shutdownNow().forEach(Runnable::run);
+        closer.shutdownNow();
         open.asMap().values().forEach(RemoteFileChannels::closeQuietly);
         open.invalidateAll();
+        closing.forEach(RemoteFileChannels::closeQuietly);
+        closing.clear();
     }
 }

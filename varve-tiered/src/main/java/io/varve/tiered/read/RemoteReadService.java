@@ -78,7 +78,7 @@ public final class RemoteReadService implements AutoCloseable {
         this.alarm = new RemoteStoreAlarm(clockMs);
         log.info(
                 "Remote reads: {} reader threads, {} pending reads at most, {} byte chunks, {} bytes of chunk cache, "
-                        + "{} chunks read ahead by {} threads, zero copy from local object files {}, "
+                        + "{} chunks read ahead by {} threads, zero copy where the backend keeps local files {}, "
                         + "{} bytes of index cache in {}",
                 config.readerThreads(),
                 config.readerMaxPendingTasks(),

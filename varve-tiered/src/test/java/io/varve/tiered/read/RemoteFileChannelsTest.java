@@ -38,7 +38,7 @@ class RemoteFileChannelsTest {
         List<Long> bases = log.segmentBaseOffsets();
         return List.of(
                 fixture.upload(log, bases.get(0), bases.get(1) - 1, epochs(0, 0)),
-                fixture.upload(log, bases.get(1), bases.get(2) - 1, epochs(0, 0)));
+                fixture.upload(log, bases.get(1), bases.get(2) - 1, epochs(0, bases.get(1))));
     }
 
     @Test

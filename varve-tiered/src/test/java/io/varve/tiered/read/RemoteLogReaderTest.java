@@ -54,7 +54,8 @@ class RemoteLogReaderTest {
         service = new RemoteReadService(
                 fixture.storage,
                 fixture.source,
-                new RemoteReadConfig(2, 10, 500, indexCacheBytes, CHUNK_BYTES, chunkCacheBytes, dir.resolve("index-cache"))
+                new RemoteReadConfig(
+                                2, 10, 500, indexCacheBytes, CHUNK_BYTES, chunkCacheBytes, dir.resolve("index-cache"))
                         .withReadAhead(READ_AHEAD_CHUNKS, zeroCopy()));
         return service.reader();
     }
@@ -294,7 +295,9 @@ class RemoteLogReaderTest {
         RemoteFetchResult seek = reader.read(fetch(6, 200, true));
 
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> service.chunkCachedOrLoading(first, 1));
-        assertThat(service.chunkCachedOrLoading(first, 2)).as("one chunk ahead only").isFalse();
+        assertThat(service.chunkCachedOrLoading(first, 2))
+                .as("one chunk ahead only")
+                .isFalse();
 
         reader.read(fetch(seek.nextOffset(), 200, true));
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> service.chunkCachedOrLoading(first, 2));
@@ -309,7 +312,7 @@ class RemoteLogReaderTest {
         assertThat(bases).hasSizeGreaterThan(3);
         // the first copy says it holds [b0, b2 - 1] but its batches end at b1 - 1: compaction emptied its tail
         fixture.upload(log, bases.get(0), bases.get(2) - 1, epochs(0, 0));
-        RemoteSegmentMetadata third = fixture.upload(log, bases.get(2), bases.get(3) - 1, epochs(0, 0));
+        RemoteSegmentMetadata third = fixture.upload(log, bases.get(2), bases.get(3) - 1, epochs(0, bases.get(2)));
 
         RemoteFetchResult inGap = reader.read(fetch(bases.get(1) + 3, 1 << 20, true));
 

@@ -39,7 +39,9 @@ class SequentialReadsTest {
 
         assertThat(reads.read(s1, 4000, 5000)).as("no history, mid-segment").isFalse();
         assertThat(reads.read(s1, 7000, 8000)).as("a jump forward").isFalse();
-        assertThat(reads.read(s2, 8000, 9000)).as("same position, another segment").isFalse();
+        assertThat(reads.read(s2, 8000, 9000))
+                .as("same position, another segment")
+                .isFalse();
         assertThat(reads.read(s2, 9000, 9500)).isTrue();
     }
 
