@@ -43,7 +43,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class TieredReadBench {
     private static final String TIERED = "tiered";
     private static final String LOCAL = "local";
-    private static final int SEGMENT_BYTES = 8 * 1024 * 1024;
+    /** Segment size, {@code --segment-bytes} (8 MiB; smaller for a smoke run with few records). */
+    private static int segmentBytes = 8 * 1024 * 1024;
     private static final int COLD_SAMPLES = 5;
 
     /** Broker settings given with {@code --override KEY=VALUE} (e.g. zero copy off, for a before/after pair). */
@@ -64,6 +65,7 @@ public final class TieredReadBench {
         int produceRate = Integer.parseInt(arg(args, "--produce-rate", "5000"));
         int produceSeconds = Integer.parseInt(arg(args, "--produce-seconds", "30"));
         overrides = all(args, "--override");
+        segmentBytes = Integer.parseInt(arg(args, "--segment-bytes", String.valueOf(segmentBytes)));
         String jfr = arg(args, "--jfr", "");
         jfrFile = jfr.isEmpty() ? null : Path.of(jfr).toAbsolutePath();
         BrokerLauncher.deleteTree(workDir);
@@ -140,7 +142,7 @@ public final class TieredReadBench {
                 Map.entry("node.id", "1"),
                 Map.entry("listeners", "PLAINTEXT://" + RunningBroker.HOST + ":" + port),
                 Map.entry("log.dirs", dataDir.toString()),
-                Map.entry("log.segment.bytes", String.valueOf(SEGMENT_BYTES)),
+                Map.entry("log.segment.bytes", String.valueOf(segmentBytes)),
                 Map.entry("log.retention.check.interval.ms", "500"),
                 Map.entry("remote.log.manager.task.interval.ms", "500"),
                 Map.entry("rsm.config.fs.root.dir", remoteDir.toString()),
@@ -314,7 +316,7 @@ public final class TieredReadBench {
                 .append(" cores. **Noisy machine (other builds running): indicative figures only.**\n\n");
         out.append("Varve only (Kafka ships no remote storage backend to compare with). `bench/tiered-reads --records ")
                 .append(records).append(" --record-size ").append(recordBytes).append("`: one partition, ")
-                .append(SEGMENT_BYTES >> 20).append(" MiB segments, filesystem backend on the same disk, "
+                .append(segmentBytes >> 20).append(" MiB segments, filesystem backend on the same disk, "
                         + "`local.retention.bytes=1`; offsets below ").append(localStart)
                 .append(" are remote only. The broker was restarted (empty chunk and index caches) and the ")
                 .append(evicted).append(" remote segment objects were evicted from the page cache before reading. "
