@@ -94,7 +94,8 @@ public final class OAuthBearerLogin implements AutoCloseable {
         AccessToken token;
         try {
             token = request();
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IOException | RuntimeException e) {
+            // any failure, so the schedule goes on: a fetch that threw would otherwise end the refreshes
             failed(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
             return;
         } catch (InterruptedException e) {

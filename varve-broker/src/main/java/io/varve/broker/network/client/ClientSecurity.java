@@ -87,13 +87,11 @@ public final class ClientSecurity {
         if (tls == null && sasl == null) {
             return null;
         }
-        ClientSecurity security = new ClientSecurity(
-                listenerName,
-                tls,
-                sasl,
-                sasl != null && sasl.oauthBearer() != null
-                        ? config.security().oauthBearerLogin(listenerName)::token
-                        : null);
+        Supplier<CompletableFuture<AccessToken>> tokens = null;
+        if (sasl != null && sasl.oauthBearer() != null) {
+            tokens = config.security().oauthBearerLogin(listenerName)::token;
+        }
+        ClientSecurity security = new ClientSecurity(listenerName, tls, sasl, tokens);
         if (tls != null) {
             boolean verifyHostname = SecurityConfig.verifiesHostname(config.originals(), listenerName);
             config.security()
