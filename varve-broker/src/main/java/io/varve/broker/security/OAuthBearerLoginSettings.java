@@ -133,7 +133,7 @@ public record OAuthBearerLoginSettings(
         String clientSecret = firstOf(options.get("clientSecret"), keys.get(CLIENT_SECRET));
         String scope = firstOf(options.get("scope"), keys.get(SCOPE));
         if (!scheme.equals("file") && (clientId == null || clientSecret == null)) {
-            throw new ConfigException((jaasSource == null ? keys.prefix() + "oauthbearer.sasl.jaas.config" : jaasSource)
+            throw new ConfigException((jaasSource == null ? keys.prefix() + "sasl.jaas.config" : jaasSource)
                     + " has no clientId=\"...\" and clientSecret=\"...\" (nor are " + CLIENT_ID + " and "
                     + CLIENT_SECRET + " set), which the broker's own connections to listener " + listenerName
                     + " get their token with.");

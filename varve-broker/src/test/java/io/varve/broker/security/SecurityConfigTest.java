@@ -316,7 +316,7 @@ class SecurityConfigTest {
     }
 
     @Test
-    void aSaslControllerListenerAuthenticatesWithPlainOnly() {
+    void aSaslControllerListenerAuthenticatesWithPlainOrOauthBearerButNotScram() {
         String[] controller = {
             "listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
             "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
@@ -332,6 +332,21 @@ class SecurityConfigTest {
         String[] scram = plain.clone();
         scram[scram.length - 1] = "PLAIN,SCRAM-SHA-256";
         refused("a controller listener authenticates with PLAIN or OAUTHBEARER only", scram);
+        SecurityConfig.OutgoingSasl oauth = config(
+                        "listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
+                        "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
+                        "controller.quorum.voters", "1@127.0.0.1:9093",
+                        "listener.name.controller.sasl.enabled.mechanisms", "OAUTHBEARER",
+                        "sasl.mechanism.controller.protocol", "OAUTHBEARER",
+                        "listener.name.controller.oauthbearer.sasl.server.callback.handler.class", VALIDATOR,
+                        "listener.name.controller.oauthbearer.sasl.login.callback.handler.class", LOGIN_HANDLER,
+                        "listener.name.controller.oauthbearer.sasl.jaas.config", OAUTH_LOGIN_JAAS,
+                        "sasl.oauthbearer.jwks.endpoint.url", "https://idp.test/jwks",
+                        "sasl.oauthbearer.token.endpoint.url", "https://idp.test/token")
+                .security()
+                .outgoingSasl("CONTROLLER");
+        assertThat(oauth.mechanism()).isEqualTo("OAUTHBEARER");
+        assertThat(oauth.oauthBearer().clientId()).isEqualTo("broker");
     }
 
     @Test
