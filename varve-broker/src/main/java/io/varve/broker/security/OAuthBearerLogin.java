@@ -57,7 +57,10 @@ public final class OAuthBearerLogin implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.http = settings.tokenEndpoint().getScheme().toLowerCase(java.util.Locale.ROOT).startsWith("http")
+        this.http = settings.tokenEndpoint()
+                        .getScheme()
+                        .toLowerCase(java.util.Locale.ROOT)
+                        .startsWith("http")
                 ? HttpClient.newBuilder()
                         .connectTimeout(Duration.ofMillis(settings.connectTimeoutMs()))
                         .build()
@@ -121,7 +124,10 @@ public final class OAuthBearerLogin implements AutoCloseable {
         next = new CompletableFuture<>();
         waiting.complete(token);
         long at = settings.refresh()
-                .refreshAtMs(obtainedAtMs, token.expiresAtMs(), ThreadLocalRandom.current().nextDouble());
+                .refreshAtMs(
+                        obtainedAtMs,
+                        token.expiresAtMs(),
+                        ThreadLocalRandom.current().nextDouble());
         schedule(Math.max(0, at - wallClockMs.getAsLong()));
     }
 

@@ -120,8 +120,8 @@ public record OAuthBearerLoginSettings(
         try {
             endpoint = new URI(url.trim());
         } catch (URISyntaxException e) {
-            throw new ConfigException(keys.source(TOKEN_ENDPOINT_URL) + "=" + url + " is not a URL: " + e.getReason()
-                    + ".");
+            throw new ConfigException(
+                    keys.source(TOKEN_ENDPOINT_URL) + "=" + url + " is not a URL: " + e.getReason() + ".");
         }
         String scheme = endpoint.getScheme() == null ? "" : endpoint.getScheme().toLowerCase(Locale.ROOT);
         if (!Set.of("https", "http", "file").contains(scheme)) {

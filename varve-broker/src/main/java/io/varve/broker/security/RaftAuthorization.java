@@ -69,7 +69,10 @@ public final class RaftAuthorization {
         AclOperation operation = operation(api);
         Principal principal = connection.authentication().principal();
         if (authorizer.authorize(
-                principal, host(connection.remoteAddress()), operation, ResourceType.CLUSTER,
+                principal,
+                host(connection.remoteAddress()),
+                operation,
+                ResourceType.CLUSTER,
                 BrokerAuthorizer.CLUSTER_NAME)) {
             return null;
         }

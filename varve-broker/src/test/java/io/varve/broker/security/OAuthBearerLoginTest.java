@@ -57,9 +57,9 @@ class OAuthBearerLoginTest {
         if (status == 200) {
             long exp = System.currentTimeMillis() / 1000 + lifetimeSeconds;
             String jwt = URL.encodeToString("{\"alg\":\"RS256\"}".getBytes(UTF_8)) + "."
-                    + URL.encodeToString(("{\"sub\":\"broker\",\"exp\":" + exp + ",\"n\":" + issued.incrementAndGet()
-                                    + "}")
-                            .getBytes(UTF_8))
+                    + URL.encodeToString(
+                            ("{\"sub\":\"broker\",\"exp\":" + exp + ",\"n\":" + issued.incrementAndGet() + "}")
+                                    .getBytes(UTF_8))
                     + ".c2ln";
             body = ("{\"access_token\":\"" + jwt + "\",\"token_type\":\"Bearer\"}").getBytes(UTF_8);
         } else {

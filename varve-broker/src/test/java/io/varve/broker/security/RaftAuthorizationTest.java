@@ -42,7 +42,9 @@ class RaftAuthorizationTest {
     void theNodesPrincipalInSuperUsersMayVote() {
         ByteBuffer vote = frame(ApiKeys.VOTE, (short) 1, new VoteRequestData());
         assertThat(AUTHORIZATION.refusal(vote, as(Principal.user("broker")))).isNull();
-        assertThat(vote.position()).as("the frame is left for the Raft transport").isZero();
+        assertThat(vote.position())
+                .as("the frame is left for the Raft transport")
+                .isZero();
     }
 
     @Test
@@ -50,7 +52,8 @@ class RaftAuthorizationTest {
         ResponseFrame refused = AUTHORIZATION.refusal(
                 frame(ApiKeys.VOTE, (short) 1, new VoteRequestData()), as(Principal.user("alice")));
         assertThat(refused).isNotNull();
-        ByteBuffer bytes = ((ResponseFrame.Bytes) refused.parts().get(0)).buffer().duplicate();
+        ByteBuffer bytes =
+                ((ResponseFrame.Bytes) refused.parts().get(0)).buffer().duplicate();
         bytes.getInt(); // size
         ClientFrames.Response response = ClientFrames.response(ApiKeys.VOTE, (short) 1, bytes.slice());
         assertThat(response.correlationId()).isEqualTo(42);

@@ -449,9 +449,12 @@ class SecurityConfigTest {
     void theBrokersOauthBearerLoginReadsKafkasTokenEndpointKeysAndJaasEntry() {
         SecurityConfig.OutgoingSasl login = config(oauthInterBroker(
                         java.util.Set.of(),
-                        "listener.name.sasl_plaintext.oauthbearer.sasl.login.refresh.window.factor", "0.5",
-                        "sasl.login.refresh.buffer.seconds", "30",
-                        "sasl.login.connect.timeout.ms", "2500"))
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.login.refresh.window.factor",
+                        "0.5",
+                        "sasl.login.refresh.buffer.seconds",
+                        "30",
+                        "sasl.login.connect.timeout.ms",
+                        "2500"))
                 .security()
                 .outgoingSasl("SASL_PLAINTEXT");
         assertThat(login.mechanism()).isEqualTo("OAUTHBEARER");
@@ -468,9 +471,12 @@ class SecurityConfigTest {
         // KIP-1139's keys instead of the JAAS options
         OAuthBearerLoginSettings kip1139 = config(oauthInterBroker(
                         java.util.Set.of("listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config"),
-                        "sasl.oauthbearer.client.credentials.client.id", "svc",
-                        "sasl.oauthbearer.client.credentials.client.secret", "svc-secret",
-                        "sasl.oauthbearer.scope", "kafka"))
+                        "sasl.oauthbearer.client.credentials.client.id",
+                        "svc",
+                        "sasl.oauthbearer.client.credentials.client.secret",
+                        "svc-secret",
+                        "sasl.oauthbearer.scope",
+                        "kafka"))
                 .security()
                 .outgoingSasl("SASL_PLAINTEXT")
                 .oauthBearer();
@@ -482,8 +488,8 @@ class SecurityConfigTest {
     void anOauthBearerLoginVarveCannotMakeStopsStartUpWithOneSentence() {
         refused(
                 "listener.name.sasl_plaintext.oauthbearer.sasl.login.callback.handler.class is not set",
-                oauthInterBroker(
-                        java.util.Set.of("listener.name.sasl_plaintext.oauthbearer.sasl.login.callback.handler.class")));
+                oauthInterBroker(java.util.Set.of(
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.login.callback.handler.class")));
         refused(
                 "listener.name.sasl_plaintext.oauthbearer.sasl.oauthbearer.token.endpoint.url is not set",
                 oauthInterBroker(java.util.Set.of("sasl.oauthbearer.token.endpoint.url")));

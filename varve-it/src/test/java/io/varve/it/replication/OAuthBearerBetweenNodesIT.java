@@ -25,8 +25,7 @@ class OAuthBearerBetweenNodesIT {
     private static final Duration BOUND = ReplicatedTopic.BOUND;
     private static final String VALIDATOR =
             "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler";
-    private static final String LOGIN =
-            "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler";
+    private static final String LOGIN = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler";
     private static final String JAAS = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
             + " clientId=\"broker\" clientSecret=\"broker-secret\" scope=\"kafka\";";
     private static final long TOKEN_LIFETIME_SECONDS = 8;
@@ -77,7 +76,8 @@ class OAuthBearerBetweenNodesIT {
         }
         cluster = builder.start(workDir);
 
-        ReplicatedTopic topic = ReplicatedTopic.create(cluster, "oauth-between-nodes", 1, Map.of("min.insync.replicas", "2"));
+        ReplicatedTopic topic =
+                ReplicatedTopic.create(cluster, "oauth-between-nodes", 1, Map.of("min.insync.replicas", "2"));
         topic.awaitIsrWhole();
         ledger = AckLedger.start(topic.bootstrap(), topic.name(), 1);
         awaitProgress("with the nodes' first tokens");
@@ -89,7 +89,8 @@ class OAuthBearerBetweenNodesIT {
                 .atMost(BOUND)
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> idp.tokensIssued() >= tokensAtStart + 18
-                        && System.nanoTime() - startNanos > Duration.ofSeconds(3 * TOKEN_LIFETIME_SECONDS).toNanos());
+                        && System.nanoTime() - startNanos
+                                > Duration.ofSeconds(3 * TOKEN_LIFETIME_SECONDS).toNanos());
         awaitProgress("after every node's first tokens expired");
         topic.awaitIsrWhole();
         ledger.stop(Duration.ofMinutes(1));

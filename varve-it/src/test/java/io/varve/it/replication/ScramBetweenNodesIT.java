@@ -72,7 +72,8 @@ class ScramBetweenNodesIT {
 
     @Test
     void nodesReplicateWithAcksAllOverScramSha512LoginsOfUsersGivenAtFormatTime() throws Exception {
-        ReplicatedTopic topic = ReplicatedTopic.create(cluster, "scram-between-nodes", 1, Map.of("min.insync.replicas", "2"));
+        ReplicatedTopic topic =
+                ReplicatedTopic.create(cluster, "scram-between-nodes", 1, Map.of("min.insync.replicas", "2"));
         topic.awaitIsrWhole();
         try (AckLedger ledger = AckLedger.start(topic.bootstrap(), topic.name(), 1)) {
             await("300 records acknowledged by all three replicas")
@@ -91,9 +92,8 @@ class ScramBetweenNodesIT {
     @Test
     void aDelegationTokenCreatedThroughAForwardingBrokerAuthenticatesOnAnotherBroker() throws Exception {
         int activeController = cluster.awaitLeader(BOUND).leaderId();
-        List<ClusterNode> others = cluster.nodes().stream()
-                .filter(n -> n.id() != activeController)
-                .toList();
+        List<ClusterNode> others =
+                cluster.nodes().stream().filter(n -> n.id() != activeController).toList();
         ClusterNode forwarding = others.get(0);
         ClusterNode another = others.get(1);
 
@@ -105,23 +105,23 @@ class ScramBetweenNodesIT {
                     .pollInterval(Duration.ofMillis(300))
                     .ignoreExceptions()
                     .until(() -> {
-                        created.set(alice.createDelegationToken()
-                                .delegationToken()
-                                .get(15, TimeUnit.SECONDS));
+                        created.set(
+                                alice.createDelegationToken().delegationToken().get(15, TimeUnit.SECONDS));
                         return true;
                     });
         }
         DelegationToken token = created.get();
         assertThat(token.tokenInfo().owner().toString()).isEqualTo("User:alice");
 
-        Map<String, Object> withToken =
-                scram(another, token.tokenInfo().tokenId(), token.hmacAsBase64String(), true);
+        Map<String, Object> withToken = scram(another, token.tokenInfo().tokenId(), token.hmacAsBase64String(), true);
         try (Admin asToken = admin(withToken)) {
             await("the token authenticates alice on node " + another.id())
                     .atMost(BOUND)
                     .pollInterval(Duration.ofMillis(300))
                     .ignoreExceptions()
-                    .until(() -> asToken.describeCluster().clusterId().get(10, TimeUnit.SECONDS)
+                    .until(() -> asToken.describeCluster()
+                            .clusterId()
+                            .get(10, TimeUnit.SECONDS)
                             .equals(cluster.clusterId()));
         }
         ReplicatedTopic topic = ReplicatedTopic.create(cluster, "token-writes", 1, Map.of());

@@ -25,16 +25,16 @@ import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreateAclsResponseData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
-import org.apache.kafka.common.message.EnvelopeRequestData;
-import org.apache.kafka.common.message.EnvelopeResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.message.DescribeQuorumRequestData;
 import org.apache.kafka.common.message.DescribeQuorumResponseData;
+import org.apache.kafka.common.message.EnvelopeRequestData;
+import org.apache.kafka.common.message.EnvelopeResponseData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.VoteRequestData;
 import org.apache.kafka.common.message.VoteResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -216,20 +216,20 @@ class ForwardedPrincipalIT {
                                             .body())
                                     .errorCode()
                             == Errors.NONE.code());
-            DescribeQuorumResponseData describe = (DescribeQuorumResponseData) asAlice.send(
-                            controllerAddress, ApiKeys.DESCRIBE_QUORUM, (short) 2, describeQuorum(), 5_000)
-                    .get(10, TimeUnit.SECONDS)
-                    .body();
+            DescribeQuorumResponseData describe = (DescribeQuorumResponseData)
+                    asAlice.send(controllerAddress, ApiKeys.DESCRIBE_QUORUM, (short) 2, describeQuorum(), 5_000)
+                            .get(10, TimeUnit.SECONDS)
+                            .body();
             assertThat(describe.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
-            FetchResponseData fetch = (FetchResponseData) asAlice.send(
-                            controllerAddress, ApiKeys.FETCH, (short) 13, new FetchRequestData(), 5_000)
-                    .get(10, TimeUnit.SECONDS)
-                    .body();
+            FetchResponseData fetch = (FetchResponseData)
+                    asAlice.send(controllerAddress, ApiKeys.FETCH, (short) 13, new FetchRequestData(), 5_000)
+                            .get(10, TimeUnit.SECONDS)
+                            .body();
             assertThat(fetch.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
-            VoteResponseData vote = (VoteResponseData) asAlice.send(
-                            controllerAddress, ApiKeys.VOTE, (short) 1, new VoteRequestData(), 5_000)
-                    .get(10, TimeUnit.SECONDS)
-                    .body();
+            VoteResponseData vote = (VoteResponseData)
+                    asAlice.send(controllerAddress, ApiKeys.VOTE, (short) 1, new VoteRequestData(), 5_000)
+                            .get(10, TimeUnit.SECONDS)
+                            .body();
             assertThat(vote.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
         }
         assertThat(controller.logTail(1_000_000)).contains("Refused Fetch from").contains("User:alice lacks");

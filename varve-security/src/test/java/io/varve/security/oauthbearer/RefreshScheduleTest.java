@@ -13,7 +13,8 @@ class RefreshScheduleTest {
     void aLongLivedTokenIsRefreshedAtTheWindowFactorPlusJitter() {
         RefreshSchedule schedule = RefreshSchedule.DEFAULTS;
         assertThat(schedule.refreshAtMs(0, HOUR_MS, 0.0)).isEqualTo((long) (HOUR_MS * 0.8));
-        assertThat(schedule.refreshAtMs(0, HOUR_MS, 0.999)).isBetween((long) (HOUR_MS * 0.849), (long) (HOUR_MS * 0.85));
+        assertThat(schedule.refreshAtMs(0, HOUR_MS, 0.999))
+                .isBetween((long) (HOUR_MS * 0.849), (long) (HOUR_MS * 0.85));
     }
 
     @Test

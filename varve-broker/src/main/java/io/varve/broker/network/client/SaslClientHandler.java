@@ -15,8 +15,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
-import java.util.concurrent.CompletionException;
 import java.util.Base64;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
@@ -106,34 +106,42 @@ final class SaslClientHandler extends ChannelDuplexHandler {
         String mechanism = security.sasl().mechanism();
         if (security.sasl().oauthBearer() != null) {
             // the token may still be on its way (the first fetch at start-up): the connection waits for it
-            security.oauthBearerToken().whenComplete((token, error) -> ctx.executor().execute(() -> {
-                if (state != State.LOGGING_IN || !ctx.channel().isActive()) {
-                    return;
-                }
-                if (error != null) {
-                    Throwable cause =
-                            error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-                    fail(ctx, String.valueOf(cause.getMessage()));
-                    return;
-                }
-                OAuthBearerClientExchange bearer;
-                try {
-                    bearer = new OAuthBearerClientExchange(token.value());
-                } catch (IllegalArgumentException e) {
-                    fail(ctx, "its token cannot be sent: " + e.getMessage());
-                    return;
-                }
-                handshake(ctx, bearer);
-            }));
+            security.oauthBearerToken()
+                    .whenComplete((token, error) -> ctx.executor().execute(() -> {
+                        if (state != State.LOGGING_IN || !ctx.channel().isActive()) {
+                            return;
+                        }
+                        if (error != null) {
+                            Throwable cause = error instanceof CompletionException && error.getCause() != null
+                                    ? error.getCause()
+                                    : error;
+                            fail(ctx, String.valueOf(cause.getMessage()));
+                            return;
+                        }
+                        OAuthBearerClientExchange bearer;
+                        try {
+                            bearer = new OAuthBearerClientExchange(token.value());
+                        } catch (IllegalArgumentException e) {
+                            fail(ctx, "its token cannot be sent: " + e.getMessage());
+                            return;
+                        }
+                        handshake(ctx, bearer);
+                    }));
             return;
         }
         handshake(
                 ctx,
-                SaslClientExchange.of(mechanism, security.sasl().username(), security.sasl().password(), () -> {
-                            byte[] nonce = new byte[24];
-                            NONCES.nextBytes(nonce);
-                            return Base64.getUrlEncoder().withoutPadding().encodeToString(nonce);
-                        })
+                SaslClientExchange.of(
+                                mechanism,
+                                security.sasl().username(),
+                                security.sasl().password(),
+                                () -> {
+                                    byte[] nonce = new byte[24];
+                                    NONCES.nextBytes(nonce);
+                                    return Base64.getUrlEncoder()
+                                            .withoutPadding()
+                                            .encodeToString(nonce);
+                                })
                         .orElseThrow(() -> new IllegalStateException("the config let through mechanism " + mechanism)));
     }
 

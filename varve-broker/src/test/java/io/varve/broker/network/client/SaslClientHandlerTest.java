@@ -182,9 +182,9 @@ class SaslClientHandlerTest {
     }
 
     private String bearerOf(RequestParser.Parsed authenticate) {
-        byte[] bytes = ((SaslAuthenticateRequestData) RequestParser.parseBody(
-                                authenticate.apiKey(), authenticate.apiVersion(), authenticate.body())
-                        .data())
+        byte[] bytes = ((SaslAuthenticateRequestData)
+                        RequestParser.parseBody(authenticate.apiKey(), authenticate.apiVersion(), authenticate.body())
+                                .data())
                 .authBytes();
         String message = new String(bytes, UTF_8);
         assertThat(message).startsWith("n,,\u0001auth=Bearer ").endsWith("\u0001\u0001");
@@ -193,8 +193,8 @@ class SaslClientHandlerTest {
 
     @Test
     void anOAuthBearerLoginWaitsForItsTokenAndLogsInAgainWithTheRefreshedOne() {
-        java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<
-                        io.varve.security.oauthbearer.AccessToken>>
+        java.util.concurrent.atomic.AtomicReference<
+                        java.util.concurrent.CompletableFuture<io.varve.security.oauthbearer.AccessToken>>
                 current = new java.util.concurrent.atomic.AtomicReference<>(
                         new java.util.concurrent.CompletableFuture<>());
         EmbeddedChannel channel = new EmbeddedChannel();
@@ -207,7 +207,9 @@ class SaslClientHandlerTest {
         ClientSecurity.pipeline(security, channel, PEER, 1 << 20, "varve-broker-1");
         ChannelFuture metadata = metadataRequest(channel, 0);
         channel.runPendingTasks();
-        assertThat((Object) channel.readOutbound()).as("nothing before the first token").isNull();
+        assertThat((Object) channel.readOutbound())
+                .as("nothing before the first token")
+                .isNull();
 
         current.get().complete(token("first"));
         channel.runPendingTasks();
