@@ -1,5 +1,6 @@
 package io.varve.bench.scenario;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,6 +62,25 @@ final class MetricsScraper {
         }
         s.timer.shutdown();
         return s.timesMs.size();
+    }
+
+    /**
+     * One scrape's value of the unlabelled series {@code name} (for example {@code varve_metrics_scrape_cpu_seconds_total}),
+     * or NaN when the answer has none.
+     */
+    static double value(int httpPort, String name) throws IOException, InterruptedException {
+        MetricsScraper s = new MetricsScraper(httpPort);
+        s.timer.shutdown();
+        HttpResponse<String> r = s.client.send(s.request, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException("GET /metrics answered " + r.statusCode());
+        }
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).trim().split("\\s+")[0]);
+            }
+        }
+        return Double.NaN;
     }
 
     private synchronized void scrapeOnce() {
