@@ -47,12 +47,8 @@ class OAuthBearerBetweenNodesIT {
         }
     }
 
-    @Test
-    void nodesLogInToEachOtherWithRefreshedTokensAndKeepReplicatingPastTheirExpiry() throws Exception {
-        idp = new TestIdentityProvider();
-        idp.client("broker", TestIdentityProvider.Kind.RS256);
-        idp.lifetimeSeconds(TOKEN_LIFETIME_SECONDS);
-        Path workDir = ClusterProcesses.workDir("OAuthBearerBetweenNodesIT");
+    /** Three combined nodes logging in to each other and to the controllers with OAUTHBEARER tokens of {@link #idp}. */
+    private ClusterProcesses.Builder oauthCluster() {
         ClusterProcesses.Builder builder = ClusterProcesses.combined(3)
                 .extraListener("SASL_PLAINTEXT")
                 .secureInternalListeners("SASL_PLAINTEXT", "SASL_PLAINTEXT")
@@ -74,7 +70,16 @@ class OAuthBearerBetweenNodesIT {
                     .override(prefix + "sasl.login.callback.handler.class", LOGIN)
                     .override(prefix + "sasl.jaas.config", JAAS);
         }
-        cluster = builder.start(workDir);
+        return builder;
+    }
+
+    @Test
+    void nodesLogInToEachOtherWithRefreshedTokensAndKeepReplicatingPastTheirExpiry() throws Exception {
+        idp = new TestIdentityProvider();
+        idp.client("broker", TestIdentityProvider.Kind.RS256);
+        idp.lifetimeSeconds(TOKEN_LIFETIME_SECONDS);
+        Path workDir = ClusterProcesses.workDir("OAuthBearerBetweenNodesIT");
+        cluster = oauthCluster().start(workDir);
 
         ReplicatedTopic topic =
                 ReplicatedTopic.create(cluster, "oauth-between-nodes", 1, Map.of("min.insync.replicas", "2"));
@@ -100,6 +105,67 @@ class OAuthBearerBetweenNodesIT {
             assertThat(log).contains("Got an OAUTHBEARER token for the connections to listener SASL_PLAINTEXT");
             assertThat(log).doesNotContain("Cannot log in to the node at ").doesNotContain("Cannot get an OAUTHBEARER");
         }
+    }
+
+    /**
+     * A node whose client id the identity provider refuses (401) gets no token: its replica fetches cannot log in, so
+     * it leaves the ISR while the other two keep acknowledging, and it says why once, without its secret.
+     */
+    @Test
+    void aNodeTheIdentityProviderRefusesStaysOutOfTheIsrAndSaysWhyOnce() throws Exception {
+        idp = new TestIdentityProvider();
+        idp.client("broker", TestIdentityProvider.Kind.RS256);
+        Path workDir = ClusterProcesses.workDir("OAuthBearerRefusedNodeIT");
+        cluster = oauthCluster()
+                .override("replica.lag.time.max.ms", "5000")
+                .overrideFor(
+                        3,
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config",
+                        JAAS.replace("clientId=\"broker\"", "clientId=\"intruder\""))
+                .start(workDir);
+        ReplicatedTopic topic = ReplicatedTopic.existing(cluster, "oauth-refused", 1);
+        await("topic oauth-refused created on replicas 1, 2, 3")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(300))
+                .ignoreExceptions()
+                .until(() -> {
+                    try {
+                        topic.admin()
+                                .createTopics(java.util.List.of(new org.apache.kafka.clients.admin.NewTopic(
+                                                "oauth-refused", Map.of(0, java.util.List.of(1, 2, 3)))
+                                        .configs(Map.of("min.insync.replicas", "2"))))
+                                .all()
+                                .get(10, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                            throw e;
+                        }
+                    }
+                    return true;
+                });
+        await("node 3, which has no token, leaves the ISR")
+                .atMost(BOUND)
+                .pollInterval(Duration.ofMillis(300))
+                .ignoreExceptions()
+                .until(() -> topic.partition(0).isr().stream()
+                        .map(n -> n.id())
+                        .sorted()
+                        .toList()
+                        .equals(java.util.List.of(1, 2)));
+        ledger = AckLedger.start(topic.bootstrap(), topic.name(), 1);
+        awaitProgress("with node 3 out of the ISR");
+        String log = cluster.node(3).logTail(1_000_000);
+        assertThat(log)
+                .contains("Cannot get an OAUTHBEARER token for the connections to listener SASL_PLAINTEXT")
+                .contains("HTTP status 401")
+                .doesNotContain("broker-secret");
+        assertThat(log.lines()
+                        .filter(l -> l.contains("Cannot get an OAUTHBEARER token"))
+                        .count())
+                .as(log)
+                .isEqualTo(1);
+        ledger.stop(Duration.ofMinutes(1));
+        assertThat(ledger.verify(topic.bootstrap(), BOUND)).isGreaterThanOrEqualTo(ledger.acknowledged());
     }
 
     private void awaitProgress(String when) {
