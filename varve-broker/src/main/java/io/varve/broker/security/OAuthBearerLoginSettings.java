@@ -99,6 +99,11 @@ public record OAuthBearerLoginSettings(
                     + " which Varve's listeners never accept: use " + LOGIN_CALLBACK_HANDLER + "="
                     + LOGIN_CALLBACK_HANDLER_CLASS + " with " + TOKEN_ENDPOINT_URL + ".");
         }
+        if (jaas != null && jaas.options().keySet().stream().anyMatch(k -> k.startsWith("extension_"))) {
+            // SASL extensions (KIP-342) are not sent by the nodes' own logins: refusing beats dropping them silently
+            throw new ConfigException(jaasSource + " gives SASL extensions (extension_...), which Varve's own"
+                    + " OAUTHBEARER logins do not send yet: remove them.");
+        }
         if (handler == null || !handler.trim().equals(LOGIN_CALLBACK_HANDLER_CLASS)) {
             throw new ConfigException(keys.prefix() + LOGIN_CALLBACK_HANDLER
                     + (handler == null ? " is not set" : "=" + handler.trim() + " is not a handler Varve runs")

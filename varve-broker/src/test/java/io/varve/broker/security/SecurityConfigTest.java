@@ -507,6 +507,13 @@ class SecurityConfigTest {
                         "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
                                 + " unsecuredLoginStringClaim_sub=\"broker\";"));
         refused(
+                "gives SASL extensions (extension_...)",
+                oauthInterBroker(
+                        java.util.Set.of("listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config"),
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config",
+                        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
+                                + " clientId=\"broker\" clientSecret=\"s\" extension_traceId=\"123\";"));
+        refused(
                 "is not a URL Varve gets a token from",
                 oauthInterBroker(
                         java.util.Set.of("sasl.oauthbearer.token.endpoint.url"),
