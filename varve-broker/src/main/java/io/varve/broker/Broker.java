@@ -386,6 +386,8 @@ public final class Broker implements AutoCloseable {
         }
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
+        groupCoordinator.useGroupConfigs(new io.varve.broker.group.GroupConfigResolver(
+                loader::image, io.varve.broker.group.GroupConfigResolver.bounds(config)));
         groupCoordinator.startup();
         // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
         NodeClient txnPeers = new NodeClient(

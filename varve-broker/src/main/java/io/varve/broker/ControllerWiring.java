@@ -90,6 +90,7 @@ final class ControllerWiring implements AutoCloseable {
                     config.producerIdBlockSize(),
                     config.brokerHeartbeatIntervalMs() + CONNECTION_LOSS_MARGIN_MS);
             controller.delegationTokenSettings(config.delegationTokens().lifetimes());
+            controller.groupConfigBounds(io.varve.broker.group.GroupConfigResolver.bounds(config));
             apis.serveDelegationTokens(config.delegationTokens(), loader, System::currentTimeMillis);
             if (logs.raftRequests() != null) {
                 apis.serveRaftAdmin(new io.varve.broker.api.quorum.RaftAdminHandler(logs.raftRequests()));
