@@ -22,7 +22,8 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * ShareFetch (v1): steps the member's share session, applies the acknowledgements it carries, then acquires records
+ * ShareFetch (v1): steps the member's share session, applies the acknowledgements it carries (and waits until they
+ * are written at the share coordinator), then acquires records
  * of the session's partitions for the member — whole batches from the leader's log up to the high watermark, with
  * the acquired offset ranges and their delivery counts beside them (the client hands out only those). When nothing
  * could be acquired it long-polls the fetch purgatory for up to max.wait.ms. A partition appears in the response
@@ -81,25 +82,39 @@ public final class ShareFetchHandler implements ApiHandler {
         }
         Response response = new Response(partitions.lockDurationMs());
         MetadataSnapshot snapshot = cache.snapshot();
+        List<CompletableFuture<Void>> ackWrites = new ArrayList<>();
         acks.forEach((key, batches) -> {
             PartitionData out = response.partition(key);
             try {
-                Errors e = partitions.acknowledge(
-                        key, ShareRequests.leaderLog(replicaManager, snapshot, key), memberId, batches);
-                out.setAcknowledgeErrorCode(e.code());
+                ackWrites.add(partitions
+                        .acknowledge(key, ShareRequests.leaderLog(replicaManager, snapshot, key), memberId, batches)
+                        .thenAccept(e -> out.setAcknowledgeErrorCode(e.code())));
             } catch (ApiException e) {
                 ShareRequests.fillError(out, snapshot, key, e);
                 out.setAcknowledgeErrorCode(Errors.forException(e).code());
             }
         });
+        // the answer waits until the acknowledgements are written at the share coordinator
+        CompletableFuture<Void> acked = CompletableFuture.allOf(ackWrites.toArray(CompletableFuture[]::new));
         if (step.session() == null) {
             // the request closed the session: what the member still holds here becomes available to others
             partitions.releaseAll(memberId, step.closedPartitions());
-            return done(response.data);
+            return acked.thenApply(v -> response.data);
         }
         List<SharePartitionKey> toFetch = step.session().partitions();
+        boolean acknowledged = !acks.isEmpty();
+        return acked.thenCompose(v -> fetchOrWait(response, toFetch, memberId, data, acknowledged));
+    }
+
+    private CompletableFuture<ApiMessage> fetchOrWait(
+            Response response,
+            List<SharePartitionKey> toFetch,
+            String memberId,
+            ShareFetchRequestData data,
+            boolean acknowledged) {
+        MetadataSnapshot snapshot = cache.snapshot();
         boolean any = fetchInto(response, snapshot, toFetch, memberId, data);
-        if (any || !acks.isEmpty() || data.maxWaitMs() <= 0 || toFetch.isEmpty()) {
+        if (any || acknowledged || data.maxWaitMs() <= 0 || toFetch.isEmpty()) {
             return done(response.data);
         }
         CompletableFuture<ApiMessage> result = new CompletableFuture<>();

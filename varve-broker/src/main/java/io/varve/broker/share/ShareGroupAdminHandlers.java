@@ -24,9 +24,10 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * DescribeShareGroupOffsets (v0-1), AlterShareGroupOffsets (v0) and DeleteShareGroupOffsets (v0), behind {@code
- * kafka-share-groups --describe / --reset-offsets / --delete-offsets}. They read and change the share-partition
- * states of this broker: the group's coordinator answers them, so they see every partition only where the
- * coordinator also leads the partitions (a single node; Kafka routes them through its share coordinator instead).
+ * kafka-share-groups --describe / --reset-offsets / --delete-offsets}. The group's coordinator answers them through
+ * the share-partition states of this broker (which read and write the share coordinator), so they see a partition
+ * only where the group coordinator also leads it: a describe of a partition led elsewhere gets NOT_LEADER_OR_FOLLOWER
+ * (Kafka's group coordinator asks the share coordinator with ReadShareGroupStateSummary instead).
  * Altering or deleting needs the group empty (NON_EMPTY_GROUP), or absent: altering offsets of a group that does
  * not exist yet sets where it will start.
  */
