@@ -20,7 +20,7 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * ShareAcknowledge (v1): acknowledgements without a fetch, in an open share session, answered once they are written
+ * ShareAcknowledge (v1-2; v2 takes RENEW, KIP-1222): acknowledgements without a fetch, in an open share session, answered once they are written
  * at the share coordinator (epoch 0 cannot open one:
  * INVALID_SHARE_SESSION_EPOCH); epoch -1 closes the session after applying them and releases what the member still
  * holds. A record the member does not hold (never acquired, its lock expired, already acknowledged) gets
@@ -55,7 +55,9 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
         if (step.error() != Errors.NONE) {
             return done(error(step.error(), null));
         }
-        ShareAcknowledgeResponseData response = new ShareAcknowledgeResponseData().setErrorCode(Errors.NONE.code());
+        ShareAcknowledgeResponseData response = new ShareAcknowledgeResponseData()
+                .setErrorCode(Errors.NONE.code())
+                .setAcquisitionLockTimeoutMs(partitions.lockDurationMs()); // v2: a renewal's new lock
         Map<Uuid, ShareAcknowledgeTopicResponse> topics = new LinkedHashMap<>();
         MetadataSnapshot snapshot = cache.snapshot();
         List<CompletableFuture<Void>> writes = new ArrayList<>();
@@ -70,7 +72,12 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
                 out.currentLeader().setLeaderId(-1).setLeaderEpoch(-1);
                 try {
                     writes.add(partitions
-                            .acknowledge(key, ShareRequests.leaderLog(replicaManager, snapshot, key), memberId, batches)
+                            .acknowledge(
+                                    key,
+                                    ShareRequests.leaderLog(replicaManager, snapshot, key),
+                                    memberId,
+                                    batches,
+                                    request.apiVersion() >= 2)
                             .thenAccept(e -> out.setErrorCode(e.code())));
                 } catch (ApiException e) {
                     Errors error = Errors.forException(e);

@@ -23,8 +23,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
- * Registers ShareFetch and ShareAcknowledge (v1: Kafka 4.4 also serves v2, whose RENEW acknowledgements Varve does
- * not implement), the share group offset admin APIs, and the share coordinator's state APIs (83-87).
+ * Registers ShareFetch and ShareAcknowledge (v1-2), the share group offset admin APIs, and the share coordinator's
+ * state APIs (83-87).
  */
 public final class ShareApis {
     public static final String SHARE_STATE_TOPIC = "__share_group_state";
@@ -145,11 +145,11 @@ public final class ShareApis {
                 replicaManager.fetchPurgatory().onHighWatermark(tp);
             }
         });
-        registry.register(ApiKeys.SHARE_FETCH, 1, 1, new ShareFetchHandler(cache, replicaManager, sessions, partitions))
+        registry.register(ApiKeys.SHARE_FETCH, 1, 2, new ShareFetchHandler(cache, replicaManager, sessions, partitions))
                 .register(
                         ApiKeys.SHARE_ACKNOWLEDGE,
                         1,
-                        1,
+                        2,
                         new ShareAcknowledgeHandler(cache, replicaManager, sessions, partitions));
         ShareGroupAdminHandlers admin = new ShareGroupAdminHandlers(cache, replicaManager, groups, partitions);
         registry.register(ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS, 0, 1, admin::describe)

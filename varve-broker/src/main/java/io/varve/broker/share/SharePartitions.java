@@ -244,6 +244,19 @@ public final class SharePartitions {
      */
     public CompletableFuture<Errors> acknowledge(
             SharePartitionKey key, PartitionLog partitionLog, String memberId, List<AckBatch> batches) {
+        return acknowledge(key, partitionLog, memberId, batches, false);
+    }
+
+    /**
+     * As above; {@code renewAllowed} (ShareFetch / ShareAcknowledge v2) takes RENEW, which restarts the locks of
+     * records the member holds and writes nothing (a lock is not durable). Without it RENEW is INVALID_REQUEST.
+     */
+    public CompletableFuture<Errors> acknowledge(
+            SharePartitionKey key,
+            PartitionLog partitionLog,
+            String memberId,
+            List<AckBatch> batches,
+            boolean renewAllowed) {
         Held h;
         try {
             h = state(key, partitionLog);
@@ -254,6 +267,7 @@ public final class SharePartitions {
         }
         SharePartition p = h.p;
         Errors result = Errors.NONE;
+        boolean changed = false;
         CompletableFuture<Errors> written;
         synchronized (p) {
             long now = clock.getAsLong();
@@ -275,18 +289,20 @@ public final class SharePartitions {
                         continue;
                     }
                     AcknowledgeType type = AcknowledgeType.ofCode(code);
-                    if (type == null) {
+                    if (type == null || (type == AcknowledgeType.RENEW && !renewAllowed)) {
                         result = Errors.INVALID_REQUEST;
                         break outer;
                     }
                     long runEnd = b.firstOffset() + i;
-                    if (!p.acknowledge(memberId, runStart, runEnd, type, now)) {
+                    if (!p.acknowledge(memberId, runStart, runEnd, type, now, config.recordLockDurationMs())) {
                         result = Errors.INVALID_RECORD_STATE;
+                    } else if (type != AcknowledgeType.RENEW) {
+                        changed = true;
                     }
                     runStart = runEnd + 1;
                 }
             }
-            written = persist(key, h);
+            written = changed ? persist(key, h) : CompletableFuture.completedFuture(Errors.NONE);
         }
         Errors local = result;
         return written.thenApply(w -> local != Errors.NONE ? local : w);
@@ -343,6 +359,15 @@ public final class SharePartitions {
         }
         long lag = Math.max(0, partitionLog.highWatermark() - s.startOffset() - s.deliveryCompleteCount());
         return new Offsets(s.startOffset(), lag);
+    }
+
+    /** The start offset of a share-partition led elsewhere, from its coordinator's summary; the lag is unknown (-1). */
+    public Offsets offsetsFromCoordinator(SharePartitionKey key) {
+        ShareStateStore.Summary s = await(store.summary(key, leaderEpochOf.applyAsInt(key)));
+        if (s.error() != Errors.NONE) {
+            throw s.error().exception();
+        }
+        return new Offsets(s.startOffset(), -1);
     }
 
     /**
