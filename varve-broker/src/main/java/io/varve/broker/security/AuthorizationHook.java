@@ -96,8 +96,11 @@ public final class AuthorizationHook {
                         AclOperation.READ,
                         ((org.apache.kafka.common.message.ShareGroupHeartbeatRequestData) r.body()).groupId());
             case SHARE_FETCH ->
-                group(r, h, AclOperation.READ, ((org.apache.kafka.common.message.ShareFetchRequestData) r.body())
-                                .groupId())
+                group(
+                                r,
+                                h,
+                                AclOperation.READ,
+                                ((org.apache.kafka.common.message.ShareFetchRequestData) r.body()).groupId())
                         ? shareTopics.fetch(r, h)
                         : refuse(r, Errors.GROUP_AUTHORIZATION_FAILED, "group");
             case SHARE_ACKNOWLEDGE ->

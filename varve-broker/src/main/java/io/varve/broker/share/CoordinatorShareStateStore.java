@@ -140,13 +140,17 @@ public final class CoordinatorShareStateStore implements ShareStateStore, AutoCl
                 .add(new WriteShareGroupStateRequestData.WriteStateData()
                         .setTopicId(key.topicId())
                         .setPartitions(List.of(partition)));
-        return enqueue(key, request, () -> request, ApiKeys.WRITE_SHARE_GROUP_STATE, m -> Errors.forCode(
-                                ((WriteShareGroupStateResponseData) m)
-                                        .results()
-                                        .get(0)
-                                        .partitions()
-                                        .get(0)
-                                        .errorCode()))
+        return enqueue(
+                        key,
+                        request,
+                        () -> request,
+                        ApiKeys.WRITE_SHARE_GROUP_STATE,
+                        m -> Errors.forCode(((WriteShareGroupStateResponseData) m)
+                                .results()
+                                .get(0)
+                                .partitions()
+                                .get(0)
+                                .errorCode()))
                 .thenApply(answer -> answer.error);
     }
 
@@ -161,13 +165,17 @@ public final class CoordinatorShareStateStore implements ShareStateStore, AutoCl
                                 .setPartition(key.partition())
                                 .setStateEpoch(stateEpoch)
                                 .setStartOffset(startOffset))));
-        return enqueue(key, null, () -> request, ApiKeys.INITIALIZE_SHARE_GROUP_STATE, m -> Errors.forCode(
-                                ((InitializeShareGroupStateResponseData) m)
-                                        .results()
-                                        .get(0)
-                                        .partitions()
-                                        .get(0)
-                                        .errorCode()))
+        return enqueue(
+                        key,
+                        null,
+                        () -> request,
+                        ApiKeys.INITIALIZE_SHARE_GROUP_STATE,
+                        m -> Errors.forCode(((InitializeShareGroupStateResponseData) m)
+                                .results()
+                                .get(0)
+                                .partitions()
+                                .get(0)
+                                .errorCode()))
                 .thenApply(answer -> answer.error);
     }
 
@@ -179,13 +187,17 @@ public final class CoordinatorShareStateStore implements ShareStateStore, AutoCl
                         .setTopicId(key.topicId())
                         .setPartitions(List.of(
                                 new DeleteShareGroupStateRequestData.PartitionData().setPartition(key.partition()))));
-        return enqueue(key, null, () -> request, ApiKeys.DELETE_SHARE_GROUP_STATE, m -> Errors.forCode(
-                                ((DeleteShareGroupStateResponseData) m)
-                                        .results()
-                                        .get(0)
-                                        .partitions()
-                                        .get(0)
-                                        .errorCode()))
+        return enqueue(
+                        key,
+                        null,
+                        () -> request,
+                        ApiKeys.DELETE_SHARE_GROUP_STATE,
+                        m -> Errors.forCode(((DeleteShareGroupStateResponseData) m)
+                                .results()
+                                .get(0)
+                                .partitions()
+                                .get(0)
+                                .errorCode()))
                 .thenApply(answer -> answer.error);
     }
 
@@ -310,12 +322,13 @@ public final class CoordinatorShareStateStore implements ShareStateStore, AutoCl
         }
         // answers complete on the completions executor: whatever waits on them (an acknowledgement's response, the
         // next fetch) never runs on the thread that committed the record, nor under a caller's lock
-        attempt(key, call, clockMs.getAsLong() + deadlineMs).whenCompleteAsync(
-                (a, e) -> {
-                    call.answer.complete(e == null ? a : new Answer(errorOf(e), null));
-                    next(key, k);
-                },
-                completions);
+        attempt(key, call, clockMs.getAsLong() + deadlineMs)
+                .whenCompleteAsync(
+                        (a, e) -> {
+                            call.answer.complete(e == null ? a : new Answer(errorOf(e), null));
+                            next(key, k);
+                        },
+                        completions);
     }
 
     private CompletableFuture<Answer> attempt(SharePartitionKey key, Call call, long giveUpAtMs) {
@@ -325,16 +338,20 @@ public final class CoordinatorShareStateStore implements ShareStateStore, AutoCl
         if (node < 0) {
             sent = CompletableFuture.completedFuture(new Answer(Errors.COORDINATOR_NOT_AVAILABLE, null));
         } else {
-            sent = channel.call(node, call.api, request)
-                    .thenApply(body -> new Answer(call.errorOf.apply(body), body))
+            CompletableFuture<ApiMessage> answer;
+            try {
+                answer = channel.call(node, call.api, request);
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
+            }
+            sent = answer.thenApply(body -> new Answer(call.errorOf.apply(body), body))
                     .exceptionally(e -> new Answer(errorOf(e), null));
         }
         return sent.thenCompose(a -> {
             if (!retriable(a.error) || clockMs.getAsLong() >= giveUpAtMs) {
                 return CompletableFuture.completedFuture(a);
             }
-            return CompletableFuture.supplyAsync(() -> null, retries)
-                    .thenCompose(x -> attempt(key, call, giveUpAtMs));
+            return CompletableFuture.supplyAsync(() -> null, retries).thenCompose(x -> attempt(key, call, giveUpAtMs));
         });
     }
 
@@ -349,9 +366,8 @@ public final class CoordinatorShareStateStore implements ShareStateStore, AutoCl
 
     /** A failed send as a Kafka error: a dropped connection or a timeout is retriable, as Kafka's clients treat it. */
     private static Errors errorOf(Throwable failure) {
-        Throwable e = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause()
-                : failure;
+        Throwable e =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (e instanceof NodeClient.DisconnectedException) {
             return Errors.NETWORK_EXCEPTION;
         }

@@ -85,10 +85,12 @@ public final class ShareFetchHandler implements ApiHandler {
             return done(error(Errors.INVALID_REQUEST, "ShareAcquireMode " + data.shareAcquireMode() + " is unknown."));
         }
         boolean renewing = v2 && data.isRenewAck();
-        if (renewing && (data.maxBytes() != 0 || data.minBytes() != 0 || data.maxRecords() != 0 || data.maxWaitMs() != 0)) {
-            return done(error(
-                    Errors.INVALID_REQUEST,
-                    "A ShareFetch renewing locks fetches nothing: MaxBytes, MinBytes, MaxRecords and MaxWaitMs must be 0."));
+        if (renewing
+                && (data.maxBytes() != 0 || data.minBytes() != 0 || data.maxRecords() != 0 || data.maxWaitMs() != 0)) {
+            return done(
+                    error(
+                            Errors.INVALID_REQUEST,
+                            "A ShareFetch renewing locks fetches nothing: MaxBytes, MinBytes, MaxRecords and MaxWaitMs must be 0."));
         }
         int epoch = data.shareSessionEpoch();
         if (epoch == ShareSessions.OPEN_EPOCH && !acks.isEmpty()) {

@@ -429,7 +429,8 @@ public final class SharePartitions {
         } catch (java.util.concurrent.ExecutionException e) {
             throw Errors.forException(e.getCause()).exception();
         } catch (java.util.concurrent.TimeoutException e) {
-            throw Errors.REQUEST_TIMED_OUT.exception("The share coordinator did not answer in " + ADMIN_WAIT_MS + " ms.");
+            throw Errors.REQUEST_TIMED_OUT.exception(
+                    "The share coordinator did not answer in " + ADMIN_WAIT_MS + " ms.");
         }
     }
 }

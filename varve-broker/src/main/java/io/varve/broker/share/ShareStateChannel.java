@@ -45,16 +45,17 @@ public final class ShareStateChannel implements CoordinatorShareStateStore.Chann
     public CompletableFuture<ApiMessage> call(int node, ApiKeys api, ApiMessage body) {
         if (node == nodeId) {
             return switch (api) {
-                case INITIALIZE_SHARE_GROUP_STATE -> local.initialize((InitializeShareGroupStateRequestData) body)
-                        .thenApply(m -> m);
-                case READ_SHARE_GROUP_STATE -> local.read((ReadShareGroupStateRequestData) body)
-                        .thenApply(m -> m);
-                case WRITE_SHARE_GROUP_STATE -> local.write((WriteShareGroupStateRequestData) body)
-                        .thenApply(m -> m);
-                case DELETE_SHARE_GROUP_STATE -> local.delete((DeleteShareGroupStateRequestData) body)
-                        .thenApply(m -> m);
-                case READ_SHARE_GROUP_STATE_SUMMARY -> local.summary((ReadShareGroupStateSummaryRequestData) body)
-                        .thenApply(m -> m);
+                case INITIALIZE_SHARE_GROUP_STATE ->
+                    local.initialize((InitializeShareGroupStateRequestData) body)
+                            .thenApply(m -> m);
+                case READ_SHARE_GROUP_STATE ->
+                    local.read((ReadShareGroupStateRequestData) body).thenApply(m -> m);
+                case WRITE_SHARE_GROUP_STATE ->
+                    local.write((WriteShareGroupStateRequestData) body).thenApply(m -> m);
+                case DELETE_SHARE_GROUP_STATE ->
+                    local.delete((DeleteShareGroupStateRequestData) body).thenApply(m -> m);
+                case READ_SHARE_GROUP_STATE_SUMMARY ->
+                    local.summary((ReadShareGroupStateSummaryRequestData) body).thenApply(m -> m);
                 default -> throw new IllegalArgumentException(api + " is not a share state API");
             };
         }

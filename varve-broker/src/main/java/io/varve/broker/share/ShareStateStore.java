@@ -54,7 +54,10 @@ public interface ShareStateStore {
                 ShareStateShard.Outcome o = shard.read(k(key), leaderEpoch);
                 return CompletableFuture.completedFuture(
                         o.ok()
-                                ? new Loaded(Errors.NONE, o.state().stateEpoch(), o.state().snapshot())
+                                ? new Loaded(
+                                        Errors.NONE,
+                                        o.state().stateEpoch(),
+                                        o.state().snapshot())
                                 : new Loaded(o.error(), -1, null));
             }
 
@@ -87,7 +90,8 @@ public interface ShareStateStore {
                                         Errors.NONE,
                                         o.state().stateEpoch(),
                                         o.state().snapshot().startOffset(),
-                                        ShareStateShard.deliveryCompleteCount(o.state().snapshot()))
+                                        ShareStateShard.deliveryCompleteCount(
+                                                o.state().snapshot()))
                                 : new Summary(o.error(), -1, -1, 0));
             }
 

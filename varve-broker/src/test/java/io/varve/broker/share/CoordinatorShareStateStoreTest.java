@@ -51,7 +51,8 @@ class CoordinatorShareStateStoreTest {
     }
 
     private static SharePartition.Snapshot startingAt(long offset) {
-        return new SharePartition.Snapshot(offset, List.of(new SharePartition.StateBatch(offset, offset, RecordState.ACKNOWLEDGED, 1)));
+        return new SharePartition.Snapshot(
+                offset, List.of(new SharePartition.StateBatch(offset, offset, RecordState.ACKNOWLEDGED, 1)));
     }
 
     private static WriteShareGroupStateResponseData writeAnswer(Errors error) {

@@ -78,7 +78,9 @@ class SharePartitionsTest {
                 .isEqualTo(Errors.NONE);
 
         SharePartitions successor = leaderAt(2);
-        assertThat(successor.fetch(KEY, partitionLog, "m2", 100, Integer.MAX_VALUE).acquired())
+        assertThat(successor
+                        .fetch(KEY, partitionLog, "m2", 100, Integer.MAX_VALUE)
+                        .acquired())
                 .as("offsets 5-9 again, on their second delivery; 0-4 stay acknowledged")
                 .containsExactly(new SharePartition.AcquiredRange(5, 9, 2));
     }

@@ -75,9 +75,13 @@ public final class ShareStateShard {
         }
         long start = startOffset >= 0
                 ? startOffset
-                : current == null ? UNINITIALIZED_START_OFFSET : current.snapshot().startOffset();
+                : current == null
+                        ? UNINITIALIZED_START_OFFSET
+                        : current.snapshot().startOffset();
         int leaderEpoch = current == null ? -1 : current.leaderEpoch();
-        return put(key, new ShareStateRecords.Stored(stateEpoch, leaderEpoch, new SharePartition.Snapshot(start, List.of())));
+        return put(
+                key,
+                new ShareStateRecords.Stored(stateEpoch, leaderEpoch, new SharePartition.Snapshot(start, List.of())));
     }
 
     /**
@@ -165,7 +169,9 @@ public final class ShareStateShard {
         }
         long start = startOffset >= 0
                 ? startOffset
-                : current == null ? UNINITIALIZED_START_OFFSET : current.snapshot().startOffset();
+                : current == null
+                        ? UNINITIALIZED_START_OFFSET
+                        : current.snapshot().startOffset();
         List<SharePartition.StateBatch> stored =
                 current == null ? List.of() : current.snapshot().batches();
         List<SharePartition.StateBatch> merged = ShareStateBatches.merge(stored, batches, Math.max(0, start));

@@ -115,7 +115,8 @@ class SharePartitionTest {
     @Test
     void aRenewKeepsTheRecordsWithTheMemberAndRestartsTheirLocks() {
         p.acquire("a", TEN, 500, LOCK_MS, 0);
-        assertThat(p.acknowledge("a", 0, 4, AcknowledgeType.RENEW, LOCK_MS - 1, LOCK_MS)).isTrue();
+        assertThat(p.acknowledge("a", 0, 4, AcknowledgeType.RENEW, LOCK_MS - 1, LOCK_MS))
+                .isTrue();
         assertThat(p.nextLockDeadlineMs()).as("5-9 keep their first lock").isEqualTo(LOCK_MS);
         p.expireLocks(LOCK_MS);
         assertThat(p.holderOf(2)).as("renewed: still a's").isEqualTo("a");

@@ -33,8 +33,10 @@ class ShareStateBatchesTest {
     @Test
     void aFullSnapshotWrittenOverItsPredecessorIsTheSnapshot() {
         List<SharePartition.StateBatch> before = List.of(b(0, 9, RecordState.AVAILABLE, 1));
-        List<SharePartition.StateBatch> after =
-                List.of(b(2, 5, RecordState.ARCHIVED, 3), b(6, 9, RecordState.AVAILABLE, 1), b(10, 11, RecordState.AVAILABLE, 1));
+        List<SharePartition.StateBatch> after = List.of(
+                b(2, 5, RecordState.ARCHIVED, 3),
+                b(6, 9, RecordState.AVAILABLE, 1),
+                b(10, 11, RecordState.AVAILABLE, 1));
         assertThat(ShareStateBatches.merge(before, after, 2))
                 .containsExactly(b(2, 5, RecordState.ARCHIVED, 3), b(6, 11, RecordState.AVAILABLE, 1));
     }

@@ -30,7 +30,13 @@ class ShareStateRecordsTest {
                 .isEqualTo(new ShareStateRecords.Stored(7, 12, s));
         // version 0, as written before the share coordinator: start 4, one batch 4-6 ARCHIVED at count 3
         java.nio.ByteBuffer v0 = java.nio.ByteBuffer.allocate(2 + 8 + 4 + 19);
-        v0.putShort((short) 0).putLong(4).putInt(1).putLong(4).putLong(6).put((byte) 4).putShort((short) 3);
+        v0.putShort((short) 0)
+                .putLong(4)
+                .putInt(1)
+                .putLong(4)
+                .putLong(6)
+                .put((byte) 4)
+                .putShort((short) 3);
         assertThat(ShareStateRecords.decodeStored(v0.array())).isEqualTo(new ShareStateRecords.Stored(0, -1, s));
     }
 

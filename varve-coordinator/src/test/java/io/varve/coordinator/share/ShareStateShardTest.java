@@ -40,7 +40,9 @@ class ShareStateShardTest {
     void aNewLeadersReadFencesTheDeposedLeadersWritesAndReads() {
         shard.write(KEY, 0, 4, 5, ONE_ACKED);
         ShareStateShard.Outcome newLeader = shard.read(KEY, 5);
-        assertThat(newLeader.record()).as("the new leader epoch is written down").isNotNull();
+        assertThat(newLeader.record())
+                .as("the new leader epoch is written down")
+                .isNotNull();
         assertThat(ShareStateRecords.decodeStored(newLeader.record().value()).leaderEpoch())
                 .isEqualTo(5);
 
@@ -90,11 +92,14 @@ class ShareStateShardTest {
 
     @Test
     void badKeysAndRangesAreInvalidRequests() {
-        assertThat(shard.read(new ShareStateRecords.Key("", KEY.topicId(), 0), 0).error())
+        assertThat(shard.read(new ShareStateRecords.Key("", KEY.topicId(), 0), 0)
+                        .error())
                 .isEqualTo(Errors.INVALID_REQUEST);
-        assertThat(shard.read(new ShareStateRecords.Key("g", Uuid.ZERO_UUID, 0), 0).error())
+        assertThat(shard.read(new ShareStateRecords.Key("g", Uuid.ZERO_UUID, 0), 0)
+                        .error())
                 .isEqualTo(Errors.INVALID_REQUEST);
-        assertThat(shard.write(new ShareStateRecords.Key("g", KEY.topicId(), -1), 0, 0, 0, List.of()).error())
+        assertThat(shard.write(new ShareStateRecords.Key("g", KEY.topicId(), -1), 0, 0, 0, List.of())
+                        .error())
                 .isEqualTo(Errors.INVALID_REQUEST);
         assertThat(shard.write(KEY, 0, 0, 0, List.of(new SharePartition.StateBatch(9, 3, RecordState.AVAILABLE, 1)))
                         .error())

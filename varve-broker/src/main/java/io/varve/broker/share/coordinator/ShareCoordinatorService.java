@@ -163,13 +163,11 @@ public final class ShareCoordinatorService {
         }
         MetadataSnapshot.PartitionInfo p = info.partitions().get(partition);
         if (p == null || p.leader() < 0) {
-            throw new CoordinatorError(
-                    Errors.COORDINATOR_NOT_AVAILABLE, name(partition) + " has no leader now.");
+            throw new CoordinatorError(Errors.COORDINATOR_NOT_AVAILABLE, name(partition) + " has no leader now.");
         }
         if (p.leader() != nodeId) {
             loaded.remove(partition);
-            throw new CoordinatorError(
-                    Errors.NOT_COORDINATOR, name(partition) + " is led by node " + p.leader() + ".");
+            throw new CoordinatorError(Errors.NOT_COORDINATOR, name(partition) + " is led by node " + p.leader() + ".");
         }
         Loaded l = loaded.get(partition);
         if (l == null) {

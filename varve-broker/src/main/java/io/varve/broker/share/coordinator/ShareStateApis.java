@@ -3,8 +3,8 @@ package io.varve.broker.share.coordinator;
 import io.varve.broker.api.ApiRegistry;
 import io.varve.broker.metadata.MetadataCache;
 import io.varve.broker.metadata.MetadataSnapshot;
-import io.varve.coordinator.share.SharePartition;
 import io.varve.coordinator.share.RecordState;
+import io.varve.coordinator.share.SharePartition;
 import io.varve.coordinator.share.ShareStateRecords;
 import io.varve.coordinator.share.ShareStateShard;
 import java.util.ArrayList;
@@ -46,9 +46,12 @@ public final class ShareStateApis {
     public void register(ApiRegistry registry) {
         registry.register(ApiKeys.INITIALIZE_SHARE_GROUP_STATE, 0, 0, r -> initialize(r.body())
                         .thenApply(m -> m))
-                .register(ApiKeys.READ_SHARE_GROUP_STATE, 0, 0, r -> read(r.body()).thenApply(m -> m))
-                .register(ApiKeys.WRITE_SHARE_GROUP_STATE, 0, 1, r -> write(r.body()).thenApply(m -> m))
-                .register(ApiKeys.DELETE_SHARE_GROUP_STATE, 0, 0, r -> delete(r.body()).thenApply(m -> m))
+                .register(ApiKeys.READ_SHARE_GROUP_STATE, 0, 0, r -> read(r.body())
+                        .thenApply(m -> m))
+                .register(ApiKeys.WRITE_SHARE_GROUP_STATE, 0, 1, r -> write(r.body())
+                        .thenApply(m -> m))
+                .register(ApiKeys.DELETE_SHARE_GROUP_STATE, 0, 0, r -> delete(r.body())
+                        .thenApply(m -> m))
                 .register(ApiKeys.READ_SHARE_GROUP_STATE_SUMMARY, 0, 1, r -> summary(r.body())
                         .thenApply(m -> m));
     }
@@ -62,8 +65,12 @@ public final class ShareStateApis {
             for (var p : t.partitions()) {
                 var result = new InitializeShareGroupStateResponseData.PartitionResult().setPartition(p.partition());
                 topic.partitions().add(result);
-                all.add(each(d.groupId(), t.topicId(), p.partition(), true, (shard, key) ->
-                                shard.initialize(key, p.stateEpoch(), p.startOffset()))
+                all.add(each(
+                                d.groupId(),
+                                t.topicId(),
+                                p.partition(),
+                                true,
+                                (shard, key) -> shard.initialize(key, p.stateEpoch(), p.startOffset()))
                         .thenAccept(o -> result.setErrorCode(o.error().code()).setErrorMessage(o.message())));
             }
         }
@@ -82,14 +89,19 @@ public final class ShareStateApis {
                         .setStateEpoch(0)
                         .setStartOffset(ShareStateShard.UNINITIALIZED_START_OFFSET);
                 topic.partitions().add(result);
-                all.add(each(d.groupId(), t.topicId(), p.partition(), true, (shard, key) ->
-                                shard.read(key, p.leaderEpoch()))
+                all.add(each(
+                                d.groupId(),
+                                t.topicId(),
+                                p.partition(),
+                                true,
+                                (shard, key) -> shard.read(key, p.leaderEpoch()))
                         .thenAccept(o -> {
                             result.setErrorCode(o.error().code()).setErrorMessage(o.message());
                             if (o.ok()) {
                                 result.setStateEpoch(o.state().stateEpoch())
                                         .setStartOffset(o.state().snapshot().startOffset());
-                                for (SharePartition.StateBatch b : o.state().snapshot().batches()) {
+                                for (SharePartition.StateBatch b :
+                                        o.state().snapshot().batches()) {
                                     result.stateBatches()
                                             .add(new ReadShareGroupStateResponseData.StateBatch()
                                                     .setFirstOffset(b.firstOffset())
@@ -125,11 +137,17 @@ public final class ShareStateApis {
                             new SharePartition.StateBatch(b.firstOffset(), b.lastOffset(), state, b.deliveryCount()));
                 }
                 if (badState != Errors.NONE) {
-                    result.setErrorCode(badState.code()).setErrorMessage("A state batch has an unknown delivery state.");
+                    result.setErrorCode(badState.code())
+                            .setErrorMessage("A state batch has an unknown delivery state.");
                     continue;
                 }
-                all.add(each(d.groupId(), t.topicId(), p.partition(), true, (shard, key) ->
-                                shard.write(key, p.stateEpoch(), p.leaderEpoch(), p.startOffset(), batches))
+                all.add(each(
+                                d.groupId(),
+                                t.topicId(),
+                                p.partition(),
+                                true,
+                                (shard, key) ->
+                                        shard.write(key, p.stateEpoch(), p.leaderEpoch(), p.startOffset(), batches))
                         .thenAccept(o -> result.setErrorCode(o.error().code()).setErrorMessage(o.message())));
             }
         }
@@ -165,16 +183,20 @@ public final class ShareStateApis {
                         .setLeaderEpoch(-1)
                         .setStartOffset(ShareStateShard.UNINITIALIZED_START_OFFSET);
                 topic.partitions().add(result);
-                all.add(each(d.groupId(), t.topicId(), p.partition(), true, (shard, key) ->
-                                shard.summary(key, p.leaderEpoch()))
+                all.add(each(
+                                d.groupId(),
+                                t.topicId(),
+                                p.partition(),
+                                true,
+                                (shard, key) -> shard.summary(key, p.leaderEpoch()))
                         .thenAccept(o -> {
                             result.setErrorCode(o.error().code()).setErrorMessage(o.message());
                             if (o.ok()) {
                                 result.setStateEpoch(o.state().stateEpoch())
                                         .setLeaderEpoch(o.state().leaderEpoch())
                                         .setStartOffset(o.state().snapshot().startOffset())
-                                        .setDeliveryCompleteCount(
-                                                ShareStateShard.deliveryCompleteCount(o.state().snapshot()));
+                                        .setDeliveryCompleteCount(ShareStateShard.deliveryCompleteCount(
+                                                o.state().snapshot()));
                             }
                         }));
             }
