@@ -3,15 +3,15 @@ package io.varve.broker.security;
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.broker.protocol.WireRecords;
-import java.util.concurrent.CompletableFuture;
 import io.varve.security.authorizer.AclOperation;
+import io.varve.security.authorizer.ResourceType;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.ShareAcknowledgeRequestData;
 import org.apache.kafka.common.message.ShareAcknowledgeResponseData;
 import org.apache.kafka.common.message.ShareFetchRequestData;
 import org.apache.kafka.common.message.ShareFetchResponseData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
-import io.varve.security.authorizer.ResourceType;
 
 /**
  * Topic READ on ShareFetch and ShareAcknowledge, after the group's READ, as Kafka checks them: a topic (named by id,
