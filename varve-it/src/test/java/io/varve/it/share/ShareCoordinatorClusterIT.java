@@ -75,8 +75,7 @@ class ShareCoordinatorClusterIT {
         List<Integer> ids = cluster.nodes().stream().map(ClusterNode::id).toList();
         int leader = ids.get(0);
         ReplicatedTopic jobs = ReplicatedTopic.create(
-                cluster,
-                new NewTopic(TOPIC, Map.of(0, ids)).configs(Map.of("min.insync.replicas", "2")));
+                cluster, new NewTopic(TOPIC, Map.of(0, ids)).configs(Map.of("min.insync.replicas", "2")));
         String bootstrap = cluster.nodes().stream().map(ClusterNode::bootstrap).collect(Collectors.joining(","));
         Admin admin = jobs.admin();
         Uuid topicId = admin.describeTopics(List.of(TOPIC))
@@ -179,7 +178,9 @@ class ShareCoordinatorClusterIT {
             assertThat(acceptedBeforeKill)
                     .as("the even ones accepted")
                     .contains("b0", "b2", "b4", "b6", "b8", "b10", "b12", "b14", "b16", "b18");
-            assertThat(releasedBeforeKill).as("released and not taken back before the kill").isNotEmpty();
+            assertThat(releasedBeforeKill)
+                    .as("released and not taken back before the kill")
+                    .isNotEmpty();
 
             ClusterNode doomed = cluster.node(leader);
             doomed.kill();
