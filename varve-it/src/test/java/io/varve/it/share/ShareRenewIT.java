@@ -77,7 +77,9 @@ class ShareRenewIT {
                     // a renewed record comes back from the holder's next poll, to be acknowledged again
                     ConsumerRecord<String, String> back = null;
                     while (back == null) {
-                        assertThat(System.nanoTime()).as("the renewed record came back").isLessThan(deadline);
+                        assertThat(System.nanoTime())
+                                .as("the renewed record came back")
+                                .isLessThan(deadline);
                         for (ConsumerRecord<String, String> r : holder.poll(Duration.ofMillis(200))) {
                             if (r.offset() == heldOffset) {
                                 back = r;
