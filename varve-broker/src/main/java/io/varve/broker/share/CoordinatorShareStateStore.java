@@ -201,6 +201,44 @@ public final class CoordinatorShareStateStore implements ShareStateStore, AutoCl
                 .thenApply(answer -> answer.error);
     }
 
+    /**
+     * One DeleteShareGroupState per coordinator, naming all of {@code keys} it coordinates now; sent once (a key
+     * whose coordinator cannot be reached keeps its state, as after a failed single delete).
+     */
+    @Override
+    public CompletableFuture<Void> deleteAll(List<SharePartitionKey> keys) {
+        Map<Integer, Map<String, DeleteShareGroupStateRequestData>> byNode = new java.util.HashMap<>();
+        for (SharePartitionKey key : keys) {
+            int node = locator.coordinatorNode(key);
+            if (node < 0) {
+                continue;
+            }
+            DeleteShareGroupStateRequestData request = byNode.computeIfAbsent(node, n -> new java.util.HashMap<>())
+                    .computeIfAbsent(key.groupId(), g -> new DeleteShareGroupStateRequestData().setGroupId(g));
+            DeleteShareGroupStateRequestData.DeleteStateData topic = request.topics().stream()
+                    .filter(t -> t.topicId().equals(key.topicId()))
+                    .findFirst()
+                    .orElseGet(() -> {
+                        DeleteShareGroupStateRequestData.DeleteStateData t =
+                                new DeleteShareGroupStateRequestData.DeleteStateData().setTopicId(key.topicId());
+                        request.topics().add(t);
+                        return t;
+                    });
+            topic.partitions().add(new DeleteShareGroupStateRequestData.PartitionData().setPartition(key.partition()));
+        }
+        List<CompletableFuture<?>> sent = new ArrayList<>();
+        byNode.forEach((node, requests) -> requests.values().forEach(request -> {
+            CompletableFuture<ApiMessage> answer;
+            try {
+                answer = channel.call(node, ApiKeys.DELETE_SHARE_GROUP_STATE, request);
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
+            }
+            sent.add(answer.exceptionally(e -> null));
+        }));
+        return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
+    }
+
     @Override
     public CompletableFuture<Summary> summary(SharePartitionKey key, int leaderEpoch) {
         ReadShareGroupStateSummaryRequestData request =

@@ -155,7 +155,16 @@ public final class ShareApis {
         registry.register(ApiKeys.DESCRIBE_SHARE_GROUP_OFFSETS, 0, 1, admin::describe)
                 .register(ApiKeys.ALTER_SHARE_GROUP_OFFSETS, 0, 0, admin::alter)
                 .register(ApiKeys.DELETE_SHARE_GROUP_OFFSETS, 0, 0, admin::delete);
-        groups.onGroupDeleted(partitions::deleteGroup);
+        // a deleted group's states may be on any share coordinator: every partition's key is sent to its own
+        groups.onGroupDeleted(groupId -> {
+            List<SharePartitionKey> every = new java.util.ArrayList<>();
+            for (MetadataSnapshot.TopicInfo t : cache.snapshot().topicsById().values()) {
+                if (!t.isInternal()) {
+                    t.partitions().keySet().forEach(p -> every.add(new SharePartitionKey(groupId, t.id(), p)));
+                }
+            }
+            partitions.deleteGroup(groupId, every);
+        });
         replicaManager.addLeadershipListener(new LeadershipListener() {
             @Override
             public void onBecomingLeader(TopicPartition tp, int leaderEpoch) {}

@@ -415,9 +415,16 @@ public final class SharePartitions {
         loading.keySet().removeIf(k -> k.topicId().equals(topicId) && k.partition() == partition);
     }
 
-    /** Forgets every share-partition of {@code groupId} (DeleteGroups of a share group). */
-    public void deleteGroup(String groupId) {
-        keysOf(groupId).forEach(this::delete);
+    /**
+     * Forgets every share-partition of {@code groupId}: those with a state here or in a coordinator this broker runs,
+     * and {@code everyPartition} (the group's states may live on any coordinator of the cluster, which keeps no
+     * list of a group's keys: each is asked to delete the ones it has, in one request per coordinator).
+     */
+    public void deleteGroup(String groupId, List<SharePartitionKey> everyPartition) {
+        java.util.Set<SharePartitionKey> keys = new java.util.LinkedHashSet<>(keysOf(groupId));
+        keys.addAll(everyPartition);
+        keys.forEach(states::remove);
+        store.deleteAll(List.copyOf(keys));
     }
 
     private static <T> T await(CompletableFuture<T> answer) {

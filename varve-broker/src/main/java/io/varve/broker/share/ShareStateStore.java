@@ -35,6 +35,11 @@ public interface ShareStateStore {
     /** DeleteShareGroupState (the group or its offsets went away). */
     CompletableFuture<Errors> delete(SharePartitionKey key);
 
+    /** DeleteShareGroupState of many keys (a group deleted); keys without a state are no-ops at their coordinator. */
+    default CompletableFuture<Void> deleteAll(List<SharePartitionKey> keys) {
+        return CompletableFuture.allOf(keys.stream().map(this::delete).toArray(CompletableFuture[]::new));
+    }
+
     /** ReadShareGroupStateSummary (describing offsets without loading the state). */
     CompletableFuture<Summary> summary(SharePartitionKey key, int leaderEpoch);
 

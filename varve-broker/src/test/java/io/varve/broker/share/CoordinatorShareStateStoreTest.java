@@ -144,4 +144,44 @@ class CoordinatorShareStateStoreTest {
         assertThat(write.get(5, TimeUnit.SECONDS)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
         assertThat(sentCount()).isEqualTo(1);
     }
+
+    @Test
+    void deletingAGroupSendsOneRequestPerCoordinatorWithAllItsKeys() throws Exception {
+        Uuid other = Uuid.randomUuid();
+        List<SharePartitionKey> keys = List.of(
+                new SharePartitionKey("g", KEY.topicId(), 0),
+                new SharePartitionKey("g", KEY.topicId(), 1),
+                new SharePartitionKey("g", other, 0));
+        CoordinatorShareStateStore.Locator byTopic = new CoordinatorShareStateStore.Locator() {
+            @Override
+            public int coordinatorNode(SharePartitionKey key) {
+                return key.topicId().equals(other) ? 2 : 1;
+            }
+
+            @Override
+            public List<SharePartitionKey> localKeys(String groupId) {
+                return List.of();
+            }
+        };
+        CoordinatorShareStateStore store = new CoordinatorShareStateStore(
+                byTopic,
+                (node, api, body) -> {
+                    synchronized (sent) {
+                        sent.add(new Sent(node, api, body, new CompletableFuture<>()));
+                    }
+                    return CompletableFuture.completedFuture(new org.apache.kafka.common.message.DeleteShareGroupStateResponseData());
+                },
+                clock::get,
+                Runnable::run,
+                1,
+                1_000,
+                () -> {});
+        store.deleteAll(keys).get(5, TimeUnit.SECONDS);
+        assertThat(sentCount()).isEqualTo(2);
+        Sent toOne = sent(0).node() == 1 ? sent(0) : sent(1);
+        var request = (org.apache.kafka.common.message.DeleteShareGroupStateRequestData) toOne.body();
+        assertThat(toOne.api()).isEqualTo(ApiKeys.DELETE_SHARE_GROUP_STATE);
+        assertThat(request.topics()).hasSize(1);
+        assertThat(request.topics().get(0).partitions()).extracting(p -> p.partition()).containsExactly(0, 1);
+    }
 }

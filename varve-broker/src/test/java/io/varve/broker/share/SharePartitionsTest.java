@@ -120,4 +120,15 @@ class SharePartitionsTest {
         assertThat(other.offsets(new SharePartitionKey("nobody", TOPIC_ID, 0), partitionLog))
                 .isEqualTo(new SharePartitions.Offsets(-1, -1));
     }
+
+    @Test
+    void aDeletedGroupStartsAfreshWhenItComesBack() throws Exception {
+        SharePartitions leader = leaderAt(1);
+        leader.fetch(KEY, partitionLog, "m1", 100, Integer.MAX_VALUE);
+        leader.acknowledge(KEY, partitionLog, "m1", accept(0, 4)).get(5, TimeUnit.SECONDS);
+        leader.deleteGroup("g", List.of(KEY, new SharePartitionKey("g", Uuid.randomUuid(), 3)));
+        assertThat(store.keys("g")).isEmpty();
+        assertThat(leaderAt(1).fetch(KEY, partitionLog, "m2", 100, Integer.MAX_VALUE).acquired())
+                .containsExactly(new SharePartition.AcquiredRange(0, 9, 1));
+    }
 }
