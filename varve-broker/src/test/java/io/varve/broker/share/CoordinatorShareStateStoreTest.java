@@ -169,7 +169,8 @@ class CoordinatorShareStateStoreTest {
                     synchronized (sent) {
                         sent.add(new Sent(node, api, body, new CompletableFuture<>()));
                     }
-                    return CompletableFuture.completedFuture(new org.apache.kafka.common.message.DeleteShareGroupStateResponseData());
+                    return CompletableFuture.completedFuture(
+                            new org.apache.kafka.common.message.DeleteShareGroupStateResponseData());
                 },
                 clock::get,
                 Runnable::run,
@@ -182,6 +183,8 @@ class CoordinatorShareStateStoreTest {
         var request = (org.apache.kafka.common.message.DeleteShareGroupStateRequestData) toOne.body();
         assertThat(toOne.api()).isEqualTo(ApiKeys.DELETE_SHARE_GROUP_STATE);
         assertThat(request.topics()).hasSize(1);
-        assertThat(request.topics().get(0).partitions()).extracting(p -> p.partition()).containsExactly(0, 1);
+        assertThat(request.topics().get(0).partitions())
+                .extracting(p -> p.partition())
+                .containsExactly(0, 1);
     }
 }

@@ -128,7 +128,9 @@ class SharePartitionsTest {
         leader.acknowledge(KEY, partitionLog, "m1", accept(0, 4)).get(5, TimeUnit.SECONDS);
         leader.deleteGroup("g", List.of(KEY, new SharePartitionKey("g", Uuid.randomUuid(), 3)));
         assertThat(store.keys("g")).isEmpty();
-        assertThat(leaderAt(1).fetch(KEY, partitionLog, "m2", 100, Integer.MAX_VALUE).acquired())
+        assertThat(leaderAt(1)
+                        .fetch(KEY, partitionLog, "m2", 100, Integer.MAX_VALUE)
+                        .acquired())
                 .containsExactly(new SharePartition.AcquiredRange(0, 9, 1));
     }
 }
