@@ -415,7 +415,6 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
-        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnVerifier);
         shareState = io.varve.broker.share.ShareApis.stateStore(
                 config,
                 nodeId,
@@ -425,6 +424,8 @@ public final class Broker implements AutoCloseable {
                 registry,
                 interBrokerListenerName(),
                 io.varve.broker.network.client.ClientSecurity.forListener(config, interBrokerListenerName()));
+        GroupApis.register(
+                registry, groupCoordinator, metadataCache, txnCoordinator, txnVerifier, shareState.coordinators());
         io.varve.broker.share.ShareApis.register(
                 registry, metadataCache, replicaManager, groupCoordinator, shareState, System::currentTimeMillis);
         io.varve.broker.group.StreamsGroupApis.register(registry, groupCoordinator, controller, () -> loader.image()

@@ -1,5 +1,6 @@
 package io.varve.broker.share;
 
+import io.varve.broker.group.FindCoordinatorHandler;
 import io.varve.broker.network.client.NodeClient;
 import io.varve.coordinator.share.RecordState;
 import io.varve.coordinator.share.SharePartition;
@@ -44,6 +45,31 @@ public final class CoordinatorShareStateStore implements ShareStateStore, AutoCl
         int coordinatorNode(SharePartitionKey key);
 
         List<SharePartitionKey> localKeys(String groupId);
+
+        /** Completes once {@code __share_group_state} exists (FindCoordinator creates it on first use). */
+        default CompletableFuture<Void> ensureTopic() {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    /** FindCoordinator's view of the share coordinators: a key is "groupId:topicId:partition". */
+    public FindCoordinatorHandler.Coordinators coordinators() {
+        return new FindCoordinatorHandler.Coordinators() {
+            @Override
+            public CompletableFuture<Void> ensureTopic() {
+                return locator.ensureTopic();
+            }
+
+            @Override
+            public int coordinatorNode(String key) {
+                int last = key.lastIndexOf(':');
+                int middle = key.lastIndexOf(':', last - 1);
+                return locator.coordinatorNode(new SharePartitionKey(
+                        key.substring(0, middle),
+                        org.apache.kafka.common.Uuid.fromString(key.substring(middle + 1, last)),
+                        Integer.parseInt(key.substring(last + 1))));
+            }
+        };
     }
 
     /** Sends one state API request to a broker. */

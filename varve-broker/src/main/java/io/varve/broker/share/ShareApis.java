@@ -105,6 +105,11 @@ public final class ShareApis {
             }
 
             @Override
+            public java.util.concurrent.CompletableFuture<Void> ensureTopic() {
+                return topic.ensureExists();
+            }
+
+            @Override
             public List<SharePartitionKey> localKeys(String groupId) {
                 return service.keysOf(groupId).stream()
                         .map(k -> new SharePartitionKey(k.groupId(), k.topicId(), k.partition()))
