@@ -42,7 +42,11 @@ public final class GroupApis {
         GroupAdminHandlers admin = new GroupAdminHandlers(runtime);
         ConsumerGroupHandlers consumer = new ConsumerGroupHandlers(runtime);
         ShareGroupHandlers share = new ShareGroupHandlers(runtime);
-        registry.register(ApiKeys.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(runtime, cache, transactions, shares))
+        registry.register(
+                        ApiKeys.FIND_COORDINATOR,
+                        0,
+                        6,
+                        new FindCoordinatorHandler(runtime, cache, transactions, shares))
                 .register(ApiKeys.JOIN_GROUP, 0, 9, classic::join)
                 .register(ApiKeys.SYNC_GROUP, 0, 5, classic::sync)
                 .register(ApiKeys.HEARTBEAT, 0, 4, classic::heartbeat)
