@@ -56,11 +56,13 @@ public final class AuthorizationHook {
     private final BrokerAuthorizer authorizer;
     private final TopicAuthorization topics;
     private final DescribeAuthorization describes;
+    private final ShareTopicAuthorization shareTopics;
 
     public AuthorizationHook(BrokerAuthorizer authorizer) {
         this.authorizer = authorizer;
         this.topics = new TopicAuthorization(authorizer);
         this.describes = new DescribeAuthorization(authorizer);
+        this.shareTopics = new ShareTopicAuthorization(authorizer);
     }
 
     public BrokerAuthorizer authorizer() {
@@ -85,8 +87,9 @@ public final class AuthorizationHook {
             case DESCRIBE_TOPIC_PARTITIONS -> describes.describeTopicPartitions(r, h);
             case LIST_CONFIG_RESOURCES -> cluster(r, h, AclOperation.DESCRIBE_CONFIGS);
             case LIST_PARTITION_REASSIGNMENTS -> cluster(r, h, AclOperation.DESCRIBE);
-            // KIP-932: the share group's READ (DESCRIBE to describe, DELETE to delete offsets); topic ACLs are not
-            // checked on share fetches yet
+            // KIP-932: the share group's READ (DESCRIBE to describe, DELETE to delete offsets), and READ of each
+            // topic a share fetch or acknowledgement names; the share coordinator's state APIs (83-87) fall to
+            // CLUSTER_ACTION below, as in Kafka
             case SHARE_GROUP_HEARTBEAT ->
                 groupOrRefuse(
                         r,
@@ -94,17 +97,21 @@ public final class AuthorizationHook {
                         AclOperation.READ,
                         ((org.apache.kafka.common.message.ShareGroupHeartbeatRequestData) r.body()).groupId());
             case SHARE_FETCH ->
-                groupOrRefuse(
-                        r,
-                        h,
-                        AclOperation.READ,
-                        ((org.apache.kafka.common.message.ShareFetchRequestData) r.body()).groupId());
+                group(
+                                r,
+                                h,
+                                AclOperation.READ,
+                                ((org.apache.kafka.common.message.ShareFetchRequestData) r.body()).groupId())
+                        ? shareTopics.fetch(r, h)
+                        : refuse(r, Errors.GROUP_AUTHORIZATION_FAILED, "group");
             case SHARE_ACKNOWLEDGE ->
-                groupOrRefuse(
-                        r,
-                        h,
-                        AclOperation.READ,
-                        ((org.apache.kafka.common.message.ShareAcknowledgeRequestData) r.body()).groupId());
+                group(
+                                r,
+                                h,
+                                AclOperation.READ,
+                                ((org.apache.kafka.common.message.ShareAcknowledgeRequestData) r.body()).groupId())
+                        ? shareTopics.acknowledge(r, h)
+                        : refuse(r, Errors.GROUP_AUTHORIZATION_FAILED, "group");
             case SHARE_GROUP_DESCRIBE ->
                 allGroups(
                         r,
@@ -395,6 +402,10 @@ public final class AuthorizationHook {
 
     private CompletableFuture<ApiMessage> findCoordinator(RequestContext r, ApiHandler h) {
         FindCoordinatorRequestData d = r.body();
+        if (d.keyType() == FindCoordinatorRequest.CoordinatorType.SHARE.id()) {
+            // only brokers look up share coordinators (KIP-932)
+            return cluster(r, h, AclOperation.CLUSTER_ACTION);
+        }
         boolean txnKey = d.keyType() == FindCoordinatorRequest.CoordinatorType.TRANSACTION.id();
         ResourceType type = txnKey ? ResourceType.TRANSACTIONAL_ID : ResourceType.GROUP;
         Errors error = txnKey ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED : Errors.GROUP_AUTHORIZATION_FAILED;

@@ -38,6 +38,10 @@ import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.RequestHeaderData;
+import org.apache.kafka.common.message.ShareFetchRequestData;
+import org.apache.kafka.common.message.ShareFetchResponseData;
+import org.apache.kafka.common.message.WriteShareGroupStateRequestData;
+import org.apache.kafka.common.message.WriteShareGroupStateResponseData;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -364,6 +368,60 @@ class AuthorizationHookTest {
         assertThat(answer.groups().get(0).topics())
                 .extracting(OffsetFetchResponseData.OffsetFetchResponseTopics::topicId)
                 .containsExactly(READABLE_ID);
+    }
+
+    @Test
+    void aShareFetchOfATopicThePrincipalMayNotReadNeitherFetchesNorAcknowledgesIt() throws Exception {
+        ShareFetchRequestData fetch = new ShareFetchRequestData()
+                .setGroupId("commit-share")
+                .setMemberId("m")
+                .setShareSessionEpoch(1);
+        for (Uuid id : List.of(READABLE_ID, SECRET_ID, UNKNOWN_ID)) {
+            ShareFetchRequestData.FetchPartition p = new ShareFetchRequestData.FetchPartition().setPartitionIndex(0);
+            p.acknowledgementBatches()
+                    .add(new ShareFetchRequestData.AcknowledgementBatch()
+                            .setFirstOffset(0)
+                            .setLastOffset(0)
+                            .setAcknowledgeTypes(List.of((byte) 1)));
+            ShareFetchRequestData.FetchTopic t = new ShareFetchRequestData.FetchTopic().setTopicId(id);
+            t.partitions().add(p);
+            fetch.topics().add(t);
+        }
+        ShareFetchResponseData answer = (ShareFetchResponseData) hook.handle(
+                        request(ApiKeys.SHARE_FETCH, (short) 1, fetch, ALICE), answering(new ShareFetchResponseData()))
+                .get();
+        ShareFetchRequestData seen = (ShareFetchRequestData) reachedHandler.get(0);
+        assertThat(seen.topics())
+                .as("the readable topic, and the unknown id for the handler's UNKNOWN_TOPIC_ID")
+                .extracting(ShareFetchRequestData.FetchTopic::topicId)
+                .containsExactly(READABLE_ID, UNKNOWN_ID);
+        assertThat(answer.responses()).hasSize(1);
+        ShareFetchResponseData.PartitionData refused =
+                answer.responses().iterator().next().partitions().get(0);
+        assertThat(answer.responses().iterator().next().topicId()).isEqualTo(SECRET_ID);
+        assertThat(refused.errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(refused.acknowledgeErrorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+    }
+
+    @Test
+    void theShareCoordinatorsStateApisNeedClusterAction() throws Exception {
+        WriteShareGroupStateRequestData write = new WriteShareGroupStateRequestData().setGroupId("commit-share");
+        write.topics()
+                .add(new WriteShareGroupStateRequestData.WriteStateData()
+                        .setTopicId(READABLE_ID)
+                        .setPartitions(List.of(new WriteShareGroupStateRequestData.PartitionData().setPartition(0))));
+        WriteShareGroupStateResponseData refused = (WriteShareGroupStateResponseData) hook.handle(
+                        request(ApiKeys.WRITE_SHARE_GROUP_STATE, (short) 1, write, ALICE),
+                        answering(new WriteShareGroupStateResponseData()))
+                .get();
+        assertThat(reachedHandler).isEmpty();
+        assertThat(refused.results().get(0).partitions().get(0).errorCode())
+                .isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        hook.handle(
+                        request(ApiKeys.WRITE_SHARE_GROUP_STATE, (short) 1, write, Principal.user("broker")),
+                        answering(new WriteShareGroupStateResponseData()))
+                .get();
+        assertThat(reachedHandler).hasSize(1);
     }
 
     @Test
