@@ -3,6 +3,7 @@ package io.varve.storage;
 import io.varve.storage.batch.OffsetOverlapException;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
 import io.varve.storage.fs.DurableFiles;
+import io.varve.storage.progress.ProgressReporter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -73,6 +74,8 @@ final class ReplicaDirMover implements AutoCloseable {
         final AtomicLong truncatedTo = new AtomicLong(Long.MAX_VALUE);
 
         volatile PartitionLog future;
+        /** Every 5 s of a long copy: offsets copied of how many the current log holds. */
+        ProgressReporter progress;
         volatile boolean cancelled;
         /** Set once the current log is retired: from then on the future's files are the replica and never deleted. */
         volatile boolean swapping;
@@ -267,9 +270,19 @@ final class ReplicaDirMover implements AutoCloseable {
                     futureEvents(),
                     clockMs);
             startFutureAtSourceStart(move);
+            move.progress = ProgressReporter.start(
+                    "Moving the replica of " + move.tp + " to " + move.destination,
+                    move.source.logEndOffset() - move.future.logStartOffset(),
+                    "offsets",
+                    clockMs,
+                    ProgressReporter.DEFAULT_INTERVAL_MS,
+                    log::info);
         }
         followTruncation(move);
         boolean caughtUp = copyChunk(move);
+        move.progress.progressTo(
+                move.future.logEndOffset() - move.future.logStartOffset(),
+                move.source.logEndOffset() - move.future.logStartOffset());
         if (caughtUp) {
             swap(move);
         }
@@ -356,6 +369,7 @@ final class ReplicaDirMover implements AutoCloseable {
         PartitionLog serving = gate.swap(move.tp, () -> swapLocked(move));
         if (serving != move.source) {
             moves.remove(move.tp, move);
+            move.progress.finish();
             host.logMoved(move.source, serving);
             log.info(
                     "Moved the replica of {} from {} to {} at offset {}",
