@@ -71,6 +71,7 @@ public final class LogManager implements AutoCloseable {
     private final LogIoPool io = new LogIoPool();
     /** Moves replicas between the log dirs (AlterReplicaLogDirs); null until the dirs are loaded. */
     private final ReplicaDirMover mover;
+
     private volatile boolean closed;
     /** Log dirs that had an I/O failure: their logs answer KAFKA_STORAGE_ERROR and no log is placed in them. */
     private final LogDirFailures failures;
@@ -879,7 +880,8 @@ public final class LogManager implements AutoCloseable {
         }
         PartitionLog current =
                 getLog(tp).orElseThrow(() -> new IllegalArgumentException("No replica of " + tp + " here"));
-        if (!current.dir().getParent().equals(destination) && !failures.offlineDirs().isEmpty()) {
+        if (!current.dir().getParent().equals(destination)
+                && !failures.offlineDirs().isEmpty()) {
             throw new KafkaStorageException(
                     "Not moving " + tp + " while log dirs " + failures.offlineDirs() + " are offline");
         }

@@ -76,6 +76,7 @@ final class ReplicaDirMover implements AutoCloseable {
         volatile PartitionLog future;
         /** Every 5 s of a long copy: offsets copied of how many the current log holds. */
         ProgressReporter progress;
+
         volatile boolean cancelled;
         /** Set once the current log is retired: from then on the future's files are the replica and never deleted. */
         volatile boolean swapping;
@@ -310,7 +311,8 @@ final class ReplicaDirMover implements AutoCloseable {
         long start = source.logStartOffset();
         long firstBatch;
         try {
-            ByteBuffer first = source.read(start, 1, source.logEndOffset(), true).records();
+            ByteBuffer first =
+                    source.read(start, 1, source.logEndOffset(), true).records();
             firstBatch = first.remaining() >= Long.BYTES ? first.getLong(first.position()) : source.logEndOffset();
         } catch (OffsetOutOfRangeException e) {
             firstBatch = source.logEndOffset(); // retention moved the start meanwhile; the next step starts again
@@ -396,7 +398,6 @@ final class ReplicaDirMover implements AutoCloseable {
                 }
             }
             PartitionLog future = move.future;
-            assignEpochsAtEnd(source, future);
             future.updateHighWatermark(source.highWatermark());
             long endOffset = future.logEndOffset();
             Path sourceDir = source.dir();
@@ -428,13 +429,11 @@ final class ReplicaDirMover implements AutoCloseable {
                     null,
                     source.config(),
                     new LogLoader.LoadParams(
-                            true,
-                            endOffset,
-                            source.logStartOffset(),
-                            source.highWatermark(),
-                            clockMs.getAsLong()),
+                            true, endOffset, source.logStartOffset(), source.highWatermark(), clockMs.getAsLong()),
                     host.events(),
                     clockMs);
+            // loading drops epochs starting at the log end, as a restart of the current log would; it runs on
+            assignEpochsAtEnd(source, moved);
             if (!host.replaceLog(move.tp, source, moved)) {
                 moved.close(); // deleted meanwhile: the deletion waits on this lock and finds the old log gone
                 throw new KafkaStorageException(move.tp + " was deleted while its move completed");

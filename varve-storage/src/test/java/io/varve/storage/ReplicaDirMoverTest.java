@@ -138,7 +138,8 @@ class ReplicaDirMoverTest {
 
         List<FutureReplica> futures = manager.futureReplicas();
         assertThat(futures).hasSize(1);
-        assertThat(futures.get(0).logDir()).isEqualTo(destination.toAbsolutePath().normalize());
+        assertThat(futures.get(0).logDir())
+                .isEqualTo(destination.toAbsolutePath().normalize());
         assertThat(futures.get(0).offsetLag()).isBetween(1L, 39L);
         assertThat(futures.get(0).sizeBytes()).isPositive();
 
@@ -236,7 +237,8 @@ class ReplicaDirMoverTest {
             for (int i = 0; i < before; i++) {
                 current.get()
                         .appendAsLeader(
-                                TestBatches.batchOfSize("s" + seed + "-" + i, 1 + random.nextInt(4), random.nextInt(3000)),
+                                TestBatches.batchOfSize(
+                                        "s" + seed + "-" + i, 1 + random.nextInt(4), random.nextInt(3000)),
                                 0,
                                 TestBatches.CREATE_TIME_MS);
             }
@@ -269,11 +271,16 @@ class ReplicaDirMoverTest {
             List<String> all = LogTestSupport.readAll(current.get());
             assertThat(current.get()).as("seed %d", seed).isSameAs(moved);
             assertThat(all.size()).as("seed %d", seed).isGreaterThanOrEqualTo(before + ackedOffsets.size());
-            List<Long> offsets =
-                    all.stream().map(r -> Long.parseLong(r.substring(0, r.indexOf(':')))).toList();
-            assertThat(offsets).as("seed %d: every acknowledged append is there", seed).containsAll(ackedOffsets);
+            List<Long> offsets = all.stream()
+                    .map(r -> Long.parseLong(r.substring(0, r.indexOf(':'))))
+                    .toList();
+            assertThat(offsets)
+                    .as("seed %d: every acknowledged append is there", seed)
+                    .containsAll(ackedOffsets);
             for (int i = 0; i < offsets.size(); i++) {
-                assertThat(offsets.get(i)).as("seed %d: offsets are dense", seed).isEqualTo((long) i);
+                assertThat(offsets.get(i))
+                        .as("seed %d: offsets are dense", seed)
+                        .isEqualTo((long) i);
             }
         }
     }
@@ -327,7 +334,9 @@ class ReplicaDirMoverTest {
             assertThat(replicas).as(when).hasSize(1);
             assertThat(replicas.get(0).getFileName().toString()).as(when).isEqualTo("moving-0");
             PartitionLog log = recovered.getLog(TP).orElseThrow();
-            assertThat(log.dir()).as(when).isEqualTo(replicas.get(0).toAbsolutePath().normalize());
+            assertThat(log.dir())
+                    .as(when)
+                    .isEqualTo(replicas.get(0).toAbsolutePath().normalize());
             assertThat(LogTestSupport.readAll(log)).as(when).isEqualTo(records);
         }
     }
