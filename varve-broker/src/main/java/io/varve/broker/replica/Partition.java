@@ -49,6 +49,7 @@ public final class Partition {
     private final int localId;
     /** Replaced only when a replica move to another log dir completes ({@link #replaceLog}), under the monitor. */
     private volatile PartitionLog partitionLog;
+
     private final Events events;
     private final LongSupplier clockMs;
     private final PartitionState state;

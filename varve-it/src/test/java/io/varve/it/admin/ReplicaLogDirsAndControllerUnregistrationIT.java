@@ -98,7 +98,8 @@ class ReplicaLogDirsAndControllerUnregistrationIT {
                     assertThat(tp.topic()).isEqualTo(topic);
                     assertThat(info.isFuture()).isFalse();
                 });
-                assertThat(dirs.get(current).replicaInfos().keySet()).noneMatch(tp -> tp.topic().equals(topic));
+                assertThat(dirs.get(current).replicaInfos().keySet())
+                        .noneMatch(tp -> tp.topic().equals(topic));
             });
         }
     }

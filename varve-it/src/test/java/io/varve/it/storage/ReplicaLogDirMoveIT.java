@@ -172,10 +172,17 @@ class ReplicaLogDirMoveIT {
         String second;
         try (ServerProcess server = startBroker("first", a, b, port);
                 Admin admin = admin(server)) {
-            int nodeId = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().id();
+            int nodeId = admin.describeCluster()
+                    .nodes()
+                    .get(30, TimeUnit.SECONDS)
+                    .iterator()
+                    .next()
+                    .id();
             replica = new TopicPartitionReplica(TOPIC, 0, nodeId);
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            await().atMost(TIMEOUT).ignoreExceptions().until(() -> where(admin, replica).getCurrentReplicaLogDir() != null);
+            await().atMost(TIMEOUT)
+                    .ignoreExceptions()
+                    .until(() -> where(admin, replica).getCurrentReplicaLogDir() != null);
             first = where(admin, replica).getCurrentReplicaLogDir();
             second = Path.of(first).equals(a) ? b.toString() : a.toString();
 
@@ -193,7 +200,12 @@ class ReplicaLogDirMoveIT {
                         workDir,
                         TIMEOUT,
                         REASSIGN,
-                        List.of("--bootstrap-server", server.bootstrap(), "--execute", "--reassignment-json-file", plan));
+                        List.of(
+                                "--bootstrap-server",
+                                server.bootstrap(),
+                                "--execute",
+                                "--reassignment-json-file",
+                                plan));
                 assertThat(execute.exitCode()).as(execute.output()).isZero();
                 await().atMost(TIMEOUT).untilAsserted(() -> {
                     ReplicaLogDirInfo info = where(admin, replica);
@@ -204,7 +216,12 @@ class ReplicaLogDirMoveIT {
                         workDir,
                         TIMEOUT,
                         REASSIGN,
-                        List.of("--bootstrap-server", server.bootstrap(), "--verify", "--reassignment-json-file", plan));
+                        List.of(
+                                "--bootstrap-server",
+                                server.bootstrap(),
+                                "--verify",
+                                "--reassignment-json-file",
+                                plan));
                 assertThat(verify.output()).as(verify.output()).contains("completed");
                 producing.awaitMoreAcks(3_000);
 

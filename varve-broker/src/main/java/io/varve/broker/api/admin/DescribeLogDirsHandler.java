@@ -77,9 +77,8 @@ public final class DescribeLogDirsHandler implements ApiHandler {
                 response.results().add(result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code()));
                 continue;
             }
-            byDir.getOrDefault(logDir, Map.of())
-                    .forEach((topic, partitions) -> result.topics()
-                            .add(new DescribeLogDirsTopic().setName(topic).setPartitions(partitions)));
+            byDir.getOrDefault(logDir, Map.of()).forEach((topic, partitions) -> result.topics()
+                    .add(new DescribeLogDirsTopic().setName(topic).setPartitions(partitions)));
             try {
                 FileStore store = Files.getFileStore(logDir);
                 result.setTotalBytes(store.getTotalSpace()).setUsableBytes(store.getUsableSpace());
