@@ -927,6 +927,16 @@ public final class LogManager implements AutoCloseable {
         }
 
         @Override
+        public void pauseCleaning(TopicPartition tp) {
+            cleaner.abortAndPause(tp);
+        }
+
+        @Override
+        public void resumeCleaning(TopicPartition tp) {
+            cleaner.resume(tp);
+        }
+
+        @Override
         public LogEvents events() {
             return events;
         }

@@ -60,6 +60,11 @@ final class ReplicaDirMover implements AutoCloseable {
         /** After a swap: the checkpoints of both dirs and the cleaner's state follow the log. */
         void logMoved(PartitionLog from, PartitionLog to);
 
+        /** Around a swap (without the log's lock: a cleaning pass in flight may need it to stop). */
+        void pauseCleaning(TopicPartition tp);
+
+        void resumeCleaning(TopicPartition tp);
+
         LogEvents events();
     }
 
@@ -368,7 +373,14 @@ final class ReplicaDirMover implements AutoCloseable {
     }
 
     private void swap(Move move) {
-        PartitionLog serving = gate.swap(move.tp, () -> swapLocked(move));
+        // a cleaning pass must not swap segments into the current log as it is retired
+        host.pauseCleaning(move.tp);
+        PartitionLog serving;
+        try {
+            serving = gate.swap(move.tp, () -> swapLocked(move));
+        } finally {
+            host.resumeCleaning(move.tp);
+        }
         if (serving != move.source) {
             moves.remove(move.tp, move);
             move.progress.finish();
