@@ -1,11 +1,9 @@
 package io.varve.storage;
 
-import io.varve.storage.batch.OffsetOverlapException;
 import io.varve.storage.checkpoint.LeaderEpochCheckpointFile.EpochEntry;
 import io.varve.storage.fs.DurableFiles;
 import io.varve.storage.progress.ProgressReporter;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -14,13 +12,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
-import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * replaces the current one. {@link ReplicaMoveRecovery} decides at start-up what a crash between those renames left.
  * The retired log's channels close and its files go after {@code file.delete.delay.ms}.
  *
- * <p>Threading: one copier thread (or the caller of {@link #copyPass()} in tests) owns every future log; requests
+ * <p>Threading: one copier thread (or the caller of {@link #copyPass()} in tests) owns every future log ({@link
+ * ReplicaMove} holds one move and how its future log follows the current one); requests
  * and cancellations only flag a move, which the copier acts on.
  */
 final class ReplicaDirMover implements AutoCloseable {
@@ -68,40 +64,14 @@ final class ReplicaDirMover implements AutoCloseable {
         LogEvents events();
     }
 
-    /** One move in progress; {@link #future} and the files are the copier's. */
-    private static final class Move {
-        final TopicPartition tp;
-        final PartitionLog source;
-        final Path destination;
-        final String moveId = UUID.randomUUID().toString().replace("-", "");
-        final Path futureDir;
-        /** The lowest end a truncation of the source left since the copier last looked; MAX_VALUE when none. */
-        final AtomicLong truncatedTo = new AtomicLong(Long.MAX_VALUE);
-
-        volatile PartitionLog future;
-        /** Every 5 s of a long copy: offsets copied of how many the current log holds. */
-        ProgressReporter progress;
-
-        volatile boolean cancelled;
-        /** Set once the current log is retired: from then on the future's files are the replica and never deleted. */
-        volatile boolean swapping;
-
-        Move(PartitionLog source, Path destination) {
-            this.tp = source.topicPartition();
-            this.source = source;
-            this.destination = destination;
-            this.futureDir = destination.resolve(source.dir().getFileName() + "." + moveId + FUTURE_DIR_SUFFIX);
-        }
-    }
-
     private final Host host;
     private final LongSupplier clockMs;
     /** Null without background tasks: tests drive {@link #copyPass()}. */
     private final BackgroundTasks tasks;
 
-    private final ConcurrentHashMap<TopicPartition, Move> moves = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<TopicPartition, ReplicaMove> moves = new ConcurrentHashMap<>();
     /** Moves replaced by a request for another dir, whose future logs the copier drops. */
-    private final Set<Move> replacedMoves = ConcurrentHashMap.newKeySet();
+    private final Set<ReplicaMove> replacedMoves = ConcurrentHashMap.newKeySet();
     /** AlterReplicaLogDirs for a replica not here yet: where it is created (Kafka remembers it too). */
     private final ConcurrentHashMap<TopicPartition, Path> preferredDirs = new ConcurrentHashMap<>();
     /** Retired logs of completed moves, closed and deleted after file.delete.delay.ms (or at close). */
@@ -152,7 +122,7 @@ final class ReplicaDirMover implements AutoCloseable {
             throw new KafkaStorageException("The log manager is closed");
         }
         TopicPartition tp = source.topicPartition();
-        Move current = moves.get(tp);
+        ReplicaMove current = moves.get(tp);
         if (current != null
                 && !current.cancelled
                 && current.source == source
@@ -175,7 +145,7 @@ final class ReplicaDirMover implements AutoCloseable {
             throw new KafkaStorageException(
                     "Varve does not move the replica of a tiered topic between log dirs yet: " + tp);
         }
-        moves.put(tp, new Move(source, destination));
+        moves.put(tp, new ReplicaMove(source, destination));
         log.info("Moving the replica of {} from {} to {}", tp, source.dir().getParent(), destination);
         synchronized (wakeUp) {
             wakeUp.notifyAll();
@@ -184,7 +154,7 @@ final class ReplicaDirMover implements AutoCloseable {
 
     /** Gives up the move of {@code tp} if one is in progress (its partition is deleted, or moves elsewhere). */
     void cancel(TopicPartition tp) {
-        Move move = moves.get(tp);
+        ReplicaMove move = moves.get(tp);
         if (move != null) {
             move.cancelled = true; // the copier drops the future log; a start-up finds it an orphan otherwise
         }
@@ -192,7 +162,7 @@ final class ReplicaDirMover implements AutoCloseable {
 
     /** The current log's truncation (a follower's): the future log follows before copying on. */
     void sourceTruncated(PartitionLog partitionLog) {
-        Move move = moves.get(partitionLog.topicPartition());
+        ReplicaMove move = moves.get(partitionLog.topicPartition());
         if (move != null && move.source == partitionLog) {
             move.truncatedTo.accumulateAndGet(partitionLog.logEndOffset(), Math::min);
         }
@@ -201,7 +171,7 @@ final class ReplicaDirMover implements AutoCloseable {
     /** The future replicas, with how far each is behind its current log. */
     List<FutureReplica> futureReplicas() {
         List<FutureReplica> found = new ArrayList<>();
-        for (Move move : moves.values()) {
+        for (ReplicaMove move : moves.values()) {
             PartitionLog future = move.future;
             long futureEnd = future == null ? move.source.logStartOffset() : future.logEndOffset();
             found.add(new FutureReplica(
@@ -244,11 +214,11 @@ final class ReplicaDirMover implements AutoCloseable {
      */
     boolean copyPass() {
         boolean worked = false;
-        for (Move replaced : List.copyOf(replacedMoves)) {
+        for (ReplicaMove replaced : List.copyOf(replacedMoves)) {
             replacedMoves.remove(replaced);
             abandon(replaced, "another log dir was asked for");
         }
-        for (Move move : List.copyOf(moves.values())) {
+        for (ReplicaMove move : List.copyOf(moves.values())) {
             worked = true;
             try {
                 step(move);
@@ -260,7 +230,7 @@ final class ReplicaDirMover implements AutoCloseable {
         return worked;
     }
 
-    private void step(Move move) {
+    private void step(ReplicaMove move) {
         Optional<String> why = whyGiveUp(move);
         if (why.isPresent()) {
             abandon(move, why.get());
@@ -275,7 +245,7 @@ final class ReplicaDirMover implements AutoCloseable {
                     LogLoader.LoadParams.newLog(clockMs.getAsLong()),
                     futureEvents(),
                     clockMs);
-            startFutureAtSourceStart(move);
+            move.startAtSourceStart();
             move.progress = ProgressReporter.start(
                     "Moving the replica of " + move.tp + " to " + move.destination,
                     move.source.logEndOffset() - move.future.logStartOffset(),
@@ -284,8 +254,8 @@ final class ReplicaDirMover implements AutoCloseable {
                     ProgressReporter.DEFAULT_INTERVAL_MS,
                     log::info);
         }
-        followTruncation(move);
-        boolean caughtUp = copyChunk(move);
+        move.followTruncation();
+        boolean caughtUp = move.copyChunk(faults);
         move.progress.progressTo(
                 move.future.logEndOffset() - move.future.logStartOffset(),
                 move.source.logEndOffset() - move.future.logStartOffset());
@@ -294,7 +264,7 @@ final class ReplicaDirMover implements AutoCloseable {
         }
     }
 
-    private Optional<String> whyGiveUp(Move move) {
+    private Optional<String> whyGiveUp(ReplicaMove move) {
         if (closed) {
             return Optional.of("the broker is shutting down");
         }
@@ -310,69 +280,7 @@ final class ReplicaDirMover implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** The future log starts at the first batch holding the current log start offset (or its end when empty). */
-    private void startFutureAtSourceStart(Move move) {
-        PartitionLog source = move.source;
-        long start = source.logStartOffset();
-        long firstBatch;
-        try {
-            ByteBuffer first =
-                    source.read(start, 1, source.logEndOffset(), true).records();
-            firstBatch = first.remaining() >= Long.BYTES ? first.getLong(first.position()) : source.logEndOffset();
-        } catch (OffsetOutOfRangeException e) {
-            firstBatch = source.logEndOffset(); // retention moved the start meanwhile; the next step starts again
-        }
-        if (firstBatch != move.future.logEndOffset() || move.future.logEndOffset() != move.future.logStartOffset()) {
-            move.future.truncateFullyAndStartAt(firstBatch);
-        }
-    }
-
-    private void followTruncation(Move move) {
-        long truncatedTo = move.truncatedTo.getAndSet(Long.MAX_VALUE);
-        PartitionLog future = move.future;
-        if (truncatedTo == Long.MAX_VALUE || truncatedTo >= future.logEndOffset()) {
-            return;
-        }
-        if (truncatedTo <= future.logStartOffset() || move.source.logStartOffset() >= truncatedTo) {
-            // emptied and started anew (or cut below the copy's start): the copy starts again where it starts
-            startFutureAtSourceStart(move);
-        } else {
-            future.truncateTo(truncatedTo);
-        }
-    }
-
-    /** Copies up to a chunk of batches; true when the future log then ends where the current one ended. */
-    private boolean copyChunk(Move move) {
-        PartitionLog source = move.source;
-        PartitionLog future = move.future;
-        long end = source.logEndOffset();
-        long from = future.logEndOffset();
-        if (from >= end) {
-            return true;
-        }
-        ByteBuffer records;
-        try {
-            records = source.read(from, COPY_CHUNK_BYTES, end, true).records();
-        } catch (OffsetOutOfRangeException e) {
-            // retention (or a full truncation) moved the current log's start past what was copied
-            startFutureAtSourceStart(move);
-            return false;
-        }
-        if (!records.hasRemaining()) {
-            return false;
-        }
-        try {
-            before("copy-chunk");
-            future.appendAsFollower(records);
-        } catch (OffsetOutOfRangeException | OffsetOverlapException e) {
-            // the current log was rewritten under the copy (a truncation not yet seen): copy it again
-            startFutureAtSourceStart(move);
-            return false;
-        }
-        return future.logEndOffset() >= end;
-    }
-
-    private void swap(Move move) {
+    private void swap(ReplicaMove move) {
         // a cleaning pass must not swap segments into the current log as it is retired
         host.pauseCleaning(move.tp);
         PartitionLog serving;
@@ -395,16 +303,16 @@ final class ReplicaDirMover implements AutoCloseable {
     }
 
     /** Inside the gate: copies the rest under the current log's lock and swaps; returns the log that now serves. */
-    private PartitionLog swapLocked(Move move) {
+    private PartitionLog swapLocked(ReplicaMove move) {
         PartitionLog source = move.source;
         synchronized (source) {
             if (whyGiveUp(move).isPresent()) {
                 return source; // the next step gives it up
             }
-            followTruncation(move);
+            move.followTruncation();
             // appends wait on this lock now, so the current log no longer grows: bounded by what came since the check
             int copies = 0;
-            while (!copyChunk(move)) {
+            while (!move.copyChunk(faults)) {
                 if (++copies > 1_000_000) {
                     throw new IllegalStateException("the copy of " + move.tp + " does not converge");
                 }
@@ -505,7 +413,7 @@ final class ReplicaDirMover implements AutoCloseable {
         }
     }
 
-    private void abandon(Move move, String why) {
+    private void abandon(ReplicaMove move, String why) {
         moves.remove(move.tp, move);
         if (move.swapping) {
             log.error(
@@ -528,14 +436,6 @@ final class ReplicaDirMover implements AutoCloseable {
             log.warn("Could not delete the future log {}; the next start-up does", move.futureDir, e);
         }
         log.info("Gave up moving the replica of {} to {}: {}", move.tp, move.destination, why);
-    }
-
-    private void before(String step) {
-        try {
-            faults.before(step);
-        } catch (IOException e) {
-            throw new KafkaStorageException("step " + step + " failed", e);
-        }
     }
 
     /** Future logs only report a failed disk (their dir goes offline); the rest of their events are the mover's. */
@@ -569,10 +469,10 @@ final class ReplicaDirMover implements AutoCloseable {
         if (tasks != null) {
             tasks.shutdown(); // waits for the copier's pass to end
         }
-        List<Move> left = new ArrayList<>(moves.values());
+        List<ReplicaMove> left = new ArrayList<>(moves.values());
         left.addAll(replacedMoves);
         replacedMoves.clear();
-        for (Move move : left) {
+        for (ReplicaMove move : left) {
             abandon(move, "the broker is shutting down");
         }
         deleteRetired(Long.MAX_VALUE);
