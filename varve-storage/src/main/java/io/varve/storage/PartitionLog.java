@@ -79,6 +79,12 @@ public final class PartitionLog {
     private volatile boolean closed;
     /** Set after an I/O error or corrupt data: every later operation fails with KafkaStorageException. */
     private volatile boolean offline;
+    /**
+     * Set when a replica move to another log dir swapped this log out ({@link ReplicaDirMover}): writes fail with
+     * KafkaStorageException (the client retries on the new log), its files are left alone (the directory is being
+     * renamed away), and reads in flight complete until the delayed {@link #close}.
+     */
+    private volatile boolean movedAway;
     /** True for a new log until its first flush made its directory and partition.metadata durable. */
     private volatile boolean creationUnsynced;
     /** Tiered logs: the highest offset confirmed in remote storage (local retention deletes only up to it). */
@@ -922,8 +928,8 @@ public final class PartitionLog {
     }
 
     private void flush(long nowMs) {
-        if (closed) {
-            return; // close() flushed already
+        if (closed || movedAway) {
+            return; // close() flushed already, or the new log of a move holds every byte
         }
         try {
             if (creationUnsynced) {
@@ -953,7 +959,7 @@ public final class PartitionLog {
             return;
         }
         try {
-            if (!offline) {
+            if (!offline && !movedAway) {
                 flush();
                 try {
                     segments.active().finish();
@@ -979,6 +985,14 @@ public final class PartitionLog {
     }
 
     void ensureUsable() {
+        ensureReadable();
+        if (movedAway) {
+            throw new KafkaStorageException(name + " moved to another log dir; retry");
+        }
+    }
+
+    /** Reads stay served by a log a move swapped out, until its delayed close: they were located before the swap. */
+    void ensureReadable() {
         if (offline) {
             throw new KafkaStorageException(
                     name + " is offline after an I/O error or corrupt data; see the broker log");
@@ -986,6 +1000,16 @@ public final class PartitionLog {
         if (closed) {
             throw new KafkaStorageException(name + " is closed");
         }
+    }
+
+    /** Move seam ({@link ReplicaDirMover}), under this log's lock once the new log holds every batch of it. */
+    synchronized void retireForMove() {
+        movedAway = true;
+    }
+
+    /** Whether a replica move swapped this log out. */
+    boolean movedAway() {
+        return movedAway;
     }
 
     /** Takes the log offline (every later operation fails) and returns the exception to throw. */
@@ -999,6 +1023,10 @@ public final class PartitionLog {
      * makes it consistent again.
      */
     KafkaStorageException goOffline(String what, Exception cause, boolean halfDone) {
+        if (movedAway) {
+            // its directory was renamed away by the move: a late file operation failing is no disk fault
+            return new KafkaStorageException(name + ": " + what + " after it moved to another log dir", cause);
+        }
         if (!halfDone && IoErrors.isResourceExhaustion(cause)) {
             // Out of descriptors is not damage: nothing was changed (a failed append is cut back), so the log stays
             // online and the client retries; the budget logs the condition once.

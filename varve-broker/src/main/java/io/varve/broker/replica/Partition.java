@@ -47,7 +47,9 @@ public final class Partition {
 
     private final TopicPartition tp;
     private final int localId;
-    private final PartitionLog partitionLog;
+    /** Replaced only when a replica move to another log dir completes ({@link #replaceLog}), under the monitor. */
+    private volatile PartitionLog partitionLog;
+
     private final Events events;
     private final LongSupplier clockMs;
     private final PartitionState state;
@@ -82,6 +84,17 @@ public final class Partition {
 
     public PartitionLog log() {
         return partitionLog;
+    }
+
+    /**
+     * A move of this replica to another log dir completed: later appends, reads and truncations use {@code moved}.
+     * The caller holds this partition's monitor around the whole swap, so no append falls between the logs.
+     */
+    synchronized void replaceLog(PartitionLog moved) {
+        if (!moved.topicPartition().equals(tp)) {
+            throw new IllegalArgumentException("the log of " + moved.topicPartition() + " is not one of " + tp);
+        }
+        partitionLog = moved;
     }
 
     void setMinInsyncReplicas(int minInsyncReplicas) {

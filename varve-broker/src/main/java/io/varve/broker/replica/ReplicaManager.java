@@ -127,6 +127,27 @@ public final class ReplicaManager implements Partition.Events {
         this.clockMs = clockMs;
         this.isrChanges = new IsrChangeSender(nodeId, timer, 100);
         this.throttles = new ReplicationThrottles(nodeId, clockMs);
+        logManager.onReplicaSwap(this::swapMovedLog);
+    }
+
+    /**
+     * A replica moved to another log dir takes over (AlterReplicaLogDirs): under this manager's monitor (no partition
+     * is materialised meanwhile) and the partition's (its appends wait), so every later write goes to the new log.
+     */
+    private PartitionLog swapMovedLog(TopicPartition tp, java.util.function.Supplier<PartitionLog> swap) {
+        synchronized (this) {
+            Partition p = partitions.get(tp);
+            if (p == null) {
+                return swap.get();
+            }
+            synchronized (p) {
+                PartitionLog serving = swap.get();
+                if (serving != p.log()) {
+                    p.replaceLog(serving);
+                }
+                return serving;
+            }
+        }
     }
 
     /** The replication throttles (leader and follower quotas with the throttled replicas of the newest image). */
