@@ -190,7 +190,7 @@ public final class ProduceCpu {
                 String.format("THREADS phase=%s usrPerGib=%.2f sysPerGib=%.2f", phase, usr / gib, sys / gib));
         for (Map.Entry<String, Double> e : sorted) {
             if (e.getValue() >= 0.01) {
-                line.append(String.format(" %s=%.2f", e.getKey(), e.getValue()));
+                line.append(String.format(" %s=%.2f", e.getKey(), e.getValue() / gib));
             }
         }
         System.out.println(line);
