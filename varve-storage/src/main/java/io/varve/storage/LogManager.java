@@ -855,6 +855,15 @@ public final class LogManager implements AutoCloseable {
         }
 
         @Override
+        public void segmentRolled(PartitionLog partitionLog) {
+            if (tasks == null) {
+                partitionLog.syncRolledSegments();
+            } else {
+                tasks.scheduleOnce("sync-rolled-segments", 0, partitionLog::syncRolledSegments);
+            }
+        }
+
+        @Override
         public void segmentsRetired(PartitionLog partitionLog, long deleteDelayMs) {
             if (tasks != null) {
                 tasks.scheduleOnce(

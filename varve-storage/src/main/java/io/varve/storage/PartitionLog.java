@@ -735,8 +735,45 @@ public final class PartitionLog {
         // snapshots above it are kept: on a tiered log, those of segments not uploaded yet
         long pruneLimit =
                 cfg.remoteStorageEnable() && !cfg.remoteLogCopyDisable() ? highestUploadedOffset + 1 : Long.MAX_VALUE;
-        return roller.roll(reason, newBaseOffset, pruneLimit);
+        LogSegment rolled = roller.roll(reason, newBaseOffset, pruneLimit);
+        events.segmentRolled(this);
+        return rolled;
     }
+
+    /**
+     * Fsyncs the segments rolled since the last sync (their files, the roll's producer snapshot, the directory) and
+     * moves the recovery point past them; the owner runs it off the append path after {@link
+     * LogEvents#segmentRolled}. A segment that retention or compaction took out meanwhile needs nothing.
+     */
+    void syncRolledSegments() {
+        if (closed || offline || !flusher.rolledUnsynced()) {
+            return;
+        }
+        try {
+            flusher.syncRolled(rolledSync);
+        } catch (IOException e) {
+            throw goOffline("fsync of a rolled segment", e);
+        }
+    }
+
+    private final LogFlusher.RolledSync rolledSync = new LogFlusher.RolledSync() {
+        @Override
+        public void sync(LogSegment segment, long nextOffset) throws IOException {
+            try {
+                segment.flush();
+                DurableFiles.fsyncIfExists(io.varve.storage.producer.ProducerSnapshotFiles.path(dir, nextOffset));
+            } catch (java.nio.file.NoSuchFileException | java.nio.channels.ClosedChannelException e) {
+                if (segments.holds(segment)) {
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public void syncDirectory() throws IOException {
+            DurableFiles.fsyncDirectory(dir);
+        }
+    };
 
     /** Rolls a non-empty active segment now (tests and tools; appends and retention roll by themselves). */
     synchronized void roll() {
@@ -915,7 +952,7 @@ public final class PartitionLog {
         segments.injectStepFaults(faults);
     }
 
-    /** Fsyncs everything appended so far. Segments before the active one were fsynced when rolled. */
+    /** Fsyncs everything appended so far: rolled segments not synced yet, then the active one. */
     public void flush() {
         flush(-1);
     }
@@ -937,11 +974,11 @@ public final class PartitionLog {
                 DurableFiles.fsyncDirectory(dir);
                 creationUnsynced = false;
             }
-            // the log end offset first: every byte below it is in the active segment or an older, fsynced one
+            // the log end offset first: every byte below it is in the active segment or an older one (synced first)
             long endOffset = logEndOffset;
             epochCache.flush(); // durable before the recovery point passes the epochs it holds
             long startNanos = System.nanoTime();
-            if (flusher.flush(endOffset, segments.active(), nowMs)) {
+            if (flusher.flush(endOffset, segments.active(), nowMs, rolledSync)) {
                 events.logFlushed(this, System.nanoTime() - startNanos);
             }
         } catch (IOException e) {

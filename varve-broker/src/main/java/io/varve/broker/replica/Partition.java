@@ -189,9 +189,9 @@ public final class Partition {
         Outcome outcome;
         synchronized (this) {
             requireLeader();
-            if (requiredAcks == -1 && state.isr().size() < minInsyncReplicas) {
-                throw new NotEnoughReplicasException("The ISR of " + tp + " has "
-                        + state.isr().size() + " member(s), fewer than min.insync.replicas=" + minInsyncReplicas + ".");
+            if (requiredAcks == -1 && state.isrSize() < minInsyncReplicas) {
+                throw new NotEnoughReplicasException("The ISR of " + tp + " has " + state.isrSize()
+                        + " member(s), fewer than min.insync.replicas=" + minInsyncReplicas + ".");
             }
             int epoch = state.leaderEpoch();
             AppendResult result = partitionLog.appendAsLeader(records, epoch, clockMs.getAsLong(), origin, guard);
@@ -201,6 +201,33 @@ public final class Partition {
         }
         fire(outcome);
         return append;
+    }
+
+    /** Where a write waiting to be committed stands ({@link #writeState}). */
+    public enum WriteState {
+        PENDING,
+        COMMITTED,
+        /** This broker no longer leads at the write's leader epoch. */
+        LEADERSHIP_MOVED,
+        /** Committed by an ISR smaller than min.insync.replicas (acks=all fails with NOT_ENOUGH_REPLICAS_AFTER_APPEND). */
+        BELOW_MIN_ISR
+    }
+
+    /**
+     * Whether the high watermark passed {@code requiredOffset} while this broker still leads at {@code leaderEpoch}:
+     * one reading under the monitor for the produce purgatory, which asks once per write.
+     */
+    public synchronized WriteState writeState(long requiredOffset, int leaderEpoch, boolean checkMinIsr) {
+        if (!state.isLeader() || state.leaderEpoch() != leaderEpoch) {
+            return WriteState.LEADERSHIP_MOVED;
+        }
+        if (state.highWatermark() < requiredOffset) {
+            return WriteState.PENDING;
+        }
+        if (checkMinIsr && state.maximalIsrSize() < minInsyncReplicas) {
+            return WriteState.BELOW_MIN_ISR;
+        }
+        return WriteState.COMMITTED;
     }
 
     /** The leader epoch, when this broker leads. */
