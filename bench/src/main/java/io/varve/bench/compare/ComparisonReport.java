@@ -1,12 +1,11 @@
 package io.varve.bench.compare;
 
-import java.util.List;
-import java.util.Locale;
-
 import io.varve.bench.compare.RunComparison.Check;
 import io.varve.bench.compare.RunComparison.Result;
 import io.varve.bench.compare.RunComparison.Subject;
 import io.varve.bench.compare.RunComparison.Verdict;
+import java.util.List;
+import java.util.Locale;
 
 /** Renders a comparison as markdown: the rule, one row per check, the warnings and the one-line summary. */
 public final class ComparisonReport {
@@ -16,26 +15,39 @@ public final class ComparisonReport {
     public static String markdown(Result result, double floorFraction) {
         StringBuilder md = new StringBuilder();
         md.append("## Compared with ").append(result.baselineLabel()).append("\n\n");
-        md.append("This run: ").append(result.currentLabel()).append(". A check is **WORSE** when its median moved the "
+        md.append("This run: ")
+                .append(result.currentLabel())
+                .append(". A check is **WORSE** when its median moved the "
                         + "wrong way by more than its allowance: half the spread (max − min) of the baseline's rounds "
                         + "plus half the spread of this run's, at least ")
                 .append(String.format(Locale.ROOT, "%.0f %%", floorFraction * 100))
                 .append(" of the baseline's median, plus one unit for figures in whole units. `Varve` rows compare "
                         + "Varve's own figure (Kafka's change beside it says whether the machine moved too); "
                         + "`Varve/Kafka` rows compare the ratio from each round's pair.\n\n");
-        md.append("| scenario | figure | unit | | baseline | this run | change | allowance | Kafka's change | verdict |\n");
+        md.append(
+                "| scenario | figure | unit | | baseline | this run | change | allowance | Kafka's change | verdict |\n");
         md.append("|---|---|---|---|---:|---:|---:|---:|---:|---|\n");
         for (Check check : result.checks()) {
-            md.append("| (").append(check.scenario()).append(") | ").append(check.figure())
-                    .append(" | ").append(check.subject() == Subject.RATIO ? "×" : check.unit())
-                    .append(" | ").append(check.subject().text())
-                    .append(" | ").append(samples(check.baseline()))
-                    .append(" | ").append(samples(check.current()))
-                    .append(" | ").append(percent(check.change()))
-                    .append(" | ").append(check.verdict() == Verdict.NOT_COMPARED ? "—"
-                            : "± " + Samples.format(check.allowance()))
-                    .append(" | ").append(percent(check.kafkaChange()))
-                    .append(" | ").append(verdict(check))
+            md.append("| (")
+                    .append(check.scenario())
+                    .append(") | ")
+                    .append(check.figure())
+                    .append(" | ")
+                    .append(check.subject() == Subject.RATIO ? "×" : check.unit())
+                    .append(" | ")
+                    .append(check.subject().text())
+                    .append(" | ")
+                    .append(samples(check.baseline()))
+                    .append(" | ")
+                    .append(samples(check.current()))
+                    .append(" | ")
+                    .append(percent(check.change()))
+                    .append(" | ")
+                    .append(check.verdict() == Verdict.NOT_COMPARED ? "—" : "± " + Samples.format(check.allowance()))
+                    .append(" | ")
+                    .append(percent(check.kafkaChange()))
+                    .append(" | ")
+                    .append(verdict(check))
                     .append(" |\n");
         }
         md.append('\n');

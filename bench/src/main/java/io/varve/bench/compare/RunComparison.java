@@ -1,12 +1,11 @@
 package io.varve.bench.compare;
 
+import io.varve.bench.compare.RunRecord.FigureRecord;
+import io.varve.bench.compare.RunRecord.ScenarioRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
-
-import io.varve.bench.compare.RunRecord.FigureRecord;
-import io.varve.bench.compare.RunRecord.ScenarioRecord;
 
 /**
  * Compares a run with a baseline run, figure by figure, and flags what got worse by more than the noise of the two
@@ -106,7 +105,8 @@ public final class RunComparison {
             return line
                     + " — WORSE: "
                     + worse().stream()
-                            .map(c -> "(" + c.scenario() + ") " + c.figure() + " [" + c.subject().text() + "]")
+                            .map(c -> "(" + c.scenario() + ") " + c.figure() + " ["
+                                    + c.subject().text() + "]")
                             .collect(Collectors.joining("; "));
         }
     }
@@ -123,7 +123,8 @@ public final class RunComparison {
         }
         List<String> warnings = new ArrayList<>();
         if (baseline.smoke() != current.smoke()) {
-            warnings.add((current.smoke() ? "this run is a smoke run and the baseline is not"
+            warnings.add((current.smoke()
+                            ? "this run is a smoke run and the baseline is not"
                             : "the baseline is a smoke run and this run is not")
                     + ": sizes differ, so most figures cannot be compared meaningfully");
         }
@@ -141,18 +142,33 @@ public final class RunComparison {
                     continue;
                 }
                 Better better = figure.better() != null ? figure.better() : old.better();
-                checks.add(check(scenario.number(), figure, Subject.VARVE, old.varve(), figure.varve(), better,
-                        floorFraction, change(old.kafka(), figure.kafka())));
+                checks.add(check(
+                        scenario.number(),
+                        figure,
+                        Subject.VARVE,
+                        old.varve(),
+                        figure.varve(),
+                        better,
+                        floorFraction,
+                        change(old.kafka(), figure.kafka())));
                 List<Double> oldRatios = ratios(old);
                 List<Double> newRatios = ratios(figure);
                 if (!oldRatios.isEmpty() || !newRatios.isEmpty()) {
-                    checks.add(check(scenario.number(), figure, Subject.RATIO, oldRatios, newRatios, better,
-                            floorFraction, null));
+                    checks.add(check(
+                            scenario.number(),
+                            figure,
+                            Subject.RATIO,
+                            oldRatios,
+                            newRatios,
+                            better,
+                            floorFraction,
+                            null));
                 }
             }
             for (FigureRecord old : before.figures()) {
                 if (scenario.figure(old.name()).isEmpty()) {
-                    warnings.add("(" + scenario.number() + ") " + old.name() + " was measured in the baseline, not now");
+                    warnings.add(
+                            "(" + scenario.number() + ") " + old.name() + " was measured in the baseline, not now");
                 }
             }
         }
@@ -166,32 +182,71 @@ public final class RunComparison {
         return new Result(baseline.label(), current.label(), warnings, checks);
     }
 
-    private static Check check(int scenario, FigureRecord figure, Subject subject, List<Double> before,
-                               List<Double> now, Better better, double floorFraction, Double kafkaChange) {
+    private static Check check(
+            int scenario,
+            FigureRecord figure,
+            Subject subject,
+            List<Double> before,
+            List<Double> now,
+            Better better,
+            double floorFraction,
+            Double kafkaChange) {
         Double oldMedian = Samples.median(before);
         Double newMedian = Samples.median(now);
         if (oldMedian == null || newMedian == null) {
-            String missing = oldMedian == null && newMedian == null ? "no figure in either run"
+            String missing = oldMedian == null && newMedian == null
+                    ? "no figure in either run"
                     : oldMedian == null ? "no figure in the baseline" : "no figure in this run";
-            return new Check(scenario, figure.name(), figure.unit(), subject, before, now, null, 0, kafkaChange,
-                    Verdict.NOT_COMPARED, missing);
+            return new Check(
+                    scenario,
+                    figure.name(),
+                    figure.unit(),
+                    subject,
+                    before,
+                    now,
+                    null,
+                    0,
+                    kafkaChange,
+                    Verdict.NOT_COMPARED,
+                    missing);
         }
         Double change = oldMedian == 0 ? null : (newMedian - oldMedian) / Math.abs(oldMedian);
         double allowance = allowance(before, now, oldMedian, floorFraction, subject);
         if (better == null) {
-            return new Check(scenario, figure.name(), figure.unit(), subject, before, now, change, allowance,
-                    kafkaChange, Verdict.NOT_COMPARED, "which way is better is unknown");
+            return new Check(
+                    scenario,
+                    figure.name(),
+                    figure.unit(),
+                    subject,
+                    before,
+                    now,
+                    change,
+                    allowance,
+                    kafkaChange,
+                    Verdict.NOT_COMPARED,
+                    "which way is better is unknown");
         }
         double worseBy = better == Better.HIGHER ? oldMedian - newMedian : newMedian - oldMedian;
         Verdict verdict = worseBy > allowance ? Verdict.WORSE : -worseBy > allowance ? Verdict.BETTER : Verdict.SAME;
         String note = before.size() < 2 || now.size() < 2
-                ? "one round on a side: its spread is unknown, the floor stands in for it" : "";
-        return new Check(scenario, figure.name(), figure.unit(), subject, before, now, change, allowance, kafkaChange,
-                verdict, note);
+                ? "one round on a side: its spread is unknown, the floor stands in for it"
+                : "";
+        return new Check(
+                scenario,
+                figure.name(),
+                figure.unit(),
+                subject,
+                before,
+                now,
+                change,
+                allowance,
+                kafkaChange,
+                verdict,
+                note);
     }
 
-    static double allowance(List<Double> before, List<Double> now, double oldMedian, double floorFraction,
-                            Subject subject) {
+    static double allowance(
+            List<Double> before, List<Double> now, double oldMedian, double floorFraction, Subject subject) {
         double noise = Samples.spread(before) / 2 + Samples.spread(now) / 2;
         double floor = floorFraction * Math.abs(oldMedian);
         // Latency in whole milliseconds moves in steps of one: a step is the resolution, not a regression.

@@ -1,21 +1,19 @@
 package io.varve.bench.compare;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.varve.bench.compare.RunRecord.FigureRecord;
 import io.varve.bench.compare.RunRecord.ScenarioRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The machine-readable twin of a run's markdown report ({@code bench/work/results-DATE.json}; with {@code --record}
@@ -92,7 +90,8 @@ public final class RunJson {
             if (!s.path("number").canConvertToInt()) {
                 throw new IOException("a scenario without a number");
             }
-            scenarios.add(new ScenarioRecord(s.path("number").asInt(), s.path("title").asText(""), figures));
+            scenarios.add(
+                    new ScenarioRecord(s.path("number").asInt(), s.path("title").asText(""), figures));
         }
         return new RunRecord(required(root, "label"), root.path("smoke").asBoolean(false), about, scenarios);
     }

@@ -1,14 +1,13 @@
 package io.varve.bench.compare;
 
+import io.varve.bench.compare.RunRecord.FigureRecord;
+import io.varve.bench.compare.RunRecord.ScenarioRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import io.varve.bench.compare.RunRecord.FigureRecord;
-import io.varve.bench.compare.RunRecord.ScenarioRecord;
 
 /**
  * Reads a run back from the markdown the harness wrote ({@code bench/RESULTS.md}, {@code bench/work/results-*.md}),
@@ -79,7 +78,11 @@ public final class RunMarkdown {
             Matcher m = SAMPLES.matcher(line);
             if (m.matches()) {
                 String name = m.group(1);
-                figures.add(new FigureRecord(name, units.getOrDefault(name, ""), null, numbers(m.group(2), line),
+                figures.add(new FigureRecord(
+                        name,
+                        units.getOrDefault(name, ""),
+                        null,
+                        numbers(m.group(2), line),
                         numbers(m.group(3), line)));
             }
         }
@@ -91,8 +94,8 @@ public final class RunMarkdown {
         return new RunRecord(label, label.contains("SMOKE"), Map.of("source", "markdown"), scenarios);
     }
 
-    private static void addScenario(List<ScenarioRecord> scenarios, Integer number, String title,
-                                    List<FigureRecord> figures) {
+    private static void addScenario(
+            List<ScenarioRecord> scenarios, Integer number, String title, List<FigureRecord> figures) {
         if (number != null && !figures.isEmpty()) {
             scenarios.add(new ScenarioRecord(number, title, figures));
         }
@@ -132,7 +135,8 @@ public final class RunMarkdown {
             for (int i : partial) {
                 names.append("\n  ").append(lines.get(i));
             }
-            throw new IllegalArgumentException(partial.size() + " headings contain \"" + query + "\"; name one:" + names);
+            throw new IllegalArgumentException(
+                    partial.size() + " headings contain \"" + query + "\"; name one:" + names);
         }
         return partial.get(0);
     }

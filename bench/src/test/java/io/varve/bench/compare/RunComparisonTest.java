@@ -6,15 +6,14 @@ import static io.varve.bench.compare.Runs.throughput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
-import java.util.Map;
-
 import io.varve.bench.compare.RunComparison.Check;
 import io.varve.bench.compare.RunComparison.Result;
 import io.varve.bench.compare.RunComparison.Subject;
 import io.varve.bench.compare.RunComparison.Verdict;
 import io.varve.bench.compare.RunRecord.FigureRecord;
 import io.varve.bench.compare.RunRecord.ScenarioRecord;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RunComparisonTest {
@@ -29,7 +28,8 @@ class RunComparisonTest {
 
         Check varve = check(result, Subject.VARVE);
         assertThat(varve.verdict()).isEqualTo(Verdict.WORSE);
-        assertThat(varve.allowance()).isEqualTo(10.0 / 2 + 5.0 / 2 + 0.0 + 1, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(varve.allowance())
+                .isEqualTo(10.0 / 2 + 5.0 / 2 + 0.0 + 1, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(varve.change()).isCloseTo(-0.219, org.assertj.core.data.Offset.offset(0.001));
         assertThat(result.regressed()).isTrue();
         assertThat(result.summary()).contains("WORSE: (1) produce throughput [Varve]");
@@ -49,11 +49,17 @@ class RunComparisonTest {
     void aLatencyThatRoseIsWorseAndOneThatFellIsBetterBecauseLowerIsBetter() {
         FigureRecord before = latency(KAFKA, List.of(10.5, 11.0, 10.0));
 
-        assertThat(check(RunComparison.compare(run("a", before), run("b", latency(KAFKA, List.of(20.5, 21.0, 22.5)))),
-                        Subject.VARVE).verdict())
+        assertThat(check(
+                                RunComparison.compare(
+                                        run("a", before), run("b", latency(KAFKA, List.of(20.5, 21.0, 22.5)))),
+                                Subject.VARVE)
+                        .verdict())
                 .isEqualTo(Verdict.WORSE);
-        assertThat(check(RunComparison.compare(run("a", before), run("b", latency(KAFKA, List.of(5.5, 6.0, 5.0)))),
-                        Subject.VARVE).verdict())
+        assertThat(check(
+                                RunComparison.compare(
+                                        run("a", before), run("b", latency(KAFKA, List.of(5.5, 6.0, 5.0)))),
+                                Subject.VARVE)
+                        .verdict())
                 .isEqualTo(Verdict.BETTER);
     }
 
@@ -72,10 +78,10 @@ class RunComparisonTest {
     void runsOfOneRoundFallBackOnTheFloorAndSaySo() {
         RunRecord before = run("a", throughput(List.of(100.5), List.of(100.5)));
 
-        Check within = check(RunComparison.compare(before, run("b", throughput(List.of(100.5), List.of(96.5)))),
-                Subject.VARVE);
-        Check beyond = check(RunComparison.compare(before, run("b", throughput(List.of(100.5), List.of(90.5)))),
-                Subject.VARVE);
+        Check within = check(
+                RunComparison.compare(before, run("b", throughput(List.of(100.5), List.of(96.5)))), Subject.VARVE);
+        Check beyond = check(
+                RunComparison.compare(before, run("b", throughput(List.of(100.5), List.of(90.5)))), Subject.VARVE);
 
         assertThat(within.verdict()).isEqualTo(Verdict.SAME);
         assertThat(within.allowance()).isCloseTo(0.05 * 100.5, org.assertj.core.data.Offset.offset(1e-9));
@@ -88,7 +94,8 @@ class RunComparisonTest {
         RunRecord before = run("a", throughput(List.of(100.5), List.of(100.5)));
         RunRecord after = run("b", throughput(List.of(100.5), List.of(96.5)));
 
-        assertThat(check(RunComparison.compare(before, after, 0.01), Subject.VARVE).verdict())
+        assertThat(check(RunComparison.compare(before, after, 0.01), Subject.VARVE)
+                        .verdict())
                 .isEqualTo(Verdict.WORSE);
         assertThatThrownBy(() -> RunComparison.compare(before, after, -0.1))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -127,27 +134,42 @@ class RunComparisonTest {
 
     @Test
     void whatOnlyOneRunHasIsNotComparedAndIsNamed() {
-        RunRecord before = new RunRecord("a", false, Map.of(), List.of(
-                new ScenarioRecord(1, "produce", List.of(
-                        throughput(KAFKA, List.of()),
-                        new FigureRecord("dropped figure", "ms", Better.LOWER, KAFKA, KAFKA))),
-                new ScenarioRecord(5, "many partitions", List.of(latency(KAFKA, KAFKA)))));
-        RunRecord after = new RunRecord("b", false, Map.of(), List.of(
-                new ScenarioRecord(1, "produce", List.of(
-                        throughput(List.of(), List.of(100.0)),
-                        new FigureRecord("new figure", "ms", Better.LOWER, KAFKA, KAFKA))),
-                new ScenarioRecord(9, "transactions", List.of(latency(KAFKA, KAFKA)))));
+        RunRecord before = new RunRecord(
+                "a",
+                false,
+                Map.of(),
+                List.of(
+                        new ScenarioRecord(
+                                1,
+                                "produce",
+                                List.of(
+                                        throughput(KAFKA, List.of()),
+                                        new FigureRecord("dropped figure", "ms", Better.LOWER, KAFKA, KAFKA))),
+                        new ScenarioRecord(5, "many partitions", List.of(latency(KAFKA, KAFKA)))));
+        RunRecord after = new RunRecord(
+                "b",
+                false,
+                Map.of(),
+                List.of(
+                        new ScenarioRecord(
+                                1,
+                                "produce",
+                                List.of(
+                                        throughput(List.of(), List.of(100.0)),
+                                        new FigureRecord("new figure", "ms", Better.LOWER, KAFKA, KAFKA))),
+                        new ScenarioRecord(9, "transactions", List.of(latency(KAFKA, KAFKA)))));
 
         Result result = RunComparison.compare(before, after);
 
         assertThat(result.checks()).hasSize(1); // Varve only: Kafka has no figure now, so there is no ratio
         assertThat(result.checks().get(0).verdict()).isEqualTo(Verdict.NOT_COMPARED);
         assertThat(result.checks().get(0).note()).isEqualTo("no figure in the baseline");
-        assertThat(result.warnings()).containsExactlyInAnyOrder(
-                "(1) new figure is not in the baseline",
-                "(1) dropped figure was measured in the baseline, not now",
-                "scenario 9 is not in the baseline",
-                "baseline scenarios not run now: [5]");
+        assertThat(result.warnings())
+                .containsExactlyInAnyOrder(
+                        "(1) new figure is not in the baseline",
+                        "(1) dropped figure was measured in the baseline, not now",
+                        "scenario 9 is not in the baseline",
+                        "baseline scenarios not run now: [5]");
         assertThat(result.regressed()).isFalse();
     }
 
@@ -166,7 +188,8 @@ class RunComparisonTest {
         FigureRecord unknown = new FigureRecord("produce p99", "ms", null, KAFKA, List.of(30.0, 30.0, 30.0));
         FigureRecord unknownBefore = new FigureRecord("produce p99", "ms", null, KAFKA, List.of(10.0, 10.0, 10.0));
 
-        assertThat(check(RunComparison.compare(run("a", known), run("b", unknown)), Subject.VARVE).verdict())
+        assertThat(check(RunComparison.compare(run("a", known), run("b", unknown)), Subject.VARVE)
+                        .verdict())
                 .isEqualTo(Verdict.WORSE);
         Check neither = check(RunComparison.compare(run("a", unknownBefore), run("b", unknown)), Subject.VARVE);
         assertThat(neither.verdict()).isEqualTo(Verdict.NOT_COMPARED);
@@ -181,7 +204,8 @@ class RunComparisonTest {
 
         String md = ComparisonReport.markdown(result, 0.05);
 
-        assertThat(md).contains("## Compared with Run of A", "at least 5 %")
+        assertThat(md)
+                .contains("## Compared with Run of A", "at least 5 %")
                 .contains("| (1) | produce throughput | MiB/s | Varve | 105 [100–110] | 82.0 [80.0–85.0] | -21.9 % |")
                 .contains("**WORSE**")
                 .endsWith(result.summary() + "\n");

@@ -3,17 +3,17 @@ package io.varve.bench.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.varve.bench.compare.RunRecord.FigureRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import io.varve.bench.compare.RunRecord.FigureRecord;
 import org.junit.jupiter.api.Test;
 
 class RunMarkdownTest {
 
     /** Two runs as the harness's Report writes them, newest first. */
-    private static final String RESULTS = """
+    private static final String RESULTS =
+            """
             # Benchmark results
 
             ## Status
@@ -88,12 +88,17 @@ class RunMarkdownTest {
         assertThat(run.label()).isEqualTo("Run of 2026-12-02 10:00:00");
         assertThat(run.smoke()).isFalse();
         assertThat(run.scenarios()).extracting(RunRecord.ScenarioRecord::number).containsExactly(1, 15);
-        FigureRecord throughput = run.scenario(1).orElseThrow().figure("produce throughput").orElseThrow();
+        FigureRecord throughput =
+                run.scenario(1).orElseThrow().figure("produce throughput").orElseThrow();
         assertThat(throughput.unit()).isEqualTo("MiB/s");
         assertThat(throughput.better()).isNull();
         assertThat(throughput.kafka()).containsExactly(80.0, 81.5, 79.0);
         assertThat(throughput.varve()).containsExactly(100.0, 99.5, 103.0);
-        assertThat(run.scenario(1).orElseThrow().figure("(7) broker peak RSS (VmHWM)").orElseThrow().varve())
+        assertThat(run.scenario(1)
+                        .orElseThrow()
+                        .figure("(7) broker peak RSS (VmHWM)")
+                        .orElseThrow()
+                        .varve())
                 .containsExactly(200.0, 196.0, 203.0);
         FigureRecord scrapes = run.scenario(15).orElseThrow().figures().get(0);
         assertThat(scrapes.kafka()).isEmpty();
@@ -137,8 +142,14 @@ class RunMarkdownTest {
         // bench/RESULTS.md keeps every recorded run; this one (all scenarios 1-9, three rounds) stays as it was.
         RunRecord run = RunMarkdown.parse(Files.readString(Path.of("RESULTS.md")), "Run of 2026-11-29 19:08:21");
 
-        assertThat(run.scenarios()).extracting(RunRecord.ScenarioRecord::number).containsExactly(1, 2, 3, 4, 5, 6, 8, 9);
-        assertThat(run.scenario(1).orElseThrow().figure("(7) broker peak RSS (VmHWM)").orElseThrow().varve())
+        assertThat(run.scenarios())
+                .extracting(RunRecord.ScenarioRecord::number)
+                .containsExactly(1, 2, 3, 4, 5, 6, 8, 9);
+        assertThat(run.scenario(1)
+                        .orElseThrow()
+                        .figure("(7) broker peak RSS (VmHWM)")
+                        .orElseThrow()
+                        .varve())
                 .containsExactly(200.0, 196.0, 203.0);
     }
 }

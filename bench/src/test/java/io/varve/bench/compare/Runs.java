@@ -1,10 +1,9 @@
 package io.varve.bench.compare;
 
-import java.util.List;
-import java.util.Map;
-
 import io.varve.bench.compare.RunRecord.FigureRecord;
 import io.varve.bench.compare.RunRecord.ScenarioRecord;
+import java.util.List;
+import java.util.Map;
 
 /** Small runs for the tests: one scenario, one figure, the samples given. */
 final class Runs {
