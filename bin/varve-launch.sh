@@ -4,6 +4,7 @@
 #   varve_java_feature JAVA        a java's feature version: 17, 21, 25 ...
 #   varve_ensure_cds ROOT [JAVA]   (re)writes JAVA's class-data archive (JDK 25 on: its AOT cache) when a jar is newer
 #   varve_cds_opts ROOT [JAVA]     the JVM options that map it, or nothing when there is none
+#   varve_jvm_opts ROOT [JAVA]     what bin/varve adds to every node: those, and what that JDK needs besides
 # JAVA defaults to the java on PATH in the last two, so that a script that runs plain `java` gets options it accepts.
 
 # The switch: which JDK bin/varve runs on unless VARVE_JDK says otherwise.
@@ -129,4 +130,14 @@ varve_cds_opts() {
       echo "-XX:SharedArchiveFile=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"
     fi
   fi
+}
+
+# JDK 24 on warns at start-up when Netty loads its native epoll transport unless native access is granted.
+varve_jvm_opts() {
+  local java="${2:-java}"
+  varve_cds_opts "$1" "$java" | tr -d '\n'
+  if [ "$(varve_java_feature "$java")" -ge 24 ]; then
+    printf ' %s' --enable-native-access=ALL-UNNAMED
+  fi
+  echo
 }

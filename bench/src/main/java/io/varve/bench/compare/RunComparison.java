@@ -22,6 +22,9 @@ public final class RunComparison {
     /** How much worse than the baseline's median a figure may get before it is flagged, at least. */
     public static final double DEFAULT_FLOOR_FRACTION = 0.05;
 
+    /** The summary line names at most this many WORSE checks (the table has them all). */
+    static final int SUMMARY_NAMES = 8;
+
     /** What one check found. */
     public enum Verdict {
         WORSE,
@@ -102,12 +105,13 @@ public final class RunComparison {
             if (!regressed()) {
                 return line;
             }
-            return line
-                    + " — WORSE: "
-                    + worse().stream()
-                            .map(c -> "(" + c.scenario() + ") " + c.figure() + " ["
-                                    + c.subject().text() + "]")
-                            .collect(Collectors.joining("; "));
+            List<Check> worse = worse();
+            String names = worse.stream()
+                    .limit(SUMMARY_NAMES)
+                    .map(c -> "(" + c.scenario() + ") " + c.figure() + " [" + c.subject().text() + "]")
+                    .collect(Collectors.joining("; "));
+            return line + " — WORSE: " + names
+                    + (worse.size() > SUMMARY_NAMES ? "; and " + (worse.size() - SUMMARY_NAMES) + " more" : "");
         }
     }
 

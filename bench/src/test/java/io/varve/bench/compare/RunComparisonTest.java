@@ -211,6 +211,24 @@ class RunComparisonTest {
                 .endsWith(result.summary() + "\n");
     }
 
+    @Test
+    void theSummaryNamesTheFirstWorseChecksAndCountsTheRest() {
+        List<FigureRecord> before = new java.util.ArrayList<>();
+        List<FigureRecord> after = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            before.add(new FigureRecord("f" + i, "ms", Better.LOWER, List.of(), List.of(10.5)));
+            after.add(new FigureRecord("f" + i, "ms", Better.LOWER, List.of(), List.of(20.5)));
+        }
+        Result result = RunComparison.compare(
+                run("a", before.toArray(FigureRecord[]::new)), run("b", after.toArray(FigureRecord[]::new)));
+
+        assertThat(result.summary())
+                .startsWith("compare: 10 worse, 0 better, 0 within noise, 0 not compared — WORSE: (1) f0 [Varve]; ")
+                .contains("(1) f7 [Varve]")
+                .doesNotContain("f8")
+                .endsWith("; and 2 more");
+    }
+
     private static Check check(Result result, Subject subject) {
         return result.checks().stream()
                 .filter(c -> c.subject() == subject)
