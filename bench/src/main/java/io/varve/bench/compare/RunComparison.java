@@ -108,7 +108,8 @@ public final class RunComparison {
             List<Check> worse = worse();
             String names = worse.stream()
                     .limit(SUMMARY_NAMES)
-                    .map(c -> "(" + c.scenario() + ") " + c.figure() + " [" + c.subject().text() + "]")
+                    .map(c -> "(" + c.scenario() + ") " + c.figure() + " ["
+                            + c.subject().text() + "]")
                     .collect(Collectors.joining("; "));
             return line + " — WORSE: " + names
                     + (worse.size() > SUMMARY_NAMES ? "; and " + (worse.size() - SUMMARY_NAMES) + " more" : "");
