@@ -834,6 +834,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("HTTP listener", httpListener);
         closeQuietly("network", socketServer);
         closeQuietly("JWK set refresh", oauthBearer);
+        closeQuietly("OAUTHBEARER logins", config.security()::closeOutgoingLogins);
         closeQuietly("schema registry", schemaRegistry);
         closeQuietly("replica fetchers", replicaFetchers);
         if (replicaManager != null) {

@@ -99,6 +99,7 @@ final class ControllerWiring implements AutoCloseable {
                 // the brokers' own APIs, needs CLUSTER_ACTION), and an Envelope's request is checked as its client.
                 io.varve.broker.security.AuthorizationHook authorization = controllerAuthorization(config, loader);
                 apis.authorizeEnvelopesWith(authorization);
+                logs.authorizeRaftWith(authorization == null ? null : authorization.authorizer());
                 RequestDispatcher requests = new KafkaRequestDispatcher(
                         apis.apis(), apis.apiVersions(), requestExecutor, null, null, authorization);
                 ControllerApis served = apis;

@@ -177,6 +177,41 @@ class AuthorizationHookTest {
         assertThat(reachedHandler).hasSize(1);
     }
 
+    /** Kafka's ControllerApis: a broker's registration and heartbeats need CLUSTER_ACTION, unregistering ALTER. */
+    @Test
+    void theBrokerLifecycleOnTheControllerListenerNeedsClusterAction() throws Exception {
+        for (var api : List.of(
+                new Object[] {
+                    ApiKeys.BROKER_REGISTRATION,
+                    (short) 4,
+                    new org.apache.kafka.common.message.BrokerRegistrationRequestData()
+                },
+                new Object[] {
+                    ApiKeys.BROKER_HEARTBEAT,
+                    (short) 1,
+                    new org.apache.kafka.common.message.BrokerHeartbeatRequestData()
+                },
+                new Object[] {
+                    ApiKeys.UNREGISTER_BROKER,
+                    (short) 0,
+                    new org.apache.kafka.common.message.UnregisterBrokerRequestData()
+                })) {
+            ApiKeys key = (ApiKeys) api[0];
+            short version = (short) api[1];
+            ApiMessage body = (ApiMessage) api[2];
+            ApiMessage refused = hook.handle(request(key, version, body, ALICE), answering(null))
+                    .get();
+            assertThat(ClientFrames.errors(key, version, refused))
+                    .as(key.name)
+                    .containsExactly(Errors.CLUSTER_AUTHORIZATION_FAILED);
+            assertThat(reachedHandler).as(key.name).isEmpty();
+            hook.handle(request(key, version, body, Principal.user("broker")), answering(null))
+                    .get();
+            assertThat(reachedHandler).as(key.name).hasSize(1);
+            reachedHandler.clear();
+        }
+    }
+
     @Test
     void aConsumersOffsetsForLeaderEpochNeedsDescribeOnEachTopicNotClusterAction() throws Exception {
         OffsetForLeaderEpochRequestData request = new OffsetForLeaderEpochRequestData().setReplicaId(-1);
