@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
  * Reads a run back from the markdown the harness wrote ({@code bench/RESULTS.md}, {@code bench/work/results-*.md}),
  * so that runs recorded before the JSON files existed can serve as a baseline. It takes each scenario's
  * {@code ### (N) title}, the units from its table, and the samples from its "every run" list
- * ({@code - figure: Kafka [a, b, c], Varve [x, y, z]}); the direction of a figure is not in the markdown, the run it is
- * compared with supplies it. Samples there are rounded as the report prints them.
+ * ({@code - figure: Kafka [a, b, c], Varve [x, y, z]}). The direction of a figure is not in the markdown: the run it is
+ * compared with supplies it, else its unit ({@link #betterByUnit}). Samples there are rounded as the report prints
+ * them.
  */
 public final class RunMarkdown {
 
@@ -78,12 +79,9 @@ public final class RunMarkdown {
             Matcher m = SAMPLES.matcher(line);
             if (m.matches()) {
                 String name = m.group(1);
+                String unit = units.getOrDefault(name, "");
                 figures.add(new FigureRecord(
-                        name,
-                        units.getOrDefault(name, ""),
-                        null,
-                        numbers(m.group(2), line),
-                        numbers(m.group(3), line)));
+                        name, unit, betterByUnit(unit), numbers(m.group(2), line), numbers(m.group(3), line)));
             }
         }
         addScenario(scenarios, number, title, figures);
@@ -92,6 +90,21 @@ public final class RunMarkdown {
                     + "samples: name a \"Run of ...\" section bench/run wrote");
         }
         return new RunRecord(label, label.contains("SMOKE"), Map.of("source", "markdown"), scenarios);
+    }
+
+    /**
+     * The direction the markdown does not carry, where the unit says it: a rate is better higher; time, memory,
+     * descriptors and CPU cost lower. Null for the rest (percentages and counts go either way); the run compared with
+     * a markdown section supplies the direction where it has one.
+     */
+    static Better betterByUnit(String unit) {
+        if (unit.endsWith("/s")) {
+            return Better.HIGHER;
+        }
+        return switch (unit) {
+            case "ms", "s", "MiB", "KiB", "fds", "CPU s", "CPU s/GiB" -> Better.LOWER;
+            default -> null;
+        };
     }
 
     private static void addScenario(

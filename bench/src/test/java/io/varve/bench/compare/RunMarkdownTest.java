@@ -91,7 +91,7 @@ class RunMarkdownTest {
         FigureRecord throughput =
                 run.scenario(1).orElseThrow().figure("produce throughput").orElseThrow();
         assertThat(throughput.unit()).isEqualTo("MiB/s");
-        assertThat(throughput.better()).isNull();
+        assertThat(throughput.better()).isEqualTo(Better.HIGHER); // from its unit
         assertThat(throughput.kafka()).containsExactly(80.0, 81.5, 79.0);
         assertThat(throughput.varve()).containsExactly(100.0, 99.5, 103.0);
         assertThat(run.scenario(1)
@@ -103,6 +103,15 @@ class RunMarkdownTest {
         FigureRecord scrapes = run.scenario(15).orElseThrow().figures().get(0);
         assertThat(scrapes.kafka()).isEmpty();
         assertThat(scrapes.unit()).isEqualTo("scrapes");
+    }
+
+    @Test
+    void theUnitGivesTheDirectionWhereItCanAndOnlyThere() {
+        assertThat(RunMarkdown.betterByUnit("records/s")).isEqualTo(Better.HIGHER);
+        assertThat(RunMarkdown.betterByUnit("ms")).isEqualTo(Better.LOWER);
+        assertThat(RunMarkdown.betterByUnit("CPU s/GiB")).isEqualTo(Better.LOWER);
+        assertThat(RunMarkdown.betterByUnit("%")).isNull();
+        assertThat(RunMarkdown.betterByUnit("scrapes")).isNull();
     }
 
     @Test
