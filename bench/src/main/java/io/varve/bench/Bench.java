@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.varve.bench.compare.RunRecord;
 import io.varve.bench.scenario.ConsumeThroughput;
 import io.varve.bench.scenario.FetchSessionCost;
 import io.varve.bench.scenario.ManyPartitions;
@@ -68,6 +69,21 @@ public final class Bench {
 
     static int run(BenchOptions options) throws Exception {
         LocalDateTime started = LocalDateTime.now().withNano(0);
+        String fileDate = started.format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).replace(':', '-');
+        RunRecord baseline = null;
+        if (options.compareBaseline != null) {
+            try {
+                baseline = RunRecords.load(options.compareBaseline, options);
+                if (options.compareCurrent != null) {
+                    return RunRecords.compare(baseline, RunRecords.load(options.compareCurrent, options), options,
+                            fileDate);
+                }
+            } catch (java.io.IOException e) {
+                System.err.println("bench: " + e.getMessage());
+                return 2;
+            }
+            System.out.println("bench: comparing with " + baseline.label() + " when the run is done");
+        }
         String loadAtStart = MachineInfo.loadAverage();
         Map<String, String> machine = MachineInfo.describe(options);
         Path logs = Files.createDirectories(options.workDir.resolve("logs"));
@@ -125,14 +141,21 @@ public final class Bench {
             report.append(summary);
             System.out.println(summary);
         }
-        Path resultsFile = options.workDir.resolve("results-" + date.replace(':', '-') + ".md");
+        Path resultsFile = options.workDir.resolve("results-" + fileDate + ".md");
         Files.writeString(resultsFile, "# Varve vs Apache Kafka, bench/run\n\n" + report);
         System.out.println("bench: wrote " + resultsFile);
         if (options.record) {
             Report.record(options.benchDir.resolve("RESULTS.md"), report.toString());
             System.out.println("bench: recorded the run in " + options.benchDir.resolve("RESULTS.md"));
         }
-        return harnessFailed ? 1 : 0;
+        Map<String, String> about = new java.util.LinkedHashMap<>(machine);
+        about.put("load average at start", loadAtStart);
+        RunRecord run = RunRecords.of(Report.runLabel(date.replace('T', ' '), options), options, about, results);
+        RunRecords.write(run, resultsFile, options, fileDate);
+        if (harnessFailed) {
+            return 1;
+        }
+        return baseline == null ? 0 : RunRecords.compare(baseline, run, options, fileDate);
     }
 
     private static String seconds(long startNanos) {

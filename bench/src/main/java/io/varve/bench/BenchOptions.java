@@ -53,6 +53,8 @@ public final class BenchOptions {
     Path root;
     Path benchDir;
     Path workDir;
+    /** Where the brokers' data directories go: bench/work/data unless --data-dir names another (a tmpfs, say). */
+    Path dataDir;
     Path kafkaLibs;
     String kafkaVersion = "unknown";
     String varveClasspath;
@@ -60,6 +62,13 @@ public final class BenchOptions {
     String varveLauncherOpts = "";
     String brokerJvmOpts = DEFAULT_BROKER_JVM_OPTS;
     String toolJvmOpts = DEFAULT_TOOL_JVM_OPTS;
+    /** The java both brokers run on (--broker-java); the harness's own JVM when null. The tools stay on the default. */
+    String brokerJava;
+    /** --compare: the run to compare this one with (a results file or a RESULTS.md heading), or null. */
+    String compareBaseline;
+    /** --current: compare this recorded run with the baseline instead of running one. */
+    String compareCurrent;
+    double compareFloorFraction = io.varve.bench.compare.RunComparison.DEFAULT_FLOOR_FRACTION;
 
     public boolean smoke() {
         return smoke;
@@ -77,6 +86,10 @@ public final class BenchOptions {
         return workDir;
     }
 
+    public Path dataDir() {
+        return dataDir;
+    }
+
     public Path benchDir() {
         return benchDir;
     }
@@ -91,7 +104,8 @@ public final class BenchOptions {
 
     static final String USAGE = String.join("\n",
             "usage: bench/run [--smoke] [--scenarios 1,2,3] [--runs N] [--record] [--records N]",
-            "                 [--broker-jvm-opts \"...\"] [--keep-data] [--no-build]",
+            "                 [--broker-jvm-opts \"...\"] [--broker-java PATH] [--keep-data] [--data-dir DIR]",
+            "                 [--compare BASELINE [--current RUN] [--compare-floor PCT]] [--no-build]",
             "  --smoke            tiny sizes, 1 run, scenarios 1,2,3,4,8: proves the harness works (< 2 min)",
             "  --scenarios LIST   which scenarios to run (default: all, 1-9; 7 is reported inside every other;"
                     + " 10 and 11, 10,000 and 50,000 partitions on one node, 12, three brokers with replication"
@@ -102,6 +116,17 @@ public final class BenchOptions {
             "  --records N        records per produce/consume run (default 1,000,000)",
             "  --broker-jvm-opts  JVM options for BOTH brokers (default: " + DEFAULT_BROKER_JVM_OPTS + ")",
             "  --keep-data        keep each broker's data directory under bench/work/data after a run",
+            "  --data-dir DIR     put the brokers' data directories under DIR instead of bench/work/data (for"
+                    + " example a tmpfs such as /dev/shm/varve-bench, to take the disk's writeback out of an A/B"
+                    + " comparison of CPU costs; the report says so)",
+            "  --broker-java PATH run BOTH brokers on this java (e.g. a JDK 25's bin/java; Varve with that JDK's own",
+            "                     class-data archive, an AOT cache from JDK 25 on); the tools stay on the default java",
+            "  --compare BASELINE compare this run with a recorded one and exit 3 when a figure got worse by more than",
+            "                     the noise of both: a results .json (bench/results/, bench/work/), a markdown report,",
+            "                     FILE.md#heading, or a heading of bench/RESULTS.md (e.g. \"2026-11-29 19:08\")",
+            "  --current RUN      with --compare: compare the recorded run RUN (same forms) instead of running one",
+            "  --compare-floor P  the smallest change flagged, in % of the baseline's median (default "
+                    + Math.round(io.varve.bench.compare.RunComparison.DEFAULT_FLOOR_FRACTION * 100) + ")",
             "  --no-build         (bench/run only) use Varve's existing build instead of running mvn package");
 
     static BenchOptions parse(String[] args) {
@@ -115,11 +140,16 @@ public final class BenchOptions {
                 case "--smoke" -> options.smoke = true;
                 case "--record" -> options.record = true;
                 case "--keep-data" -> options.keepData = true;
+                case "--data-dir" -> options.dataDir = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
                 case "--runs" -> runs = positive(arg, value(args, ++i, arg));
                 case "--records" -> records = positive(arg, value(args, ++i, arg));
                 case "--scenarios" -> scenarios = scenarioList(value(args, ++i, arg));
                 case "--broker-jvm-opts" -> options.brokerJvmOpts = value(args, ++i, arg);
                 case "--tool-jvm-opts" -> options.toolJvmOpts = value(args, ++i, arg);
+                case "--broker-java" -> options.brokerJava = value(args, ++i, arg);
+                case "--compare" -> options.compareBaseline = value(args, ++i, arg);
+                case "--current" -> options.compareCurrent = value(args, ++i, arg);
+                case "--compare-floor" -> options.compareFloorFraction = percent(arg, value(args, ++i, arg));
                 case "--root" -> options.root = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
                 case "--kafka-libs" -> options.kafkaLibs = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
                 case "--kafka-version" -> options.kafkaVersion = value(args, ++i, arg);
@@ -135,8 +165,17 @@ public final class BenchOptions {
         if (options.smoke && options.record) {
             throw new UsageException("--record keeps full runs only: smoke figures are not benchmarks");
         }
+        if (options.compareCurrent != null && options.compareBaseline == null) {
+            throw new UsageException("--current names the run to compare with --compare BASELINE; --compare is missing");
+        }
+        if (options.brokerJava != null && !java.nio.file.Files.isExecutable(Path.of(options.brokerJava))) {
+            throw new UsageException("--broker-java " + options.brokerJava + " is not an executable java");
+        }
         options.benchDir = options.root.resolve("bench");
         options.workDir = options.benchDir.resolve("work");
+        if (options.dataDir == null) {
+            options.dataDir = options.workDir.resolve("data");
+        }
         options.runs = runs != null ? runs : (options.smoke ? 1 : 3);
         options.scenarios = scenarios != null ? scenarios : (options.smoke ? SMOKE_SCENARIOS : ALL_SCENARIOS);
         if (options.smoke) {
@@ -147,6 +186,18 @@ public final class BenchOptions {
         Sizes sizes = options.smoke ? Sizes.smoke() : Sizes.full();
         options.sizes = records != null ? sizes.withProduceRecords(records) : sizes;
         return options;
+    }
+
+    private static double percent(String option, String text) {
+        try {
+            double value = Double.parseDouble(text);
+            if (value >= 0 && value < 1000) {
+                return value / 100;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new UsageException(option + " needs a percentage (0 or more), not " + text);
     }
 
     private static String value(String[] args, int index, String option) {

@@ -106,7 +106,7 @@ public final class BrokerLauncher {
     }
 
     public Path dataDir(BrokerKind kind) {
-        return options.workDir.resolve("data").resolve(kind.dirName());
+        return options.dataDir().resolve(kind.dirName());
     }
 
     private RunningBroker start(BrokerKind kind, String label, List<ExtraListener> extras) throws IOException {
@@ -121,7 +121,7 @@ public final class BrokerLauncher {
         Path logFile = options.workDir.resolve("logs").resolve(label + "-broker.log");
         Path config = options.workDir.resolve("conf").resolve(kind.dirName() + ".properties");
         List<String> command = new ArrayList<>();
-        command.add(javaBinary());
+        command.add(brokerJava());
         command.addAll(splitOptions(options.brokerJvmOpts));
         if (kind == BrokerKind.KAFKA) {
             writeProperties(config, withExtra(withListeners(kafkaSettings(port, freePort(), dataDir), extras), extra));
@@ -179,7 +179,7 @@ public final class BrokerLauncher {
         Map<Integer, RunningBroker> nodes = new TreeMap<>();
         try {
             for (int id = 1; id <= size; id++) {
-                Path dataDir = options.workDir.resolve("data").resolve(kind.dirName() + "-node-" + id);
+                Path dataDir = options.dataDir().resolve(kind.dirName() + "-node-" + id);
                 deleteTree(dataDir);
                 Files.createDirectories(dataDir);
                 Map<String, String> settings = new LinkedHashMap<>();
@@ -216,7 +216,7 @@ public final class BrokerLauncher {
     public void discardClusterData(BrokerKind kind, int size) throws IOException {
         if (!options.keepData) {
             for (int id = 1; id <= size; id++) {
-                deleteTree(options.workDir.resolve("data").resolve(kind.dirName() + "-node-" + id));
+                deleteTree(options.dataDir().resolve(kind.dirName() + "-node-" + id));
             }
         }
     }
@@ -225,7 +225,7 @@ public final class BrokerLauncher {
             throws IOException {
         Path logFile = options.workDir.resolve("logs").resolve(label + "-broker.log");
         List<String> command = new ArrayList<>();
-        command.add(javaBinary());
+        command.add(brokerJava());
         command.addAll(splitOptions(options.brokerJvmOpts));
         if (kind == BrokerKind.KAFKA) {
             command.add("-Dlog4j2.configurationFile=" + options.benchDir.resolve("config/kafka-log4j2.properties"));
@@ -334,6 +334,16 @@ public final class BrokerLauncher {
             id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         } while (id.startsWith("-"));
         return id;
+    }
+
+    /** The java both brokers run on: --broker-java, else the harness's own (StorageTool and the tools keep that). */
+    String brokerJava() {
+        return options.brokerJava != null ? options.brokerJava : javaBinary();
+    }
+
+    /** A tool of the brokers' JDK (jmap, jcmd): it must match the JVM it attaches to. */
+    public Path brokerJdkTool(String tool) {
+        return Path.of(brokerJava()).resolveSibling(tool);
     }
 
     static String javaBinary() {

@@ -20,9 +20,15 @@ final class MachineInfo {
                 + " cores (nproc)");
         info.put("memory", memTotal());
         info.put("kernel", read(Path.of("/proc/sys/kernel/osrelease")));
-        info.put("disk (data dirs of both brokers)", disk(options.workDir()));
-        info.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-                + " (" + System.getProperty("java.vendor") + "), the same JVM for both brokers and the tools");
+        info.put("disk (data dirs of both brokers)", disk(options.dataDir()));
+        String harnessJava = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                + " (" + System.getProperty("java.vendor") + ")";
+        if (options.brokerJava == null) {
+            info.put("java", harnessJava + ", the same JVM for both brokers and the tools");
+        } else {
+            info.put("java (both brokers)", options.brokerJava + ": " + javaVersion(options.brokerJava));
+            info.put("java (tools, harness)", harnessJava);
+        }
         info.put("Apache Kafka", options.kafkaVersion + " (kafka_2.13 + kafka-tools release jars from Maven Central)");
         info.put("Varve", "0.1.0-SNAPSHOT, git " + git(options.root));
         info.put("broker JVM options (both)", options.brokerJvmOpts);
@@ -31,6 +37,12 @@ final class MachineInfo {
         info.put("shared broker settings (both)", BrokerLauncher.SHARED_SETTINGS.toString());
         info.put("tool JVM options", options.toolJvmOpts);
         return info;
+    }
+
+    /** The first line {@code java -version} prints, e.g. "openjdk version \"25\" 2025-09-16". */
+    private static String javaVersion(String java) {
+        String out = command(Path.of("."), java, "-version");
+        return out.isEmpty() ? "unknown version" : out.lines().findFirst().orElse("");
     }
 
     /** The 1, 5 and 15 minute load averages: a busy machine makes every figure noise. */

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import io.varve.bench.compare.Samples;
+
 /** Renders results as markdown: one table per scenario, the machine, and the caveats. */
 final class Report {
 
@@ -20,15 +22,18 @@ final class Report {
     }
 
     static String number(double value) {
-        double abs = Math.abs(value);
-        String pattern = abs >= 100 ? "%.0f" : abs >= 10 ? "%.1f" : "%.2f";
-        return String.format(Locale.ROOT, pattern, value);
+        return Samples.format(value);
+    }
+
+    /** The run's heading, which also names it for --compare: "Run of 2026-12-01 22:48:02" (" — SMOKE"). */
+    static String runLabel(String date, BenchOptions options) {
+        return "Run of " + date + (options.smoke ? " — SMOKE" : "");
     }
 
     static String header(String date, BenchOptions options, Map<String, String> machine, String loadAtStart,
                          String loadAtEnd) {
         StringBuilder md = new StringBuilder();
-        md.append("## Run of ").append(date).append(options.smoke ? " — SMOKE" : "").append("\n\n");
+        md.append("## ").append(runLabel(date, options)).append("\n\n");
         if (options.smoke) {
             md.append("> **Smoke mode: tiny sizes, one round. These figures prove the harness runs; they are not "
                     + "benchmarks** (JVM warm-up dominates runs this short, and one broker per kind serves every "

@@ -100,12 +100,6 @@ public final class ScenarioResult {
 
     /** The median of the samples (mean of the middle two for an even count), or null for none. */
     static Double median(List<Double> values) {
-        if (values.isEmpty()) {
-            return null;
-        }
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        int middle = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+        return io.varve.bench.compare.Samples.median(values);
     }
 }

@@ -129,6 +129,7 @@ public final class Broker implements AutoCloseable {
     private GroupCoordinatorRuntime groupCoordinator;
     private TransactionCoordinatorRuntime txnCoordinator;
     private NodeMarkerChannel txnMarkerChannel;
+    private io.varve.broker.share.CoordinatorShareStateStore shareState;
     /** Null when remote.log.storage.system.enable=false. */
     private RemoteLogManager remoteLogManager;
     /** Fetches and time lookups of offsets only remote storage holds; null with the remote log manager. */
@@ -386,6 +387,8 @@ public final class Broker implements AutoCloseable {
         }
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
+        groupCoordinator.useGroupConfigs(new io.varve.broker.group.GroupConfigResolver(
+                loader::image, io.varve.broker.group.GroupConfigResolver.bounds(config)));
         groupCoordinator.startup();
         // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
         NodeClient txnPeers = new NodeClient(
@@ -414,14 +417,19 @@ public final class Broker implements AutoCloseable {
                 txnCoordinator,
                 new TxnHandlers(txnCoordinator, producerIds, metadataCache, groupCoordinator::partitionFor),
                 new DescribeProducersHandler(metadataCache, replicaManager));
-        GroupApis.register(registry, groupCoordinator, metadataCache, txnCoordinator, txnVerifier);
-        io.varve.broker.share.ShareApis.register(
-                registry,
+        shareState = io.varve.broker.share.ShareApis.stateStore(
+                config,
+                nodeId,
                 metadataCache,
                 replicaManager,
-                groupCoordinator,
-                io.varve.broker.share.ShareApis.stateStore(config, nodeId, metadataCache, replicaManager, controller),
-                System::currentTimeMillis);
+                controller,
+                registry,
+                interBrokerListenerName(),
+                io.varve.broker.network.client.ClientSecurity.forListener(config, interBrokerListenerName()));
+        GroupApis.register(
+                registry, groupCoordinator, metadataCache, txnCoordinator, txnVerifier, shareState.coordinators());
+        io.varve.broker.share.ShareApis.register(
+                registry, metadataCache, replicaManager, groupCoordinator, shareState, System::currentTimeMillis);
         io.varve.broker.group.StreamsGroupApis.register(registry, groupCoordinator, controller, () -> loader.image()
                 .features()
                 .level(io.varve.metadata.controller.feature.SupportedFeatures.STREAMS_VERSION));
@@ -834,6 +842,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("HTTP listener", httpListener);
         closeQuietly("network", socketServer);
         closeQuietly("JWK set refresh", oauthBearer);
+        closeQuietly("OAUTHBEARER logins", config.security()::closeOutgoingLogins);
         closeQuietly("schema registry", schemaRegistry);
         closeQuietly("replica fetchers", replicaFetchers);
         if (replicaManager != null) {
@@ -853,6 +862,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("transaction coordinator", txnCoordinator);
         closeQuietly("group coordinator", groupCoordinator);
         closeQuietly("transaction marker channel", txnMarkerChannel);
+        closeQuietly("share state client", shareState);
         closeQuietly("controller", controllerWiring);
         closeQuietly("metadata snapshots", metadataSnapshots);
         closeQuietly("metadata log", raft);

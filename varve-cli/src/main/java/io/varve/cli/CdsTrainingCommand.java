@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -27,13 +28,19 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code varve cds-training} (hidden): the workload {@code bin/varve} runs once after each build under
- * {@code -XX:ArchiveClassesAtExit} to record which classes a node loads — start, create topics, produce, consume
- * in a group, stop, and start again over the same data (the log-loading path). The JVM then writes those classes
- * into an application class-data-sharing archive that every later {@code bin/varve server} maps instead of
- * loading, parsing and verifying ~2,000 classes from jars: start-up is mostly class loading on a cold JVM.
+ * {@code -XX:ArchiveClassesAtExit} (JDK 25 on: {@code -XX:AOTCacheOutput}) to record which classes a node loads —
+ * start, create topics, produce, consume in a group, stop, and start again over the same data (the log-loading
+ * path). The JVM then writes those classes into an application class-data-sharing archive that every later
+ * {@code bin/varve server} maps instead of loading, parsing and verifying ~2,000 classes from jars: start-up is mostly
+ * class loading on a cold JVM.
+ *
+ * <p>The clients (Admin, producer, consumer) run in a child JVM ({@code cds-training --clients BOOTSTRAP}), not in the
+ * training JVM: a node never loads their ~1,000 classes, yet every archived class costs resident memory in every node
+ * (the JVM relocates the archive when it maps it, which writes to each of its pages).
  */
 @Command(
         name = "cds-training",
@@ -45,13 +52,23 @@ public final class CdsTrainingCommand implements Callable<Integer> {
     private static final int RECORDS = 2_000;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
+    @Option(
+            names = "--clients",
+            hidden = true,
+            description = "Run only the client workload against this bootstrap address (the child JVM).")
+    private String clientsBootstrap;
+
     @Override
     public Integer call() throws Exception {
+        if (clientsBootstrap != null) {
+            exercise(clientsBootstrap);
+            return 0;
+        }
         Path dataDir = Files.createTempDirectory("varve-cds-training");
         try {
             Broker broker = start(dataDir);
             try {
-                exercise("127.0.0.1:" + broker.boundPort("PLAINTEXT"));
+                runClients("127.0.0.1:" + broker.boundPort("PLAINTEXT"));
             } finally {
                 broker.close();
             }
@@ -59,6 +76,34 @@ public final class CdsTrainingCommand implements Callable<Integer> {
             return 0;
         } finally {
             deleteRecursively(dataDir);
+        }
+    }
+
+    /** The client workload in a JVM of its own (same java, same class path, none of this JVM's archive options). */
+    private static void runClients(String bootstrap) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(
+                        java,
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Varve.class.getName(),
+                        "cds-training",
+                        "--clients",
+                        bootstrap)
+                .inheritIO()
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+        try {
+            if (!child.waitFor(DEADLINE.toSeconds() * 2, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(
+                        "the training clients did not finish within " + DEADLINE.toSeconds() * 2 + " s");
+            }
+        } finally {
+            child.destroyForcibly(); // no-op once it exited; stops it by its own handle otherwise
+        }
+        if (child.exitValue() != 0) {
+            throw new IllegalStateException("the training clients failed with exit code " + child.exitValue());
         }
     }
 

@@ -30,6 +30,14 @@ interface LogEvents {
     /** An I/O failure that is not a lack of resources happened in the log's dir: the dir is failing. */
     default void logDirFailed(PartitionLog log, Exception cause) {}
 
+    /**
+     * The active segment rolled without an fsync: the owner calls {@link PartitionLog#syncRolledSegments} soon, off
+     * the append path (the default, for a log without an owner's threads, calls it now).
+     */
+    default void segmentRolled(PartitionLog log) {
+        log.syncRolledSegments();
+    }
+
     /** The log fsynced its active segment, which took {@code nanos} (Kafka's {@code LogFlushRateAndTimeMs}). */
     default void logFlushed(PartitionLog log, long nanos) {}
 

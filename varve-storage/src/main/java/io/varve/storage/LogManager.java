@@ -69,6 +69,9 @@ public final class LogManager implements AutoCloseable {
     private final BackgroundTasks cleanerTasks;
 
     private final LogIoPool io = new LogIoPool();
+    /** Moves replicas between the log dirs (AlterReplicaLogDirs); null until the dirs are loaded. */
+    private final ReplicaDirMover mover;
+
     private volatile boolean closed;
     /** Log dirs that had an I/O failure: their logs answer KAFKA_STORAGE_ERROR and no log is placed in them. */
     private final LogDirFailures failures;
@@ -100,6 +103,9 @@ public final class LogManager implements AutoCloseable {
             for (Path dir : this.logDirs) {
                 Files.createDirectories(dir);
                 dirs.lock(dir);
+            }
+            ReplicaMoveRecovery.recover(this.logDirs); // before loading: it decides which replica of a move serves
+            for (Path dir : this.logDirs) {
                 LogDirCheckpoints dirCheckpoints = new LogDirCheckpoints(dir);
                 checkpoints.put(dir, dirCheckpoints);
                 Path marker = dir.resolve(CLEAN_SHUTDOWN_FILE);
@@ -122,6 +128,7 @@ public final class LogManager implements AutoCloseable {
             throw (RuntimeException) e;
         }
         this.cleaner = new LogCleaner(this.logDirs, managerConfig.cleaner());
+        this.mover = new ReplicaDirMover(new MoverHost(), clockMs, managerConfig.backgroundTasks());
         java.util.Set<TopicPartition> held = new java.util.HashSet<>(logs.keySet());
         held.addAll(deferred.partitions());
         cleaner.retainOnly(held);
@@ -256,7 +263,7 @@ public final class LogManager implements AutoCloseable {
             applySpec(existing, new LogSpec(topicId, config));
             return existing;
         }
-        Path parent = dirWithFewestLogs();
+        Path parent = mover.takePreferredDir(tp).filter(this::isOnline).orElseGet(this::dirWithFewestLogs);
         PartitionLog created = PartitionLog.open(
                 parent.resolve(tp.topic() + "-" + tp.partition()),
                 tp,
@@ -318,10 +325,12 @@ public final class LogManager implements AutoCloseable {
                     failed.put(e.getKey(), new KafkaStorageException("Every log dir is offline"));
                     continue;
                 }
-                Path parent = counts.entrySet().stream()
-                        .min(Map.Entry.comparingByValue())
-                        .orElseThrow()
-                        .getKey();
+                Path parent = mover.takePreferredDir(e.getKey())
+                        .filter(counts::containsKey)
+                        .orElseGet(() -> counts.entrySet().stream()
+                                .min(Map.Entry.comparingByValue())
+                                .orElseThrow()
+                                .getKey());
                 counts.merge(parent, 1, Integer::sum);
                 toCreate.put(e.getKey(), parent);
             }
@@ -663,6 +672,7 @@ public final class LogManager implements AutoCloseable {
 
     /** Closes the log, renames its dir to {@code <topic>-<partition>.<hex>-delete}, then deletes it. */
     public void deleteLog(TopicPartition tp) {
+        mover.cancel(tp);
         DeferredLogs.Entry entry;
         synchronized (this) {
             entry = deferred.remove(tp);
@@ -709,6 +719,7 @@ public final class LogManager implements AutoCloseable {
     public void close() {
         // An open already running publishes its log, which is closed below; the others stay deferred, and their
         // checkpointed offsets are written again as read.
+        mover.close();
         for (DeferredLogs.Entry entry : deferred.all()) {
             entry.cancelAndAwait();
         }
@@ -828,6 +839,9 @@ public final class LogManager implements AutoCloseable {
 
         @Override
         public void logTruncated(PartitionLog partitionLog) {
+            if (mover != null) {
+                mover.sourceTruncated(partitionLog);
+            }
             Path dir = partitionLog.dir().getParent();
             LogDirCheckpoints dirCheckpoints = checkpoints.get(dir);
             if (dirCheckpoints != null && !failures.isOffline(dir)) {
@@ -841,6 +855,15 @@ public final class LogManager implements AutoCloseable {
         }
 
         @Override
+        public void segmentRolled(PartitionLog partitionLog) {
+            if (tasks == null) {
+                partitionLog.syncRolledSegments();
+            } else {
+                tasks.scheduleOnce("sync-rolled-segments", 0, partitionLog::syncRolledSegments);
+            }
+        }
+
+        @Override
         public void segmentsRetired(PartitionLog partitionLog, long deleteDelayMs) {
             if (tasks != null) {
                 tasks.scheduleOnce(
@@ -848,6 +871,83 @@ public final class LogManager implements AutoCloseable {
                         deleteDelayMs,
                         () -> partitionLog.deleteRetiredSegments(clockMs.getAsLong()));
             }
+        }
+    }
+
+    /**
+     * AlterReplicaLogDirs: moves the replica of {@code tp} to {@code logDir} (one of {@link #logDirs()}) while it
+     * stays online ({@link ReplicaDirMover}); nothing when it is there already (a move elsewhere in progress is given
+     * up). Like Kafka, no move starts while a log dir is offline.
+     *
+     * @throws KafkaStorageException a log dir is offline, or the replica cannot be moved (a tiered topic's)
+     * @throws IllegalArgumentException no log of {@code tp} here, or {@code logDir} is not a log dir
+     */
+    public void moveReplica(TopicPartition tp, Path logDir) {
+        Path destination = logDir.toAbsolutePath().normalize();
+        if (!logDirs.contains(destination)) {
+            throw new IllegalArgumentException(destination + " is not one of the log dirs " + logDirs);
+        }
+        PartitionLog current =
+                getLog(tp).orElseThrow(() -> new IllegalArgumentException("No replica of " + tp + " here"));
+        if (!current.dir().getParent().equals(destination)
+                && !failures.offlineDirs().isEmpty()) {
+            throw new KafkaStorageException(
+                    "Not moving " + tp + " while log dirs " + failures.offlineDirs() + " are offline");
+        }
+        mover.move(current, destination);
+    }
+
+    /** AlterReplicaLogDirs for a replica not here yet: its log is created in {@code logDir} (Kafka does so too). */
+    public void preferLogDir(TopicPartition tp, Path logDir) {
+        mover.preferDir(tp, logDir.toAbsolutePath().normalize());
+    }
+
+    /** The replicas being moved into another log dir (DescribeLogDirs' future replicas). */
+    public List<FutureReplica> futureReplicas() {
+        return mover.futureReplicas();
+    }
+
+    /** Sets how the broker keeps its writers out while a moved replica takes over (called once, at start-up). */
+    public void onReplicaSwap(LogSwapGate gate) {
+        mover.setGate(gate);
+    }
+
+    /** Test seam: the mover, to drive its copy passes without background tasks. */
+    ReplicaDirMover replicaMover() {
+        return mover;
+    }
+
+    private final class MoverHost implements ReplicaDirMover.Host {
+        @Override
+        public Optional<PartitionLog> currentLog(TopicPartition tp) {
+            return Optional.ofNullable(logs.get(tp));
+        }
+
+        @Override
+        public boolean replaceLog(TopicPartition tp, PartitionLog current, PartitionLog moved) {
+            return !closed && logs.replace(tp, current, moved);
+        }
+
+        @Override
+        public void logMoved(PartitionLog from, PartitionLog to) {
+            cleaner.forget(from.topicPartition(), from.dir().getParent());
+            checkpoint();
+            checkpointHighWatermarks();
+        }
+
+        @Override
+        public void pauseCleaning(TopicPartition tp) {
+            cleaner.abortAndPause(tp);
+        }
+
+        @Override
+        public void resumeCleaning(TopicPartition tp) {
+            cleaner.resume(tp);
+        }
+
+        @Override
+        public LogEvents events() {
+            return events;
         }
     }
 

@@ -90,7 +90,7 @@ final class LogReader {
     }
 
     private Located locate(long fetchOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
-        log.ensureUsable();
+        log.ensureReadable();
         // log end offset first: it is published after the segment size, so every byte below it is readable
         long endOffset = log.logEndOffset();
         long startOffset = log.logStartOffset();
@@ -121,7 +121,7 @@ final class LogReader {
      * (an abort's entry lives in the segment of its marker, at or after every offset of its transaction).
      */
     List<AbortedTxn> abortedTransactions(long fetchOffset, long upperBoundOffset) {
-        log.ensureUsable();
+        log.ensureReadable();
         List<AbortedTxn> found = new ArrayList<>();
         if (upperBoundOffset <= fetchOffset) {
             return found;
@@ -150,7 +150,7 @@ final class LogReader {
 
     /** The first batch whose max timestamp is at or after {@code timestampMs}; its offset clamped to the log start. */
     Optional<TimestampAndOffset> offsetForTimestamp(long timestampMs) {
-        log.ensureUsable();
+        log.ensureReadable();
         long logStartOffset = log.logStartOffset();
         long highWatermark = log.highWatermark();
         NavigableMap<Long, LogSegment> map = segments.map();
@@ -183,7 +183,7 @@ final class LogReader {
      * readable range.
      */
     Optional<TimestampAndOffset> maxTimestampAndOffset() {
-        log.ensureUsable();
+        log.ensureReadable();
         long logStartOffset = log.logStartOffset();
         long highWatermark = log.highWatermark();
         NavigableMap<Long, LogSegment> map = segments.map();

@@ -119,16 +119,22 @@ final class LogSegments {
     }
 
     /**
-     * Finishes the active segment (final time-index entry, fsync) and makes a new empty one at
-     * {@code newBaseOffset}: the old one is durable before the new one exists.
+     * Finishes the active segment (final time-index entry, indexes trimmed) and makes a new empty one at {@code
+     * newBaseOffset}. Nothing is fsynced here: the old segment, the new files' directory entries and the roll's
+     * producer snapshot are made durable by {@link LogFlusher#syncRolled} later, off the append path, and the recovery
+     * point stays below the old segment until then, so a crash before it recovers that segment.
      */
     LogSegment roll(long newBaseOffset) throws IOException {
-        active.finish();
+        active.finishUnsynced();
         LogSegment rolled = LogSegment.create(dir, newBaseOffset);
-        DurableFiles.fsyncDirectory(dir);
         segments.put(newBaseOffset, rolled);
         active = rolled;
         return rolled;
+    }
+
+    /** Whether {@code segment} is still one of the log's (retention or a swap may have taken it out). */
+    boolean holds(LogSegment segment) {
+        return segments.get(segment.baseOffset()) == segment;
     }
 
     /**

@@ -79,6 +79,12 @@ public final class PartitionLog {
     private volatile boolean closed;
     /** Set after an I/O error or corrupt data: every later operation fails with KafkaStorageException. */
     private volatile boolean offline;
+    /**
+     * Set when a replica move to another log dir swapped this log out ({@link ReplicaDirMover}): writes fail with
+     * KafkaStorageException (the client retries on the new log), its files are left alone (the directory is being
+     * renamed away), and reads in flight complete until the delayed {@link #close}.
+     */
+    private volatile boolean movedAway;
     /** True for a new log until its first flush made its directory and partition.metadata durable. */
     private volatile boolean creationUnsynced;
     /** Tiered logs: the highest offset confirmed in remote storage (local retention deletes only up to it). */
@@ -729,8 +735,45 @@ public final class PartitionLog {
         // snapshots above it are kept: on a tiered log, those of segments not uploaded yet
         long pruneLimit =
                 cfg.remoteStorageEnable() && !cfg.remoteLogCopyDisable() ? highestUploadedOffset + 1 : Long.MAX_VALUE;
-        return roller.roll(reason, newBaseOffset, pruneLimit);
+        LogSegment rolled = roller.roll(reason, newBaseOffset, pruneLimit);
+        events.segmentRolled(this);
+        return rolled;
     }
+
+    /**
+     * Fsyncs the segments rolled since the last sync (their files, the roll's producer snapshot, the directory) and
+     * moves the recovery point past them; the owner runs it off the append path after {@link
+     * LogEvents#segmentRolled}. A segment that retention or compaction took out meanwhile needs nothing.
+     */
+    void syncRolledSegments() {
+        if (closed || offline || !flusher.rolledUnsynced()) {
+            return;
+        }
+        try {
+            flusher.syncRolled(rolledSync);
+        } catch (IOException e) {
+            throw goOffline("fsync of a rolled segment", e);
+        }
+    }
+
+    private final LogFlusher.RolledSync rolledSync = new LogFlusher.RolledSync() {
+        @Override
+        public void sync(LogSegment segment, long nextOffset) throws IOException {
+            try {
+                segment.flush();
+                DurableFiles.fsyncIfExists(io.varve.storage.producer.ProducerSnapshotFiles.path(dir, nextOffset));
+            } catch (java.nio.file.NoSuchFileException | java.nio.channels.ClosedChannelException e) {
+                if (segments.holds(segment)) {
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public void syncDirectory() throws IOException {
+            DurableFiles.fsyncDirectory(dir);
+        }
+    };
 
     /** Rolls a non-empty active segment now (tests and tools; appends and retention roll by themselves). */
     synchronized void roll() {
@@ -909,7 +952,7 @@ public final class PartitionLog {
         segments.injectStepFaults(faults);
     }
 
-    /** Fsyncs everything appended so far. Segments before the active one were fsynced when rolled. */
+    /** Fsyncs everything appended so far: rolled segments not synced yet, then the active one. */
     public void flush() {
         flush(-1);
     }
@@ -922,8 +965,8 @@ public final class PartitionLog {
     }
 
     private void flush(long nowMs) {
-        if (closed) {
-            return; // close() flushed already
+        if (closed || movedAway) {
+            return; // close() flushed already, or the new log of a move holds every byte
         }
         try {
             if (creationUnsynced) {
@@ -931,11 +974,11 @@ public final class PartitionLog {
                 DurableFiles.fsyncDirectory(dir);
                 creationUnsynced = false;
             }
-            // the log end offset first: every byte below it is in the active segment or an older, fsynced one
+            // the log end offset first: every byte below it is in the active segment or an older one (synced first)
             long endOffset = logEndOffset;
             epochCache.flush(); // durable before the recovery point passes the epochs it holds
             long startNanos = System.nanoTime();
-            if (flusher.flush(endOffset, segments.active(), nowMs)) {
+            if (flusher.flush(endOffset, segments.active(), nowMs, rolledSync)) {
                 events.logFlushed(this, System.nanoTime() - startNanos);
             }
         } catch (IOException e) {
@@ -953,7 +996,7 @@ public final class PartitionLog {
             return;
         }
         try {
-            if (!offline) {
+            if (!offline && !movedAway) {
                 flush();
                 try {
                     segments.active().finish();
@@ -979,6 +1022,14 @@ public final class PartitionLog {
     }
 
     void ensureUsable() {
+        ensureReadable();
+        if (movedAway) {
+            throw new KafkaStorageException(name + " moved to another log dir; retry");
+        }
+    }
+
+    /** Reads stay served by a log a move swapped out, until its delayed close: they were located before the swap. */
+    void ensureReadable() {
         if (offline) {
             throw new KafkaStorageException(
                     name + " is offline after an I/O error or corrupt data; see the broker log");
@@ -986,6 +1037,16 @@ public final class PartitionLog {
         if (closed) {
             throw new KafkaStorageException(name + " is closed");
         }
+    }
+
+    /** Move seam ({@link ReplicaDirMover}), under this log's lock once the new log holds every batch of it. */
+    synchronized void retireForMove() {
+        movedAway = true;
+    }
+
+    /** Whether a replica move swapped this log out. */
+    boolean movedAway() {
+        return movedAway;
     }
 
     /** Takes the log offline (every later operation fails) and returns the exception to throw. */
@@ -999,6 +1060,10 @@ public final class PartitionLog {
      * makes it consistent again.
      */
     KafkaStorageException goOffline(String what, Exception cause, boolean halfDone) {
+        if (movedAway) {
+            // its directory was renamed away by the move: a late file operation failing is no disk fault
+            return new KafkaStorageException(name + ": " + what + " after it moved to another log dir", cause);
+        }
         if (!halfDone && IoErrors.isResourceExhaustion(cause)) {
             // Out of descriptors is not damage: nothing was changed (a failed append is cut back), so the log stays
             // online and the client retries; the budget logs the condition once.

@@ -90,17 +90,18 @@ final class ProducerStateStore {
 
     /** Snapshots the state as of {@code logEndOffset}, ending in {@code active}; drops the oldest beyond the few kept. */
     void takeSnapshot(long logEndOffset, LogSegment active) throws IOException {
-        takeSnapshot(logEndOffset, active, Long.MAX_VALUE);
+        takeSnapshot(logEndOffset, active, Long.MAX_VALUE, true);
     }
 
     /**
      * {@link #takeSnapshot(long, LogSegment)} that never drops a snapshot above {@code pruneUpToOffset}: a tiered
-     * log keeps the snapshot at each segment's end until that segment is uploaded with it.
+     * log keeps the snapshot at each segment's end until that segment is uploaded with it. Without {@code fsync} (a
+     * roll) the caller makes the file durable later, before the recovery point passes it.
      */
-    void takeSnapshot(long logEndOffset, LogSegment active, long pruneUpToOffset) throws IOException {
+    void takeSnapshot(long logEndOffset, LogSegment active, long pruneUpToOffset, boolean fsync) throws IOException {
         ProducerSnapshot snapshot =
                 new ProducerSnapshot(logEndOffset, active.baseOffset(), active.sizeBytes(), state.snapshot());
-        ProducerSnapshotFiles.write(dir, snapshot);
+        ProducerSnapshotFiles.write(dir, snapshot, fsync);
         newestSnapshot = snapshot;
         expiredSinceSnapshot = false;
         NavigableMap<Long, Path> all = ProducerSnapshotFiles.list(dir);

@@ -9,8 +9,10 @@ import org.slf4j.LoggerFactory;
  * When and how a partition log's active segment rolls: before an append that would pass segment.bytes, when an
  * index is full, when the append's offsets would not fit the indexes' int32 relative offsets, or once segment.ms
  * (less this partition's share of segment.jitter.ms) passed since the segment's first append. A roll finishes the
- * old segment (final time-index entry, fsync) before the new one exists, so recovery never scans it, moves the
- * recovery point to the new base and snapshots the producer state there. Called under the log's lock.
+ * old segment (final time-index entry) before the new one exists and snapshots the producer state at the new base;
+ * it fsyncs nothing: the old segment and the snapshot are synced by {@link LogFlusher#syncRolled} after the roll,
+ * on a background thread, and only then does the recovery point pass them (Kafka also flushes a rolled segment
+ * asynchronously). Called under the log's lock.
  */
 final class SegmentRoller {
 
@@ -67,8 +69,8 @@ final class SegmentRoller {
     LogSegment roll(String reason, long newBaseOffset, long snapshotPruneLimit) throws IOException {
         LogSegment old = segments.active();
         LogSegment rolled = segments.roll(newBaseOffset);
-        flusher.advanceRecoveryPoint(newBaseOffset);
-        producers.takeSnapshot(newBaseOffset, rolled, snapshotPruneLimit);
+        flusher.rolled(old, newBaseOffset);
+        producers.takeSnapshot(newBaseOffset, rolled, snapshotPruneLimit, false);
         log.info(
                 "{}: rolled segment {} ({} bytes; {}), new active segment starts at offset {}",
                 name,

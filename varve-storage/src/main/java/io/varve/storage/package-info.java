@@ -15,7 +15,10 @@
  * reads), {@code LogRetention} (which head segments go), {@code LogFlusher} (flush policy and recovery
  * point), {@code ProducerStateStore} (producer state and its snapshots), {@code LogDirCheckpoints},
  * {@code DeferredLogs} (logs a clean start opens on first use or in the background), {@code LogDirs} (dir locks
- * and partition directory listing), {@code LogIoPool} (the I/O threads).
+ * and partition directory listing), {@code LogIoPool} (the I/O threads), {@code ReplicaDirMover} (a replica moved
+ * to another log dir while online: a future log copied and swapped in behind {@link io.varve.storage.LogSwapGate}),
+ * {@code ReplicaMove} (one move's copy) and {@code ReplicaMoveRecovery} (what a crash mid-move leaves, decided at
+ * start-up).
  * Sub-packages: {@code batch} (v2 header format, produce validation), {@code segment} (files and
  * indexes), {@code producer} (idempotence state and snapshot files), {@code epoch} (leader epochs),
  * {@code checkpoint} (small metadata files), {@code fs} (durable file primitives), {@code cleaner} (the

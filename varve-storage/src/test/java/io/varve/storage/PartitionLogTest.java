@@ -324,6 +324,24 @@ class PartitionLogTest {
     }
 
     @Test
+    void aRollLeavesItsFsyncToABackgroundThreadAfterWhichTheRecoveryPointPassesTheRolledSegments() {
+        PartitionLog log = log(LogConfig.defaults().withSegmentBytes(1024));
+        for (int i = 0; i < 20; i++) {
+            append(log, TestBatches.batchOfSize("s" + i, 2, 40));
+        }
+        List<RolledSegment> rolled = log.rolledSegmentViews();
+        assertThat(rolled).isNotEmpty();
+        long activeBase = rolled.get(rolled.size() - 1).endOffset() + 1;
+
+        // no flush is asked for: the log manager's background thread syncs what the rolls left
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(log.recoveryPoint()).isGreaterThanOrEqualTo(activeBase));
+        assertThat(log.recoveryPoint()).as("the active segment is not synced").isLessThan(log.logEndOffset());
+        assertThat(readAll(log)).hasSize(40);
+    }
+
+    @Test
     void explicitFlushAdvancesTheRecoveryPoint() {
         PartitionLog log = log();
         append(log, TestBatches.batch("a", 4));

@@ -13,6 +13,7 @@ import io.varve.bench.BenchOptions;
 import io.varve.bench.BrokerKind;
 import io.varve.bench.ChildProcesses;
 import io.varve.bench.Figure;
+import io.varve.bench.HeapHistogram;
 import io.varve.bench.Measurement;
 import io.varve.bench.RunningBroker;
 import io.varve.bench.Scenario;
@@ -35,6 +36,8 @@ public final class PartitionScale implements Scenario {
     static final Figure CONSUME = Figure.lower("read every partition back from offset 0", "ms", null);
     static final Figure RESTART = Figure.lower("restart until Metadata shows every partition led", "ms", null);
     static final Figure RSS = new Figure("broker peak RSS (VmHWM)", "MiB", Figure.Better.LOWER, 0.5);
+    /** What the heap must hold for this many partitions (issue 18: 10,000 in at most 1 GiB). */
+    static final Figure LIVE_HEAP = Figure.lower("live heap after the round trip (jmap -histo:live)", "MiB", null);
     private static final Pattern RESULT =
             Pattern.compile("RESULT ok=(true|false) produce_ms=(-?\\d+) consume_ms=(-?\\d+)");
 
@@ -101,6 +104,10 @@ public final class PartitionScale implements Scenario {
             measurement.put(CONSUME, Long.parseLong(m.group(3)));
             measurement.put(FDS_ROUND_TRIP, openDescriptors(broker.pid()));
             measurement.put(RSS, broker.peakRssBytes() / ScenarioContext.MIB);
+            // after the RSS reading: the histogram's full collection must not count in the peak
+            measurement.put(LIVE_HEAP, HeapHistogram.liveBytes(context.launcher().brokerJdkTool("jmap"), broker.pid(),
+                    context.workDir().resolve("logs").resolve(label + "-heap-histogram.txt"), context.workDir())
+                    / ScenarioContext.MIB);
         } catch (Exception e) {
             context.finish(broker);
             throw e;

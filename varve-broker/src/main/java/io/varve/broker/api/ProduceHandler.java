@@ -260,22 +260,24 @@ public final class ProduceHandler implements ApiHandler {
             if (acks != -1) {
                 return null;
             }
-            return replicaManager
+            CompletableFuture<Void> committed = replicaManager
                     .producePurgatory()
-                    .await(partition, result.lastOffset() + 1, append.leaderEpoch(), true, timeoutMs)
-                    .handle((v, failure) -> {
-                        if (failure != null) {
-                            Throwable cause = failure instanceof java.util.concurrent.CompletionException
-                                    ? failure.getCause()
-                                    : failure;
-                            Errors error = Errors.forException(cause);
-                            log.debug("Produce to {} was not committed: {}", tp, error);
-                            synchronized (out) {
-                                out.setErrorCode(error.code()).setErrorMessage(cause.getMessage());
-                            }
-                        }
-                        return null;
-                    });
+                    .await(partition, result.lastOffset() + 1, append.leaderEpoch(), true, timeoutMs);
+            if (committed.isDone() && !committed.isCompletedExceptionally()) {
+                return null; // committed already (one replica, or the followers were there): nothing to wait for
+            }
+            return committed.handle((v, failure) -> {
+                if (failure != null) {
+                    Throwable cause =
+                            failure instanceof java.util.concurrent.CompletionException ? failure.getCause() : failure;
+                    Errors error = Errors.forException(cause);
+                    log.debug("Produce to {} was not committed: {}", tp, error);
+                    synchronized (out) {
+                        out.setErrorCode(error.code()).setErrorMessage(cause.getMessage());
+                    }
+                }
+                return null;
+            });
         } catch (ApiException e) {
             Errors error = Errors.forException(e);
             log.debug("Produce to {} failed: {}", tp, error);
@@ -287,7 +289,9 @@ public final class ProduceHandler implements ApiHandler {
 
     /** Runs the record check; when it refuses records, answers INVALID_RECORD with one error per record. */
     private boolean refused(TopicInfo topic, ByteBuffer buffer, PartitionProduceResponse out) {
+        long startNanos = System.nanoTime();
         java.util.List<ProduceRecordCheck.RecordError> errors = recordCheck.check(topic, buffer);
+        traffic.topic(topic.name()).recordsChecked(System.nanoTime() - startNanos);
         if (errors.isEmpty()) {
             return false;
         }

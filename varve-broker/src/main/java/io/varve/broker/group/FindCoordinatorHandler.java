@@ -16,9 +16,9 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * FindCoordinator (v0-6, batched keys from v4): the broker leading the group's {@code __consumer_offsets}
  * partition, creating the topic on first use; for key type TRANSACTION the same through the transaction
- * coordinator ({@code __transaction_state}), COORDINATOR_NOT_AVAILABLE when none is given. Key type SHARE (the
- * share coordinator, which brokers ask for share-partition state) gets INVALID_REQUEST: Varve's partition leaders keep
- * that state themselves; share group members find their group coordinator with key type GROUP.
+ * coordinator ({@code __transaction_state}), COORDINATOR_NOT_AVAILABLE when none is given; for key type SHARE
+ * ("groupId:topicId:partition", what brokers ask for a share-partition's state; KIP-932) the share coordinator, the
+ * leader of the key's {@code __share_group_state} partition, and INVALID_REQUEST for a key not of that form.
  */
 public final class FindCoordinatorHandler implements ApiHandler {
     private static final byte GROUP = 0;
@@ -38,16 +38,19 @@ public final class FindCoordinatorHandler implements ApiHandler {
     private final GroupCoordinatorRuntime runtime;
     private final MetadataCache cache;
     private final Coordinators transactions;
+    private final Coordinators shares;
 
     public FindCoordinatorHandler(GroupCoordinatorRuntime runtime, MetadataCache cache) {
-        this(runtime, cache, null);
+        this(runtime, cache, null, null);
     }
 
-    /** {@code transactions} null: key type TRANSACTION gets COORDINATOR_NOT_AVAILABLE. */
-    public FindCoordinatorHandler(GroupCoordinatorRuntime runtime, MetadataCache cache, Coordinators transactions) {
+    /** {@code transactions} / {@code shares} null: key type TRANSACTION / SHARE gets COORDINATOR_NOT_AVAILABLE. */
+    public FindCoordinatorHandler(
+            GroupCoordinatorRuntime runtime, MetadataCache cache, Coordinators transactions, Coordinators shares) {
         this.runtime = runtime;
         this.cache = cache;
         this.transactions = transactions;
+        this.shares = shares;
     }
 
     @Override
@@ -65,6 +68,10 @@ public final class FindCoordinatorHandler implements ApiHandler {
                     .handle((v, e) -> e == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
         } else if (keyType == TRANSACTION) {
             ready = CompletableFuture.completedFuture(Errors.COORDINATOR_NOT_AVAILABLE);
+        } else if (keyType == SHARE) {
+            ready = shares == null
+                    ? CompletableFuture.completedFuture(Errors.COORDINATOR_NOT_AVAILABLE)
+                    : shares.ensureTopic().handle((v, e) -> e == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
         } else {
             ready = CompletableFuture.completedFuture(Errors.INVALID_REQUEST);
         }
@@ -88,15 +95,19 @@ public final class FindCoordinatorHandler implements ApiHandler {
 
     private Coordinator coordinator(String key, Errors error, byte keyType, String listenerName) {
         Coordinator c = new Coordinator().setKey(key).setNodeId(-1).setHost("").setPort(-1);
+        if (error == Errors.NONE && keyType == SHARE && !isShareKey(key)) {
+            return c.setErrorCode(Errors.INVALID_REQUEST.code())
+                    .setErrorMessage("A share coordinator key is groupId:topicId:partition.");
+        }
         if (error != Errors.NONE) {
-            String message = keyType == SHARE
-                    ? "Varve has no share coordinator: partition leaders keep the share-partition state."
-                    : keyType == TRANSACTION && transactions == null
-                            ? "Transactions are not supported yet."
-                            : error.message();
+            String message = keyType == TRANSACTION && transactions == null
+                    ? "Transactions are not supported yet."
+                    : error.message();
             return c.setErrorCode(error.code()).setErrorMessage(message);
         }
-        int node = keyType == TRANSACTION ? transactions.coordinatorNode(key) : runtime.coordinatorNode(key);
+        int node = keyType == TRANSACTION
+                ? transactions.coordinatorNode(key)
+                : keyType == SHARE ? shares.coordinatorNode(key) : runtime.coordinatorNode(key);
         MetadataSnapshot snapshot = cache.snapshot();
         for (MetadataSnapshot.BrokerInfo b : snapshot.brokers()) {
             if (b.nodeId() == node) {
@@ -111,7 +122,23 @@ public final class FindCoordinatorHandler implements ApiHandler {
             }
         }
         return c.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
-                .setErrorMessage("The coordinator of this " + (keyType == TRANSACTION ? "transactional id" : "group")
+                .setErrorMessage("The coordinator of this "
+                        + (keyType == TRANSACTION ? "transactional id" : keyType == SHARE ? "share-partition" : "group")
                         + " is not available yet.");
+    }
+
+    /** Whether {@code key} is "groupId:topicId:partition" (the group id may hold colons itself). */
+    static boolean isShareKey(String key) {
+        int last = key == null ? -1 : key.lastIndexOf(':');
+        int middle = last <= 0 ? -1 : key.lastIndexOf(':', last - 1);
+        if (middle <= 0) {
+            return false;
+        }
+        try {
+            org.apache.kafka.common.Uuid.fromString(key.substring(middle + 1, last));
+            return Integer.parseInt(key.substring(last + 1)) >= 0;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }

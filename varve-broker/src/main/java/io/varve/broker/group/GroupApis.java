@@ -23,15 +23,30 @@ public final class GroupApis {
             MetadataCache cache,
             FindCoordinatorHandler.Coordinators transactions,
             TransactionVerifier verifier) {
+        register(registry, runtime, cache, transactions, verifier, null);
+    }
+
+    /** As above; {@code shares}: where FindCoordinator finds share coordinators (null: not available). */
+    public static void register(
+            ApiRegistry registry,
+            GroupCoordinatorRuntime runtime,
+            MetadataCache cache,
+            FindCoordinatorHandler.Coordinators transactions,
+            TransactionVerifier verifier,
+            FindCoordinatorHandler.Coordinators shares) {
         if (verifier != null) {
-            registry.register(ApiKeys.TXN_OFFSET_COMMIT, 0, 5, new TxnOffsetCommitHandler(runtime, cache, verifier));
+            registry.register(ApiKeys.TXN_OFFSET_COMMIT, 0, 6, new TxnOffsetCommitHandler(runtime, cache, verifier));
         }
         ClassicGroupHandlers classic = new ClassicGroupHandlers(runtime);
         OffsetHandlers offsets = new OffsetHandlers(runtime, cache);
         GroupAdminHandlers admin = new GroupAdminHandlers(runtime);
         ConsumerGroupHandlers consumer = new ConsumerGroupHandlers(runtime);
         ShareGroupHandlers share = new ShareGroupHandlers(runtime);
-        registry.register(ApiKeys.FIND_COORDINATOR, 0, 6, new FindCoordinatorHandler(runtime, cache, transactions))
+        registry.register(
+                        ApiKeys.FIND_COORDINATOR,
+                        0,
+                        6,
+                        new FindCoordinatorHandler(runtime, cache, transactions, shares))
                 .register(ApiKeys.JOIN_GROUP, 0, 9, classic::join)
                 .register(ApiKeys.SYNC_GROUP, 0, 5, classic::sync)
                 .register(ApiKeys.HEARTBEAT, 0, 4, classic::heartbeat)

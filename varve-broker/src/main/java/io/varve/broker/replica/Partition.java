@@ -47,7 +47,9 @@ public final class Partition {
 
     private final TopicPartition tp;
     private final int localId;
-    private final PartitionLog partitionLog;
+    /** Replaced only when a replica move to another log dir completes ({@link #replaceLog}), under the monitor. */
+    private volatile PartitionLog partitionLog;
+
     private final Events events;
     private final LongSupplier clockMs;
     private final PartitionState state;
@@ -82,6 +84,17 @@ public final class Partition {
 
     public PartitionLog log() {
         return partitionLog;
+    }
+
+    /**
+     * A move of this replica to another log dir completed: later appends, reads and truncations use {@code moved}.
+     * The caller holds this partition's monitor around the whole swap, so no append falls between the logs.
+     */
+    synchronized void replaceLog(PartitionLog moved) {
+        if (!moved.topicPartition().equals(tp)) {
+            throw new IllegalArgumentException("the log of " + moved.topicPartition() + " is not one of " + tp);
+        }
+        partitionLog = moved;
     }
 
     void setMinInsyncReplicas(int minInsyncReplicas) {
@@ -176,9 +189,9 @@ public final class Partition {
         Outcome outcome;
         synchronized (this) {
             requireLeader();
-            if (requiredAcks == -1 && state.isr().size() < minInsyncReplicas) {
-                throw new NotEnoughReplicasException("The ISR of " + tp + " has "
-                        + state.isr().size() + " member(s), fewer than min.insync.replicas=" + minInsyncReplicas + ".");
+            if (requiredAcks == -1 && state.isrSize() < minInsyncReplicas) {
+                throw new NotEnoughReplicasException("The ISR of " + tp + " has " + state.isrSize()
+                        + " member(s), fewer than min.insync.replicas=" + minInsyncReplicas + ".");
             }
             int epoch = state.leaderEpoch();
             AppendResult result = partitionLog.appendAsLeader(records, epoch, clockMs.getAsLong(), origin, guard);
@@ -188,6 +201,33 @@ public final class Partition {
         }
         fire(outcome);
         return append;
+    }
+
+    /** Where a write waiting to be committed stands ({@link #writeState}). */
+    public enum WriteState {
+        PENDING,
+        COMMITTED,
+        /** This broker no longer leads at the write's leader epoch. */
+        LEADERSHIP_MOVED,
+        /** Committed by an ISR smaller than min.insync.replicas (acks=all fails with NOT_ENOUGH_REPLICAS_AFTER_APPEND). */
+        BELOW_MIN_ISR
+    }
+
+    /**
+     * Whether the high watermark passed {@code requiredOffset} while this broker still leads at {@code leaderEpoch}:
+     * one reading under the monitor for the produce purgatory, which asks once per write.
+     */
+    public synchronized WriteState writeState(long requiredOffset, int leaderEpoch, boolean checkMinIsr) {
+        if (!state.isLeader() || state.leaderEpoch() != leaderEpoch) {
+            return WriteState.LEADERSHIP_MOVED;
+        }
+        if (state.highWatermark() < requiredOffset) {
+            return WriteState.PENDING;
+        }
+        if (checkMinIsr && state.maximalIsrSize() < minInsyncReplicas) {
+            return WriteState.BELOW_MIN_ISR;
+        }
+        return WriteState.COMMITTED;
     }
 
     /** The leader epoch, when this broker leads. */

@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -74,11 +73,7 @@ public final class ReplicaManager implements Partition.Events {
 
     private record Hosted(Uuid topicId, PartitionInfo info, int minInsyncReplicas) {}
 
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "varve-replica-timer");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = newTimer();
     private final ProducePurgatory producePurgatory = new ProducePurgatory(timer, 100_000);
     private final DeleteRecordsPurgatory deleteRecordsPurgatory = new DeleteRecordsPurgatory(timer, 10_000);
     private final IsrChangeSender isrChanges;
@@ -127,6 +122,27 @@ public final class ReplicaManager implements Partition.Events {
         this.clockMs = clockMs;
         this.isrChanges = new IsrChangeSender(nodeId, timer, 100);
         this.throttles = new ReplicationThrottles(nodeId, clockMs);
+        logManager.onReplicaSwap(this::swapMovedLog);
+    }
+
+    /**
+     * A replica moved to another log dir takes over (AlterReplicaLogDirs): under this manager's monitor (no partition
+     * is materialised meanwhile) and the partition's (its appends wait), so every later write goes to the new log.
+     */
+    private PartitionLog swapMovedLog(TopicPartition tp, java.util.function.Supplier<PartitionLog> swap) {
+        synchronized (this) {
+            Partition p = partitions.get(tp);
+            if (p == null) {
+                return swap.get();
+            }
+            synchronized (p) {
+                PartitionLog serving = swap.get();
+                if (serving != p.log()) {
+                    p.replaceLog(serving);
+                }
+                return serving;
+            }
+        }
     }
 
     /** The replication throttles (leader and follower quotas with the throttled replicas of the newest image). */
@@ -576,6 +592,22 @@ public final class ReplicaManager implements Partition.Events {
     /** Reads of tiered offsets (disabled unless remote storage is on). */
     public TieredReads tieredReads() {
         return tieredReads;
+    }
+
+    /**
+     * One thread for ISR checks and the timeouts of waiting writes. A cancelled timeout leaves the queue at once: a
+     * write committed before its request timeout would otherwise keep its task (and what it refers to) queued until
+     * the timeout was due.
+     */
+    private static ScheduledExecutorService newTimer() {
+        java.util.concurrent.ScheduledThreadPoolExecutor timer =
+                new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+                    Thread t = new Thread(r, "varve-replica-timer");
+                    t.setDaemon(true);
+                    return t;
+                });
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     /** Stops the replica timer (ISR checks, timeouts of waiting writes). */

@@ -4,6 +4,7 @@ import io.varve.broker.api.ApiHandler;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.security.authorizer.AclOperation;
 import io.varve.security.authorizer.ResourceType;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -55,11 +56,13 @@ public final class AuthorizationHook {
     private final BrokerAuthorizer authorizer;
     private final TopicAuthorization topics;
     private final DescribeAuthorization describes;
+    private final ShareTopicAuthorization shareTopics;
 
     public AuthorizationHook(BrokerAuthorizer authorizer) {
         this.authorizer = authorizer;
         this.topics = new TopicAuthorization(authorizer);
         this.describes = new DescribeAuthorization(authorizer);
+        this.shareTopics = new ShareTopicAuthorization(authorizer);
     }
 
     public BrokerAuthorizer authorizer() {
@@ -84,8 +87,9 @@ public final class AuthorizationHook {
             case DESCRIBE_TOPIC_PARTITIONS -> describes.describeTopicPartitions(r, h);
             case LIST_CONFIG_RESOURCES -> cluster(r, h, AclOperation.DESCRIBE_CONFIGS);
             case LIST_PARTITION_REASSIGNMENTS -> cluster(r, h, AclOperation.DESCRIBE);
-            // KIP-932: the share group's READ (DESCRIBE to describe, DELETE to delete offsets); topic ACLs are not
-            // checked on share fetches yet
+            // KIP-932: the share group's READ (DESCRIBE to describe, DELETE to delete offsets), and READ of each
+            // topic a share fetch or acknowledgement names; the share coordinator's state APIs (83-87) fall to
+            // CLUSTER_ACTION below, as in Kafka
             case SHARE_GROUP_HEARTBEAT ->
                 groupOrRefuse(
                         r,
@@ -93,17 +97,21 @@ public final class AuthorizationHook {
                         AclOperation.READ,
                         ((org.apache.kafka.common.message.ShareGroupHeartbeatRequestData) r.body()).groupId());
             case SHARE_FETCH ->
-                groupOrRefuse(
-                        r,
-                        h,
-                        AclOperation.READ,
-                        ((org.apache.kafka.common.message.ShareFetchRequestData) r.body()).groupId());
+                group(
+                                r,
+                                h,
+                                AclOperation.READ,
+                                ((org.apache.kafka.common.message.ShareFetchRequestData) r.body()).groupId())
+                        ? shareTopics.fetch(r, h)
+                        : refuse(r, Errors.GROUP_AUTHORIZATION_FAILED, "group");
             case SHARE_ACKNOWLEDGE ->
-                groupOrRefuse(
-                        r,
-                        h,
-                        AclOperation.READ,
-                        ((org.apache.kafka.common.message.ShareAcknowledgeRequestData) r.body()).groupId());
+                group(
+                                r,
+                                h,
+                                AclOperation.READ,
+                                ((org.apache.kafka.common.message.ShareAcknowledgeRequestData) r.body()).groupId())
+                        ? shareTopics.acknowledge(r, h)
+                        : refuse(r, Errors.GROUP_AUTHORIZATION_FAILED, "group");
             case SHARE_GROUP_DESCRIBE ->
                 allGroups(
                         r,
@@ -207,6 +215,14 @@ public final class AuthorizationHook {
                         h,
                         AclOperation.READ,
                         ((org.apache.kafka.common.message.StreamsGroupHeartbeatRequestData) r.body()).groupId());
+            case STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE ->
+                // READ, as KIP-1331 says: like an offset commit, a push does not modify the group
+                groupOrRefuse(
+                        r,
+                        h,
+                        AclOperation.READ,
+                        ((org.apache.kafka.common.message.StreamsGroupTopologyDescriptionUpdateRequestData) r.body())
+                                .groupId());
             case OFFSET_DELETE ->
                 groupOrRefuse(r, h, AclOperation.DELETE, ((OffsetDeleteRequestData) r.body()).groupId());
             case OFFSET_FETCH -> offsetFetch(r, h);
@@ -348,7 +364,16 @@ public final class AuthorizationHook {
         if (!group(r, h, AclOperation.READ, d.groupId())) {
             return refuse(r, Errors.GROUP_AUTHORIZATION_FAILED, "group " + d.groupId());
         }
-        return allTopics(r, h, AclOperation.READ, names(d.topics(), t -> t.name()));
+        // v6 names topics by id: the check is on the name the image gives the id (an unknown id goes on to the
+        // handler, which answers UNKNOWN_TOPIC_ID)
+        List<String> names = new ArrayList<>();
+        for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic t : d.topics()) {
+            String name = t.name() != null && !t.name().isEmpty() ? t.name() : authorizer.topicName(t.topicId());
+            if (name != null) {
+                names.add(name);
+            }
+        }
+        return allTopics(r, h, AclOperation.READ, names);
     }
 
     private CompletableFuture<ApiMessage> offsetFetch(RequestContext r, ApiHandler h) {
@@ -377,6 +402,10 @@ public final class AuthorizationHook {
 
     private CompletableFuture<ApiMessage> findCoordinator(RequestContext r, ApiHandler h) {
         FindCoordinatorRequestData d = r.body();
+        if (d.keyType() == FindCoordinatorRequest.CoordinatorType.SHARE.id()) {
+            // only brokers look up share coordinators (KIP-932)
+            return cluster(r, h, AclOperation.CLUSTER_ACTION);
+        }
         boolean txnKey = d.keyType() == FindCoordinatorRequest.CoordinatorType.TRANSACTION.id();
         ResourceType type = txnKey ? ResourceType.TRANSACTIONAL_ID : ResourceType.GROUP;
         Errors error = txnKey ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED : Errors.GROUP_AUTHORIZATION_FAILED;

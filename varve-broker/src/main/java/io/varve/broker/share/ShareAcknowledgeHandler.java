@@ -20,7 +20,8 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * ShareAcknowledge (v1): acknowledgements without a fetch, in an open share session (epoch 0 cannot open one:
+ * ShareAcknowledge (v1-2; v2 takes RENEW, KIP-1222): acknowledgements without a fetch, in an open share session, answered once they are written
+ * at the share coordinator (epoch 0 cannot open one:
  * INVALID_SHARE_SESSION_EPOCH); epoch -1 closes the session after applying them and releases what the member still
  * holds. A record the member does not hold (never acquired, its lock expired, already acknowledged) gets
  * INVALID_RECORD_STATE for its partition.
@@ -54,9 +55,12 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
         if (step.error() != Errors.NONE) {
             return done(error(step.error(), null));
         }
-        ShareAcknowledgeResponseData response = new ShareAcknowledgeResponseData().setErrorCode(Errors.NONE.code());
+        ShareAcknowledgeResponseData response = new ShareAcknowledgeResponseData()
+                .setErrorCode(Errors.NONE.code())
+                .setAcquisitionLockTimeoutMs(partitions.lockDurationMs()); // v2: a renewal's new lock
         Map<Uuid, ShareAcknowledgeTopicResponse> topics = new LinkedHashMap<>();
         MetadataSnapshot snapshot = cache.snapshot();
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (ShareAcknowledgeRequestData.AcknowledgeTopic t : data.topics()) {
             for (ShareAcknowledgeRequestData.AcknowledgePartition p : t.partitions()) {
                 SharePartitionKey key = new SharePartitionKey(groupId, t.topicId(), p.partitionIndex());
@@ -67,9 +71,14 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
                 PartitionData out = new PartitionData().setPartitionIndex(p.partitionIndex());
                 out.currentLeader().setLeaderId(-1).setLeaderEpoch(-1);
                 try {
-                    Errors e = partitions.acknowledge(
-                            key, ShareRequests.leaderLog(replicaManager, snapshot, key), memberId, batches);
-                    out.setErrorCode(e.code());
+                    writes.add(partitions
+                            .acknowledge(
+                                    key,
+                                    ShareRequests.leaderLog(replicaManager, snapshot, key),
+                                    memberId,
+                                    batches,
+                                    request.apiVersion() >= 2)
+                            .thenAccept(e -> out.setErrorCode(e.code())));
                 } catch (ApiException e) {
                     Errors error = Errors.forException(e);
                     out.setErrorCode(error.code()).setErrorMessage(e.getMessage());
@@ -90,7 +99,8 @@ public final class ShareAcknowledgeHandler implements ApiHandler {
         if (step.session() == null) {
             partitions.releaseAll(memberId, step.closedPartitions());
         }
-        return done(response);
+        // answered once the acknowledgements are written at the share coordinator
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).thenApply(v -> response);
     }
 
     private static ShareAcknowledgeResponseData error(Errors error, String message) {

@@ -22,14 +22,24 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * ShareFetch (v1): steps the member's share session, applies the acknowledgements it carries, then acquires records
+ * ShareFetch (v1-2): steps the member's share session, applies the acknowledgements it carries (and waits until they
+ * are written at the share coordinator), then acquires records
  * of the session's partitions for the member — whole batches from the leader's log up to the high watermark, with
  * the acquired offset ranges and their delivery counts beside them (the client hands out only those). When nothing
  * could be acquired it long-polls the fetch purgatory for up to max.wait.ms. A partition appears in the response
- * when it has records, an error or an acknowledgement result.
+ * when it has records, an error or an acknowledgement result. v2 adds RENEW acknowledgements (KIP-1222: the records
+ * stay acquired by the member, their locks restarted) and, with IsRenewAck, a request that only renews and fetches
+ * nothing; and ShareAcquireMode (KIP-1206).
  */
 public final class ShareFetchHandler implements ApiHandler {
     private static final int DEFAULT_MAX_RECORDS = 500;
+    /**
+     * ShareAcquireMode (v2, KIP-1206). Varve acquires at most MaxRecords records in both modes: batch-optimized may
+     * exceed it for batch alignment in Kafka, which the protocol allows but does not require.
+     */
+    private static final byte BATCH_OPTIMIZED = 0;
+
+    private static final byte RECORD_LIMIT = 1;
 
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
@@ -70,6 +80,18 @@ public final class ShareFetchHandler implements ApiHandler {
         List<SharePartitionKey> forgotten = new ArrayList<>();
         data.forgottenTopicsData().forEach(t -> t.partitions()
                 .forEach(p -> forgotten.add(new SharePartitionKey(groupId, t.topicId(), p))));
+        boolean v2 = request.apiVersion() >= 2;
+        if (v2 && data.shareAcquireMode() != BATCH_OPTIMIZED && data.shareAcquireMode() != RECORD_LIMIT) {
+            return done(error(Errors.INVALID_REQUEST, "ShareAcquireMode " + data.shareAcquireMode() + " is unknown."));
+        }
+        boolean renewing = v2 && data.isRenewAck();
+        if (renewing
+                && (data.maxBytes() != 0 || data.minBytes() != 0 || data.maxRecords() != 0 || data.maxWaitMs() != 0)) {
+            return done(
+                    error(
+                            Errors.INVALID_REQUEST,
+                            "A ShareFetch renewing locks fetches nothing: MaxBytes, MinBytes, MaxRecords and MaxWaitMs must be 0."));
+        }
         int epoch = data.shareSessionEpoch();
         if (epoch == ShareSessions.OPEN_EPOCH && !acks.isEmpty()) {
             return done(
@@ -79,27 +101,44 @@ public final class ShareFetchHandler implements ApiHandler {
         if (step.error() != Errors.NONE) {
             return done(error(step.error(), null));
         }
-        Response response = new Response(partitions.lockDurationMs());
+        Response response = new Response(partitions.lockDurationMs(groupId));
         MetadataSnapshot snapshot = cache.snapshot();
+        List<CompletableFuture<Void>> ackWrites = new ArrayList<>();
         acks.forEach((key, batches) -> {
             PartitionData out = response.partition(key);
             try {
-                Errors e = partitions.acknowledge(
-                        key, ShareRequests.leaderLog(replicaManager, snapshot, key), memberId, batches);
-                out.setAcknowledgeErrorCode(e.code());
+                ackWrites.add(partitions
+                        .acknowledge(key, ShareRequests.leaderLog(replicaManager, snapshot, key), memberId, batches, v2)
+                        .thenAccept(e -> out.setAcknowledgeErrorCode(e.code())));
             } catch (ApiException e) {
                 ShareRequests.fillError(out, snapshot, key, e);
                 out.setAcknowledgeErrorCode(Errors.forException(e).code());
             }
         });
+        // the answer waits until the acknowledgements are written at the share coordinator
+        CompletableFuture<Void> acked = CompletableFuture.allOf(ackWrites.toArray(CompletableFuture[]::new));
         if (step.session() == null) {
             // the request closed the session: what the member still holds here becomes available to others
             partitions.releaseAll(memberId, step.closedPartitions());
-            return done(response.data);
+            return acked.thenApply(v -> response.data);
+        }
+        if (renewing) {
+            return acked.thenApply(v -> response.data); // KIP-1222: a renewal fetches nothing
         }
         List<SharePartitionKey> toFetch = step.session().partitions();
+        boolean acknowledged = !acks.isEmpty();
+        return acked.thenCompose(v -> fetchOrWait(response, toFetch, memberId, data, acknowledged));
+    }
+
+    private CompletableFuture<ApiMessage> fetchOrWait(
+            Response response,
+            List<SharePartitionKey> toFetch,
+            String memberId,
+            ShareFetchRequestData data,
+            boolean acknowledged) {
+        MetadataSnapshot snapshot = cache.snapshot();
         boolean any = fetchInto(response, snapshot, toFetch, memberId, data);
-        if (any || !acks.isEmpty() || data.maxWaitMs() <= 0 || toFetch.isEmpty()) {
+        if (any || acknowledged || data.maxWaitMs() <= 0 || toFetch.isEmpty()) {
             return done(response.data);
         }
         CompletableFuture<ApiMessage> result = new CompletableFuture<>();
@@ -112,7 +151,7 @@ public final class ShareFetchHandler implements ApiHandler {
         }
         replicaManager.fetchPurgatory().watch(watched, 1, data.maxWaitMs(), () -> !anyAcquirable(toFetch), () -> {
             try {
-                Response again = new Response(partitions.lockDurationMs());
+                Response again = new Response(partitions.lockDurationMs(data.groupId()));
                 fetchInto(again, cache.snapshot(), toFetch, memberId, data);
                 result.complete(again.data);
             } catch (RuntimeException e) {

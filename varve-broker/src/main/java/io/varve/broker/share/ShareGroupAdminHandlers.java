@@ -24,9 +24,11 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * DescribeShareGroupOffsets (v0-1), AlterShareGroupOffsets (v0) and DeleteShareGroupOffsets (v0), behind {@code
- * kafka-share-groups --describe / --reset-offsets / --delete-offsets}. They read and change the share-partition
- * states of this broker: the group's coordinator answers them, so they see every partition only where the
- * coordinator also leads the partitions (a single node; Kafka routes them through its share coordinator instead).
+ * kafka-share-groups --describe / --reset-offsets / --delete-offsets}. The group's coordinator answers them through
+ * the share-partition states of this broker (which read and write the share coordinator), so they see a partition
+ * only where the group coordinator also leads it; a describe of a partition led elsewhere takes the start offset from
+ * the share coordinator's summary (ReadShareGroupStateSummary, as Kafka's group coordinator does) with lag -1, and
+ * altering offsets there gets NOT_LEADER_OR_FOLLOWER.
  * Altering or deleting needs the group empty (NON_EMPTY_GROUP), or absent: altering offsets of a group that does
  * not exist yet sets where it will start.
  */
@@ -89,8 +91,13 @@ final class ShareGroupAdminHandlers {
                     }
                     SharePartitionKey key = new SharePartitionKey(g.groupId(), info.id(), partition);
                     try {
-                        SharePartitions.Offsets o =
-                                partitions.offsets(key, ShareRequests.leaderLog(replicaManager, snapshot, key));
+                        SharePartitions.Offsets o;
+                        try {
+                            o = partitions.offsets(key, ShareRequests.leaderLog(replicaManager, snapshot, key));
+                        } catch (org.apache.kafka.common.errors.NotLeaderOrFollowerException e) {
+                            // led elsewhere: the share coordinator's summary has the start offset, not the lag
+                            o = partitions.offsetsFromCoordinator(key);
+                        }
                         p.setStartOffset(o.startOffset())
                                 .setLag(o.lag())
                                 .setLeaderEpoch(info.partitions().get(partition).leaderEpoch());

@@ -90,6 +90,34 @@ class ReplicaManagerReplicationTest {
     }
 
     @Test
+    void aWriteCommittedBeforeItsWaitStartsIsAnsweredAtOnceWithoutBeingParked() throws Exception {
+        image(1, 0, 1, 2, 3);
+        Partition p = replicas.partition(TP).orElseThrow();
+        Partition.LeaderAppend append = replicas.append(p, batch("a"), AppendOrigin.CLIENT, (short) -1);
+        p.followerFetched(2, 1);
+        p.followerFetched(3, 1);
+
+        CompletableFuture<Void> committed = replicas.producePurgatory().await(p, 1, append.leaderEpoch(), true, 30_000);
+
+        assertThat(committed).isCompleted();
+        assertThat(replicas.producePurgatory().waitingCount()).isZero();
+    }
+
+    @Test
+    void aWaitAtAnEpochThisBrokerNoLongerLeadsAtFailsAtOnce() throws Exception {
+        image(1, 0, 1, 2, 3);
+        Partition p = replicas.partition(TP).orElseThrow();
+        Partition.LeaderAppend append = replicas.append(p, batch("a"), AppendOrigin.CLIENT, (short) -1);
+        image(1, 1, 1, 2, 3); // re-elected at a newer epoch before the wait starts
+
+        CompletableFuture<Void> committed = replicas.producePurgatory().await(p, 1, append.leaderEpoch(), true, 30_000);
+
+        assertThat(committed).isCompletedExceptionally();
+        assertThat(causeOf(committed)).isInstanceOf(NotLeaderOrFollowerException.class);
+        assertThat(replicas.producePurgatory().waitingCount()).isZero();
+    }
+
+    @Test
     void aWriteWaitingWhenTheIsrShrinksBelowMinInsyncReplicasFailsWithNotEnoughReplicasAfterAppend() throws Exception {
         image(1, 0, 1, 2, 3);
         Partition p = replicas.partition(TP).orElseThrow();

@@ -6,7 +6,9 @@ public enum AcknowledgeType {
     GAP((byte) 0),
     ACCEPT((byte) 1),
     RELEASE((byte) 2),
-    REJECT((byte) 3);
+    REJECT((byte) 3),
+    /** Keeps the records acquired, their locks running again from now (KIP-1222; ShareFetch/ShareAcknowledge v2). */
+    RENEW((byte) 4);
 
     private final byte code;
 
@@ -18,7 +20,7 @@ public enum AcknowledgeType {
         return code;
     }
 
-    /** The type of a wire code, or null for one Varve does not take (RENEW, code 4, needs ShareFetch v2). */
+    /** The type of a wire code, or null for an unknown one. */
     public static AcknowledgeType ofCode(byte code) {
         for (AcknowledgeType t : values()) {
             if (t.code == code) {

@@ -198,6 +198,15 @@ public final class SharePartition {
      * it, else nothing changes and the answer is false (INVALID_RECORD_STATE on the wire).
      */
     public boolean acknowledge(String memberId, long first, long last, AcknowledgeType type, long nowMs) {
+        return acknowledge(memberId, first, last, type, nowMs, 0);
+    }
+
+    /**
+     * As {@link #acknowledge(String, long, long, AcknowledgeType, long)}; a RENEW keeps the records acquired by the
+     * member and restarts their locks, to run until {@code nowMs + lockDurationMs}.
+     */
+    public boolean acknowledge(
+            String memberId, long first, long last, AcknowledgeType type, long nowMs, long lockDurationMs) {
         expireLocks(nowMs);
         if (first > last || first < startOffset || last >= endOffset) {
             return false;
@@ -214,6 +223,7 @@ public final class SharePartition {
                 case ACCEPT -> finish(r, RecordState.ACKNOWLEDGED);
                 case REJECT, GAP -> finish(r, RecordState.ARCHIVED);
                 case RELEASE -> makeAvailable(r);
+                case RENEW -> r.lockDeadlineMs = nowMs + lockDurationMs;
             }
         }
         advanceStart();

@@ -111,4 +111,22 @@ class SharePartitionTest {
                 .containsExactly(new SharePartition.AcquiredRange(1, 1, 2), new SharePartition.AcquiredRange(4, 9, 2));
         back.checkInvariants();
     }
+
+    @Test
+    void aRenewKeepsTheRecordsWithTheMemberAndRestartsTheirLocks() {
+        p.acquire("a", TEN, 500, LOCK_MS, 0);
+        assertThat(p.acknowledge("a", 0, 4, AcknowledgeType.RENEW, LOCK_MS - 1, LOCK_MS))
+                .isTrue();
+        assertThat(p.nextLockDeadlineMs()).as("5-9 keep their first lock").isEqualTo(LOCK_MS);
+        p.expireLocks(LOCK_MS);
+        assertThat(p.holderOf(2)).as("renewed: still a's").isEqualTo("a");
+        assertThat(p.holderOf(7)).as("not renewed: expired").isNull();
+        assertThat(p.deliveryCountOf(2)).isEqualTo(1);
+        assertThat(p.acknowledge("b", 0, 4, AcknowledgeType.RENEW, LOCK_MS, LOCK_MS))
+                .as("only the holder renews")
+                .isFalse();
+        p.expireLocks(2 * LOCK_MS - 1);
+        assertThat(p.holderOf(2)).isNull();
+        p.checkInvariants();
+    }
 }

@@ -23,6 +23,24 @@ class ShareStateRecordsTest {
     }
 
     @Test
+    void theEpochsRoundTripAndAVersionZeroValueReadsAsStateEpochZeroWithoutALeaderEpoch() {
+        SharePartition.Snapshot s =
+                new SharePartition.Snapshot(4, List.of(new SharePartition.StateBatch(4, 6, RecordState.ARCHIVED, 3)));
+        assertThat(ShareStateRecords.decodeStored(ShareStateRecords.value(new ShareStateRecords.Stored(7, 12, s))))
+                .isEqualTo(new ShareStateRecords.Stored(7, 12, s));
+        // version 0, as written before the share coordinator: start 4, one batch 4-6 ARCHIVED at count 3
+        java.nio.ByteBuffer v0 = java.nio.ByteBuffer.allocate(2 + 8 + 4 + 19);
+        v0.putShort((short) 0)
+                .putLong(4)
+                .putInt(1)
+                .putLong(4)
+                .putLong(6)
+                .put((byte) 4)
+                .putShort((short) 3);
+        assertThat(ShareStateRecords.decodeStored(v0.array())).isEqualTo(new ShareStateRecords.Stored(0, -1, s));
+    }
+
+    @Test
     void anAcquiredRecordIsWrittenAsAvailable() {
         SharePartition.Snapshot s =
                 new SharePartition.Snapshot(0, List.of(new SharePartition.StateBatch(0, 3, RecordState.ACQUIRED, 1)));
@@ -39,7 +57,7 @@ class ShareStateRecordsTest {
         value[1] = 9;
         assertThatThrownBy(() -> ShareStateRecords.decodeValue(value)).hasMessageContaining("version 9");
         byte[] claimsOne = ShareStateRecords.value(new SharePartition.Snapshot(0, List.of()));
-        claimsOne[13] = 1;
+        claimsOne[21] = 1; // the low byte of the batch count (after version, two epochs and the start offset)
         assertThatThrownBy(() -> ShareStateRecords.decodeValue(claimsOne)).hasMessageContaining("1 batches");
     }
 }

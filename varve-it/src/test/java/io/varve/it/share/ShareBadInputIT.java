@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Kafka 4.4's error codes for bad share group requests, sent over a raw socket. */
 class ShareBadInputIT {
     private static final short V1 = 1;
+    private static final short V2 = 2;
 
     @TempDir
     static Path dataDir;
@@ -141,6 +142,20 @@ class ShareBadInputIT {
             ShareGroupDescribeResponseData unknown =
                     c.send(new ShareGroupDescribeRequestData().setGroupIds(List.of("no-such-share-group")), V1);
             assertThat(unknown.groups().get(0).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        }
+    }
+
+    @Test
+    void aV2RenewalThatAsksForRecordsOrAnUnknownAcquireModeIsAnInvalidRequest() throws Exception {
+        try (RawClient c = new RawClient(broker.port())) {
+            ShareFetchResponseData renewing = c.send(fetch("m4", 0).setIsRenewAck(true), V2);
+            assertThat(renewing.errorCode())
+                    .as("a renewal fetches nothing: its limits must be 0")
+                    .isEqualTo(Errors.INVALID_REQUEST.code());
+            ShareFetchResponseData mode = c.send(fetch("m4", 0).setShareAcquireMode((byte) 7), V2);
+            assertThat(mode.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+            ShareFetchResponseData recordLimit = c.send(fetch("m4", 0).setShareAcquireMode((byte) 1), V2);
+            assertThat(recordLimit.errorCode()).isEqualTo(Errors.NONE.code());
         }
     }
 

@@ -99,6 +99,15 @@ public final class DurableFiles {
         }
     }
 
+    /** Fsyncs the content of {@code file} written earlier without one; nothing when the file is gone meanwhile. */
+    public static void fsyncIfExists(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (java.nio.file.NoSuchFileException e) {
+            // deleted meanwhile (pruned, or its log deleted): nothing left to make durable
+        }
+    }
+
     /** Makes creations, renames and deletions inside {@code dir} durable. */
     public static void fsyncDirectory(Path dir) throws IOException {
         try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {

@@ -65,7 +65,15 @@ public final class ProducerSnapshotFiles {
     }
 
     public static void write(Path dir, ProducerSnapshot snapshot) throws IOException {
-        DurableFiles.writeAtomically(path(dir, snapshot.offset()), encode(snapshot));
+        write(dir, snapshot, true);
+    }
+
+    /**
+     * {@link #write(Path, ProducerSnapshot)}; without {@code fsync} a power loss may leave an empty or torn file, which
+     * {@link #read} refuses (a CRC covers the content), so the caller fsyncs it before relying on it.
+     */
+    public static void write(Path dir, ProducerSnapshot snapshot, boolean fsync) throws IOException {
+        DurableFiles.replace(path(dir, snapshot.offset()), encode(snapshot), fsync);
     }
 
     /** The file was read and its content is not a valid snapshot: the one case that justifies deleting it. */

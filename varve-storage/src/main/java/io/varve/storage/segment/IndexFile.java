@@ -116,6 +116,11 @@ abstract class IndexFile implements Closeable {
         trim(true);
     }
 
+    /** {@link #seal()} without the fsync, which a later {@link #flush()} does. */
+    public final synchronized void sealUnsynced() throws IOException {
+        trim(false);
+    }
+
     private void trim(boolean fsync) throws IOException {
         MappedByteBuffer map = writable;
         long exactBytes = (long) entryCount * entrySizeBytes;

@@ -328,14 +328,21 @@ public final class LogSegment implements Closeable {
      * Called when the segment stops being active and at clean shutdown.
      */
     public void finish() throws IOException {
+        finishUnsynced();
+        flush();
+    }
+
+    /**
+     * {@link #finish()} without the fsyncs: a roll on the append path leaves them to {@link #flush()} on a background
+     * thread (an fsync of up to segment.bytes of dirty pages must not stall the produce requests behind it).
+     */
+    public void finishUnsynced() throws IOException {
         MaxTimestamp max = maxTimestamp;
         if (max != null) {
             timeIndex.maybeAppend(max.timestampMs(), max.offset());
         }
-        flushLog();
-        index.seal();
-        timeIndex.seal();
-        txnIndex.flush();
+        index.sealUnsynced();
+        timeIndex.sealUnsynced();
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.message.AlterReplicaLogDirsRequestData;
 import org.apache.kafka.common.message.AlterReplicaLogDirsRequestData.AlterReplicaLogDir;
 import org.apache.kafka.common.message.AlterReplicaLogDirsRequestData.AlterReplicaLogDirTopic;
@@ -25,13 +26,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * AlterReplicaLogDirs, answered with Kafka's errors, without moving data: Varve does not move a replica between the
- * directories of {@code log.dirs} yet (Kafka copies it as a future replica and swaps when it has caught up). Per
- * partition: a path that is not one of this broker's log dirs is LOG_DIR_NOT_FOUND; an offline one
- * KAFKA_STORAGE_ERROR; an unknown partition UNKNOWN_TOPIC_OR_PARTITION; a partition already in that directory NONE
- * (nothing to do, as in Kafka); one this broker holds no replica of REPLICA_NOT_AVAILABLE (Kafka would remember the
- * directory for a later replica; Varve places new replicas itself); a move to another directory KAFKA_STORAGE_ERROR,
- * with one log line saying moves are not supported. The response has no message field: the broker log carries why.
+ * AlterReplicaLogDirs (v1-2): moves a replica to another directory of this broker's {@code log.dirs} while it stays
+ * online ({@link LogManager#moveReplica}: a future replica copies the log and catches up, then takes over). Per
+ * partition, in Kafka's order: a path that is not one of this broker's log dirs is LOG_DIR_NOT_FOUND; an offline one
+ * KAFKA_STORAGE_ERROR; then the directory is remembered for a replica created here later (Kafka does so); an unknown
+ * partition is UNKNOWN_TOPIC_OR_PARTITION; one this broker holds no replica of REPLICA_NOT_AVAILABLE (the tools retry
+ * until it exists); a partition already in that directory NONE (a move elsewhere in progress is given up); a move
+ * while some log dir is offline, or of a tiered topic's replica, KAFKA_STORAGE_ERROR; a move started NONE. The
+ * response has no message field: the broker log carries why.
  */
 public final class AlterReplicaLogDirsHandler implements ApiHandler {
     private static final Logger log = LoggerFactory.getLogger(AlterReplicaLogDirsHandler.class);
@@ -78,22 +80,25 @@ public final class AlterReplicaLogDirsHandler implements ApiHandler {
             return Errors.KAFKA_STORAGE_ERROR;
         }
         TopicImage topic = image.get().topics().getTopic(tp.topic());
+        Optional<PartitionLog> local = logManager.getLog(tp);
+        if (local.isEmpty()) {
+            logManager.preferLogDir(tp, destination);
+        }
         if (topic == null || topic.partition(tp.partition()) == null) {
             return Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
-        Optional<PartitionLog> local = logManager.getLog(tp);
         if (local.isEmpty()) {
             return Errors.REPLICA_NOT_AVAILABLE;
         }
-        if (normalized(local.get().dir().getParent()).equals(destination)) {
+        try {
+            logManager.moveReplica(tp, destination);
             return Errors.NONE;
+        } catch (KafkaStorageException e) {
+            log.warn("Not moving {} to {}: {}", tp, destination, e.getMessage());
+            return Errors.KAFKA_STORAGE_ERROR;
+        } catch (IllegalArgumentException e) {
+            return Errors.REPLICA_NOT_AVAILABLE; // deleted meanwhile
         }
-        log.warn(
-                "Not moving {} from {} to {}: Varve does not move replicas between log directories yet",
-                tp,
-                local.get().dir().getParent(),
-                destination);
-        return Errors.KAFKA_STORAGE_ERROR;
     }
 
     private static Path normalized(Path dir) {

@@ -2,6 +2,7 @@ package io.varve.broker.api.admin;
 
 import io.varve.broker.api.ApiHandler;
 import io.varve.broker.protocol.RequestContext;
+import io.varve.storage.FutureReplica;
 import io.varve.storage.LogManager;
 import io.varve.storage.PartitionLog;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData.DescribableLogDirTopic;
 import org.apache.kafka.common.message.DescribeLogDirsResponseData;
@@ -29,8 +31,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * DescribeLogDirs: each log directory with the partitions it holds (all, or those asked for), their
- * size on disk, and the volume's total and usable bytes. Every local log is current (no
- * AlterReplicaLogDirs yet) and, on a leader, at the high watermark's lag of 0.
+ * size on disk, and the volume's total and usable bytes. A current replica's lag is 0 (Kafka's: its high watermark
+ * is never above its end); a replica being moved in (AlterReplicaLogDirs) is listed in its destination as a future
+ * one, with the offsets it is behind the current replica as its lag.
  */
 public final class DescribeLogDirsHandler implements ApiHandler {
     private static final Logger log = LoggerFactory.getLogger(DescribeLogDirsHandler.class);
@@ -51,17 +54,18 @@ public final class DescribeLogDirsHandler implements ApiHandler {
                 wanted.computeIfAbsent(topic.topic(), t -> new HashSet<>()).addAll(topic.partitions());
             }
         }
-        Map<Path, Map<String, List<PartitionLog>>> byDir = new HashMap<>();
+        Map<Path, Map<String, List<DescribeLogDirsPartition>>> byDir = new HashMap<>();
         for (PartitionLog partitionLog : logManager.allLogs()) {
-            String topic = partitionLog.topicPartition().topic();
-            if (wanted != null
-                    && !wanted.getOrDefault(topic, Set.of())
-                            .contains(partitionLog.topicPartition().partition())) {
-                continue;
+            TopicPartition tp = partitionLog.topicPartition();
+            if (wanted == null || wanted.getOrDefault(tp.topic(), Set.of()).contains(tp.partition())) {
+                add(byDir, partitionLog.dir().getParent(), tp, partitionLog.sizeBytes(), 0, false);
             }
-            byDir.computeIfAbsent(normalized(partitionLog.dir().getParent()), d -> new TreeMap<>())
-                    .computeIfAbsent(topic, t -> new ArrayList<>())
-                    .add(partitionLog);
+        }
+        for (FutureReplica future : logManager.futureReplicas()) {
+            TopicPartition tp = future.topicPartition();
+            if (wanted == null || wanted.getOrDefault(tp.topic(), Set.of()).contains(tp.partition())) {
+                add(byDir, future.logDir(), tp, future.sizeBytes(), future.offsetLag(), true);
+            }
         }
         DescribeLogDirsResponseData response = new DescribeLogDirsResponseData().setErrorCode(Errors.NONE.code());
         for (Path dir : logManager.logDirs()) {
@@ -73,17 +77,8 @@ public final class DescribeLogDirsHandler implements ApiHandler {
                 response.results().add(result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code()));
                 continue;
             }
-            byDir.getOrDefault(logDir, Map.of()).forEach((topic, logs) -> {
-                DescribeLogDirsTopic topicResult = new DescribeLogDirsTopic().setName(topic);
-                logs.forEach(l -> topicResult
-                        .partitions()
-                        .add(new DescribeLogDirsPartition()
-                                .setPartitionIndex(l.topicPartition().partition())
-                                .setPartitionSize(l.sizeBytes())
-                                .setOffsetLag(0)
-                                .setIsFutureKey(false)));
-                result.topics().add(topicResult);
-            });
+            byDir.getOrDefault(logDir, Map.of()).forEach((topic, partitions) -> result.topics()
+                    .add(new DescribeLogDirsTopic().setName(topic).setPartitions(partitions)));
             try {
                 FileStore store = Files.getFileStore(logDir);
                 result.setTotalBytes(store.getTotalSpace()).setUsableBytes(store.getUsableSpace());
@@ -93,6 +88,22 @@ public final class DescribeLogDirsHandler implements ApiHandler {
             response.results().add(result);
         }
         return CompletableFuture.completedFuture(response);
+    }
+
+    private static void add(
+            Map<Path, Map<String, List<DescribeLogDirsPartition>>> byDir,
+            Path dir,
+            TopicPartition tp,
+            long sizeBytes,
+            long offsetLag,
+            boolean future) {
+        byDir.computeIfAbsent(normalized(dir), d -> new TreeMap<>())
+                .computeIfAbsent(tp.topic(), t -> new ArrayList<>())
+                .add(new DescribeLogDirsPartition()
+                        .setPartitionIndex(tp.partition())
+                        .setPartitionSize(sizeBytes)
+                        .setOffsetLag(offsetLag)
+                        .setIsFutureKey(future));
     }
 
     private static Path normalized(Path dir) {

@@ -44,6 +44,11 @@ public final class PartitionState {
     /** The outcome of an event on the leader: whether the high watermark moved and an ISR change to send. */
     public record Outcome(boolean highWatermarkMoved, Optional<IsrChange> isrChange) {
         static final Outcome NOTHING = new Outcome(false, Optional.empty());
+        static final Outcome MOVED = new Outcome(true, Optional.empty());
+
+        static Outcome of(boolean highWatermarkMoved) {
+            return highWatermarkMoved ? MOVED : NOTHING;
+        }
     }
 
     private final int localId;
@@ -155,7 +160,7 @@ public final class PartitionState {
     public Outcome leaderAppended(long logEndOffset) {
         requireLeader();
         localLogEndOffset = logEndOffset;
-        return new Outcome(maybeIncrementHighWatermark(), Optional.empty());
+        return Outcome.of(maybeIncrementHighWatermark()); // per append: nothing allocated
     }
 
     /**
@@ -230,17 +235,44 @@ public final class PartitionState {
     }
 
     private boolean maybeIncrementHighWatermark() {
-        long candidate = localLogEndOffset;
-        for (int id : maximalIsr()) {
-            if (id != localId) {
-                candidate = Math.min(candidate, followers.get(id).logEndOffset());
-            }
+        // the maximal ISR without building it: a member of both sets counts twice, which min() does not mind
+        long candidate = minFollowerEnd(isr, localLogEndOffset);
+        if (pendingIsr != null) {
+            candidate = minFollowerEnd(pendingIsr, candidate);
         }
         if (candidate > highWatermark) {
             highWatermark = candidate;
             return true;
         }
         return false;
+    }
+
+    private long minFollowerEnd(Set<Integer> members, long candidate) {
+        for (int id : members) {
+            if (id != localId) {
+                candidate = Math.min(candidate, followers.get(id).logEndOffset());
+            }
+        }
+        return candidate;
+    }
+
+    /** The size of {@link #maximalIsr()}, without building it (asked on every append and commit). */
+    public int maximalIsrSize() {
+        if (pendingIsr == null) {
+            return isr.size();
+        }
+        int n = isr.size();
+        for (int id : pendingIsr) {
+            if (!isr.contains(id)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The size of {@link #isr()}, without copying it. */
+    public int isrSize() {
+        return isr.size();
     }
 
     /** The committed ISR and the members of a change in flight: all of them must have what counts as committed. */
