@@ -53,6 +53,8 @@ public final class BenchOptions {
     Path root;
     Path benchDir;
     Path workDir;
+    /** Where the brokers' data directories go: bench/work/data unless --data-dir names another (a tmpfs, say). */
+    Path dataDir;
     Path kafkaLibs;
     String kafkaVersion = "unknown";
     String varveClasspath;
@@ -77,6 +79,10 @@ public final class BenchOptions {
         return workDir;
     }
 
+    public Path dataDir() {
+        return dataDir;
+    }
+
     public Path benchDir() {
         return benchDir;
     }
@@ -91,7 +97,7 @@ public final class BenchOptions {
 
     static final String USAGE = String.join("\n",
             "usage: bench/run [--smoke] [--scenarios 1,2,3] [--runs N] [--record] [--records N]",
-            "                 [--broker-jvm-opts \"...\"] [--keep-data] [--no-build]",
+            "                 [--broker-jvm-opts \"...\"] [--keep-data] [--data-dir DIR] [--no-build]",
             "  --smoke            tiny sizes, 1 run, scenarios 1,2,3,4,8: proves the harness works (< 2 min)",
             "  --scenarios LIST   which scenarios to run (default: all, 1-9; 7 is reported inside every other;"
                     + " 10 and 11, 10,000 and 50,000 partitions on one node, 12, three brokers with replication"
@@ -103,6 +109,9 @@ public final class BenchOptions {
             "  --records N        records per produce/consume run (default 1,000,000)",
             "  --broker-jvm-opts  JVM options for BOTH brokers (default: " + DEFAULT_BROKER_JVM_OPTS + ")",
             "  --keep-data        keep each broker's data directory under bench/work/data after a run",
+            "  --data-dir DIR     put the brokers' data directories under DIR instead of bench/work/data (for"
+                    + " example a tmpfs such as /dev/shm/varve-bench, to take the disk's writeback out of an A/B"
+                    + " comparison of CPU costs; the report says so)",
             "  --no-build         (bench/run only) use Varve's existing build instead of running mvn package");
 
     static BenchOptions parse(String[] args) {
@@ -116,6 +125,7 @@ public final class BenchOptions {
                 case "--smoke" -> options.smoke = true;
                 case "--record" -> options.record = true;
                 case "--keep-data" -> options.keepData = true;
+                case "--data-dir" -> options.dataDir = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
                 case "--runs" -> runs = positive(arg, value(args, ++i, arg));
                 case "--records" -> records = positive(arg, value(args, ++i, arg));
                 case "--scenarios" -> scenarios = scenarioList(value(args, ++i, arg));
@@ -138,6 +148,9 @@ public final class BenchOptions {
         }
         options.benchDir = options.root.resolve("bench");
         options.workDir = options.benchDir.resolve("work");
+        if (options.dataDir == null) {
+            options.dataDir = options.workDir.resolve("data");
+        }
         options.runs = runs != null ? runs : (options.smoke ? 1 : 3);
         options.scenarios = scenarios != null ? scenarios : (options.smoke ? SMOKE_SCENARIOS : ALL_SCENARIOS);
         if (options.smoke) {

@@ -106,7 +106,7 @@ public final class BrokerLauncher {
     }
 
     public Path dataDir(BrokerKind kind) {
-        return options.workDir.resolve("data").resolve(kind.dirName());
+        return options.dataDir().resolve(kind.dirName());
     }
 
     private RunningBroker start(BrokerKind kind, String label, List<ExtraListener> extras) throws IOException {
@@ -179,7 +179,7 @@ public final class BrokerLauncher {
         Map<Integer, RunningBroker> nodes = new TreeMap<>();
         try {
             for (int id = 1; id <= size; id++) {
-                Path dataDir = options.workDir.resolve("data").resolve(kind.dirName() + "-node-" + id);
+                Path dataDir = options.dataDir().resolve(kind.dirName() + "-node-" + id);
                 deleteTree(dataDir);
                 Files.createDirectories(dataDir);
                 Map<String, String> settings = new LinkedHashMap<>();
@@ -216,7 +216,7 @@ public final class BrokerLauncher {
     public void discardClusterData(BrokerKind kind, int size) throws IOException {
         if (!options.keepData) {
             for (int id = 1; id <= size; id++) {
-                deleteTree(options.workDir.resolve("data").resolve(kind.dirName() + "-node-" + id));
+                deleteTree(options.dataDir().resolve(kind.dirName() + "-node-" + id));
             }
         }
     }

@@ -20,7 +20,7 @@ final class MachineInfo {
                 + " cores (nproc)");
         info.put("memory", memTotal());
         info.put("kernel", read(Path.of("/proc/sys/kernel/osrelease")));
-        info.put("disk (data dirs of both brokers)", disk(options.workDir()));
+        info.put("disk (data dirs of both brokers)", disk(options.dataDir()));
         info.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
                 + " (" + System.getProperty("java.vendor") + "), the same JVM for both brokers and the tools");
         info.put("Apache Kafka", options.kafkaVersion + " (kafka_2.13 + kafka-tools release jars from Maven Central)");
