@@ -264,7 +264,8 @@ public final class Broker implements AutoCloseable {
                 "metadata-snapshot-" + nodeId);
         loader.attachSnapshotGenerator(metadataSnapshots);
         // after the replay, logs follow each image on a thread of their own, never holding up the Raft loop
-        SnapshotPublisher publisher = snapshotPublisher = SnapshotPublisher.applyingInBackground(metadataCache, replicaManager);
+        SnapshotPublisher publisher =
+                snapshotPublisher = SnapshotPublisher.applyingInBackground(metadataCache, replicaManager);
         loader.installPublisher(publisher);
         KeystoreReloader keystoreReloader = new KeystoreReloader(nodeId, config.security(), tlsContexts, loader::image);
         loader.installPublisher(keystoreReloader);

@@ -69,7 +69,8 @@ class NewLogCrashTest {
         SEGMENT_WITHOUT_INDEXES(dir -> deleteChildren(dir, f -> f.endsWith("index"))),
         INDEXES_EMPTIED(dir -> {
             try (Stream<Path> files = Files.list(dir)) {
-                for (Path f : files.filter(f -> f.getFileName().toString().endsWith("index")).toList()) {
+                for (Path f : files.filter(f -> f.getFileName().toString().endsWith("index"))
+                        .toList()) {
                     Files.write(f, new byte[0]);
                 }
             }
@@ -136,9 +137,11 @@ class NewLogCrashTest {
         start(crashed);
         for (Remnant r : Remnant.values()) {
             PartitionLog log = manager.getLog(tp(r)).orElseThrow();
-            assertThat(log.topicId()).as("topic id after a clean restart, %s", r).isEqualTo(topicId);
-            assertThat(TestBatches.offsetsAndValues(log.read(0, 1 << 20, Long.MAX_VALUE, true)
-                            .records()))
+            assertThat(log.topicId())
+                    .as("topic id after a clean restart, %s", r)
+                    .isEqualTo(topicId);
+            assertThat(TestBatches.offsetsAndValues(
+                            log.read(0, 1 << 20, Long.MAX_VALUE, true).records()))
                     .as("the record written after the crash, %s", r)
                     .hasSize(1);
         }
@@ -162,12 +165,15 @@ class NewLogCrashTest {
         start(crashed);
         PartitionLog recovered = manager.getLog(tp).orElseThrow();
         assertThat(recovered.topicId()).isEqualTo(topicId);
-        assertThat(recovered.logEndOffset()).as("the flushed records survive the crash").isEqualTo(3);
+        assertThat(recovered.logEndOffset())
+                .as("the flushed records survive the crash")
+                .isEqualTo(3);
     }
 
     private static void deleteChildren(Path dir, Predicate<String> byName) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(f -> byName.test(f.getFileName().toString())).toList()) {
+            for (Path f :
+                    files.filter(f -> byName.test(f.getFileName().toString())).toList()) {
                 Files.delete(f);
             }
         }

@@ -90,7 +90,10 @@ final class LatestSnapshotApplier implements AutoCloseable {
             }
             long tookMs = (System.nanoTime() - startNanos) / 1_000_000L;
             if (tookMs >= SLOW_APPLY_MS) {
-                log.info("Applied the metadata image at offset {} to the local replicas in {} ms", next.offset(), tookMs);
+                log.info(
+                        "Applied the metadata image at offset {} to the local replicas in {} ms",
+                        next.offset(),
+                        tookMs);
             }
             synchronized (this) {
                 appliedOffset = next.offset();

@@ -32,6 +32,7 @@ public final class SnapshotPublisher implements MetadataPublisher, AutoCloseable
     private final ReplicaManager replicaManager;
     /** Null when images are applied on the publishing thread. */
     private final LatestSnapshotApplier background;
+
     private boolean replayComplete;
     /** The newest image published during the start-up replay, turned into a snapshot once, when it completes. */
     private MetadataImage replayed;

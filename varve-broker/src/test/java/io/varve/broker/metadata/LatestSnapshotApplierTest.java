@@ -90,9 +90,7 @@ class LatestSnapshotApplierTest {
         Thread closer = new Thread(applier::close);
         closer.start();
         // the closer parks in its join on the apply thread, which still runs the first apply
-        await()
-                .atMost(Duration.ofSeconds(10))
-                .until(() -> closer.getState() == Thread.State.TIMED_WAITING);
+        await().atMost(Duration.ofSeconds(10)).until(() -> closer.getState() == Thread.State.TIMED_WAITING);
         assertThat(closer.isAlive()).as("close waits for the apply in progress").isTrue();
         assertThat(applied).isEmpty();
         releaseFirst.countDown();
