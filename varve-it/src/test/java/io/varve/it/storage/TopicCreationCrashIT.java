@@ -52,7 +52,8 @@ class TopicCreationCrashIT {
     void everyPartitionOfATopicCreatedJustBeforeASigkillIsPresentAndWritableAfterTheRestart() throws Exception {
         Path logDir = workDir.resolve("data");
         Uuid topicId;
-        try (ServerProcess server = ServerProcess.startOnFreePort(workDir, "create", logDir).awaitReady();
+        try (ServerProcess server =
+                        ServerProcess.startOnFreePort(workDir, "create", logDir).awaitReady();
                 Admin admin = admin(server)) {
             topicId = admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
                     .topicId(TOPIC)
@@ -61,7 +62,8 @@ class TopicCreationCrashIT {
         }
 
         Map<Integer, String> written = new HashMap<>();
-        try (ServerProcess server = ServerProcess.startOnFreePort(workDir, "write", logDir).awaitReady();
+        try (ServerProcess server =
+                        ServerProcess.startOnFreePort(workDir, "write", logDir).awaitReady();
                 Admin admin = admin(server)) {
             awaitEveryPartitionLed(admin, topicId);
             try (KafkaProducer<byte[], byte[]> producer = producer(server)) {
@@ -72,7 +74,9 @@ class TopicCreationCrashIT {
                     sends.add(producer.send(new ProducerRecord<>(TOPIC, p, null, value.getBytes(UTF_8))));
                 }
                 for (int p = 0; p < PARTITIONS; p++) {
-                    assertThat(sends.get(p).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).offset())
+                    assertThat(sends.get(p)
+                                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                                    .offset())
                             .as("partition %d was empty after the restart", p)
                             .isZero();
                 }
@@ -85,7 +89,8 @@ class TopicCreationCrashIT {
                     .contains(topicId.toString());
         }
 
-        try (ServerProcess server = ServerProcess.startOnFreePort(workDir, "read", logDir).awaitReady();
+        try (ServerProcess server =
+                        ServerProcess.startOnFreePort(workDir, "read", logDir).awaitReady();
                 Admin admin = admin(server)) {
             awaitEveryPartitionLed(admin, topicId);
             assertThat(readOneRecordPerPartition(server)).isEqualTo(written);
@@ -148,7 +153,9 @@ class TopicCreationCrashIT {
                     .pollInterval(Duration.ZERO)
                     .until(() -> {
                         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                            assertThat(r.offset()).as("offset in partition %d", r.partition()).isZero();
+                            assertThat(r.offset())
+                                    .as("offset in partition %d", r.partition())
+                                    .isZero();
                             assertThat(read.put(r.partition(), new String(r.value(), UTF_8)))
                                     .as("one record in partition %d", r.partition())
                                     .isNull();
