@@ -58,7 +58,7 @@ public final class SchemaValidationBench {
     }
 
     /** One timed run: records/s from the first send to the last ack, and the broker's CPU per GiB sent. */
-    record Run(double recordsPerSecond, double cpuSecondsPerGib) {
+    record Run(double recordsPerSecond, double cpuSecondsPerGib, double validationShare) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -72,12 +72,13 @@ public final class SchemaValidationBench {
         Files.createDirectories(workDir);
         int port = BrokerLauncher.freePort();
         int registryPort = BrokerLauncher.freePort();
+        int httpPort = BrokerLauncher.freePort();
         String loadAtStart = MachineInfo.loadAverage();
 
         Map<String, List<Run>> runs = new LinkedHashMap<>();
         MODES.forEach(m -> runs.put(m, new ArrayList<>()));
         long peakRssBytes;
-        try (RunningBroker broker = start(varveClasspath, workDir, port, registryPort)) {
+        try (RunningBroker broker = start(varveClasspath, workDir, port, registryPort, httpPort)) {
             broker.awaitReady(Duration.ofSeconds(60));
             String registry = "http://" + RunningBroker.HOST + ":" + registryPort;
             int id = register(registry, "bench-warm-up-value");
@@ -86,12 +87,12 @@ public final class SchemaValidationBench {
                 int topicNumber = 0;
                 // Untimed: warms the JIT of both sides on every path, and proves each mode takes the records.
                 for (String mode : MODES) {
-                    run(broker, admin, registry, mode, "warm-" + mode, warmUpRecords, values);
+                    run(broker, admin, registry, httpPort, mode, "warm-" + mode, warmUpRecords, values);
                 }
                 for (int round = 0; round < rounds; round++) {
                     for (int k = 0; k < MODES.size(); k++) {
                         String mode = MODES.get((k + round) % MODES.size());
-                        Run r = run(broker, admin, registry, mode, mode + "-" + (++topicNumber), records, values);
+                        Run r = run(broker, admin, registry, httpPort, mode, mode + "-" + (++topicNumber), records, values);
                         runs.get(mode).add(r);
                         System.out.printf(Locale.ROOT, "round %d %-8s %,.0f records/s, %.2f CPU s/GiB%n", round + 1,
                                 mode, r.recordsPerSecond(), r.cpuSecondsPerGib());
@@ -109,8 +110,8 @@ public final class SchemaValidationBench {
      * One run on a fresh topic {@code name} of {@code mode}: its subject registered, {@code sync} so the previous
      * runs' writeback is done, the timed produce, then the topic deleted so the next run starts from the same state.
      */
-    private static Run run(RunningBroker broker, Admin admin, String registry, String mode, String name, int records,
-            byte[][] values) throws Exception {
+    private static Run run(RunningBroker broker, Admin admin, String registry, int httpPort, String mode, String name,
+            int records, byte[][] values) throws Exception {
         String topic = "validation-" + name;
         register(registry, topic + "-value"); // the same schema: the same id as the values carry
         admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1).configs(MODE_CONFIGS.get(mode))))
@@ -119,9 +120,30 @@ public final class SchemaValidationBench {
         double cpuBefore = broker.cpuSeconds();
         double rate = produce(broker.bootstrap(), topic, records, values);
         double cpu = broker.cpuSeconds() - cpuBefore;
+        // what the produce path says it spent validating this topic's records (0 for a topic that does not validate)
+        double validationSeconds = validationSeconds(httpPort, topic);
         admin.deleteTopics(List.of(topic)).all().get();
         double gib = (double) records * values[0].length / GIB;
-        return new Run(rate, cpu / gib);
+        return new Run(rate, cpu / gib, validationSeconds / cpu);
+    }
+
+    /** {@code varve_schema_validation_seconds_total} of {@code topic} from the broker's /metrics, 0 when absent. */
+    private static double validationSeconds(int httpPort, String topic) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + RunningBroker.HOST + ":" + httpPort
+                        + "/metrics"))
+                .timeout(Duration.ofSeconds(30))
+                .build();
+        HttpResponse<String> r = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException("GET /metrics answered " + r.statusCode());
+        }
+        String prefix = "varve_schema_validation_seconds_total{topic=\"" + topic + "\"} ";
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith(prefix)) {
+                return Double.parseDouble(line.substring(prefix.length()).trim());
+            }
+        }
+        return 0;
     }
 
     /** Flushes every dirty page to disk (outside the timed phase), so each run starts with no writeback backlog. */
@@ -132,7 +154,8 @@ public final class SchemaValidationBench {
         }
     }
 
-    private static RunningBroker start(String classpath, Path workDir, int port, int registryPort) throws IOException {
+    private static RunningBroker start(String classpath, Path workDir, int port, int registryPort, int httpPort)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of(BrokerLauncher.javaBinary(), "-Xms1g", "-Xmx1g", "-XX:+UseG1GC",
                 "-XX:MaxGCPauseMillis=20", "-cp", classpath, "io.varve.cli.Varve", "server"));
         Path dataDir = workDir.resolve("data");
@@ -140,7 +163,7 @@ public final class SchemaValidationBench {
                 Map.entry("node.id", "1"),
                 Map.entry("listeners", "PLAINTEXT://" + RunningBroker.HOST + ":" + port),
                 Map.entry("log.dirs", dataDir.toString()),
-                Map.entry("varve.http.listeners", ""),
+                Map.entry("varve.http.listeners", "http://" + RunningBroker.HOST + ":" + httpPort),
                 Map.entry("varve.schema.registry.listeners", "http://" + RunningBroker.HOST + ":" + registryPort));
         settings.forEach((k, v) -> {
             command.add("--override");
@@ -263,7 +286,8 @@ public final class SchemaValidationBench {
                         + " from each round's own pair. Broker peak RSS (VmHWM) over the whole run: %.0f MiB.%n%n",
                 recordBytes, PARTITIONS, warmUpRecords, rounds, records, peakRssBytes / (1024.0 * 1024.0)));
         out.append("| validation | records/s | MiB/s | records/s min–max | broker CPU s/GiB | throughput lost vs none"
-                + " | CPU per GiB added vs none |\n|---|---:|---:|---:|---:|---:|---:|\n");
+                + " | CPU per GiB added vs none | broker CPU spent validating (measured in the produce path) |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Map.Entry<String, List<Run>> e : runs.entrySet()) {
             List<Run> mode = e.getValue();
             List<Double> rates = mode.stream().map(Run::recordsPerSecond).toList();
@@ -280,15 +304,20 @@ public final class SchemaValidationBench {
                 lost = String.format(Locale.ROOT, "%.1f %%", median(lostPerRound));
                 added = String.format(Locale.ROOT, "%.1f %%", median(addedPerRound));
             }
-            out.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %,.0f–%,.0f | %.2f | %s | %s |%n", e.getKey(),
-                    rate, rate * recordBytes / (1024.0 * 1024.0), rates.stream().mapToDouble(d -> d).min().orElse(0),
-                    rates.stream().mapToDouble(d -> d).max().orElse(0),
-                    median(mode.stream().map(Run::cpuSecondsPerGib).toList()), lost, added));
+            String share = e.getKey().equals("none")
+                    ? "—"
+                    : String.format(Locale.ROOT, "%.2f %%", 100 * median(mode.stream().map(Run::validationShare).toList()));
+            out.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %,.0f–%,.0f | %.2f | %s | %s | %s |%n",
+                    e.getKey(), rate, rate * recordBytes / (1024.0 * 1024.0),
+                    rates.stream().mapToDouble(d -> d).min().orElse(0), rates.stream().mapToDouble(d -> d).max().orElse(0),
+                    median(mode.stream().map(Run::cpuSecondsPerGib).toList()), lost, added, share));
         }
         out.append("\n<details><summary>every run</summary>\n\n");
-        runs.forEach((mode, list) -> out.append(String.format(Locale.ROOT, "- %s: records/s %s; CPU s/GiB %s%n", mode,
+        runs.forEach((mode, list) -> out.append(String.format(Locale.ROOT,
+                "- %s: records/s %s; CPU s/GiB %s; share of broker CPU spent validating %s%n", mode,
                 list.stream().map(r -> String.format(Locale.ROOT, "%.0f", r.recordsPerSecond())).toList(),
-                list.stream().map(r -> String.format(Locale.ROOT, "%.2f", r.cpuSecondsPerGib())).toList())));
+                list.stream().map(r -> String.format(Locale.ROOT, "%.2f", r.cpuSecondsPerGib())).toList(),
+                list.stream().map(r -> String.format(Locale.ROOT, "%.2f %%", 100 * r.validationShare())).toList())));
         out.append("\n</details>\n");
         return out.toString();
     }

@@ -390,6 +390,8 @@ public final class Broker implements AutoCloseable {
         }
         groupCoordinator = new GroupCoordinatorRuntime(
                 nodeId, GroupCoordinatorSettings.from(config), metadataCache, replicaManager, controller);
+        groupCoordinator.useGroupConfigs(new io.varve.broker.group.GroupConfigResolver(
+                loader::image, io.varve.broker.group.GroupConfigResolver.bounds(config)));
         groupCoordinator.startup();
         // The transaction coordinator's requests to the other brokers: markers and TxnOffsetCommit's verification.
         NodeClient txnPeers = new NodeClient(
@@ -838,6 +840,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("HTTP listener", httpListener);
         closeQuietly("network", socketServer);
         closeQuietly("JWK set refresh", oauthBearer);
+        closeQuietly("OAUTHBEARER logins", config.security()::closeOutgoingLogins);
         closeQuietly("schema registry", schemaRegistry);
         closeQuietly("metadata apply", snapshotPublisher);
         closeQuietly("replica fetchers", replicaFetchers);

@@ -90,6 +90,7 @@ final class ControllerWiring implements AutoCloseable {
                     config.producerIdBlockSize(),
                     config.brokerHeartbeatIntervalMs() + CONNECTION_LOSS_MARGIN_MS);
             controller.delegationTokenSettings(config.delegationTokens().lifetimes());
+            controller.groupConfigBounds(io.varve.broker.group.GroupConfigResolver.bounds(config));
             apis.serveDelegationTokens(config.delegationTokens(), loader, System::currentTimeMillis);
             if (logs.raftRequests() != null) {
                 apis.serveRaftAdmin(new io.varve.broker.api.quorum.RaftAdminHandler(logs.raftRequests()));
@@ -99,6 +100,7 @@ final class ControllerWiring implements AutoCloseable {
                 // the brokers' own APIs, needs CLUSTER_ACTION), and an Envelope's request is checked as its client.
                 io.varve.broker.security.AuthorizationHook authorization = controllerAuthorization(config, loader);
                 apis.authorizeEnvelopesWith(authorization);
+                logs.authorizeRaftWith(authorization == null ? null : authorization.authorizer());
                 RequestDispatcher requests = new KafkaRequestDispatcher(
                         apis.apis(), apis.apiVersions(), requestExecutor, null, null, authorization);
                 ControllerApis served = apis;

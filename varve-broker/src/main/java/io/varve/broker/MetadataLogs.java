@@ -50,13 +50,21 @@ final class MetadataLogs implements AutoCloseable {
     private final RaftRequestDispatcher raftRequests;
     /** Null for a lone voter without a transport. */
     private final RaftAddressBook addresses;
+    /** The token validators of the controller listeners that enable OAUTHBEARER; null when none does. */
+    private final io.varve.broker.security.OAuthBearerValidators controllerTokens;
+    /** Null without an authorizer or a controller listener: the check of the listener's Raft requests. */
+    private final io.varve.broker.security.RaftAuthorization raftAuthorization;
 
     private MetadataLogs(
             MetadataRaft raft,
             SocketServer controllerNetwork,
             ControllerListenerDispatcher controllerDispatcher,
             RaftRequestDispatcher raftRequests,
-            RaftAddressBook addresses) {
+            RaftAddressBook addresses,
+            io.varve.broker.security.OAuthBearerValidators controllerTokens,
+            io.varve.broker.security.RaftAuthorization raftAuthorization) {
+        this.controllerTokens = controllerTokens;
+        this.raftAuthorization = raftAuthorization;
         this.raft = raft;
         this.controllerNetwork = controllerNetwork;
         this.controllerDispatcher = controllerDispatcher;
@@ -100,6 +108,8 @@ final class MetadataLogs implements AutoCloseable {
                     null,
                     null,
                     null,
+                    null,
+                    null,
                     null);
         }
         RaftAddressBook addresses = new RaftAddressBook(
@@ -136,12 +146,25 @@ final class MetadataLogs implements AutoCloseable {
                                 - RaftRuntime.monotonicClockMs().getAsLong()));
         SocketServer controllerNetwork = null;
         ControllerListenerDispatcher dispatcher = null;
+        io.varve.broker.security.OAuthBearerValidators controllerTokens = null;
+        io.varve.broker.security.RaftAuthorization raftAuthorization = null;
         if (controller) {
             // A controller serves its listener even as the only voter: brokers fetch the log from it as observers.
+            controllerTokens = io.varve.broker.security.OAuthBearerValidators.start(
+                    config.security(),
+                    config.controllerListeners().stream()
+                            .map(ListenerConfig::name)
+                            .toList(),
+                    System::currentTimeMillis);
             dispatcher = new ControllerListenerDispatcher(
                     transport.dispatcher(),
                     io.varve.broker.security.ControllerListenerSasl.dispatcher(
-                            config.security(), config.controllerListeners()));
+                            config.security(), config.controllerListeners(), controllerTokens));
+            if (config.security().authorization() != null) {
+                raftAuthorization = new io.varve.broker.security.RaftAuthorization(
+                        config.security().authorization());
+                dispatcher.authorizeRaftWith(raftAuthorization);
+            }
             controllerNetwork = new SocketServer(new SocketServer.Settings(
                     config.socketRequestMaxBytes(),
                     config.connectionsMaxIdleMs(),
@@ -157,10 +180,20 @@ final class MetadataLogs implements AutoCloseable {
                                 config.security(), config.controllerListeners(), tlsContexts));
             } catch (RuntimeException | InterruptedException e) {
                 controllerNetwork.close();
+                if (controllerTokens != null) {
+                    controllerTokens.close();
+                }
                 throw e;
             }
         }
-        return new MetadataLogs(runtime, controllerNetwork, dispatcher, transport.requestDispatcher(), addresses);
+        return new MetadataLogs(
+                runtime,
+                controllerNetwork,
+                dispatcher,
+                transport.requestDispatcher(),
+                addresses,
+                controllerTokens,
+                raftAuthorization);
     }
 
     /**
@@ -242,6 +275,13 @@ final class MetadataLogs implements AutoCloseable {
         return controllerNetwork != null;
     }
 
+    /** With an authorizer, the controller listener's Raft requests are checked against the ACLs of its image too. */
+    void authorizeRaftWith(io.varve.broker.security.BrokerAuthorizer authorizer) {
+        if (raftAuthorization != null && authorizer != null) {
+            raftAuthorization.useAuthorizer(authorizer);
+        }
+    }
+
     /** Starts answering the controller's APIs (besides Raft's) on the controller listener. */
     void serveControllerApis(RequestDispatcher apis) {
         if (controllerDispatcher != null) {
@@ -268,6 +308,9 @@ final class MetadataLogs implements AutoCloseable {
     public void close() {
         if (controllerNetwork != null) {
             controllerNetwork.close();
+        }
+        if (controllerTokens != null) {
+            controllerTokens.close();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.varve.bench.scenario;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -48,6 +49,38 @@ final class MetricsScraper {
         MetricsScraper s = new MetricsScraper(httpPort);
         s.timer.scheduleAtFixedRate(s::scrapeOnce, 0, intervalMs, TimeUnit.MILLISECONDS);
         return s;
+    }
+
+    /**
+     * Scrapes {@code count} times back to back and forgets the answers: the scrape path compiled by the JIT, as it is
+     * in a broker that has been scraped for a while. Returns how many answered 200.
+     */
+    static int prime(int httpPort, int count) {
+        MetricsScraper s = new MetricsScraper(httpPort);
+        for (int i = 0; i < count; i++) {
+            s.scrapeOnce();
+        }
+        s.timer.shutdown();
+        return s.timesMs.size();
+    }
+
+    /**
+     * One scrape's value of the unlabelled series {@code name} (for example {@code varve_metrics_scrape_cpu_seconds_total}),
+     * or NaN when the answer has none.
+     */
+    static double value(int httpPort, String name) throws IOException, InterruptedException {
+        MetricsScraper s = new MetricsScraper(httpPort);
+        s.timer.shutdown();
+        HttpResponse<String> r = s.client.send(s.request, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException("GET /metrics answered " + r.statusCode());
+        }
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).trim().split("\\s+")[0]);
+            }
+        }
+        return Double.NaN;
     }
 
     private synchronized void scrapeOnce() {

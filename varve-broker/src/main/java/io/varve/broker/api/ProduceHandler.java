@@ -287,7 +287,9 @@ public final class ProduceHandler implements ApiHandler {
 
     /** Runs the record check; when it refuses records, answers INVALID_RECORD with one error per record. */
     private boolean refused(TopicInfo topic, ByteBuffer buffer, PartitionProduceResponse out) {
+        long startNanos = System.nanoTime();
         java.util.List<ProduceRecordCheck.RecordError> errors = recordCheck.check(topic, buffer);
+        traffic.topic(topic.name()).recordsChecked(System.nanoTime() - startNanos);
         if (errors.isEmpty()) {
             return false;
         }

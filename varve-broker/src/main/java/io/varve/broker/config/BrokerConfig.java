@@ -330,19 +330,19 @@ public final class BrokerConfig {
     }
 
     /**
-     * A controller's SASL listener authenticates with PLAIN only: SCRAM's credentials live in the metadata log the
-     * controller listener serves (Kafka refuses them there too), and OAUTHBEARER's validation runs on broker listeners.
+     * A controller's SASL listener authenticates with PLAIN or OAUTHBEARER: SCRAM's credentials live in the metadata
+     * log the controller listener serves (Kafka refuses them there too).
      */
     private static void refuseControllerMechanismsBeyondPlain(io.varve.broker.security.ListenerSecurity listener) {
         if (listener.sasl() == null) {
             return;
         }
         for (String mechanism : listener.sasl().enabledMechanisms()) {
-            if (!mechanism.equals("PLAIN")) {
+            if (!mechanism.equals("PLAIN") && !mechanism.equals("OAUTHBEARER")) {
                 throw new ConfigException("sasl.enabled.mechanisms of the controller listener "
                         + listener.listenerName()
-                        + " names " + mechanism + ", but a controller listener authenticates with PLAIN only in this"
-                        + " version: set listener.name."
+                        + " names " + mechanism + ", but a controller listener authenticates with PLAIN or"
+                        + " OAUTHBEARER only in this version: set listener.name."
                         + listener.listenerName().toLowerCase(Locale.ROOT)
                         + ".sasl.enabled.mechanisms=PLAIN.");
             }

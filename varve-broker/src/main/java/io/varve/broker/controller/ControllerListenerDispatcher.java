@@ -6,6 +6,7 @@ import io.varve.broker.network.ResponseFrame;
 import io.varve.broker.protocol.InvalidFrameException;
 import io.varve.broker.raft.RaftRequestDispatcher;
 import io.varve.broker.security.ConnectionAuthentication;
+import io.varve.broker.security.RaftAuthorization;
 import io.varve.broker.security.SaslAuthenticator;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -19,7 +20,9 @@ import org.apache.kafka.common.protocol.ApiKeys;
  *
  * <p>On a SASL controller listener a connection logs in first: until it has, its SaslHandshake / SaslAuthenticate go
  * to {@code sasl}, ApiVersions to the controller's APIs, and anything else (Raft's requests too) is refused and the
- * connection closed; a session past its lifetime (KIP-368) is closed at its next request.
+ * connection closed; a session past its lifetime (KIP-368) is closed at its next request. With an authorizer, a Raft
+ * request whose principal lacks CLUSTER_ACTION (ALTER, DESCRIBE: {@link RaftAuthorization}) is answered with
+ * CLUSTER_AUTHORIZATION_FAILED instead of reaching the quorum.
  */
 public final class ControllerListenerDispatcher implements RequestDispatcher {
     private final RequestDispatcher raft;
@@ -27,6 +30,8 @@ public final class ControllerListenerDispatcher implements RequestDispatcher {
     private final RequestDispatcher sasl;
 
     private volatile RequestDispatcher controllerApis;
+    /** Null without an authorizer: who may make which Raft request. */
+    private volatile RaftAuthorization raftAuthorization;
 
     public ControllerListenerDispatcher(RequestDispatcher raft) {
         this(raft, null);
@@ -35,6 +40,11 @@ public final class ControllerListenerDispatcher implements RequestDispatcher {
     public ControllerListenerDispatcher(RequestDispatcher raft, RequestDispatcher sasl) {
         this.raft = raft;
         this.sasl = sasl;
+    }
+
+    /** With an authorizer: Raft requests need CLUSTER_ACTION (and the like) from here on. */
+    public void authorizeRaftWith(RaftAuthorization authorization) {
+        this.raftAuthorization = authorization;
     }
 
     /** Starts answering the controller's own APIs. */
@@ -60,7 +70,9 @@ public final class ControllerListenerDispatcher implements RequestDispatcher {
             }
         }
         if (ApiKeys.hasId(apiKey) && RaftRequestDispatcher.servedApis().contains(ApiKeys.forId(apiKey))) {
-            return raft.dispatch(frame, connection);
+            RaftAuthorization authorization = raftAuthorization;
+            ResponseFrame refused = authorization == null ? null : authorization.refusal(frame, connection);
+            return refused != null ? CompletableFuture.completedFuture(refused) : raft.dispatch(frame, connection);
         }
         RequestDispatcher apis = controllerApis;
         if (apis == null) {

@@ -24,7 +24,7 @@ public final class GroupApis {
             FindCoordinatorHandler.Coordinators transactions,
             TransactionVerifier verifier) {
         if (verifier != null) {
-            registry.register(ApiKeys.TXN_OFFSET_COMMIT, 0, 5, new TxnOffsetCommitHandler(runtime, cache, verifier));
+            registry.register(ApiKeys.TXN_OFFSET_COMMIT, 0, 6, new TxnOffsetCommitHandler(runtime, cache, verifier));
         }
         ClassicGroupHandlers classic = new ClassicGroupHandlers(runtime);
         OffsetHandlers offsets = new OffsetHandlers(runtime, cache);

@@ -43,6 +43,8 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
     private record CachedTopics(MetadataSnapshot source, TopicsSnapshot topics) {}
 
     private final GroupCoordinatorSettings settings;
+    private volatile io.varve.coordinator.group.GroupConfigLookup groupConfigs =
+            io.varve.coordinator.group.GroupConfigLookup.NONE;
     private final MetadataCache cache;
     private final ReplicaManager replicaManager;
     private final CoordinatorTopic topic;
@@ -107,6 +109,15 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /** Each group's own settings (group configs), which shards loaded from now on read; set before startup. */
+    public void useGroupConfigs(io.varve.coordinator.group.GroupConfigLookup lookup) {
+        this.groupConfigs = java.util.Objects.requireNonNull(lookup, "lookup");
+    }
+
+    public io.varve.coordinator.group.GroupConfigLookup groupConfigs() {
+        return groupConfigs;
     }
 
     public GroupCoordinatorSettings settings() {
@@ -175,7 +186,8 @@ public final class GroupCoordinatorRuntime implements AutoCloseable {
                 settings.share(),
                 settings.streams(),
                 System::currentTimeMillis,
-                () -> Uuid.randomUuid().toString());
+                () -> Uuid.randomUuid().toString(),
+                groupConfigs);
         long records = OffsetsPartitionIo.replay(partitionLog, endOffset, new OffsetsPartitionIo.ReplaySink() {
             @Override
             public void record(CoordinatorRecord record, long producerId) {

@@ -7,8 +7,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 
 /**
  * Registers the KIP-1071 streams group APIs with the versions Kafka 4.4 serves. StreamsGroupTopologyDescription
- * Update (KIP-1331, key 93) is not served: Varve keeps no topology descriptions, and its heartbeat never asks for
- * one.
+ * Update (KIP-1331, key 93) is answered as Kafka 4.4 answers it without a topology description plugin (its default):
+ * Varve keeps no topology descriptions and its heartbeat never asks for one.
  */
 public final class StreamsGroupApis {
     private StreamsGroupApis() {}
@@ -21,6 +21,11 @@ public final class StreamsGroupApis {
             IntSupplier streamsVersion) {
         StreamsGroupHandlers streams = new StreamsGroupHandlers(runtime, controller, streamsVersion);
         registry.register(ApiKeys.STREAMS_GROUP_HEARTBEAT, 0, 1, streams::heartbeat)
-                .register(ApiKeys.STREAMS_GROUP_DESCRIBE, 0, 1, streams::describe);
+                .register(ApiKeys.STREAMS_GROUP_DESCRIBE, 0, 1, streams::describe)
+                .register(
+                        ApiKeys.STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE,
+                        0,
+                        0,
+                        new StreamsTopologyDescriptionHandler(streamsVersion));
     }
 }

@@ -48,7 +48,7 @@ public final class SchemaValidation implements ProduceRecordCheck {
         String keyStrategy = c.get(TopicConfigDef.KEY_SUBJECT_NAME_STRATEGY);
         List<RecordError> errors = new ArrayList<>();
         // A batch's records mostly share one schema id: its subject check is done once per batch.
-        Map<Long, String> checked = new java.util.HashMap<>();
+        Checked checked = new Checked();
         ProducedRecords.forEach(records, (index, key, value) -> {
             String problem = null;
             if (keys && key != null) {
@@ -67,7 +67,7 @@ public final class SchemaValidation implements ProduceRecordCheck {
 
     /** Why this key or value may not be appended, or null; {@code checked} remembers each id's subject check. */
     private String problem(
-            String topic, boolean isKey, String strategy, boolean deep, ByteBuffer bytes, Map<Long, String> checked) {
+            String topic, boolean isKey, String strategy, boolean deep, ByteBuffer bytes, Checked checked) {
         String what = isKey ? "key" : "value";
         if (bytes.remaining() < HEADER_BYTES || bytes.get(bytes.position()) != MAGIC) {
             return "The record's " + what + " does not start with the schema registry's header (magic byte 0 and"
@@ -75,7 +75,11 @@ public final class SchemaValidation implements ProduceRecordCheck {
         }
         int id = bytes.getInt(bytes.position() + 1);
         long memoKey = (isKey ? 1L << 32 : 0L) | (id & 0xffffffffL);
-        String known = checked.computeIfAbsent(memoKey, k -> subjectProblem(topic, isKey, strategy, id, what));
+        String known = checked.get(memoKey);
+        if (known == null) {
+            known = subjectProblem(topic, isKey, strategy, id, what);
+            checked.put(memoKey, known);
+        }
         if (!known.isEmpty()) {
             return known;
         }
@@ -86,6 +90,34 @@ public final class SchemaValidation implements ProduceRecordCheck {
             return schema.invalidPayload(array, 0, array.length);
         }
         return null;
+    }
+
+    /**
+     * The subject checks of one request's records by schema id (and key or value): the last one without boxing, as
+     * consecutive records mostly share it, the others in a map made only when a second id appears.
+     */
+    private static final class Checked {
+        private long lastKey = -1;
+        private String last;
+        private Map<Long, String> others;
+
+        String get(long key) {
+            if (key == lastKey) {
+                return last;
+            }
+            return others == null ? null : others.get(key);
+        }
+
+        void put(long key, String problem) {
+            if (last != null) {
+                if (others == null) {
+                    others = new java.util.HashMap<>();
+                }
+                others.put(lastKey, last);
+            }
+            lastKey = key;
+            last = problem;
+        }
     }
 
     /** Why schema {@code id} does not belong to the subject, or the empty string when it does. */

@@ -4,6 +4,7 @@ import io.varve.broker.api.ApiHandler;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.security.authorizer.AclOperation;
 import io.varve.security.authorizer.ResourceType;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -207,6 +208,14 @@ public final class AuthorizationHook {
                         h,
                         AclOperation.READ,
                         ((org.apache.kafka.common.message.StreamsGroupHeartbeatRequestData) r.body()).groupId());
+            case STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE ->
+                // READ, as KIP-1331 says: like an offset commit, a push does not modify the group
+                groupOrRefuse(
+                        r,
+                        h,
+                        AclOperation.READ,
+                        ((org.apache.kafka.common.message.StreamsGroupTopologyDescriptionUpdateRequestData) r.body())
+                                .groupId());
             case OFFSET_DELETE ->
                 groupOrRefuse(r, h, AclOperation.DELETE, ((OffsetDeleteRequestData) r.body()).groupId());
             case OFFSET_FETCH -> offsetFetch(r, h);
@@ -348,7 +357,16 @@ public final class AuthorizationHook {
         if (!group(r, h, AclOperation.READ, d.groupId())) {
             return refuse(r, Errors.GROUP_AUTHORIZATION_FAILED, "group " + d.groupId());
         }
-        return allTopics(r, h, AclOperation.READ, names(d.topics(), t -> t.name()));
+        // v6 names topics by id: the check is on the name the image gives the id (an unknown id goes on to the
+        // handler, which answers UNKNOWN_TOPIC_ID)
+        List<String> names = new ArrayList<>();
+        for (TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic t : d.topics()) {
+            String name = t.name() != null && !t.name().isEmpty() ? t.name() : authorizer.topicName(t.topicId());
+            if (name != null) {
+                names.add(name);
+            }
+        }
+        return allTopics(r, h, AclOperation.READ, names);
     }
 
     private CompletableFuture<ApiMessage> offsetFetch(RequestContext r, ApiHandler h) {

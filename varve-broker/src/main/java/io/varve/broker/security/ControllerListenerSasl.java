@@ -11,14 +11,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The SASL exchange of a controller's SASL listener, served from the moment the listener is bound, before the
- * controller's other APIs (Raft between the voters needs it first). PLAIN only (the config refuses other mechanisms
- * there): SCRAM's credentials live in the very log this listener serves. Its exchanges are cheap, so they run on the
+ * controller's other APIs (Raft between the voters needs it first). PLAIN and OAUTHBEARER only (the config refuses
+ * SCRAM there): SCRAM's credentials live in the very log this listener serves, while PLAIN's users are in the JAAS
+ * entry and OAUTHBEARER's keys at the JWKS endpoint. Its exchanges are cheap, so they run on the
  * network thread.
  */
 public final class ControllerListenerSasl {
 
     /** The dispatcher of SaslHandshake and SaslAuthenticate for {@code listeners}; null when none speaks SASL. */
     public static RequestDispatcher dispatcher(SecurityConfig security, List<ListenerConfig> listeners) {
+        return dispatcher(security, listeners, null);
+    }
+
+    /** As above; {@code oauthBearer}: the validators of those that enable OAUTHBEARER (null when none does). */
+    public static RequestDispatcher dispatcher(
+            SecurityConfig security, List<ListenerConfig> listeners, OAuthBearerValidators oauthBearer) {
         boolean anySasl = listeners.stream()
                 .anyMatch(l -> security.forListener(l.name()).protocol().sasl());
         if (!anySasl) {
@@ -31,7 +38,7 @@ public final class ControllerListenerSasl {
                         security.failedAuthenticationDelayMs(),
                         10_000,
                         () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime())),
-                null);
+                oauthBearer);
         ApiRegistry registry = new ApiRegistry();
         SaslApis.register(registry);
         // no ApiVersions here (the controller's APIs answer it once installed), so the handler is never needed

@@ -77,11 +77,12 @@ public final class SecurityConfig {
     public static final Set<String> AUTHORIZER_CLASSES =
             Set.of("org.apache.kafka.metadata.authorizer.StandardAuthorizer");
 
-    /** What Varve's own connections log in with (OAUTHBEARER would need a token source, GSSAPI Kerberos). */
+    /** What Varve's own connections log in with (GSSAPI would need Kerberos). */
     private static final List<String> OWN_CONNECTION_MECHANISMS = List.of(
             PlainExchange.MECHANISM,
             ScramMechanism.SCRAM_SHA_256.mechanismName(),
-            ScramMechanism.SCRAM_SHA_512.mechanismName());
+            ScramMechanism.SCRAM_SHA_512.mechanismName(),
+            OAuthBearerExchange.MECHANISM);
 
     static final List<String> SUPPORTED_MECHANISMS = List.of(
             PlainExchange.MECHANISM,
@@ -100,6 +101,8 @@ public final class SecurityConfig {
     private final Map<String, OutgoingSasl> outgoingSasl;
     /** The one mutable part: the broker's own TLS clients, which keystore reloads reach. */
     private final OutgoingTlsContexts outgoingTlsContexts = new OutgoingTlsContexts();
+    /** And the tokens of the broker's own OAUTHBEARER logins, one per listener, started when first asked for. */
+    private final Map<String, OAuthBearerLogin> oauthBearerLogins = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final long failedAuthenticationDelayMs;
     private final Authorization authorization;
@@ -246,8 +249,8 @@ public final class SecurityConfig {
         if (!OWN_CONNECTION_MECHANISMS.contains(mechanism)) {
             throw new ConfigException(mechanismKey + "=" + mechanism
                     + (originals.containsKey(mechanismKey) ? "" : " (Kafka's default)") + " is not a mechanism Varve's"
-                    + " own connections to listener " + listenerName + " speak: use PLAIN, SCRAM-SHA-256 or"
-                    + " SCRAM-SHA-512.");
+                    + " own connections to listener " + listenerName + " speak: use PLAIN, SCRAM-SHA-256,"
+                    + " SCRAM-SHA-512 or OAUTHBEARER.");
         }
         if (served != null && !served.sasl().enabledMechanisms().contains(mechanism)) {
             throw new ConfigException(mechanismKey + "=" + mechanism + " is not in the sasl.enabled.mechanisms of"
@@ -262,6 +265,19 @@ public final class SecurityConfig {
         if (text == null) {
             text = originals.get("sasl.jaas.config");
             source = "sasl.jaas.config";
+        }
+        if (mechanism.equals(OAuthBearerExchange.MECHANISM)) {
+            JaasConfig jaas = null;
+            if (text != null) {
+                try {
+                    jaas = JaasConfig.parse(source, text);
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException(e.getMessage());
+                }
+            }
+            OAuthBearerLoginSettings login =
+                    OAuthBearerLoginSettings.parse(originals, listenerName, jaas, text == null ? null : source);
+            return new OutgoingSasl(mechanism, login.who(), null, login);
         }
         if (text == null) {
             throw new ConfigException(keys.prefix + jaasKey + " is not set, but the broker's own connections to"
@@ -280,7 +296,7 @@ public final class SecurityConfig {
             throw new ConfigException(source + " has no username=\"...\" and password=\"...\", which the broker's"
                     + " own connections to listener " + listenerName + " log in with.");
         }
-        return new OutgoingSasl(mechanism, username, password);
+        return new OutgoingSasl(mechanism, username, password, null);
     }
 
     /**
@@ -291,12 +307,42 @@ public final class SecurityConfig {
         return outgoingSasl.get(listenerName);
     }
 
-    /** A mechanism and the credentials of its JAAS entry; the password is never logged. */
-    public record OutgoingSasl(String mechanism, String username, String password) {
+    /**
+     * A mechanism and the credentials of its JAAS entry (for OAUTHBEARER: how its token is got, {@code username} the
+     * client id, no password); the password is never logged.
+     */
+    public record OutgoingSasl(
+            String mechanism, String username, String password, OAuthBearerLoginSettings oauthBearer) {
+        public OutgoingSasl(String mechanism, String username, String password) {
+            this(mechanism, username, password, null);
+        }
+
         @Override
         public String toString() {
             return "OutgoingSasl(" + mechanism + " as " + username + ")";
         }
+    }
+
+    /**
+     * The token source of the broker's own OAUTHBEARER connections to {@code listenerName}, shared by all of them and
+     * started on the first call (not at parse time, which stays free of threads and I/O).
+     */
+    public OAuthBearerLogin oauthBearerLogin(String listenerName) {
+        OutgoingSasl sasl = outgoingSasl.get(listenerName);
+        if (sasl == null || sasl.oauthBearer() == null) {
+            throw new IllegalStateException("the broker's connections to " + listenerName + " do not use OAUTHBEARER");
+        }
+        return oauthBearerLogins.computeIfAbsent(listenerName, name -> {
+            OAuthBearerLogin login = new OAuthBearerLogin(sasl.oauthBearer(), name, System::currentTimeMillis);
+            login.start();
+            return login;
+        });
+    }
+
+    /** Stops the token refreshes of {@link #oauthBearerLogin} (the node is stopping). */
+    public void closeOutgoingLogins() {
+        oauthBearerLogins.values().forEach(OAuthBearerLogin::close);
+        oauthBearerLogins.clear();
     }
 
     /** The security of a listener of {@code listeners}; PLAINTEXT for one it was not built with. */
@@ -599,6 +645,15 @@ public final class SecurityConfig {
     private static void checkKey(String key, String suffix, boolean tls, boolean sasl) {
         if (OUTGOING_KEYS.contains(suffix) || suffix.equals("max.connection.creation.rate")) {
             return; // read elsewhere: the outgoing keys by the broker's clients, the rate by BrokerConfig
+        }
+        String loginKey = suffix.startsWith("oauthbearer.") ? suffix.substring("oauthbearer.".length()) : suffix;
+        if (OAuthBearerLoginSettings.KEYS.contains(loginKey)) {
+            if (!sasl) {
+                throw new ConfigException(key + " is set, but no listener it applies to uses SASL_PLAINTEXT or"
+                        + " SASL_SSL: map a listener to one of them in listener.security.protocol.map, or remove"
+                        + " the key.");
+            }
+            return; // read by OAuthBearerLoginSettings for the broker's own OAUTHBEARER connections
         }
         boolean jaasForMechanism = forMechanism(suffix, ".sasl.jaas.config");
         boolean reauthForMechanism = suffix.equals(MAX_REAUTH_KEY) || forMechanism(suffix, "." + MAX_REAUTH_KEY);

@@ -1,6 +1,7 @@
 package io.varve.broker.security;
 
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -23,14 +24,41 @@ import java.util.function.Function;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManagerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Builds a TLS listener's server context with the JDK's provider: the key from a JKS or PKCS12 keystore or PEM (text
+ * Builds a TLS listener's server context with BoringSSL (netty-tcnative) where it loads, the JDK's provider otherwise
+ * ({@link #provider}): the key from a JKS or PKCS12 keystore or PEM (text
  * in {@code ssl.keystore.certificate.chain} / {@code ssl.keystore.key}, or a file at {@code ssl.keystore.location}),
  * the certificates clients are checked against likewise, client authentication, protocols and suites. Anything that
  * cannot be read stops start-up with one sentence naming the key; passwords never appear in it.
  */
 public final class TlsContexts {
+    private static final Logger log = LoggerFactory.getLogger(TlsContexts.class);
+    private static volatile boolean providerLogged;
+
+    /**
+     * BoringSSL when netty-tcnative loads on this machine (it encrypts with fewer copies and less CPU than the JDK's
+     * engine), else the JDK's; {@code -Dvarve.tls.provider=jdk} forces the JDK's. Said once in the log.
+     */
+    static SslProvider provider() {
+        boolean jdk = "jdk".equalsIgnoreCase(System.getProperty("varve.tls.provider", ""));
+        SslProvider provider = !jdk && OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
+        if (!providerLogged) {
+            providerLogged = true;
+            if (provider == SslProvider.OPENSSL) {
+                log.info("TLS by {} (netty-tcnative)", OpenSsl.versionString());
+            } else {
+                log.info(
+                        "TLS by the JDK's engine ({})",
+                        jdk
+                                ? "varve.tls.provider=jdk"
+                                : "netty-tcnative unavailable: " + OpenSsl.unavailabilityCause());
+            }
+        }
+        return provider;
+    }
 
     /** Each listener's front, with its TLS context built now: a keystore that cannot be read stops start-up. */
     public static Function<String, ListenerFront> fronts(SecurityConfig security, List<ListenerConfig> listeners) {
@@ -60,7 +88,7 @@ public final class TlsContexts {
         try {
             SslContextBuilder builder = keyMaterial(listenerName, tls, false);
             trustMaterial(listenerName, tls, builder);
-            builder.sslProvider(SslProvider.JDK)
+            builder.sslProvider(provider())
                     .protocols(tls.enabledProtocols())
                     .clientAuth(
                             switch (tls.clientAuth()) {
@@ -87,7 +115,7 @@ public final class TlsContexts {
         try {
             SslContextBuilder builder = keyMaterial(listenerName, tls, true);
             trustMaterial(listenerName, tls, builder);
-            builder.sslProvider(SslProvider.JDK)
+            builder.sslProvider(provider())
                     .protocols(tls.enabledProtocols())
                     // Netty's client default is to verify; Kafka's empty algorithm turns it off
                     .endpointIdentificationAlgorithm(verifyHostname ? "HTTPS" : null);

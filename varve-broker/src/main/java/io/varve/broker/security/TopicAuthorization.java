@@ -355,6 +355,14 @@ final class TopicAuthorization {
 
     private static final byte BROKER_RESOURCE = 4;
     private static final byte BROKER_LOGGER_RESOURCE = 8;
+    private static final byte GROUP_RESOURCE = 32;
+
+    /** The error of a config resource the caller may not describe or alter. */
+    static Errors configRefusal(byte type) {
+        return type == TOPIC_RESOURCE
+                ? Errors.TOPIC_AUTHORIZATION_FAILED
+                : type == GROUP_RESOURCE ? Errors.GROUP_AUTHORIZATION_FAILED : Errors.CLUSTER_AUTHORIZATION_FAILED;
+    }
 
     /** Whether {@code op} (DESCRIBE_CONFIGS or ALTER_CONFIGS) on a config resource is allowed. */
     boolean configResource(RequestContext r, AclOperation op, byte type, String name) {
@@ -363,6 +371,9 @@ final class TopicAuthorization {
         }
         if (type == BROKER_RESOURCE || type == BROKER_LOGGER_RESOURCE) {
             return authorizer.authorizeCluster(r, op);
+        }
+        if (type == GROUP_RESOURCE) {
+            return authorizer.authorize(r, op, ResourceType.GROUP, name);
         }
         return authorizer.authorizeCluster(r, op);
     }
@@ -379,10 +390,7 @@ final class TopicAuthorization {
                         .add(new DescribeConfigsResponseData.DescribeConfigsResult()
                                 .setResourceType(res.resourceType())
                                 .setResourceName(res.resourceName())
-                                .setErrorCode((res.resourceType() == TOPIC_RESOURCE
-                                                ? Errors.TOPIC_AUTHORIZATION_FAILED
-                                                : Errors.CLUSTER_AUTHORIZATION_FAILED)
-                                        .code())
+                                .setErrorCode(configRefusal(res.resourceType()).code())
                                 .setErrorMessage("Authorization failed."))));
     }
 }

@@ -57,7 +57,7 @@ public final class ShareApis {
             LongSupplier clock) {
         ShareGroupConfig config = groups.settings().share();
         ShareSessions sessions = new ShareSessions(config.maxShareSessions(), config.sessionTimeoutMs(), clock);
-        SharePartitions partitions = new SharePartitions(config, store, groupId -> false, clock);
+        SharePartitions partitions = new SharePartitions(config, store, new GroupShareSettings(groups), clock);
         registry.register(ApiKeys.SHARE_FETCH, 1, 1, new ShareFetchHandler(cache, replicaManager, sessions, partitions))
                 .register(
                         ApiKeys.SHARE_ACKNOWLEDGE,

@@ -79,7 +79,7 @@ public final class ShareFetchHandler implements ApiHandler {
         if (step.error() != Errors.NONE) {
             return done(error(step.error(), null));
         }
-        Response response = new Response(partitions.lockDurationMs());
+        Response response = new Response(partitions.lockDurationMs(groupId));
         MetadataSnapshot snapshot = cache.snapshot();
         acks.forEach((key, batches) -> {
             PartitionData out = response.partition(key);
@@ -112,7 +112,7 @@ public final class ShareFetchHandler implements ApiHandler {
         }
         replicaManager.fetchPurgatory().watch(watched, 1, data.maxWaitMs(), () -> !anyAcquirable(toFetch), () -> {
             try {
-                Response again = new Response(partitions.lockDurationMs());
+                Response again = new Response(partitions.lockDurationMs(groupId));
                 fetchInto(again, cache.snapshot(), toFetch, memberId, data);
                 result.complete(again.data);
             } catch (RuntimeException e) {

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The share-partition state of every (group, partition) this broker leads, each used under its own lock. A state is
- * created on first use: from the {@link ShareStateStore} when it holds one, else at the partition's high watermark
- * ({@code share.auto.offset.reset=latest}, Kafka's default) or its log start ({@code earliest}). Every change is
+ * created on first use: from the {@link ShareStateStore} when it holds one, else by the group's
+ * {@code share.auto.offset.reset}: at the partition's high watermark ({@code latest}, Kafka's default), its log start
+ * ({@code earliest}) or the first offset written at or after now less a duration ({@code by_duration:D}). Every change is
  * written to the store. Reads go to the local log only (tiered segments are not served to share groups).
  */
 public final class SharePartitions {
@@ -38,9 +39,20 @@ public final class SharePartitions {
         static final Fetched NOTHING = new Fetched(null, List.of());
     }
 
-    /** Where a new share-partition starts: {@code share.auto.offset.reset} of a group. */
+    /** A group's own settings that share-partitions use (its group configs). */
     public interface ResetPolicy {
+        /** {@code share.auto.offset.reset=earliest}: a new share-partition starts at the log start. */
         boolean earliest(String groupId);
+
+        /** {@code share.auto.offset.reset=by_duration:D}: a new share-partition starts at now - D; null if not. */
+        default java.time.Duration byDuration(String groupId) {
+            return null;
+        }
+
+        /** {@code share.record.lock.duration.ms} of the group, else {@code brokerWideMs}. */
+        default int lockDurationMs(String groupId, int brokerWideMs) {
+            return brokerWideMs;
+        }
     }
 
     private final ShareGroupConfig config;
@@ -60,6 +72,27 @@ public final class SharePartitions {
         return config.recordLockDurationMs();
     }
 
+    /** How long records acquired by a member of {@code groupId} stay locked. */
+    public int lockDurationMs(String groupId) {
+        return reset.lockDurationMs(groupId, config.recordLockDurationMs());
+    }
+
+    /** Where a share-partition without saved state starts, by the group's {@code share.auto.offset.reset}. */
+    private long initialOffset(String groupId, PartitionLog partitionLog) {
+        if (reset.earliest(groupId)) {
+            return partitionLog.logStartOffset();
+        }
+        java.time.Duration back = reset.byDuration(groupId);
+        if (back != null) {
+            long sinceMs = clock.getAsLong() - back.toMillis();
+            return partitionLog
+                    .offsetForTimestamp(sinceMs)
+                    .map(io.varve.storage.TimestampAndOffset::offset)
+                    .orElse(partitionLog.highWatermark());
+        }
+        return partitionLog.highWatermark();
+    }
+
     private SharePartition state(SharePartitionKey key, PartitionLog partitionLog) {
         return states.computeIfAbsent(key, k -> {
             SharePartition.Snapshot saved = store.read(k);
@@ -67,7 +100,7 @@ public final class SharePartitions {
             if (saved != null) {
                 p = SharePartition.restore(saved, config.deliveryCountLimit(), config.partitionMaxRecordLocks());
             } else {
-                long start = reset.earliest(k.groupId()) ? partitionLog.logStartOffset() : partitionLog.highWatermark();
+                long start = initialOffset(k.groupId(), partitionLog);
                 p = new SharePartition(start, config.deliveryCountLimit(), config.partitionMaxRecordLocks());
             }
             log.info(
@@ -124,7 +157,7 @@ public final class SharePartitions {
                 pos += size;
             }
             List<SharePartition.AcquiredRange> acquired =
-                    p.acquire(memberId, batches, maxRecords, config.recordLockDurationMs(), now);
+                    p.acquire(memberId, batches, maxRecords, lockDurationMs(key.groupId()), now);
             if (acquired.isEmpty()) {
                 return Fetched.NOTHING;
             }

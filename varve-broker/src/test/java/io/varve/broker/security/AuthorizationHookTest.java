@@ -60,6 +60,8 @@ class AuthorizationHookTest {
         delta.replay(acl(ResourceType.TOPIC, "allowed", AclOperation.WRITE));
         delta.replay(acl(ResourceType.GROUP, "app-", AclOperation.DESCRIBE));
         delta.replay(acl(ResourceType.GROUP, "commit-", AclOperation.READ));
+        delta.replay(acl(ResourceType.GROUP, "tuned-", AclOperation.DESCRIBE_CONFIGS));
+        delta.replay(acl(ResourceType.TRANSACTIONAL_ID, "txn-", AclOperation.WRITE));
         delta.replay(acl(ResourceType.TOPIC, "readable", AclOperation.READ));
         delta.replay(new TopicRecord("readable", READABLE_ID));
         delta.replay(new PartitionRecord(READABLE_ID, 0, new int[] {1}, new int[] {1}, 1, 0, 0));
@@ -175,6 +177,41 @@ class AuthorizationHookTest {
                         answering(new WriteTxnMarkersResponseData()))
                 .get();
         assertThat(reachedHandler).hasSize(1);
+    }
+
+    /** Kafka's ControllerApis: a broker's registration and heartbeats need CLUSTER_ACTION, unregistering ALTER. */
+    @Test
+    void theBrokerLifecycleOnTheControllerListenerNeedsClusterAction() throws Exception {
+        for (var api : List.of(
+                new Object[] {
+                    ApiKeys.BROKER_REGISTRATION,
+                    (short) 4,
+                    new org.apache.kafka.common.message.BrokerRegistrationRequestData()
+                },
+                new Object[] {
+                    ApiKeys.BROKER_HEARTBEAT,
+                    (short) 1,
+                    new org.apache.kafka.common.message.BrokerHeartbeatRequestData()
+                },
+                new Object[] {
+                    ApiKeys.UNREGISTER_BROKER,
+                    (short) 0,
+                    new org.apache.kafka.common.message.UnregisterBrokerRequestData()
+                })) {
+            ApiKeys key = (ApiKeys) api[0];
+            short version = (short) api[1];
+            ApiMessage body = (ApiMessage) api[2];
+            ApiMessage refused = hook.handle(request(key, version, body, ALICE), answering(null))
+                    .get();
+            assertThat(ClientFrames.errors(key, version, refused))
+                    .as(key.name)
+                    .containsExactly(Errors.CLUSTER_AUTHORIZATION_FAILED);
+            assertThat(reachedHandler).as(key.name).isEmpty();
+            hook.handle(request(key, version, body, Principal.user("broker")), answering(null))
+                    .get();
+            assertThat(reachedHandler).as(key.name).hasSize(1);
+            reachedHandler.clear();
+        }
     }
 
     @Test
@@ -327,5 +364,68 @@ class AuthorizationHookTest {
         assertThat(answer.groups().get(0).topics())
                 .extracting(OffsetFetchResponseData.OffsetFetchResponseTopics::topicId)
                 .containsExactly(READABLE_ID);
+    }
+
+    @Test
+    void aGroupsConfigsNeedDescribeConfigsOnTheGroupAndOthersAnswerGroupAuthorizationFailed() throws Exception {
+        org.apache.kafka.common.message.DescribeConfigsRequestData describe =
+                new org.apache.kafka.common.message.DescribeConfigsRequestData();
+        for (String group : List.of("tuned-1", "other")) {
+            describe.resources()
+                    .add(new org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource()
+                            .setResourceType((byte) 32)
+                            .setResourceName(group));
+        }
+        org.apache.kafka.common.message.DescribeConfigsResponseData handlerAnswer =
+                new org.apache.kafka.common.message.DescribeConfigsResponseData();
+        handlerAnswer
+                .results()
+                .add(new org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult()
+                        .setResourceType((byte) 32)
+                        .setResourceName("tuned-1"));
+        org.apache.kafka.common.message.DescribeConfigsResponseData answer =
+                (org.apache.kafka.common.message.DescribeConfigsResponseData) hook.handle(
+                                request(ApiKeys.DESCRIBE_CONFIGS, (short) 4, describe, ALICE), answering(handlerAnswer))
+                        .get();
+        assertThat(answer.results())
+                .filteredOn(r -> r.resourceName().equals("other"))
+                .singleElement()
+                .satisfies(r -> assertThat(r.errorCode()).isEqualTo(Errors.GROUP_AUTHORIZATION_FAILED.code()));
+        assertThat(answer.results())
+                .filteredOn(r -> r.resourceName().equals("tuned-1"))
+                .singleElement()
+                .satisfies(r -> assertThat(r.errorCode()).isEqualTo(Errors.NONE.code()));
+    }
+
+    @Test
+    void aTxnOffsetCommitByTopicIdIsCheckedOnTheNameBehindTheId() throws Exception {
+        assertThat(txnOffsetCommitV6(SECRET_ID).errorCode()).isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+        assertThat(reachedHandler).as("READ on secret is missing").isEmpty();
+        txnOffsetCommitV6(READABLE_ID);
+        assertThat(reachedHandler).as("READ on readable is granted").hasSize(1);
+    }
+
+    private org.apache.kafka.common.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition
+            txnOffsetCommitV6(Uuid topicId) throws Exception {
+        org.apache.kafka.common.message.TxnOffsetCommitRequestData commit =
+                new org.apache.kafka.common.message.TxnOffsetCommitRequestData()
+                        .setTransactionalId("txn-1")
+                        .setGroupId("commit-1")
+                        .setTopics(List.of(
+                                new org.apache.kafka.common.message.TxnOffsetCommitRequestData
+                                                .TxnOffsetCommitRequestTopic()
+                                        .setTopicId(topicId)
+                                        .setPartitions(List.of(new org.apache.kafka.common.message
+                                                        .TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition()
+                                                .setPartitionIndex(0)))));
+        org.apache.kafka.common.message.TxnOffsetCommitResponseData answer =
+                (org.apache.kafka.common.message.TxnOffsetCommitResponseData) hook.handle(
+                                request(ApiKeys.TXN_OFFSET_COMMIT, (short) 6, commit, ALICE),
+                                answering(new org.apache.kafka.common.message.TxnOffsetCommitResponseData()))
+                        .get();
+        if (answer.topics().isEmpty()) {
+            return new org.apache.kafka.common.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition();
+        }
+        return answer.topics().get(0).partitions().get(0);
     }
 }

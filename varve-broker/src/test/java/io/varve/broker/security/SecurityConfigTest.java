@@ -291,7 +291,8 @@ class SecurityConfigTest {
     void aSaslLoginVarveCannotMakeStopsStartUpWithOneSentence() {
         refused("sasl.mechanism.inter.broker.protocol=GSSAPI (Kafka's default) is not a mechanism", SASL_INTER_BROKER);
         refused(
-                "sasl.mechanism.inter.broker.protocol=OAUTHBEARER is not a mechanism Varve's own connections",
+                "sasl.mechanism.inter.broker.protocol=OAUTHBEARER is not in the sasl.enabled.mechanisms of listener"
+                        + " SASL_PLAINTEXT",
                 saslInterBroker("sasl.mechanism.inter.broker.protocol", "OAUTHBEARER"));
         refused(
                 "sasl.mechanism.inter.broker.protocol=SCRAM-SHA-256 is not in the sasl.enabled.mechanisms of listener"
@@ -315,7 +316,7 @@ class SecurityConfigTest {
     }
 
     @Test
-    void aSaslControllerListenerAuthenticatesWithPlainOnly() {
+    void aSaslControllerListenerAuthenticatesWithPlainOrOauthBearerButNotScram() {
         String[] controller = {
             "listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
             "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
@@ -330,7 +331,22 @@ class SecurityConfigTest {
                 .isEqualTo("admin");
         String[] scram = plain.clone();
         scram[scram.length - 1] = "PLAIN,SCRAM-SHA-256";
-        refused("a controller listener authenticates with PLAIN only", scram);
+        refused("a controller listener authenticates with PLAIN or OAUTHBEARER only", scram);
+        SecurityConfig.OutgoingSasl oauth = config(
+                        "listeners", "PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
+                        "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
+                        "controller.quorum.voters", "1@127.0.0.1:9093",
+                        "listener.name.controller.sasl.enabled.mechanisms", "OAUTHBEARER",
+                        "sasl.mechanism.controller.protocol", "OAUTHBEARER",
+                        "listener.name.controller.oauthbearer.sasl.server.callback.handler.class", VALIDATOR,
+                        "listener.name.controller.oauthbearer.sasl.login.callback.handler.class", LOGIN_HANDLER,
+                        "listener.name.controller.oauthbearer.sasl.jaas.config", OAUTH_LOGIN_JAAS,
+                        "sasl.oauthbearer.jwks.endpoint.url", "https://idp.test/jwks",
+                        "sasl.oauthbearer.token.endpoint.url", "https://idp.test/token")
+                .security()
+                .outgoingSasl("CONTROLLER");
+        assertThat(oauth.mechanism()).isEqualTo("OAUTHBEARER");
+        assertThat(oauth.oauthBearer().clientId()).isEqualTo("broker");
     }
 
     @Test
@@ -400,6 +416,123 @@ class SecurityConfigTest {
 
     private static final String VALIDATOR =
             "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler";
+    private static final String LOGIN_HANDLER =
+            "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler";
+    private static final String OAUTH_LOGIN_JAAS =
+            "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId=\"broker\""
+                    + " clientSecret=\"broker-secret\" scope=\"kafka\";";
+
+    /** An inter-broker OAUTHBEARER listener as a Kafka server.properties gives it, less what {@code drop} names. */
+    private static String[] oauthInterBroker(java.util.Set<String> drop, String... more) {
+        java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(
+                "listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+                "inter.broker.listener.name", "SASL_PLAINTEXT",
+                "sasl.enabled.mechanisms", "OAUTHBEARER",
+                "sasl.mechanism.inter.broker.protocol", "OAUTHBEARER",
+                "listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class", VALIDATOR,
+                "listener.name.sasl_plaintext.oauthbearer.sasl.login.callback.handler.class", LOGIN_HANDLER,
+                "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config", OAUTH_LOGIN_JAAS,
+                "sasl.oauthbearer.jwks.endpoint.url", "https://idp.test/jwks",
+                "sasl.oauthbearer.token.endpoint.url", "https://idp.test/token"));
+        for (int i = 0; i < all.size(); i += 2) {
+            if (drop.contains(all.get(i))) {
+                all.remove(i);
+                all.remove(i);
+                i -= 2;
+            }
+        }
+        all.addAll(java.util.List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void theBrokersOauthBearerLoginReadsKafkasTokenEndpointKeysAndJaasEntry() {
+        SecurityConfig.OutgoingSasl login = config(oauthInterBroker(
+                        java.util.Set.of(),
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.login.refresh.window.factor",
+                        "0.5",
+                        "sasl.login.refresh.buffer.seconds",
+                        "30",
+                        "sasl.login.connect.timeout.ms",
+                        "2500"))
+                .security()
+                .outgoingSasl("SASL_PLAINTEXT");
+        assertThat(login.mechanism()).isEqualTo("OAUTHBEARER");
+        OAuthBearerLoginSettings oauth = login.oauthBearer();
+        assertThat(oauth.tokenEndpoint()).hasToString("https://idp.test/token");
+        assertThat(oauth.clientId()).isEqualTo("broker");
+        assertThat(oauth.clientSecret()).isEqualTo("broker-secret");
+        assertThat(oauth.scope()).isEqualTo("kafka");
+        assertThat(oauth.refresh().windowFactor()).isEqualTo(0.5);
+        assertThat(oauth.refresh().bufferMs()).isEqualTo(30_000);
+        assertThat(oauth.refresh().minPeriodMs()).isEqualTo(60_000);
+        assertThat(oauth.connectTimeoutMs()).isEqualTo(2_500);
+        assertThat(login.toString() + oauth).doesNotContain("broker-secret");
+        // KIP-1139's keys instead of the JAAS options
+        OAuthBearerLoginSettings kip1139 = config(oauthInterBroker(
+                        java.util.Set.of("listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config"),
+                        "sasl.oauthbearer.client.credentials.client.id",
+                        "svc",
+                        "sasl.oauthbearer.client.credentials.client.secret",
+                        "svc-secret",
+                        "sasl.oauthbearer.scope",
+                        "kafka"))
+                .security()
+                .outgoingSasl("SASL_PLAINTEXT")
+                .oauthBearer();
+        assertThat(kip1139.clientId()).isEqualTo("svc");
+        assertThat(kip1139.clientSecret()).isEqualTo("svc-secret");
+    }
+
+    @Test
+    void anOauthBearerLoginVarveCannotMakeStopsStartUpWithOneSentence() {
+        refused(
+                "listener.name.sasl_plaintext.oauthbearer.sasl.login.callback.handler.class is not set",
+                oauthInterBroker(java.util.Set.of(
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.login.callback.handler.class")));
+        refused(
+                "listener.name.sasl_plaintext.oauthbearer.sasl.oauthbearer.token.endpoint.url is not set",
+                oauthInterBroker(java.util.Set.of("sasl.oauthbearer.token.endpoint.url")));
+        refused(
+                "has no clientId=",
+                oauthInterBroker(
+                        java.util.Set.of("listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config"),
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config",
+                        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;"));
+        refused(
+                "asks for an unsecured OAUTHBEARER login",
+                oauthInterBroker(
+                        java.util.Set.of("listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config"),
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config",
+                        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
+                                + " unsecuredLoginStringClaim_sub=\"broker\";"));
+        refused(
+                "gives SASL extensions (extension_...)",
+                oauthInterBroker(
+                        java.util.Set.of("listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config"),
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config",
+                        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
+                                + " clientId=\"broker\" clientSecret=\"s\" extension_traceId=\"123\";"));
+        refused(
+                "is not a URL Varve gets a token from",
+                oauthInterBroker(
+                        java.util.Set.of("sasl.oauthbearer.token.endpoint.url"),
+                        "sasl.oauthbearer.token.endpoint.url",
+                        "ldap://idp.test/token"));
+        refused(
+                "is not a retriever Varve runs",
+                oauthInterBroker(
+                        java.util.Set.of(),
+                        "sasl.oauthbearer.jwt.retriever.class",
+                        "org.apache.kafka.common.security.oauthbearer.JwtBearerJwtRetriever"));
+        refused(
+                "sasl.login.refresh.window.factor",
+                oauthInterBroker(java.util.Set.of(), "sasl.login.refresh.window.factor", "0.2"));
+        refused(
+                "sasl.oauthbearer.token.endpoint.url is set, but no listener it applies to uses SASL",
+                "sasl.oauthbearer.token.endpoint.url",
+                "https://idp.test/token");
+    }
 
     @Test
     void oauthBearerReadsKafkasKeysForTheListener() {

@@ -75,7 +75,19 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             StreamsGroupConfig streamsConfig,
             LongSupplier clock,
             Supplier<String> uuids) {
-        this.ctx = new ShardContext(partition, config, clock, uuids);
+        this(partition, config, shareConfig, streamsConfig, clock, uuids, GroupConfigLookup.NONE);
+    }
+
+    /** @param groupConfigs each group's own settings (group configs), read whenever one is used */
+    public GroupCoordinatorShard(
+            int partition,
+            GroupCoordinatorConfig config,
+            ShareGroupConfig shareConfig,
+            StreamsGroupConfig streamsConfig,
+            LongSupplier clock,
+            Supplier<String> uuids,
+            GroupConfigLookup groupConfigs) {
+        this.ctx = new ShardContext(partition, config, clock, uuids, groupConfigs);
         this.classic = new ClassicGroupManager(ctx);
         this.consumer = new ConsumerGroupManager(ctx, classic);
         this.classicMembers = new ClassicMembers(ctx, consumer);
@@ -475,8 +487,10 @@ public final class GroupCoordinatorShard implements CoordinatorShard {
             Errors error = g instanceof StreamsGroup sg
                     ? streams.validateOffsetCommit(sg, r.generationId(), r.memberId())
                     : consumer.validateOffsetCommit((ConsumerGroup) g, r.generationId(), r.memberId());
-            // A stale member epoch is an old generation to a transactional producer (Kafka maps it so).
-            return error == Errors.STALE_MEMBER_EPOCH ? Errors.ILLEGAL_GENERATION : error;
+            // Before v6 a stale member epoch is an old generation to a transactional producer (Kafka maps it so).
+            return error == Errors.STALE_MEMBER_EPOCH && !r.consumerProtocolErrors()
+                    ? Errors.ILLEGAL_GENERATION
+                    : error;
         }
 
         @Override

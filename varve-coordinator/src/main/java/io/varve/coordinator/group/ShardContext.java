@@ -20,12 +20,36 @@ public final class ShardContext {
     public final Outbox outbox = new Outbox();
     public final Map<String, Group> groups = new HashMap<>();
     public final OffsetStore offsets = new OffsetStore();
+    /** Each group's own settings over the broker-wide ones in {@link #config} and the share/streams configs. */
+    public final GroupConfigLookup groupConfigs;
 
     public ShardContext(int partition, GroupCoordinatorConfig config, LongSupplier clock, Supplier<String> uuids) {
+        this(partition, config, clock, uuids, GroupConfigLookup.NONE);
+    }
+
+    public ShardContext(
+            int partition,
+            GroupCoordinatorConfig config,
+            LongSupplier clock,
+            Supplier<String> uuids,
+            GroupConfigLookup groupConfigs) {
         this.partition = partition;
         this.config = config;
         this.clock = clock;
         this.uuids = uuids;
+        this.groupConfigs = groupConfigs;
+    }
+
+    /** The consumer-group session timeout of {@code groupId}: its own, else the broker-wide one. */
+    public int consumerSessionTimeoutMs(String groupId) {
+        return GroupOverrides.or(
+                groupConfigs.forGroup(groupId).consumerSessionTimeoutMs(), config.consumerSessionTimeoutMs());
+    }
+
+    /** The consumer-group heartbeat interval of {@code groupId}: its own, else the broker-wide one. */
+    public int consumerHeartbeatIntervalMs(String groupId) {
+        return GroupOverrides.or(
+                groupConfigs.forGroup(groupId).consumerHeartbeatIntervalMs(), config.consumerHeartbeatIntervalMs());
     }
 
     public long nowMs() {

@@ -34,6 +34,7 @@ public final class ShardHarness {
 
     private final GroupCoordinatorConfig config;
     private final StreamsGroupConfig streamsConfig;
+    private final GroupConfigLookup groupConfigs;
     private final AtomicInteger ids = new AtomicInteger();
     private GroupCoordinatorShard shard;
 
@@ -42,8 +43,15 @@ public final class ShardHarness {
     }
 
     public ShardHarness(GroupCoordinatorConfig config, StreamsGroupConfig streamsConfig) {
+        this(config, streamsConfig, GroupConfigLookup.NONE);
+    }
+
+    /** @param groupConfigs each group's own settings (group configs) */
+    public ShardHarness(
+            GroupCoordinatorConfig config, StreamsGroupConfig streamsConfig, GroupConfigLookup groupConfigs) {
         this.config = config;
         this.streamsConfig = streamsConfig;
+        this.groupConfigs = groupConfigs;
         this.shard = newShard();
         shard.onLoadComplete();
         flush();
@@ -64,7 +72,13 @@ public final class ShardHarness {
 
     private GroupCoordinatorShard newShard() {
         return new GroupCoordinatorShard(
-                0, config, ShareGroupConfig.defaults(), streamsConfig, clock::get, () -> "id" + ids.incrementAndGet());
+                0,
+                config,
+                ShareGroupConfig.defaults(),
+                streamsConfig,
+                clock::get,
+                () -> "id" + ids.incrementAndGet(),
+                groupConfigs);
     }
 
     public GroupCoordinatorShard shard() {

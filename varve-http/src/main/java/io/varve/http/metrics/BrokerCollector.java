@@ -107,6 +107,20 @@ public final class BrokerCollector implements MultiCollector {
                 "Partition reads answered with records, per topic",
                 topics,
                 t -> t.fetchRequests.sum()));
+        CounterSnapshot.Builder checks = CounterSnapshot.builder()
+                .name(MetricNames.SCHEMA_VALIDATION_SECONDS)
+                .help("Seconds the produce path spent validating records against the schema registry, per topic "
+                        + "(topics that validate only)");
+        for (TopicTraffic.Topic t : topics) {
+            long nanos = t.recordCheckNanos.sum();
+            if (nanos > 0) {
+                checks.dataPoint(CounterDataPointSnapshot.builder()
+                        .labels(Labels.of("topic", t.name))
+                        .value(nanos / 1e9)
+                        .build());
+            }
+        }
+        out.add(checks.build());
         out.add(topicCounter(
                 MetricNames.REMOTE_FETCH_BYTES,
                 "Bytes read from remote storage for fetchers, per topic",

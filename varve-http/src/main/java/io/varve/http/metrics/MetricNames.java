@@ -26,6 +26,11 @@ public final class MetricNames {
     public static final String REMOTE_COPY_ERRORS = "kafka_server_brokertopicmetrics_remotecopyerrors";
     public static final String REMOTE_DELETE_SEGMENTS = "kafka_server_brokertopicmetrics_remotedeleterequests";
     public static final String REMOTE_COPY_SEGMENTS = "varve_remote_copy_segments";
+    public static final String SCHEMA_VALIDATION_SECONDS = "varve_schema_validation_seconds";
+
+    // what serving /metrics costs, measured on the scraping thread
+    public static final String SCRAPES = "varve_metrics_scrapes";
+    public static final String SCRAPE_CPU_SECONDS = "varve_metrics_scrape_cpu_seconds";
 
     // kafka.network:type=RequestMetrics
     public static final String REQUESTS = "kafka_network_requestmetrics_requests";

@@ -3,12 +3,18 @@ package io.varve.http.metrics;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.varve.http.HttpRequest;
 import io.varve.http.HttpResponse;
 import io.varve.http.clientmetrics.ClientTelemetryStore;
 import io.varve.http.view.BrokerView;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A node's metrics: the recorders its hot paths write to, and a registry that adds the JVM and process collectors and
@@ -46,8 +52,32 @@ public final class NodeMetrics {
 
     private final RequestHistogramText requestHistograms = new RequestHistogramText();
 
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private final LongAdder scrapes = new LongAdder();
+    private final LongAdder scrapeCpuNanos = new LongAdder();
+
     public NodeMetrics() {
         registry.register(clientTelemetry);
+        registry.register(() -> new MetricSnapshots(
+                counter(MetricNames.SCRAPES, "Scrapes of /metrics answered (up to the previous one)", scrapes.sum()),
+                counter(
+                        MetricNames.SCRAPE_CPU_SECONDS,
+                        "CPU seconds the scraping threads spent computing and writing /metrics (up to the previous "
+                                + "scrape): what scraping costs the broker",
+                        scrapeCpuNanos.sum() / 1e9)));
+    }
+
+    private static CounterSnapshot counter(String name, String help, double value) {
+        return CounterSnapshot.builder()
+                .name(name)
+                .help(help)
+                .dataPoint(CounterDataPointSnapshot.builder().value(value).build())
+                .build();
+    }
+
+    /** This thread's CPU time, or -1 where the JVM cannot tell. */
+    private static long threadCpuNanos() {
+        return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
     }
 
     private void registerJvmCollectorsOnce() {
@@ -138,6 +168,19 @@ public final class NodeMetrics {
      * application/openmetrics-text}.
      */
     public HttpResponse scrape(HttpRequest request) throws IOException {
+        long cpuAtStart = threadCpuNanos();
+        try {
+            return scrapeNow(request);
+        } finally {
+            long cpuAtEnd = threadCpuNanos();
+            if (cpuAtStart >= 0 && cpuAtEnd >= cpuAtStart) {
+                scrapeCpuNanos.add(cpuAtEnd - cpuAtStart);
+            }
+            scrapes.increment();
+        }
+    }
+
+    private HttpResponse scrapeNow(HttpRequest request) throws IOException {
         registerJvmCollectorsOnce();
         ExpositionFormats formats = this.formats;
         if (formats == null) {

@@ -28,6 +28,7 @@ public final class TopicTraffic {
         final LongAdder fetchRequests = new LongAdder();
         final LongAdder failedProduceRequests = new LongAdder();
         final LongAdder remoteFetchBytes = new LongAdder();
+        final LongAdder recordCheckNanos = new LongAdder();
 
         Topic(String name, long generation) {
             this.name = name;
@@ -39,6 +40,14 @@ public final class TopicTraffic {
             bytesIn.add(bytes);
             messagesIn.add(messages);
             produceRequests.increment();
+        }
+
+        /**
+         * Time one partition's records spent in the produce path's record check (broker-side schema validation),
+         * measured around the check: what the feature costs, read directly rather than from an A/B benchmark.
+         */
+        public void recordsChecked(long nanos) {
+            recordCheckNanos.add(nanos);
         }
 
         public void produceFailed() {

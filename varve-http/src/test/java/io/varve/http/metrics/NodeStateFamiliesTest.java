@@ -88,6 +88,30 @@ class NodeStateFamiliesTest {
                 .contains("kafka_server_brokertopicmetrics_bytesin_total{topic=\"orders\"} 4096");
     }
 
+    @Test
+    void aScrapeShowsWhatThePreviousScrapesCostAndWhatValidationCostPerTopic() throws Exception {
+        view.partitions = List.of(FakeBrokerView.partition("orders", 0, 100, 4096));
+        NodeMetrics metrics = new NodeMetrics();
+        metrics.attach(view, 4, 2_000, 0);
+        metrics.traffic().topic("orders").recordsChecked(1_500_000_000L);
+        HttpRequest get = new HttpRequest("GET", "/metrics", Map.of(), "text/plain");
+        String first = new String(metrics.scrape(get).body(), StandardCharsets.UTF_8);
+        assertThat(first)
+                .contains("varve_metrics_scrapes_total 0.0")
+                .contains("varve_metrics_scrape_cpu_seconds_total 0.0")
+                .contains("varve_schema_validation_seconds_total{topic=\"orders\"} 1.5");
+        metrics.scrape(get);
+        String third = new String(metrics.scrape(get).body(), StandardCharsets.UTF_8);
+        assertThat(third).contains("varve_metrics_scrapes_total 2.0");
+        double cpu = Double.parseDouble(third.lines()
+                .filter(l -> l.startsWith("varve_metrics_scrape_cpu_seconds_total "))
+                .findFirst()
+                .orElseThrow()
+                .substring("varve_metrics_scrape_cpu_seconds_total ".length()));
+        // two scrapes that each computed every family (refresh 0) cannot have cost no CPU at all
+        assertThat(cpu).isGreaterThan(0).isLessThan(60);
+    }
+
     private double value(NodeStateFamilies families, String name) {
         for (MetricSnapshot s : families.current().families) {
             if (s.getMetadata().getPrometheusName().equals(name)

@@ -46,12 +46,29 @@ public final class ClusterProcesses implements AutoCloseable {
     private final List<Admin> admins = new ArrayList<>();
     private final Map<Integer, Integer> networkIndex;
 
+    /** Per node, the ports of its {@link Builder#extraListener extra listeners}. */
+    private final Map<Integer, Map<String, Integer>> extraPorts;
+
     private ClusterProcesses(
-            String clusterId, List<ClusterNode> nodes, PrivateNetwork network, Map<Integer, Integer> networkIndex) {
+            String clusterId,
+            List<ClusterNode> nodes,
+            PrivateNetwork network,
+            Map<Integer, Integer> networkIndex,
+            Map<Integer, Map<String, Integer>> extraPorts) {
         this.clusterId = clusterId;
         this.nodes = List.copyOf(nodes);
         this.network = network;
         this.networkIndex = Map.copyOf(networkIndex);
+        this.extraPorts = Map.copyOf(extraPorts);
+    }
+
+    /** {@code host:port} of {@code node}'s extra listener {@code name} (see {@link Builder#extraListener}). */
+    public String bootstrap(ClusterNode node, String listenerName) {
+        Integer port = extraPorts.getOrDefault(node.id(), Map.of()).get(listenerName);
+        if (port == null) {
+            throw new IllegalArgumentException(node + " has no extra listener " + listenerName);
+        }
+        return node.host() + ":" + port;
     }
 
     /** {@code count} combined nodes ({@code process.roles=broker,controller}), all of them voters. */
@@ -75,6 +92,7 @@ public final class ClusterProcesses implements AutoCloseable {
         private String interBrokerListener;
         private String controllerProtocol = "PLAINTEXT";
         private boolean namespaces;
+        private final List<String> scramUsers = new ArrayList<>();
 
         private Builder(int controllers, int brokers, boolean combined) {
             if (controllers < 1) {
@@ -115,6 +133,17 @@ public final class ClusterProcesses implements AutoCloseable {
         public Builder secureInternalListeners(String interBrokerListener, String controllerProtocol) {
             this.interBrokerListener = interBrokerListener;
             this.controllerProtocol = controllerProtocol;
+            return this;
+        }
+
+        /**
+         * SCRAM users given at format time, as {@code varve format --add-scram} (and Kafka's {@code kafka-storage
+         * format --add-scram}) takes them, e.g. {@code SCRAM-SHA-512=[name=broker,password=broker-secret]}: written
+         * into every controller's metadata directory, so the cluster's first active controller puts them in the
+         * metadata log before anyone could create them at run time.
+         */
+        public Builder addScram(String... arguments) {
+            scramUsers.addAll(List.of(arguments));
             return this;
         }
 
@@ -163,6 +192,7 @@ public final class ClusterProcesses implements AutoCloseable {
             List<Integer> controllerPorts = new ArrayList<>();
             List<String> voters = new ArrayList<>();
             Map<Integer, Integer> networkIndex = new HashMap<>();
+            Map<Integer, Map<String, Integer>> extraPorts = new HashMap<>();
             for (int i = 0; i < roles.size(); i++) {
                 ClusterNode.Role role = roles.get(i);
                 hosts.add(network == null ? "127.0.0.1" : network.address(i));
@@ -179,11 +209,19 @@ public final class ClusterProcesses implements AutoCloseable {
                 ClusterNode.Role role = roles.get(i);
                 Path dataDir = workDir.resolve("node-" + id);
                 format(dataDir, clusterId, id);
+                if (role.isController() && !scramUsers.isEmpty()) {
+                    io.varve.broker.security.BootstrapScramCredentials.write(
+                            dataDir,
+                            io.varve.broker.security.BootstrapScramCredentials.derive(
+                                    scramUsers, new java.security.SecureRandom()));
+                }
                 List<String> listeners = new ArrayList<>();
                 if (role.isBroker()) {
                     listeners.add("PLAINTEXT://" + hosts.get(i) + ":" + clientPorts.get(i));
                     for (String extra : extraListeners) {
-                        listeners.add(extra + "://" + hosts.get(i) + ":" + ServerProcess.freePort());
+                        int port = ServerProcess.freePort();
+                        extraPorts.computeIfAbsent(id, n -> new HashMap<>()).put(extra, port);
+                        listeners.add(extra + "://" + hosts.get(i) + ":" + port);
                     }
                 }
                 if (role.isController()) {
@@ -221,7 +259,7 @@ public final class ClusterProcesses implements AutoCloseable {
                         network == null ? List.of() : network.launcher(i),
                         arguments));
             }
-            return new ClusterProcesses(clusterId, nodes, network, networkIndex);
+            return new ClusterProcesses(clusterId, nodes, network, networkIndex, extraPorts);
         }
 
         private static int port(PrivateNetwork network, int namespacePort) throws IOException {

@@ -25,11 +25,18 @@ import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreateAclsResponseData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
+import org.apache.kafka.common.message.DescribeQuorumRequestData;
+import org.apache.kafka.common.message.DescribeQuorumResponseData;
 import org.apache.kafka.common.message.EnvelopeRequestData;
 import org.apache.kafka.common.message.EnvelopeResponseData;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.VoteRequestData;
+import org.apache.kafka.common.message.VoteResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,27 +46,16 @@ import org.junit.jupiter.api.Test;
  * PLAINTEXT listener (User:ANONYMOUS) may create topics {@code a-*} only: through a forwarding broker {@code a-1} is
  * created and {@code b-1} refused with TOPIC_AUTHORIZATION_FAILED. Sent straight to the controller as the broker, the
  * same Envelope is refused for ANONYMOUS and honoured for the broker's own principal (so the controller reads the
- * principal inside, not the sender's); an Envelope from a principal without CLUSTER_ACTION is refused whole.
+ * principal inside, not the sender's); an Envelope from a principal without CLUSTER_ACTION is refused whole, and so
+ * are Raft's requests on the controller listener.
  */
 class ForwardedPrincipalIT {
     private static final Duration BOUND = Duration.ofSeconds(90);
 
-    private ClusterProcesses cluster;
+    private static ClusterProcesses cluster;
 
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
-    private static String jaas(String user, String password) {
-        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user + "\" password=\""
-                + password + "\" user_broker=\"broker-secret\" user_alice=\"alice-secret\";";
-    }
-
-    @Test
-    void theControllerAuthorizesAForwardedRequestAsItsClient() throws Exception {
+    @BeforeAll
+    static void start() throws Exception {
         Path workDir = ClusterProcesses.workDir("ForwardedPrincipalIT");
         cluster = ClusterProcesses.split(1, 2)
                 .extraListener("SASL_PLAINTEXT")
@@ -72,6 +68,22 @@ class ForwardedPrincipalIT {
                 .override("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
                 .override("super.users", "User:broker")
                 .start(workDir);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static String jaas(String user, String password) {
+        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user + "\" password=\""
+                + password + "\" user_broker=\"broker-secret\" user_alice=\"alice-secret\";";
+    }
+
+    @Test
+    void theControllerAuthorizesAForwardedRequestAsItsClient() throws Exception {
         ClusterNode controller = cluster.controllers().get(0);
         InetSocketAddress controllerAddress = new InetSocketAddress(controller.host(), controller.controllerPort());
         try (NodeClient asBroker = client("broker", "broker-secret");
@@ -177,5 +189,59 @@ class ForwardedPrincipalIT {
                 ClientFrames.response(ApiKeys.CREATE_TOPICS, (short) 7, answer.responseData())
                         .body();
         return Errors.forCode(inner.topics().find(topic).errorCode());
+    }
+    /**
+     * Raft's requests on the controller listener need CLUSTER_ACTION (DescribeQuorum DESCRIBE), as Kafka's controller
+     * checks them: alice, logged in but no super user and without ACLs, gets CLUSTER_AUTHORIZATION_FAILED for a Raft
+     * fetch, a vote and DescribeQuorum; the nodes' own principal is answered (the brokers keep replicating the
+     * metadata log as observers).
+     */
+    @Test
+    void raftRequestsOnTheControllerListenerNeedClusterActionFromTheirPrincipal() throws Exception {
+        ClusterNode controller = cluster.controllers().get(0);
+        InetSocketAddress controllerAddress = new InetSocketAddress(controller.host(), controller.controllerPort());
+        try (NodeClient asBroker = client("broker", "broker-secret");
+                NodeClient asAlice = client("alice", "alice-secret")) {
+            await("the controller answers the brokers' principal's DescribeQuorum")
+                    .atMost(BOUND)
+                    .pollInterval(Duration.ofMillis(300))
+                    .ignoreExceptions()
+                    .until(() -> ((DescribeQuorumResponseData) asBroker.send(
+                                                    controllerAddress,
+                                                    ApiKeys.DESCRIBE_QUORUM,
+                                                    (short) 2,
+                                                    describeQuorum(),
+                                                    5_000)
+                                            .get(10, TimeUnit.SECONDS)
+                                            .body())
+                                    .errorCode()
+                            == Errors.NONE.code());
+            DescribeQuorumResponseData describe = (DescribeQuorumResponseData)
+                    asAlice.send(controllerAddress, ApiKeys.DESCRIBE_QUORUM, (short) 2, describeQuorum(), 5_000)
+                            .get(10, TimeUnit.SECONDS)
+                            .body();
+            assertThat(describe.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+            FetchResponseData fetch = (FetchResponseData)
+                    asAlice.send(controllerAddress, ApiKeys.FETCH, (short) 13, new FetchRequestData(), 5_000)
+                            .get(10, TimeUnit.SECONDS)
+                            .body();
+            assertThat(fetch.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+            VoteResponseData vote = (VoteResponseData)
+                    asAlice.send(controllerAddress, ApiKeys.VOTE, (short) 1, new VoteRequestData(), 5_000)
+                            .get(10, TimeUnit.SECONDS)
+                            .body();
+            assertThat(vote.errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+        }
+        assertThat(controller.logTail(1_000_000)).contains("Refused Fetch from").contains("User:alice lacks");
+        cluster.awaitBrokers(2, BOUND);
+    }
+
+    private static DescribeQuorumRequestData describeQuorum() {
+        DescribeQuorumRequestData request = new DescribeQuorumRequestData();
+        request.topics()
+                .add(new DescribeQuorumRequestData.TopicData()
+                        .setTopicName("__cluster_metadata")
+                        .setPartitions(List.of(new DescribeQuorumRequestData.PartitionData().setPartitionIndex(0))));
+        return request;
     }
 }

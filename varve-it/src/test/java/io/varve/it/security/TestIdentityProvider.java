@@ -24,13 +24,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and an EC signing key, {@code /token} answers the client-credentials grant kafka-clients'
  * OAuthBearerLoginCallbackHandler sends with a JWT whose shape the client id chooses ({@link Kind}).
  */
-final class TestIdentityProvider implements AutoCloseable {
-    static final String ISSUER = "https://idp.varve.test";
-    static final String AUDIENCE = "varve";
+public final class TestIdentityProvider implements AutoCloseable {
+    public static final String ISSUER = "https://idp.varve.test";
+    public static final String AUDIENCE = "varve";
     private static final Base64.Encoder URL = Base64.getUrlEncoder().withoutPadding();
 
     /** What {@code /token} hands a client id. */
-    enum Kind {
+    public enum Kind {
         /** RS256, the RSA key of the set, right audience and issuer. */
         RS256,
         /** ES256, the EC key of the set. */
@@ -53,7 +53,7 @@ final class TestIdentityProvider implements AutoCloseable {
     private final AtomicInteger tokensIssued = new AtomicInteger();
     private volatile long lifetimeSeconds = 3600;
 
-    TestIdentityProvider() throws Exception {
+    public TestIdentityProvider() throws Exception {
         KeyPairGenerator rsaGenerator = KeyPairGenerator.getInstance("RSA");
         rsaGenerator.initialize(2048);
         rsa = rsaGenerator.generateKeyPair();
@@ -68,12 +68,12 @@ final class TestIdentityProvider implements AutoCloseable {
         server.start();
     }
 
-    void client(String clientId, Kind kind) {
+    public void client(String clientId, Kind kind) {
         clients.put(clientId, kind);
     }
 
     /** The lifetime of the tokens issued from now on. */
-    void lifetimeSeconds(long seconds) {
+    public void lifetimeSeconds(long seconds) {
         lifetimeSeconds = seconds;
     }
 
@@ -82,11 +82,11 @@ final class TestIdentityProvider implements AutoCloseable {
         rotatedPublished = true;
     }
 
-    int tokensIssued() {
+    public int tokensIssued() {
         return tokensIssued.get();
     }
 
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 

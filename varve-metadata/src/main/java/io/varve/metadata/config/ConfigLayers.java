@@ -98,6 +98,24 @@ public record ConfigLayers(
         return resolved(topicKey, value, synonyms);
     }
 
+    /**
+     * A group key over the group's overrides: the override if any, else the broker-wide key it falls back to
+     * ({@code brokerSynonym}, null if none), else {@code keyDefault}.
+     */
+    public ResolvedConfig group(
+            String groupKey, String brokerSynonym, String keyDefault, Map<String, String> groupOverrides) {
+        List<ConfigSynonym> synonyms = new ArrayList<>();
+        String override = groupOverrides.get(groupKey);
+        if (override != null) {
+            synonyms.add(new ConfigSynonym(groupKey, override, ConfigSource.DYNAMIC_GROUP_CONFIG));
+        }
+        if (brokerSynonym != null) {
+            synonyms.addAll(synonyms(List.of(brokerSynonym)));
+        }
+        String value = synonyms.isEmpty() ? keyDefault : synonyms.get(0).value();
+        return resolved(groupKey, value, synonyms);
+    }
+
     /** The effective value of every topic key for a topic with these overrides (what its log should use). */
     public Map<String, String> topicValues(Map<String, String> topicOverrides) {
         Map<String, String> values = new TreeMap<>();

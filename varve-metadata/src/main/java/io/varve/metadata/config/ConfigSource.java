@@ -5,6 +5,8 @@ package io.varve.metadata.config;
  * Codes are Kafka's wire codes.
  */
 public enum ConfigSource {
+    /** A group's own setting (resource type GROUP). */
+    DYNAMIC_GROUP_CONFIG((byte) 8),
     DYNAMIC_TOPIC_CONFIG((byte) 1),
     DYNAMIC_BROKER_CONFIG((byte) 2),
     DYNAMIC_DEFAULT_BROKER_CONFIG((byte) 3),

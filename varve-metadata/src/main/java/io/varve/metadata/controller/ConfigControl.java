@@ -3,6 +3,8 @@ package io.varve.metadata.controller;
 import io.varve.metadata.config.ClientMetricsConfigDef;
 import io.varve.metadata.config.ConfigType;
 import io.varve.metadata.config.DynamicBrokerConfigDef;
+import io.varve.metadata.config.GroupConfigBounds;
+import io.varve.metadata.config.GroupConfigDef;
 import io.varve.metadata.config.TopicConfigDef;
 import io.varve.metadata.image.ConfigResource;
 import io.varve.metadata.image.MetadataImage;
@@ -27,7 +29,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Decides config changes of topics and brokers (IncrementalAlterConfigs and the legacy
+ * Decides config changes of topics, brokers, client-metrics subscriptions and groups (IncrementalAlterConfigs and the legacy
  * AlterConfigs) against a metadata image, with Kafka 4.x's validation and errors. Each resource
  * succeeds or fails as a whole. Pure: results carry the {@link ConfigRecord}s to write, one per key
  * whose stored value changes (a null value deletes the key).
@@ -35,13 +37,21 @@ import org.apache.kafka.common.protocol.Errors;
 public final class ConfigControl {
 
     private final Predicate<String> staticOnlyBrokerKey;
+    private final GroupConfigBounds groupBounds;
+
+    public ConfigControl(Predicate<String> staticOnlyBrokerKey) {
+        this(staticOnlyBrokerKey, GroupConfigBounds.DEFAULTS);
+    }
 
     /**
      * @param staticOnlyBrokerKey true for broker keys the node knows that can only be set in
      *                            {@code server.properties} (refused dynamically, as Kafka does)
+     * @param groupBounds         the broker-wide bounds a group's own settings must lie within (this node's, as
+     *                            Kafka's controller checks against its own)
      */
-    public ConfigControl(Predicate<String> staticOnlyBrokerKey) {
+    public ConfigControl(Predicate<String> staticOnlyBrokerKey, GroupConfigBounds groupBounds) {
         this.staticOnlyBrokerKey = Objects.requireNonNull(staticOnlyBrokerKey, "staticOnlyBrokerKey");
+        this.groupBounds = Objects.requireNonNull(groupBounds, "groupBounds");
     }
 
     /** Applies each resource's operations to its stored configs; one result per resource, in order. */
@@ -150,7 +160,7 @@ public final class ConfigControl {
             throw new InvalidConfigurationException(
                     switch (resource.type()) {
                         case TOPIC -> "Can't " + op.op() + " to key " + op.name() + " because its type is not LIST.";
-                        case BROKER, CLIENT_METRICS ->
+                        case BROKER, CLIENT_METRICS, GROUP ->
                             "Config value " + (op.op() == ConfigChange.Op.APPEND ? "append" : "subtract")
                                     + " is not allowed for config key: " + op.name();
                     });
@@ -191,6 +201,7 @@ public final class ConfigControl {
                         .map(key -> new ListKey(key.defaultValue()));
             case CLIENT_METRICS ->
                 ClientMetricsConfigDef.isList(name) ? Optional.of(new ListKey(null)) : Optional.empty();
+            case GROUP -> GroupConfigDef.isList(name) ? Optional.of(new ListKey(null)) : Optional.empty();
         };
     }
 
@@ -232,6 +243,12 @@ public final class ConfigControl {
                     throw new InvalidRequestException("Subscription name can't be empty");
                 }
                 ClientMetricsConfigDef.validate(all);
+            }
+            case GROUP -> {
+                if (resource.name().isEmpty()) {
+                    throw new InvalidRequestException("Default group resources are not allowed.");
+                }
+                GroupConfigDef.validate(all, groupBounds);
             }
         }
     }

@@ -97,7 +97,10 @@ public final class QuorumController implements AutoCloseable {
     private volatile DelegationTokenControl delegationTokenControl = new DelegationTokenControl(
             DelegationTokenControl.Settings.defaults(), () -> Uuid.randomUuid().toString());
 
-    private final ConfigControl configControl;
+    private final Predicate<String> staticOnlyBrokerKey;
+    /** Replaced only before serving ({@link #groupConfigBounds}); read on the event thread. */
+    private volatile ConfigControl configControl;
+
     private final LongSupplier clockMs;
     private final ScheduledExecutorService eventThread;
     private final AtomicInteger pendingRequests = new AtomicInteger();
@@ -131,6 +134,7 @@ public final class QuorumController implements AutoCloseable {
         this.reassignmentControl = new ReassignmentControl(replicationControl);
         this.clusterControl = new ClusterControl(
                 clusterId, new BrokerHeartbeats(config.brokerSessionTimeoutMs()), replicationControl);
+        this.staticOnlyBrokerKey = staticOnlyBrokerKey;
         this.configControl = new ConfigControl(staticOnlyBrokerKey);
         this.raft = Objects.requireNonNull(raft, "raft");
         this.loader = Objects.requireNonNull(loader, "loader");
@@ -426,6 +430,11 @@ public final class QuorumController implements AutoCloseable {
             List<ClientQuotaControl.Entry> entries, boolean validateOnly) {
         List<ClientQuotaControl.Entry> copy = List.copyOf(entries);
         return submit("alterClientQuotas", image -> clientQuotaControl.alter(image, copy, validateOnly));
+    }
+
+    /** The node's {@code group.*} bounds that a group's own configs are checked against; set before serving. */
+    public void groupConfigBounds(io.varve.metadata.config.GroupConfigBounds bounds) {
+        configControl = new ConfigControl(staticOnlyBrokerKey, bounds);
     }
 
     /** {@code delegation.token.max.lifetime.ms} and {@code delegation.token.expiry.time.ms}; set before serving. */

@@ -15,6 +15,10 @@ public record ConfigResource(ConfigResourceType type, String name) {
         return new ConfigResource(ConfigResourceType.TOPIC, topicName);
     }
 
+    public static ConfigResource group(String groupId) {
+        return new ConfigResource(ConfigResourceType.GROUP, groupId);
+    }
+
     public static ConfigResource broker(int brokerId) {
         return new ConfigResource(ConfigResourceType.BROKER, Integer.toString(brokerId));
     }

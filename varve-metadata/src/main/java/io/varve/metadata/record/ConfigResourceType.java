@@ -5,7 +5,9 @@ public enum ConfigResourceType {
     TOPIC((byte) 2),
     BROKER((byte) 4),
     /** A client-metrics subscription (KIP-714): which metrics which clients push, and how often. */
-    CLIENT_METRICS((byte) 16);
+    CLIENT_METRICS((byte) 16),
+    /** A group's own settings (KIP-848 and its successors: {@code kafka-configs --entity-type groups}). */
+    GROUP((byte) 32);
 
     private final byte code;
 

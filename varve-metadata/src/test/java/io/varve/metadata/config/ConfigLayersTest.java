@@ -106,4 +106,30 @@ class ConfigLayersTest {
                 .containsExactly("log.retention.minutes", "log.retention.hours");
         assertThat(DynamicBrokerConfigDef.synonymsOfBrokerKey("log.dirs")).containsExactly("log.dirs");
     }
+
+    @Test
+    void aGroupKeyIsItsOverrideElseTheBrokerWideKeyItFallsBackToElseItsDefault() {
+        ConfigLayers layers = layers(Map.of(), Map.of(), Map.of("group.consumer.session.timeout.ms", "50000"));
+        ResolvedConfig overridden = layers.group(
+                "consumer.session.timeout.ms",
+                "group.consumer.session.timeout.ms",
+                "45000",
+                Map.of("consumer.session.timeout.ms", "3000"));
+        assertThat(overridden.value()).isEqualTo("3000");
+        assertThat(overridden.source()).isEqualTo(ConfigSource.DYNAMIC_GROUP_CONFIG);
+        assertThat(overridden.synonyms())
+                .extracting(ConfigSynonym::name, ConfigSynonym::source)
+                .containsExactly(
+                        tuple("consumer.session.timeout.ms", ConfigSource.DYNAMIC_GROUP_CONFIG),
+                        tuple("group.consumer.session.timeout.ms", ConfigSource.STATIC_BROKER_CONFIG));
+
+        ResolvedConfig fallback =
+                layers.group("consumer.session.timeout.ms", "group.consumer.session.timeout.ms", "45000", Map.of());
+        assertThat(fallback.value()).isEqualTo("50000");
+        assertThat(fallback.source()).isEqualTo(ConfigSource.STATIC_BROKER_CONFIG);
+
+        ResolvedConfig own = layers.group("share.auto.offset.reset", null, "latest", Map.of());
+        assertThat(own.value()).isEqualTo("latest");
+        assertThat(own.source()).isEqualTo(ConfigSource.DEFAULT_CONFIG);
+    }
 }

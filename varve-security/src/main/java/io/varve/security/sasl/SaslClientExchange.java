@@ -28,7 +28,7 @@ public interface SaslClientExchange {
 
     /**
      * A new exchange for {@code mechanism} as {@code username} with {@code password}; empty for a mechanism Varve
-     * cannot speak as a client (OAUTHBEARER needs a token source, GSSAPI Kerberos).
+     * cannot speak as a client this way (OAUTHBEARER: {@code OAuthBearerClientExchange} with a token; GSSAPI).
      */
     static Optional<SaslClientExchange> of(
             String mechanism, String username, String password, Supplier<String> clientNonces) {

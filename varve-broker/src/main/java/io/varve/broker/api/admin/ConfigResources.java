@@ -10,6 +10,7 @@ final class ConfigResources {
     static final byte BROKER = 4;
     static final byte BROKER_LOGGER = 8;
     static final byte CLIENT_METRICS = 16;
+    static final byte GROUP = 32;
 
     private ConfigResources() {}
 
@@ -31,6 +32,7 @@ final class ConfigResources {
                 yield new ConfigResource(ConfigResourceType.BROKER, name);
             }
             case CLIENT_METRICS -> new ConfigResource(ConfigResourceType.CLIENT_METRICS, name);
+            case GROUP -> ConfigResource.group(name);
             case BROKER_LOGGER ->
                 throw new InvalidRequestException("Varve does not support BROKER_LOGGER resources yet.");
             default -> throw new InvalidRequestException("Unknown resource type " + type);

@@ -8,6 +8,7 @@ import io.varve.broker.logging.LoggerLevels;
 import io.varve.broker.protocol.RequestContext;
 import io.varve.metadata.config.ConfigKey;
 import io.varve.metadata.config.ConfigLayers;
+import io.varve.metadata.config.GroupConfigDef;
 import io.varve.metadata.config.ResolvedConfig;
 import io.varve.metadata.config.TopicConfigDef;
 import io.varve.metadata.controller.TopicNames;
@@ -34,7 +35,7 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * DescribeConfigs: every config of a topic (its overrides over the broker's defaults) or of this
  * broker (dynamic over static over defaults), or the cluster-wide dynamic defaults (broker ""), or this node's
- * logger levels (BROKER_LOGGER), with
+ * logger levels (BROKER_LOGGER), or a group's own settings over the broker-wide ones (GROUP), with
  * Kafka's sources, synonyms, read-only flags, types and, on request, documentation. Sensitive values
  * are never returned.
  */
@@ -78,6 +79,8 @@ public final class DescribeConfigsHandler implements ApiHandler {
                             case ConfigResources.BROKER -> brokerConfigs(layers, resource.resourceName(), rendering);
                             case ConfigResources.CLIENT_METRICS -> clientMetricsConfigs(image, resource.resourceName());
                             case ConfigResources.BROKER_LOGGER -> loggerConfigs(resource.resourceName());
+                            case ConfigResources.GROUP ->
+                                groupConfigs(image, layers, resource.resourceName(), rendering);
                             default ->
                                 throw new InvalidRequestException(
                                         "Unsupported resource type: " + resource.resourceType());
@@ -117,6 +120,33 @@ public final class DescribeConfigsHandler implements ApiHandler {
                     false,
                     typeCode(ConfigDef.Type.valueOf(key.type().name())),
                     key.documentation(),
+                    rendering));
+        }
+        return configs;
+    }
+
+    /**
+     * A group's configs: every key Kafka describes for a group, its override (DYNAMIC_GROUP_CONFIG) or the broker-wide
+     * value it falls back to. A group needs no members or offsets to have configs, as in Kafka.
+     */
+    private static List<DescribeConfigsResourceResult> groupConfigs(
+            MetadataImage image, ConfigLayers layers, String group, Rendering rendering) {
+        if (group.isEmpty()) {
+            throw new InvalidRequestException("Group name must not be empty");
+        }
+        Map<String, String> overrides = image.configs().configs(io.varve.metadata.image.ConfigResource.group(group));
+        List<DescribeConfigsResourceResult> configs = new ArrayList<>();
+        for (GroupConfigDef.GroupKey key : GroupConfigDef.keys().values()) {
+            if (key.internal()) {
+                continue;
+            }
+            ConfigKey def = key.key();
+            configs.add(entry(
+                    layers.group(def.name(), key.brokerSynonym(), def.defaultValue(), overrides),
+                    false,
+                    false,
+                    typeCode(ConfigDef.Type.valueOf(def.type().name())),
+                    def.documentation(),
                     rendering));
         }
         return configs;

@@ -16,13 +16,13 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * ListConfigResources (v0 was ListClientMetricsResources): the names of the config resources of the types asked for
- * — topics, brokers, client-metrics subscriptions — as {@code kafka-client-metrics --describe} and {@code
+ * — topics, brokers, client-metrics subscriptions, groups with configs of their own — as {@code kafka-client-metrics --describe} and {@code
  * kafka-configs --entity-type client-metrics} list them. v0 lists client-metrics resources; at v1 an empty type list
  * means every type this broker has, and a type it has none of gets UNSUPPORTED_VERSION, as Kafka answers.
  */
 public final class ListConfigResourcesHandler implements ApiHandler {
-    private static final List<Byte> ALL_TYPES =
-            List.of(ConfigResources.TOPIC, ConfigResources.BROKER, ConfigResources.CLIENT_METRICS);
+    private static final List<Byte> ALL_TYPES = List.of(
+            ConfigResources.TOPIC, ConfigResources.BROKER, ConfigResources.CLIENT_METRICS, ConfigResources.GROUP);
 
     private final Supplier<MetadataImage> images;
 
@@ -62,10 +62,12 @@ public final class ListConfigResourcesHandler implements ApiHandler {
                 names.addAll(image.topics().topicsByName().keySet());
             case ConfigResources.BROKER -> image.cluster().brokers().keySet().forEach(id -> names.add(id.toString()));
             default -> {
+                // client-metrics subscriptions, or groups with configs of their own
+                ConfigResourceType wanted =
+                        type == ConfigResources.GROUP ? ConfigResourceType.GROUP : ConfigResourceType.CLIENT_METRICS;
                 for (var e : image.configs().resources().entrySet()) {
                     ConfigResource r = e.getKey();
-                    if (r.type() == ConfigResourceType.CLIENT_METRICS
-                            && !e.getValue().isEmpty()) {
+                    if (r.type() == wanted && !e.getValue().isEmpty()) {
                         names.add(r.name());
                     }
                 }

@@ -8,9 +8,12 @@ import io.netty.handler.ssl.SslHandler;
 import io.varve.broker.config.BrokerConfig;
 import io.varve.broker.security.SecurityConfig;
 import io.varve.broker.security.TlsContexts;
+import io.varve.security.oauthbearer.AccessToken;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * channel, Raft between controllers) prove who they are, as the listener's protocol asks: TLS with the broker's
  * keystore as its client certificate and its truststore to check the peer (unless {@code
  * ssl.endpoint.identification.algorithm} is empty, the peer's certificate must name the host connected to), and on a
- * SASL listener a SASL exchange ({@link SaslClientHandler}) before any other request. Built once at start-up, so bad
+ * SASL listener a SASL exchange ({@link SaslClientHandler}) before any other request (OAUTHBEARER with the token of
+ * the listener's {@link io.varve.broker.security.OAuthBearerLogin}). Built once at start-up, so bad
  * settings stop start-up.
  *
  * <p>A failed login is logged once per peer and reason, not on every reconnection, and once more when it succeeds
@@ -35,15 +39,30 @@ public final class ClientSecurity {
     private final SecurityConfig.OutgoingSasl sasl;
     /** Per peer, the last failure logged. */
     private final Map<String, String> failures = new ConcurrentHashMap<>();
+    /** Where OAUTHBEARER logins get their token; null for the other mechanisms. */
+    private final Supplier<CompletableFuture<AccessToken>> tokens;
 
     /** {@code tls} from {@link TlsContexts#clientContext} (or null), {@code sasl} from the config (or null). */
     public ClientSecurity(String listenerName, SslContext tls, SecurityConfig.OutgoingSasl sasl) {
+        this(listenerName, tls, sasl, null);
+    }
+
+    /** As above; {@code tokens}: the current OAUTHBEARER token, when {@code sasl} is OAUTHBEARER. */
+    public ClientSecurity(
+            String listenerName,
+            SslContext tls,
+            SecurityConfig.OutgoingSasl sasl,
+            Supplier<CompletableFuture<AccessToken>> tokens) {
         if (tls == null && sasl == null) {
             throw new IllegalArgumentException("a PLAINTEXT listener needs no client security: use null");
+        }
+        if (sasl != null && sasl.oauthBearer() != null && tokens == null) {
+            throw new IllegalArgumentException("an OAUTHBEARER login needs a token source");
         }
         this.listenerName = listenerName;
         this.tls = tls;
         this.sasl = sasl;
+        this.tokens = tokens;
     }
 
     /** TLS only, as an SSL listener asks. */
@@ -68,7 +87,11 @@ public final class ClientSecurity {
         if (tls == null && sasl == null) {
             return null;
         }
-        ClientSecurity security = new ClientSecurity(listenerName, tls, sasl);
+        Supplier<CompletableFuture<AccessToken>> tokens = null;
+        if (sasl != null && sasl.oauthBearer() != null) {
+            tokens = config.security().oauthBearerLogin(listenerName)::token;
+        }
+        ClientSecurity security = new ClientSecurity(listenerName, tls, sasl, tokens);
         if (tls != null) {
             boolean verifyHostname = SecurityConfig.verifiesHostname(config.originals(), listenerName);
             config.security()
@@ -122,6 +145,11 @@ public final class ClientSecurity {
 
     SecurityConfig.OutgoingSasl sasl() {
         return sasl;
+    }
+
+    /** The token an OAUTHBEARER login shows now (a future: the first one may still be on its way). */
+    CompletableFuture<AccessToken> oauthBearerToken() {
+        return tokens.get();
     }
 
     String listenerName() {

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.varve.broker.protocol.ClientFrames;
+import io.varve.security.oauthbearer.OAuthBearerClientExchange;
 import io.varve.security.sasl.SaslAuthenticationFailure;
 import io.varve.security.sasl.SaslClientExchange;
 import java.net.InetSocketAddress;
@@ -15,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.Base64;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
@@ -27,7 +29,8 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * The SASL login of one of the broker's own connections, as Kafka's client runs it: SaslHandshake v1 names the
- * mechanism, then SaslAuthenticate carries the mechanism's tokens until both sides are satisfied; the connection's
+ * mechanism, then SaslAuthenticate carries the mechanism's tokens until both sides are satisfied (OAUTHBEARER: the
+ * current token of the listener's login, waited for when the first one is still being fetched); the connection's
  * other requests wait meanwhile (held here, bounded by their sender's in-flight limit and by {@link #MAX_HELD}). When
  * the server gives the session a lifetime (KIP-368's {@code session_lifetime_ms}), the connection logs in again at a
  * random point between 85 % and 95 % of it, holding new requests while answers to earlier ones still arrive. A refused
@@ -74,6 +77,7 @@ final class SaslClientHandler extends ChannelDuplexHandler {
     private int nextCorrelationId = Integer.MIN_VALUE;
 
     private ScheduledFuture<?> reauthentication;
+    private boolean loginStarted;
 
     SaslClientHandler(ClientSecurity security, InetSocketAddress peer, String clientId) {
         this.security = security;
@@ -90,7 +94,7 @@ final class SaslClientHandler extends ChannelDuplexHandler {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        if (exchange == null) {
+        if (!loginStarted) {
             logIn(ctx);
         }
         super.channelActive(ctx);
@@ -98,15 +102,56 @@ final class SaslClientHandler extends ChannelDuplexHandler {
 
     private void logIn(ChannelHandlerContext ctx) {
         state = State.LOGGING_IN;
+        loginStarted = true;
         String mechanism = security.sasl().mechanism();
-        exchange = SaslClientExchange.of(
-                        mechanism, security.sasl().username(), security.sasl().password(), () -> {
-                            byte[] nonce = new byte[24];
-                            NONCES.nextBytes(nonce);
-                            return Base64.getUrlEncoder().withoutPadding().encodeToString(nonce);
-                        })
-                .orElseThrow(() -> new IllegalStateException("the config let through mechanism " + mechanism));
-        send(ctx, ApiKeys.SASL_HANDSHAKE, HANDSHAKE_VERSION, new SaslHandshakeRequestData().setMechanism(mechanism));
+        if (security.sasl().oauthBearer() != null) {
+            // the token may still be on its way (the first fetch at start-up): the connection waits for it
+            security.oauthBearerToken()
+                    .whenComplete((token, error) -> ctx.executor().execute(() -> {
+                        if (state != State.LOGGING_IN || !ctx.channel().isActive()) {
+                            return;
+                        }
+                        if (error != null) {
+                            Throwable cause = error instanceof CompletionException && error.getCause() != null
+                                    ? error.getCause()
+                                    : error;
+                            fail(ctx, String.valueOf(cause.getMessage()));
+                            return;
+                        }
+                        OAuthBearerClientExchange bearer;
+                        try {
+                            bearer = new OAuthBearerClientExchange(token.value());
+                        } catch (IllegalArgumentException e) {
+                            fail(ctx, "its token cannot be sent: " + e.getMessage());
+                            return;
+                        }
+                        handshake(ctx, bearer);
+                    }));
+            return;
+        }
+        handshake(
+                ctx,
+                SaslClientExchange.of(
+                                mechanism,
+                                security.sasl().username(),
+                                security.sasl().password(),
+                                () -> {
+                                    byte[] nonce = new byte[24];
+                                    NONCES.nextBytes(nonce);
+                                    return Base64.getUrlEncoder()
+                                            .withoutPadding()
+                                            .encodeToString(nonce);
+                                })
+                        .orElseThrow(() -> new IllegalStateException("the config let through mechanism " + mechanism)));
+    }
+
+    private void handshake(ChannelHandlerContext ctx, SaslClientExchange next) {
+        exchange = next;
+        send(
+                ctx,
+                ApiKeys.SASL_HANDSHAKE,
+                HANDSHAKE_VERSION,
+                new SaslHandshakeRequestData().setMechanism(next.mechanism()));
     }
 
     private void send(ChannelHandlerContext ctx, ApiKeys api, short version, ApiMessage body) {

@@ -176,4 +176,98 @@ class SaslClientHandlerTest {
                         "Metadata");
         channel.finishAndReleaseAll();
     }
+    /** A JWT-shaped token: the handler does not read it, the server would. */
+    private static io.varve.security.oauthbearer.AccessToken token(String name) {
+        return new io.varve.security.oauthbearer.AccessToken("eyJhbGciOiJSUzI1NiJ9." + name + ".c2ln", "broker", 0);
+    }
+
+    private String bearerOf(RequestParser.Parsed authenticate) {
+        byte[] bytes = ((SaslAuthenticateRequestData)
+                        RequestParser.parseBody(authenticate.apiKey(), authenticate.apiVersion(), authenticate.body())
+                                .data())
+                .authBytes();
+        String message = new String(bytes, UTF_8);
+        assertThat(message).startsWith("n,,\u0001auth=Bearer ").endsWith("\u0001\u0001");
+        return message.substring("n,,\u0001auth=Bearer ".length(), message.length() - 2);
+    }
+
+    @Test
+    void anOAuthBearerLoginWaitsForItsTokenAndLogsInAgainWithTheRefreshedOne() {
+        java.util.concurrent.atomic.AtomicReference<
+                        java.util.concurrent.CompletableFuture<io.varve.security.oauthbearer.AccessToken>>
+                current = new java.util.concurrent.atomic.AtomicReference<>(
+                        new java.util.concurrent.CompletableFuture<>());
+        EmbeddedChannel channel = new EmbeddedChannel();
+        channel.freezeTime();
+        ClientSecurity security = new ClientSecurity(
+                "SASL_PLAINTEXT",
+                null,
+                new SecurityConfig.OutgoingSasl("OAUTHBEARER", "broker", null, oauthSettings()),
+                current::get);
+        ClientSecurity.pipeline(security, channel, PEER, 1 << 20, "varve-broker-1");
+        ChannelFuture metadata = metadataRequest(channel, 0);
+        channel.runPendingTasks();
+        assertThat((Object) channel.readOutbound())
+                .as("nothing before the first token")
+                .isNull();
+
+        current.get().complete(token("first"));
+        channel.runPendingTasks();
+        RequestParser.Parsed handshake = nextRequest(channel);
+        assertThat(((SaslHandshakeRequestData)
+                                RequestParser.parseBody(handshake.apiKey(), handshake.apiVersion(), handshake.body())
+                                        .data())
+                        .mechanism())
+                .isEqualTo("OAUTHBEARER");
+        answer(channel, handshake, new SaslHandshakeResponseData().setMechanisms(List.of("OAUTHBEARER")));
+        RequestParser.Parsed authenticate = nextRequest(channel);
+        assertThat(bearerOf(authenticate)).isEqualTo(token("first").value());
+        answer(channel, authenticate, new SaslAuthenticateResponseData().setSessionLifetimeMs(10_000));
+        nextRequest(channel);
+        assertThat(metadata.isSuccess()).isTrue();
+
+        // the login refreshed its token meanwhile: the re-authentication (KIP-368) shows the new one
+        current.set(java.util.concurrent.CompletableFuture.completedFuture(token("second")));
+        channel.advanceTimeBy(9_600, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        channel.runPendingTasks();
+        RequestParser.Parsed again = nextRequest(channel);
+        answer(channel, again, new SaslHandshakeResponseData().setMechanisms(List.of("OAUTHBEARER")));
+        assertThat(bearerOf(nextRequest(channel))).isEqualTo(token("second").value());
+        assertThat(channel.isActive()).isTrue();
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void anOAuthBearerLoginWithoutATokenClosesTheConnectionWithTheEndpointsReason() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        channel.freezeTime();
+        ClientSecurity security = new ClientSecurity(
+                "SASL_PLAINTEXT",
+                null,
+                new SecurityConfig.OutgoingSasl("OAUTHBEARER", "broker", null, oauthSettings()),
+                () -> java.util.concurrent.CompletableFuture.failedFuture(
+                        new java.io.IOException("no OAUTHBEARER token from http://idp/token: HTTP status 401")));
+        ClientSecurity.pipeline(security, channel, PEER, 1 << 20, "varve-broker-1");
+        ChannelFuture metadata = metadataRequest(channel, 0);
+        channel.runPendingTasks();
+        assertThat(channel.isActive()).isFalse();
+        assertThat(metadata.cause())
+                .isInstanceOf(NodeClient.DisconnectedException.class)
+                .hasMessageContaining("HTTP status 401");
+        channel.finishAndReleaseAll();
+    }
+
+    private static io.varve.broker.security.OAuthBearerLoginSettings oauthSettings() {
+        return new io.varve.broker.security.OAuthBearerLoginSettings(
+                java.net.URI.create("http://idp/token"),
+                "broker",
+                "broker-secret",
+                null,
+                false,
+                "sub",
+                io.varve.security.oauthbearer.RefreshSchedule.DEFAULTS,
+                1_000,
+                1_000);
+    }
 }

@@ -201,7 +201,7 @@ public final class ConsumerGroupManager {
                 null,
                 member.memberId,
                 member.memberEpoch,
-                ctx.config.consumerHeartbeatIntervalMs(),
+                ctx.consumerHeartbeatIntervalMs(group.groupId()),
                 sendAssignment ? Assignments.copy(member.assigned) : null);
     }
 
@@ -411,7 +411,7 @@ public final class ConsumerGroupManager {
             removeMember(group, member, "left the group");
         }
         return new HeartbeatResponse(
-                Errors.NONE, null, memberId, r.memberEpoch(), ctx.config.consumerHeartbeatIntervalMs(), null);
+                Errors.NONE, null, memberId, r.memberEpoch(), ctx.consumerHeartbeatIntervalMs(group.groupId()), null);
     }
 
     void removeMember(ConsumerGroup group, ConsumerMember member, String reason) {
@@ -436,8 +436,9 @@ public final class ConsumerGroupManager {
 
     void scheduleSession(ConsumerGroup group, ConsumerMember member) {
         String memberId = member.memberId;
-        int timeoutMs =
-                member.classic != null ? member.classic.sessionTimeoutMs() : ctx.config.consumerSessionTimeoutMs();
+        int timeoutMs = member.classic != null
+                ? member.classic.sessionTimeoutMs()
+                : ctx.consumerSessionTimeoutMs(group.groupId());
         ctx.timers.schedule(sessionKey(group, memberId), ctx.nowMs() + timeoutMs, () -> {
             ConsumerMember m = group.member(memberId);
             if (m != null && ctx.groups.get(group.groupId()) == group) {

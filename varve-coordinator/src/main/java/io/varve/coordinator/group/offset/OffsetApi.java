@@ -27,7 +27,9 @@ public final class OffsetApi {
     /**
      * TxnOffsetCommit: offsets of the producer's ongoing transaction. {@code generationId}/{@code memberId}/
      * {@code groupInstanceId} are -1/""/null before v3 and from producers that do not pass the consumer's group
-     * metadata (KIP-447).
+     * metadata (KIP-447). {@code consumerProtocolErrors} (v6+, KIP-1319): a group that does not exist is
+     * GROUP_ID_NOT_FOUND and a stale member epoch STALE_MEMBER_EPOCH, as OffsetCommit answers; before v6 both are
+     * ILLEGAL_GENERATION.
      */
     public record TxnCommitRequest(
             String groupId,
@@ -36,7 +38,21 @@ public final class OffsetApi {
             int generationId,
             String memberId,
             String groupInstanceId,
-            List<CommitPartition> partitions) {}
+            List<CommitPartition> partitions,
+            boolean consumerProtocolErrors) {
+
+        /** Before v6: the errors of KIP-447. */
+        public TxnCommitRequest(
+                String groupId,
+                long producerId,
+                short producerEpoch,
+                int generationId,
+                String memberId,
+                String groupInstanceId,
+                List<CommitPartition> partitions) {
+            this(groupId, producerId, producerEpoch, generationId, memberId, groupInstanceId, partitions, false);
+        }
+    }
 
     public record PartitionResult(TopicPartition partition, Errors error) {}
 

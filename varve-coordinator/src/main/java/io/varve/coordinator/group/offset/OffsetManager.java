@@ -89,7 +89,12 @@ public final class OffsetManager {
      */
     public CompletableFuture<List<PartitionResult>> commitTransactional(TxnCommitRequest r) {
         Group group = rules.groupForTxnCommit(r);
-        Errors groupError = group == null ? Errors.ILLEGAL_GENERATION : rules.validateTxnCommit(group, r);
+        Errors groupError;
+        if (group == null) {
+            groupError = r.consumerProtocolErrors() ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION;
+        } else {
+            groupError = rules.validateTxnCommit(group, r);
+        }
         long now = ctx.nowMs();
         return ctx.outbox.respond(store(r.partitions(), groupError, p -> {
             OffsetValue value = valueOf(p, now, -1);

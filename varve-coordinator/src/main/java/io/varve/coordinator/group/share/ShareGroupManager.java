@@ -1,6 +1,7 @@
 package io.varve.coordinator.group.share;
 
 import io.varve.coordinator.group.Group;
+import io.varve.coordinator.group.GroupOverrides;
 import io.varve.coordinator.group.ShardContext;
 import io.varve.coordinator.group.Timers;
 import io.varve.coordinator.group.TopicsSnapshot;
@@ -103,7 +104,9 @@ public final class ShareGroupManager {
                 null,
                 member.memberId,
                 member.memberEpoch,
-                config.heartbeatIntervalMs(),
+                GroupOverrides.or(
+                        ctx.groupConfigs.forGroup(group.groupId()).shareHeartbeatIntervalMs(),
+                        config.heartbeatIntervalMs()),
                 sendAssignment ? Assignments.copy(member.assignment) : null);
     }
 
@@ -150,7 +153,9 @@ public final class ShareGroupManager {
     private void scheduleSession(ShareGroup group, ShareGroup.Member member) {
         String groupId = group.groupId();
         String memberId = member.memberId;
-        ctx.timers.schedule(sessionKey(groupId, memberId), ctx.nowMs() + config.sessionTimeoutMs(), () -> {
+        int timeoutMs = GroupOverrides.or(
+                ctx.groupConfigs.forGroup(groupId).shareSessionTimeoutMs(), config.sessionTimeoutMs());
+        ctx.timers.schedule(sessionKey(groupId, memberId), ctx.nowMs() + timeoutMs, () -> {
             if (ctx.groups.get(groupId) instanceof ShareGroup g && g.members.containsKey(memberId)) {
                 // The topics of the group's last assignment: an expiry has no request bringing fresh ones.
                 removeMember(g, memberId, "timed out of", g.topics);

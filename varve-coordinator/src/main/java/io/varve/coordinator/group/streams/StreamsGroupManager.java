@@ -1,6 +1,7 @@
 package io.varve.coordinator.group.streams;
 
 import io.varve.coordinator.group.Group;
+import io.varve.coordinator.group.GroupOverrides;
 import io.varve.coordinator.group.ShardContext;
 import io.varve.coordinator.group.Timers;
 import io.varve.coordinator.group.TopicsSnapshot;
@@ -205,7 +206,7 @@ public final class StreamsGroupManager {
                 null,
                 member.memberId,
                 member.memberEpoch,
-                config.heartbeatIntervalMs(),
+                heartbeatIntervalMs(group),
                 statuses(group, member),
                 sendAssignment ? member.assigned : null,
                 group.endpointInformationEpoch,
@@ -326,7 +327,12 @@ public final class StreamsGroupManager {
             specs.add(new StickyTaskAssignor.MemberSpec(m.memberId, m.processId));
         }
         group.targetAssignment = new java.util.HashMap<>(StickyTaskAssignor.assign(
-                specs, group.configured.numTasks(), group.targetAssignment, config.numStandbyReplicas()));
+                specs,
+                group.configured.numTasks(),
+                group.targetAssignment,
+                GroupOverrides.or(
+                        ctx.groupConfigs.forGroup(group.groupId()).streamsNumStandbyReplicas(),
+                        config.numStandbyReplicas())));
         group.assignmentEpoch = group.groupEpoch;
         log.info(
                 "Streams group {} has a new target assignment at epoch {} ({} tasks, {} members{})",
@@ -478,7 +484,7 @@ public final class StreamsGroupManager {
                 null,
                 memberId,
                 r.memberEpoch(),
-                config.heartbeatIntervalMs(),
+                heartbeatIntervalMs(group),
                 List.of(),
                 null,
                 group.endpointInformationEpoch,
@@ -504,11 +510,19 @@ public final class StreamsGroupManager {
         ctx.outbox.append(GroupRecordSerde.streamsGroup(group.groupId(), group.toValue()));
     }
 
+    /** The group's own streams.heartbeat.interval.ms, else the broker-wide one. */
+    private int heartbeatIntervalMs(StreamsGroup group) {
+        return GroupOverrides.or(
+                ctx.groupConfigs.forGroup(group.groupId()).streamsHeartbeatIntervalMs(), config.heartbeatIntervalMs());
+    }
+
     // ---------------------------------------------------------------- timers
 
     private void scheduleSession(StreamsGroup group, StreamsMember member) {
         String memberId = member.memberId;
-        ctx.timers.schedule(sessionKey(group, memberId), ctx.nowMs() + config.sessionTimeoutMs(), () -> {
+        int timeoutMs = GroupOverrides.or(
+                ctx.groupConfigs.forGroup(group.groupId()).streamsSessionTimeoutMs(), config.sessionTimeoutMs());
+        ctx.timers.schedule(sessionKey(group, memberId), ctx.nowMs() + timeoutMs, () -> {
             StreamsMember m = group.member(memberId);
             if (m != null && ctx.groups.get(group.groupId()) == group) {
                 removeMember(group, m, "was fenced: no heartbeat within the session timeout");

@@ -297,6 +297,30 @@ class StreamsGroupManagerTest {
     }
 
     @Test
+    void aGroupsOwnStandbySettingGivesItStandbysWhereTheBrokerWideOneGivesNone() {
+        h = new ShardHarness(
+                ShardHarness.testConfig(),
+                ShardHarness.testStreamsConfig(),
+                groupId -> GROUP.equals(groupId)
+                        ? new io.varve.coordinator.group.GroupOverrides(
+                                null, null, null, null, null, null, null, 700, 1)
+                        : io.varve.coordinator.group.GroupOverrides.NONE);
+        allTopics();
+        Member a = new Member("a", "p1");
+        Member b = new Member("b", "p2");
+        assertThat(a.join().heartbeatIntervalMs())
+                .as("the group's own heartbeat interval")
+                .isEqualTo(700);
+        b.join();
+        for (int i = 0; i < 3; i++) {
+            a.beat();
+            b.beat();
+        }
+        assertThat(a.tasks.standby()).isEqualTo(b.tasks.active());
+        assertThat(b.tasks.standby()).isEqualTo(a.tasks.active());
+    }
+
+    @Test
     void aStandbyWaitsWhileAnotherMemberOfTheSameProcessStillRunsTheTaskAsActive() {
         h = new ShardHarness(
                 ShardHarness.testConfig(), ShardHarness.testStreamsConfig().withNumStandbyReplicas(1));
