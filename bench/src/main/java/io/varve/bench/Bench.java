@@ -18,6 +18,7 @@ import io.varve.bench.scenario.ProduceLatency;
 import io.varve.bench.scenario.MetricsCost;
 import io.varve.bench.scenario.ProduceThroughput;
 import io.varve.bench.scenario.ReplicatedCluster;
+import io.varve.bench.scenario.ReplicatedCreation;
 import io.varve.bench.scenario.SecuredThroughput;
 import io.varve.bench.scenario.Startup;
 import io.varve.bench.scenario.TransactionThroughput;
@@ -48,6 +49,7 @@ public final class Bench {
             case 13 -> new FetchSessionCost();
             case 14 -> new SecuredThroughput();
             case 15 -> new MetricsCost();
+            case 16 -> new ReplicatedCreation();
             default -> throw new IllegalArgumentException("no scenario " + number);
         };
     }

@@ -35,9 +35,9 @@ public final class BenchOptions {
     /**
      * Run only when named: (10) and (11) hold 10,000 and 50,000 partitions (tens of minutes with Kafka), (12) runs three
      * brokers of each kind, (13) fetch sessions on and off, (14) needs Kafka 4.2+ tools (--command-config), (15)
-     * measures Varve alone with and without a /metrics scraper.
+     * measures Varve alone with and without a /metrics scraper, (16) creates a topic on three brokers of each kind.
      */
-    static final List<Integer> NAMED_ONLY_SCENARIOS = List.of(10, 11, 12, 13, 14, 15);
+    static final List<Integer> NAMED_ONLY_SCENARIOS = List.of(10, 11, 12, 13, 14, 15, 16);
     static final List<Integer> SMOKE_SCENARIOS = List.of(1, 2, 3, 4, 8);
     static final String DEFAULT_BROKER_JVM_OPTS = "-Xms1g -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 "
             + "-XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true";
@@ -109,8 +109,9 @@ public final class BenchOptions {
             "  --smoke            tiny sizes, 1 run, scenarios 1,2,3,4,8: proves the harness works (< 2 min)",
             "  --scenarios LIST   which scenarios to run (default: all, 1-9; 7 is reported inside every other;"
                     + " 10 and 11, 10,000 and 50,000 partitions on one node, 12, three brokers with replication"
-                    + " factor 3, 13, fetch sessions on and off, 14, SSL and SASL_SSL (Kafka 4.2+ tools), and 15, the"
-                    + " cost of a /metrics scraper on Varve, run only when named)",
+                    + " factor 3, 13, fetch sessions on and off, 14, SSL and SASL_SSL (Kafka 4.2+ tools), 15, the"
+                    + " cost of a /metrics scraper on Varve, and 16, creating a topic at replication factor 3 on three"
+                    + " brokers, run only when named)",
             "  --runs N           A/B rounds per scenario (default 3; smoke 1); medians are over these",
             "  --record           also add the run's tables to bench/RESULTS.md",
             "  --records N        records per produce/consume run (default 1,000,000)",
@@ -224,7 +225,7 @@ public final class BenchOptions {
         for (String part : value.split(",")) {
             int n = positive("--scenarios", part.trim());
             if (!ALL_SCENARIOS.contains(n) && !NAMED_ONLY_SCENARIOS.contains(n)) {
-                throw new UsageException("--scenarios takes numbers from 1 to 15, not " + n);
+                throw new UsageException("--scenarios takes numbers from 1 to 16, not " + n);
             }
             if (!list.contains(n)) {
                 list.add(n);

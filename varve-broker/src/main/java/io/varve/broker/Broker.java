@@ -146,6 +146,8 @@ public final class Broker implements AutoCloseable {
     private io.varve.broker.replica.fetcher.ReplicaFetcherManager replicaFetchers;
     /** Retries the partition logs that could not be opened or created. */
     private java.util.concurrent.ScheduledExecutorService logRetry;
+    /** Brings the local logs in line with each metadata image. */
+    private SnapshotPublisher snapshotPublisher;
 
     private volatile BrokerLifecycle lifecycle;
     /** The node's metrics: recorded by the request paths, read by the HTTP listener. */
@@ -262,7 +264,9 @@ public final class Broker implements AutoCloseable {
                 () -> System.nanoTime() / 1_000_000,
                 "metadata-snapshot-" + nodeId);
         loader.attachSnapshotGenerator(metadataSnapshots);
-        SnapshotPublisher publisher = new SnapshotPublisher(metadataCache, replicaManager);
+        // after the replay, logs follow each image on a thread of their own, never holding up the Raft loop
+        SnapshotPublisher publisher =
+                snapshotPublisher = SnapshotPublisher.applyingInBackground(metadataCache, replicaManager);
         loader.installPublisher(publisher);
         KeystoreReloader keystoreReloader = new KeystoreReloader(nodeId, config.security(), tlsContexts, loader::image);
         loader.installPublisher(keystoreReloader);
@@ -844,6 +848,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("JWK set refresh", oauthBearer);
         closeQuietly("OAUTHBEARER logins", config.security()::closeOutgoingLogins);
         closeQuietly("schema registry", schemaRegistry);
+        closeQuietly("metadata apply", snapshotPublisher);
         closeQuietly("replica fetchers", replicaFetchers);
         if (replicaManager != null) {
             replicaManager.close();

@@ -4,19 +4,23 @@ import static org.assertj.core.api.Assertions.fail;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.AuthorizationException;
 
 /** Helpers over kafka-clients shared by the integration tests: unique topic names, topic creation, reading a log to its end. */
 public final class ClientSupport {
@@ -30,12 +34,27 @@ public final class ClientSupport {
         return prefix + "-" + TOPIC_SEQUENCE.incrementAndGet();
     }
 
-    /** Creates a topic with replication factor 1 and returns its id. */
+    /**
+     * Creates a topic with replication factor 1 and returns its id once every partition serves requests. A node answers
+     * CreateTopics when the metadata commits and creates the logs a moment later (as Kafka does; until then the
+     * partition answers the retriable NOT_LEADER_OR_FOLLOWER), so the wait is a ListOffsets, which the Admin retries:
+     * tests that send raw requests next never meet that moment.
+     */
     public static Uuid createTopic(Admin admin, String name, int partitions, Map<String, String> configs)
             throws Exception {
         CreateTopicsResult result =
                 admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)));
         result.all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions(name, partitions).forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+        try {
+            admin.listOffsets(latest).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            // a principal allowed to create but not to describe cannot wait this way: it gets the topic as created
+            if (!(e.getCause() instanceof AuthorizationException)) {
+                throw e;
+            }
+        }
         return result.topicId(name).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 

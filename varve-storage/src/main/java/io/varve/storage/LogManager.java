@@ -338,6 +338,7 @@ public final class LogManager implements AutoCloseable {
         if (toCreate.isEmpty()) {
             return failed;
         }
+        long startNanos = System.nanoTime();
         List<Callable<PartitionLog>> creates = new ArrayList<>();
         for (Map.Entry<TopicPartition, Path> e : toCreate.entrySet()) {
             TopicPartition tp = e.getKey();
@@ -387,7 +388,11 @@ public final class LogManager implements AutoCloseable {
             }
         }
         if (!created.isEmpty()) {
-            log.info("Created {} logs in {}", created.size(), new java.util.TreeSet<>(createdByDir.keySet()));
+            log.info(
+                    "Created {} logs in {} in {} ms",
+                    created.size(),
+                    new java.util.TreeSet<>(createdByDir.keySet()),
+                    (System.nanoTime() - startNanos) / 1_000_000);
         }
         return failed;
     }

@@ -23,20 +23,40 @@ import org.apache.kafka.common.Uuid;
 /**
  * Turns every published metadata image into the broker's {@link MetadataSnapshot} and brings the local logs in
  * line with it. Logs are reconciled only once the start-up replay is complete: an image from the middle of the
- * replay lacks topics created later, and their logs must not be taken for strays.
+ * replay lacks topics created later, and their logs must not be taken for strays. The node's publisher reconciles
+ * after the replay on a thread of its own ({@link #applyingInBackground}), not on the Raft loop that publishes.
  */
-public final class SnapshotPublisher implements MetadataPublisher {
+public final class SnapshotPublisher implements MetadataPublisher, AutoCloseable {
     private final MetadataCache cache;
     private final int nodeId;
     private final ReplicaManager replicaManager;
+    /** Null when images are applied on the publishing thread. */
+    private final LatestSnapshotApplier background;
+
     private boolean replayComplete;
     /** The newest image published during the start-up replay, turned into a snapshot once, when it completes. */
     private MetadataImage replayed;
 
+    /** A publisher that reconciles the logs on the thread that publishes the image (tests). */
     public SnapshotPublisher(MetadataCache cache, ReplicaManager replicaManager) {
+        this(cache, replicaManager, false);
+    }
+
+    private SnapshotPublisher(MetadataCache cache, ReplicaManager replicaManager, boolean inBackground) {
         this.cache = cache;
         this.nodeId = cache.nodeId();
         this.replicaManager = replicaManager;
+        this.background = inBackground
+                ? new LatestSnapshotApplier("varve-metadata-apply-" + nodeId, replicaManager::applyMetadata)
+                : null;
+    }
+
+    /**
+     * A publisher that, once the replay is complete, hands each image's reconciliation to its own thread: the metadata
+     * cache (what clients see) is updated at once, the logs follow. Close it before the replica manager.
+     */
+    public static SnapshotPublisher applyingInBackground(MetadataCache cache, ReplicaManager replicaManager) {
+        return new SnapshotPublisher(cache, replicaManager, true);
     }
 
     @Override
@@ -54,8 +74,21 @@ public final class SnapshotPublisher implements MetadataPublisher {
         // Clients see the image first, as with Kafka: a partition whose log is still being created answers
         // NOT_LEADER_OR_FOLLOWER (retriable) for those moments, rather than every new topic waiting for all its logs.
         cache.update(snapshot);
-        if (logsAffected) {
+        if (!logsAffected) {
+            return;
+        }
+        if (background != null) {
+            background.submit(snapshot);
+        } else {
             replicaManager.applyMetadata(snapshot);
+        }
+    }
+
+    /** Stops the background reconciliation (an apply in progress ends first). */
+    @Override
+    public void close() {
+        if (background != null) {
+            background.close();
         }
     }
 

@@ -250,8 +250,10 @@ public final class ReplicaManager implements Partition.Events {
             Hosted h = e.getValue();
             Partition existing = partitions.get(tp);
             boolean lazy = h.info().leader() == nodeId && h.info().replicas().length == 1;
-            if (existing == null && lazy && logManager.openLogIfPresent(tp).isEmpty()) {
-                continue; // materialised on first use
+            if (existing == null && lazy) {
+                // materialised on first use: a sole replica has no follower to wait for, and a new topic of a
+                // thousand partitions would otherwise write a thousand leader-epoch files before any of them serves
+                continue;
             }
             if (existing == null && logManager.getLog(tp).isEmpty()) {
                 continue; // unavailable: retried

@@ -7,9 +7,7 @@ import io.varve.it.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
@@ -45,12 +43,7 @@ class ShareBadInputIT {
     static void start() throws Exception {
         broker = TestBroker.start(dataDir, ShareClients.brokerOverrides());
         try (Admin admin = broker.admin()) {
-            admin.createTopics(List.of(new NewTopic("bad", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            topicId = admin.describeTopics(List.of("bad"))
-                    .allTopicNames()
-                    .get()
-                    .get("bad")
-                    .topicId();
+            topicId = io.varve.it.ClientSupport.createTopic(admin, "bad", 1);
         }
     }
 

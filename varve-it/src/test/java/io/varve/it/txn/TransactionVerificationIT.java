@@ -10,10 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnResponseData;
@@ -213,9 +211,7 @@ class TransactionVerificationIT {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 1)))
-                    .all()
-                    .get(30, TimeUnit.SECONDS);
+            io.varve.it.ClientSupport.createTopic(admin, TOPIC, partitions);
         }
     }
 }
