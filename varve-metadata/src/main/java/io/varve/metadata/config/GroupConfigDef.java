@@ -337,6 +337,39 @@ public final class GroupConfigDef {
             throw new InvalidConfigurationException(
                     ERRORS_DLQ_TOPIC_NAME + ": DLQ topic name must not start with '__'");
         }
+        notAppliedUnlessDefault(parsed);
+    }
+
+    /**
+     * The group keys Varve's coordinators apply: session timeouts and heartbeat intervals of the three group types,
+     * the share groups' offset reset and record lock duration, the streams groups' standby replicas, and the streams
+     * assignor (Varve has one, which the validation above insists on). Any other key is taken at its default only:
+     * a value Varve would store but not act on is refused rather than silently ignored.
+     */
+    static final Set<String> APPLIED = Set.of(
+            CONSUMER_SESSION_TIMEOUT_MS,
+            CONSUMER_HEARTBEAT_INTERVAL_MS,
+            SHARE_SESSION_TIMEOUT_MS,
+            SHARE_HEARTBEAT_INTERVAL_MS,
+            SHARE_AUTO_OFFSET_RESET,
+            SHARE_RECORD_LOCK_DURATION_MS,
+            STREAMS_SESSION_TIMEOUT_MS,
+            STREAMS_HEARTBEAT_INTERVAL_MS,
+            STREAMS_NUM_STANDBY_REPLICAS,
+            STREAMS_ASSIGNOR_NAME);
+
+    private static void notAppliedUnlessDefault(Map<String, Object> parsed) {
+        for (Map.Entry<String, Object> e : parsed.entrySet()) {
+            if (APPLIED.contains(e.getKey())) {
+                continue;
+            }
+            ConfigKey key = KEYS.get(e.getKey()).key();
+            Object defaultValue = key.defaultValue() == null ? null : key.parse(key.defaultValue());
+            if (!java.util.Objects.equals(e.getValue(), defaultValue)) {
+                throw new InvalidConfigurationException("Varve does not apply " + e.getKey()
+                        + " to groups yet, so it takes only its default (" + key.defaultValue() + ").");
+            }
+        }
     }
 
     /** Only checked when the group sets one of the pair: the other is the broker-wide value. */

@@ -99,6 +99,19 @@ class GroupConfigDefTest {
     }
 
     @Test
+    void aKeyVarveDoesNotApplyTakesOnlyItsDefault() {
+        valid(Map.of("share.isolation.level", "read_uncommitted", "share.delivery.count.limit", "5"));
+        refused(
+                Map.of("share.isolation.level", "read_committed"),
+                "Varve does not apply share.isolation.level to groups yet, so it takes only its default"
+                        + " (read_uncommitted).");
+        refused(
+                Map.of("share.delivery.count.limit", "3"),
+                "Varve does not apply share.delivery.count.limit to groups yet, so it takes only its default (5).");
+        valid(Map.of("consumer.session.timeout.ms", "50000", "share.auto.offset.reset", "earliest"));
+    }
+
+    @Test
     void boundsClampEffectiveValuesIntoTheirRange() {
         GroupConfigBounds.Bound bound = new GroupConfigBounds.Bound(1000, 5000);
         assertThat(bound.clamp(10)).isEqualTo(1000);
