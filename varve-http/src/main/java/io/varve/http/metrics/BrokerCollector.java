@@ -110,15 +110,12 @@ public final class BrokerCollector implements MultiCollector {
         CounterSnapshot.Builder checks = CounterSnapshot.builder()
                 .name(MetricNames.SCHEMA_VALIDATION_SECONDS)
                 .help("Seconds the produce path spent validating records against the schema registry, per topic "
-                        + "(topics that validate only)");
+                        + "(0 for a topic that does not validate)");
         for (TopicTraffic.Topic t : topics) {
-            long nanos = t.recordCheckNanos.sum();
-            if (nanos > 0) {
-                checks.dataPoint(CounterDataPointSnapshot.builder()
-                        .labels(Labels.of("topic", t.name))
-                        .value(nanos / 1e9)
-                        .build());
-            }
+            checks.dataPoint(CounterDataPointSnapshot.builder()
+                    .labels(Labels.of("topic", t.name))
+                    .value(t.recordCheckNanos.sum() / 1e9)
+                    .build());
         }
         out.add(checks.build());
         out.add(topicCounter(

@@ -69,6 +69,21 @@ class GroupBadInputIT {
             FindCoordinatorResponseData r =
                     c.send(new FindCoordinatorRequestData().setKey("any").setKeyType((byte) 0), (short) 3);
             assertThat(Errors.forCode(r.errorCode())).isEqualTo(Errors.NONE);
+            // The offsets topic's coordinators load after FindCoordinator created it (as in Kafka, where a client
+            // retries COORDINATOR_LOAD_IN_PROGRESS): the raw requests below do not retry, so wait until every
+            // partition answers. 1,000 group ids reach all 50 partitions (a miss has odds of about 1e-9 each).
+            List<String> probes = java.util.stream.IntStream.range(0, 1000)
+                    .mapToObj(i -> "load-probe-" + i)
+                    .toList();
+            org.awaitility.Awaitility.await("every __consumer_offsets partition loaded")
+                    .atMost(java.time.Duration.ofSeconds(60))
+                    .until(() -> c
+                            .<org.apache.kafka.common.message.DescribeGroupsResponseData>send(
+                                    new org.apache.kafka.common.message.DescribeGroupsRequestData().setGroups(probes),
+                                    (short) 5)
+                            .groups()
+                            .stream()
+                            .noneMatch(g -> g.errorCode() == Errors.COORDINATOR_LOAD_IN_PROGRESS.code()));
         }
     }
 

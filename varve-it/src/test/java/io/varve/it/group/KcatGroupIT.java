@@ -122,11 +122,19 @@ class KcatGroupIT {
     }
 
     private static boolean bothMembersAssigned(String group) throws Exception {
-        ConsumerGroupDescription d = shared.admin()
-                .describeConsumerGroups(List.of(group))
-                .describedGroups()
-                .get(group)
-                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        ConsumerGroupDescription d;
+        try {
+            d = shared.admin()
+                    .describeConsumerGroups(List.of(group))
+                    .describedGroups()
+                    .get(group)
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                return false; // the kcat consumers have not joined yet (their coordinator may still be loading)
+            }
+            throw e;
+        }
         return d.groupState() == GroupState.STABLE
                 && d.members().size() == 2
                 && d.members().stream().map(MemberDescription::assignment).allMatch(a -> !a.topicPartitions()

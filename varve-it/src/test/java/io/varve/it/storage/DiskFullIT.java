@@ -82,17 +82,25 @@ class DiskFullIT {
             admin.createTopics(List.of(new NewTopic("filling", 4, (short) 1)))
                     .all()
                     .get(30, TimeUnit.SECONDS);
-            Map<String, LogDirDescription> dirs = logDirs(admin);
-            dirs.get(small.toString()).replicaInfos().keySet().forEach(tp -> {
-                if (tp.topic().equals("filling")) {
-                    onSmall.add(tp.partition());
-                }
-            });
-            dirs.get(big.toString()).replicaInfos().keySet().forEach(tp -> {
-                if (tp.topic().equals("filling")) {
-                    onBig.add(tp.partition());
-                }
-            });
+            // CreateTopics is answered before the node has made the logs (as Kafka's): wait for all four
+            org.awaitility.Awaitility.await("the four logs of the new topic")
+                    .atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> {
+                        onSmall.clear();
+                        onBig.clear();
+                        Map<String, LogDirDescription> dirs = logDirs(admin);
+                        dirs.get(small.toString()).replicaInfos().keySet().forEach(tp -> {
+                            if (tp.topic().equals("filling")) {
+                                onSmall.add(tp.partition());
+                            }
+                        });
+                        dirs.get(big.toString()).replicaInfos().keySet().forEach(tp -> {
+                            if (tp.topic().equals("filling")) {
+                                onBig.add(tp.partition());
+                            }
+                        });
+                        return onSmall.size() + onBig.size() == 4;
+                    });
             assertThat(onSmall).isNotEmpty();
             assertThat(onBig).isNotEmpty();
 
