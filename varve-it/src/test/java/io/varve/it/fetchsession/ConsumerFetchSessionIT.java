@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -139,9 +138,9 @@ class ConsumerFetchSessionIT {
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "120000",
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "180000"))) {
-            admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)))
-                    .all()
-                    .get();
+            // waits until every partition serves: the node creates the logs after it answers CreateTopics, and
+            // under load 2,000 of them take longer than a producer's delivery timeout
+            io.varve.it.ClientSupport.createTopic(admin, topic, PARTITIONS);
         }
         try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
             for (int i = 0; i < RECORDS_PER_PARTITION; i++) {
