@@ -129,21 +129,9 @@ public final class SchemaValidationBench {
 
     /** {@code varve_schema_validation_seconds_total} of {@code topic} from the broker's /metrics, 0 when absent. */
     private static double validationSeconds(int httpPort, String topic) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + RunningBroker.HOST + ":" + httpPort
-                        + "/metrics"))
-                .timeout(Duration.ofSeconds(30))
-                .build();
-        HttpResponse<String> r = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-            throw new IOException("GET /metrics answered " + r.statusCode());
-        }
-        String prefix = "varve_schema_validation_seconds_total{topic=\"" + topic + "\"} ";
-        for (String line : r.body().split("\n")) {
-            if (line.startsWith(prefix)) {
-                return Double.parseDouble(line.substring(prefix.length()).trim());
-            }
-        }
-        return 0;
+        double seconds = io.varve.bench.scenario.MetricsScraper.value(
+                httpPort, "varve_schema_validation_seconds_total{topic=\"" + topic + "\"}");
+        return Double.isNaN(seconds) ? 0 : seconds;
     }
 
     /** Flushes every dirty page to disk (outside the timed phase), so each run starts with no writeback backlog. */

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * What a Prometheus server does to a broker: GET {@code /metrics} at a fixed interval, one request at a time, reading
  * the whole body. Runs on one daemon thread of the harness; counts answers, their sizes and times.
  */
-final class MetricsScraper {
+public final class MetricsScraper {
     /** What the scraper saw. */
     record Result(int ok, int failed, double meanBytes, double p99Ms, String lastFailure) {
         static final Result NONE = new Result(0, 0, 0, 0, null);
@@ -65,10 +65,10 @@ final class MetricsScraper {
     }
 
     /**
-     * One scrape's value of the unlabelled series {@code name} (for example {@code varve_metrics_scrape_cpu_seconds_total}),
-     * or NaN when the answer has none.
+     * One scrape's value of the series {@code name} (for example {@code varve_metrics_scrape_cpu_seconds_total}, or with
+     * its labels as the text format writes them: {@code name{topic="t"}}), or NaN when the answer has none.
      */
-    static double value(int httpPort, String name) throws IOException, InterruptedException {
+    public static double value(int httpPort, String name) throws IOException, InterruptedException {
         MetricsScraper s = new MetricsScraper(httpPort);
         s.timer.shutdown();
         HttpResponse<String> r = s.client.send(s.request, HttpResponse.BodyHandlers.ofString());
